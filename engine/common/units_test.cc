@@ -1,0 +1,89 @@
+#include "engine/common/units.h"
+
+#include <catch2/catch.hpp>
+
+#include "engine/common/value.h"
+
+namespace capops {
+namespace {
+
+TEST_CASE("dates parse to days and print back", "[common]") {
+  int64_t days = 0;
+  REQUIRE(ParseDate("1970-01-01", &days));
+  CHECK(days == 0);
+  REQUIRE(ParseDate("2027-04-12", &days));
+  CHECK(FormatDate(days) == "2027-04-12");
+  int64_t end = 0;
+  REQUIRE(ParseDate("2027-04-26", &end));
+  CHECK(end - days == 14);
+  CHECK(ParseDate("2028-02-29", &days));   // leap year
+  CHECK_FALSE(ParseDate("2027-02-29", &days));
+  CHECK_FALSE(ParseDate("2027-02-30", &days));
+  CHECK_FALSE(ParseDate("2027-13-01", &days));
+  CHECK_FALSE(ParseDate("2027-4-12", &days));
+}
+
+TEST_CASE("durations parse with mixed units", "[common]") {
+  int64_t s = 0;
+  REQUIRE(ParseDuration("5d", &s));
+  CHECK(s == 5 * 86400);
+  REQUIRE(ParseDuration("1d12h", &s));
+  CHECK(s == 129600);
+  CHECK(FormatDuration(s) == "1d12h");
+  REQUIRE(ParseDuration("2w", &s));
+  CHECK(FormatDuration(s) == "14d");
+  CHECK_FALSE(ParseDuration("5", &s));
+  CHECK_FALSE(ParseDuration("5x", &s));
+  CHECK_FALSE(ParseDuration("d", &s));
+  CHECK_FALSE(ParseDuration("99999999999999999999d", &s));
+}
+
+TEST_CASE("quantities are exact in base units", "[common]") {
+  Quantity q;
+  REQUIRE(ParseQuantity("80GiB", &q));
+  CHECK(q.amount == 85899345920);
+  CHECK(q.dimension == Dimension::kBytes);
+  CHECK(FormatQuantity(q) == "80GiB");
+  Quantity same;
+  REQUIRE(ParseQuantity("85899345920B", &same));
+  CHECK(Value::Quantity(q) == Value::Quantity(same));
+  REQUIRE(ParseQuantity("5GB/s", &q));
+  CHECK(q.amount == 5000000000);
+  CHECK(q.dimension == Dimension::kBytesPerSecond);
+  CHECK(FormatQuantity(q) == "5GB/s");
+  REQUIRE(ParseQuantity("40TB", &q));
+  CHECK(FormatQuantity(q) == "40TB");
+  REQUIRE(ParseQuantity("1.5KB", &q));
+  CHECK(q.amount == 1500);
+  REQUIRE(ParseQuantity("1.5KiB", &q));
+  CHECK(q.amount == 1536);
+  CHECK_FALSE(ParseQuantity("0.5B", &q));
+  CHECK_FALSE(ParseQuantity("80Gb", &q));
+  CHECK_FALSE(ParseQuantity("GiB", &q));
+  CHECK_FALSE(ParseQuantity("100000EB", &q));  // overflows int64
+}
+
+TEST_CASE("keyed lists look items up by id", "[common]") {
+  auto item = [](const char* id, int64_t gpus) {
+    return Value::Map({{"id", Value::String(id)}, {"gpus", Value::Int(gpus)}});
+  };
+  Value keyed = Value::List({item("a", 1), item("b", 2)});
+  REQUIRE(keyed.keyed());
+  REQUIRE(keyed.FindById("b") != nullptr);
+  CHECK(keyed.FindById("b")->Field("gpus")->int_value() == 2);
+  CHECK(keyed.FindById("c") == nullptr);
+  Value repeated = Value::List({item("a", 1), item("a", 2)});
+  CHECK_FALSE(repeated.keyed());
+  CHECK(repeated.FindById("a") == nullptr);
+}
+
+TEST_CASE("values print for messages and literals", "[common]") {
+  CHECK(Value::Double(0.1).ToString() == "0.1");
+  CHECK(Value::String("x").ToLiteral() == "\"x\"");
+  CHECK(Value::List({Value::Int(1), Value::String("a")}).ToLiteral() == "[1, \"a\"]");
+  CHECK(Value::Int(1) == Value::Double(1.0));
+  CHECK_FALSE(Value::Int(1) == Value::String("1"));
+}
+
+}  // namespace
+}  // namespace capops

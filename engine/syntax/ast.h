@@ -1,0 +1,169 @@
+// The CPL abstract syntax tree.
+//
+// The parser (parser.h) builds it from the ANTLR parse tree; nothing here
+// knows about ANTLR. Every node has a Span into its source file and an id
+// unique within its Module, so later stages keep what they learn about a node
+// (its resolved symbol, its type) in side tables keyed by id rather than in
+// the tree.
+//
+// A rule reads top to bottom as a comprehension:
+//
+//   rule replacement_not_free {
+//     for a in plan.allocations                 // Clause{kFor, "a", …}
+//     let p = inventory.pools[a.pool]           // Clause{kLet, "p", …}
+//     where p.role == production_replacement    // Clause{kWhere, "", …}
+//     deny at a.pool "… '{p.id}' …"             // Emit
+//   }
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/common/source.h"
+#include "engine/common/value.h"
+
+namespace capops::syntax {
+
+using NodeId = uint32_t;
+
+enum class ExprKind {
+  kLiteral,      // literal
+  kIdent,        // name
+  kSelect,       // args[0].name
+  kIndex,        // args[0][args[1]]
+  kCall,         // name(args…), or args[0].name(args[1…]) when is_method
+  kList,         // [args…]
+  kMap,          // {args[0]: args[1], …}
+  kSet,          // {args…}: a list without repeats
+  kUnary,        // unary_op args[0]
+  kBinary,       // args[0] binary_op args[1]
+  kConditional,  // args[0] ? args[1] : args[2]
+  kMacro,        // args[0].macro(name, args[1] [, args[2]])
+  kHas,          // has(args[0]), args[0] a kSelect
+};
+
+enum class UnaryOp { kNot, kNegate };
+
+enum class BinaryOp {
+  kOr, kAnd,
+  kEq, kNe, kLt, kLe, kGt, kGe, kIn,
+  kAdd, kSub, kMul, kDiv, kMod,
+};
+
+/// Comprehension macros, as in CEL. `map` takes an optional filter:
+/// `xs.map(x, pred, f)` has args {range, pred, f}.
+enum class MacroKind { kAll, kExists, kExistsOne, kMap, kFilter };
+
+const char* UnaryOpText(UnaryOp op);
+const char* BinaryOpText(BinaryOp op);
+const char* MacroName(MacroKind kind);
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  NodeId id = 0;
+  Span span;
+  Value literal;      // kLiteral
+  std::string name;   // kIdent, kSelect field, kCall function, kMacro variable
+  UnaryOp unary_op = UnaryOp::kNot;
+  BinaryOp binary_op = BinaryOp::kOr;
+  MacroKind macro = MacroKind::kAll;
+  bool is_method = false;  // kCall: args[0] is the receiver
+  std::vector<std::unique_ptr<Expr>> args;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// A message with `{expr}` holes; literal braces are written `\{` and `\}`.
+struct Template {
+  struct Part {
+    std::string text;  // literal text, when expr is null
+    ExprPtr expr;      // a hole
+  };
+  Span span;
+  std::vector<Part> parts;
+};
+
+struct Annotation {
+  std::string name;               // without the `@`
+  std::vector<std::string> args;  // strings unquoted, identifiers as written
+  Span span;
+};
+
+enum class ClauseKind { kFor, kLet, kWhere };
+
+struct Clause {
+  ClauseKind kind = ClauseKind::kWhere;
+  NodeId id = 0;       // the variable's binding, for kFor and kLet
+  std::string var;     // empty for kWhere
+  Span var_span;
+  ExprPtr expr;
+  Span span;
+};
+
+/// A `deny` or `warn` statement.
+struct Emit {
+  bool is_warn = false;
+  ExprPtr when;  // optional guard
+  ExprPtr at;    // optional: where in the facts the violation points
+  Template message;
+  std::string because;
+  std::string fix;
+  Span span;
+};
+
+struct Rule {
+  std::string name;
+  Span name_span;
+  Span span;
+  std::string doc;  // the `///` lines before it, joined with newlines
+  std::vector<Annotation> annotations;
+  std::vector<Clause> clauses;
+  std::vector<Emit> emits;
+
+  /// The first annotation with this name, or nullptr.
+  const Annotation* FindAnnotation(std::string_view name) const;
+};
+
+struct TypeRef {
+  std::string name;
+  std::vector<TypeRef> args;
+  Span span;
+};
+
+struct Param {
+  std::string name;
+  Span name_span;
+  std::string doc;
+  TypeRef type;
+  ExprPtr default_value;
+  Span span;
+};
+
+struct EnumDecl {
+  struct Member {
+    std::string name;
+    Span span;
+  };
+  std::string name;
+  Span name_span;
+  std::string doc;
+  std::vector<Member> members;
+  Span span;
+};
+
+struct Module {
+  FileId file = kNoFile;
+  std::string package;  // empty when the file has no `package` line
+  std::vector<Rule> rules;
+  std::vector<Param> params;
+  std::vector<EnumDecl> enums;
+  NodeId node_count = 0;  // ids are 0 … node_count-1
+};
+
+/// A compact, stable text form of an expression (for tests and traces).
+std::string DumpExpr(const Expr& expr);
+/// A text form of a whole module: declarations, clauses and expressions.
+std::string DumpModule(const Module& module);
+
+}  // namespace capops::syntax

@@ -1,0 +1,772 @@
+// The CPL parser: runs the ANTLR-generated lexer and parser, collects syntax
+// errors as Diagnostics, and builds the AST. Entry point: syntax::Parse.
+//
+// ANTLR counts positions in code points; spans are byte offsets, so every
+// token position goes through an OffsetMap. Message templates are parsed
+// here too: each `{expr}` hole is parsed on its own with the `exprOnly` rule
+// and its spans are shifted to the hole's place in the file.
+#include "engine/syntax/parser.h"
+
+#include <charconv>
+#include <cmath>
+#include <functional>
+
+#include "CPLLexer.h"
+#include "CPLParser.h"
+#include "antlr4-runtime.h"
+#include "engine/common/units.h"
+
+namespace capops::syntax {
+
+namespace {
+
+using gen::CPLLexer;
+using gen::CPLParser;
+
+// Maps a code point index of the text ANTLR parsed to a byte offset in the file.
+struct OffsetMap {
+  const SourceFile* file = nullptr;  // the whole file was parsed
+  uint32_t base = 0;                 // or a hole starting at this byte offset
+  std::vector<uint32_t> hole_offsets;  // code point → byte within the hole
+
+  uint32_t ToByte(size_t index) const {
+    if (file != nullptr) return file->ByteOffsetOfCodePoint(index);
+    if (hole_offsets.empty()) return base + static_cast<uint32_t>(index);
+    if (index >= hole_offsets.size()) return base + hole_offsets.back();
+    return base + hole_offsets[index];
+  }
+};
+
+std::vector<uint32_t> CodePointOffsets(std::string_view text) {
+  std::vector<uint32_t> out;
+  bool ascii = true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out.push_back(static_cast<uint32_t>(i));
+    ascii = ascii && static_cast<unsigned char>(text[i]) < 0x80;
+  }
+  out.push_back(static_cast<uint32_t>(text.size()));
+  if (ascii) out.clear();
+  return out;
+}
+
+// ANTLR phrases its errors as "mismatched input 'x' expecting {...}"; ours
+// read like a compiler's: "unexpected `x`, expected `y`".
+std::string Backticks(std::string text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\'' && (i + 1 < text.size())) {
+      size_t end = text.find('\'', i + 1);
+      if (end != std::string::npos) {
+        std::string inner = text.substr(i + 1, end - i - 1);
+        out += inner == "<EOF>" ? "end of file" : "`" + inner + "`";
+        i = end;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+std::string ExpectedSet(std::string set) {
+  if (set.size() > 2 && set.front() == '{') set = set.substr(1, set.size() - 2);
+  size_t alternatives = 1;
+  for (char c : set) alternatives += c == ',';
+  if (alternatives > 6) return "";
+  std::string out = Backticks(set);
+  // Token names (IDENT, STRING …) read better as words.
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"IDENT", "a name"}, {"STRING", "a string"}, {"INT", "an integer"}, {"EOF", "end of file"}};
+  for (auto [token, word] : kNames) {
+    size_t at = out.find(token);
+    if (at != std::string::npos) out.replace(at, std::string(token).size(), word);
+  }
+  return out;
+}
+
+std::string RewriteAntlrMessage(const std::string& msg) {
+  auto after = [&](const char* prefix) { return msg.substr(std::string(prefix).size()); };
+  auto split_expecting = [&](const std::string& rest, const char* what) {
+    size_t at = rest.find(" expecting ");
+    std::string head = Backticks(rest.substr(0, at));
+    std::string out = std::string(what) + head;
+    if (at != std::string::npos) {
+      std::string expected = ExpectedSet(rest.substr(at + 11));
+      if (!expected.empty()) out += ", expected " + expected;
+    }
+    return out;
+  };
+  if (msg.rfind("mismatched input ", 0) == 0) return split_expecting(after("mismatched input "), "unexpected ");
+  if (msg.rfind("extraneous input ", 0) == 0) return split_expecting(after("extraneous input "), "unexpected ");
+  if (msg.rfind("missing ", 0) == 0) {
+    std::string rest = after("missing ");
+    size_t at = rest.find(" at ");
+    if (at == std::string::npos) return "missing " + Backticks(rest);
+    return "missing " + ExpectedSet(rest.substr(0, at)) + " before " + Backticks(rest.substr(at + 4));
+  }
+  if (msg.rfind("no viable alternative at input ", 0) == 0) {
+    return "cannot parse " + Backticks(after("no viable alternative at input "));
+  }
+  return Backticks(msg);
+}
+
+class ErrorCollector : public antlr4::BaseErrorListener {
+ public:
+  ErrorCollector(FileId file, const OffsetMap* offsets, const SourceManager* sources,
+                 Diagnostics* out, size_t max_errors)
+      : file_(file), offsets_(offsets), sources_(sources), out_(out), max_errors_(max_errors) {}
+
+  void syntaxError(antlr4::Recognizer*, antlr4::Token* token, size_t, size_t, const std::string& msg,
+                   std::exception_ptr) override {
+    ++count_;
+    if (count_ > max_errors_) return;
+    uint32_t offset = token != nullptr ? offsets_->ToByte(token->getStartIndex()) : offsets_->ToByte(0);
+    std::string text = RewriteAntlrMessage(msg);
+    if (token != nullptr && token->getType() == CPLLexer::ERROR_CHAR) {
+      text = "unexpected character `" + token->getText() + "`";
+    }
+    out_->Error(sources_->Resolve(Span{file_, offset, offset + 1}), text).code = "syntax";
+  }
+
+  size_t count() const { return count_; }
+
+ private:
+  FileId file_;
+  const OffsetMap* offsets_;
+  const SourceManager* sources_;
+  Diagnostics* out_;
+  size_t max_errors_;
+  size_t count_ = 0;
+};
+
+// Rejects nesting that would take the recursive-descent parser too deep:
+// brackets, and conditionals, which nest to the right.
+bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets, FileId file,
+                     const SourceManager& sources, size_t max_depth, Diagnostics* diags) {
+  std::vector<size_t> conditionals = {0};
+  for (antlr4::Token* t : tokens.getTokens()) {
+    std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    if (text == "(" || text == "[" || text == "{") conditionals.push_back(0);
+    if ((text == ")" || text == "]" || text == "}") && conditionals.size() > 1) conditionals.pop_back();
+    if (text == "?") ++conditionals.back();
+    size_t kind = t->getType();
+    if (kind == CPLLexer::RULE || kind == CPLLexer::WHERE || kind == CPLLexer::LET ||
+        kind == CPLLexer::FOR || kind == CPLLexer::DENY || kind == CPLLexer::WARN ||
+        kind == CPLLexer::PARAM) {
+      conditionals.back() = 0;
+    }
+    if (conditionals.size() + conditionals.back() > max_depth) {
+      uint32_t offset = offsets.ToByte(t->getStartIndex());
+      diags->Error(sources.Resolve(Span{file, offset, offset + 1}),
+                   "expression nested more than " + std::to_string(max_depth) + " levels deep")
+          .code = "syntax";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The parse tree of a long operator chain is deep even without brackets; the
+// AST builder recurses over it, so measure its depth without recursing first.
+size_t ParseTreeDepth(antlr4::tree::ParseTree* root) {
+  size_t deepest = 0;
+  std::vector<std::pair<antlr4::tree::ParseTree*, size_t>> stack = {{root, 1}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    deepest = std::max(deepest, depth);
+    for (antlr4::tree::ParseTree* child : node->children) stack.emplace_back(child, depth + 1);
+  }
+  return deepest;
+}
+
+// Decodes the escapes of a string token's body: \n \t \r \b \f \uXXXX, and
+// any other escaped character stands for itself (\\ \" \' \{ \}).
+bool Unescape(std::string_view body, std::string* out, std::string* error) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\') {
+      *out += body[i];
+      continue;
+    }
+    if (++i >= body.size()) break;
+    switch (body[i]) {
+      case 'n': *out += '\n'; break;
+      case 't': *out += '\t'; break;
+      case 'r': *out += '\r'; break;
+      case 'b': *out += '\b'; break;
+      case 'f': *out += '\f'; break;
+      case 'u': {
+        uint32_t cp = 0;
+        auto [p, ec] = std::from_chars(body.data() + i + 1, body.data() + i + 5, cp, 16);
+        if (ec != std::errc() || p != body.data() + i + 5 || (cp >= 0xD800 && cp <= 0xDFFF)) {
+          *error = "invalid `\\u` escape";
+          return false;
+        }
+        if (cp < 0x80) {
+          *out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+          *out += static_cast<char>(0xC0 | (cp >> 6));
+          *out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+          *out += static_cast<char>(0xE0 | (cp >> 12));
+          *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+          *out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+        i += 4;
+        break;
+      }
+      default: *out += body[i];  // \\ \" \' \/ \{ \}
+    }
+  }
+  return true;
+}
+
+class AstBuilder {
+ public:
+  AstBuilder(const SourceManager& sources, FileId file, const ParseOptions& options,
+             Diagnostics* diags, NodeId* next_id)
+      : sources_(sources), file_(file), options_(options), diags_(diags), next_id_(next_id) {}
+
+  void set_offsets(const OffsetMap* offsets) { offsets_ = offsets; }
+
+  void BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenStream& tokens, Module* module);
+  ExprPtr BuildExpr(CPLParser::ExprContext* ctx);
+
+ private:
+  Span SpanOf(antlr4::ParserRuleContext* ctx) const {
+    return Span{file_, offsets_->ToByte(ctx->getStart()->getStartIndex()),
+                offsets_->ToByte(ctx->getStop()->getStopIndex() + 1)};
+  }
+  Span SpanOf(antlr4::Token* token) const {
+    return Span{file_, offsets_->ToByte(token->getStartIndex()),
+                offsets_->ToByte(token->getStopIndex() + 1)};
+  }
+  void Error(Span span, std::string message) {
+    diags_->Error(sources_.Resolve(span), std::move(message)).code = "syntax";
+  }
+  ExprPtr NewExpr(ExprKind kind, Span span) {
+    auto e = std::make_unique<Expr>();
+    e->kind = kind;
+    e->span = span;
+    e->id = (*next_id_)++;
+    return e;
+  }
+
+  std::string DocBefore(antlr4::ParserRuleContext* ctx, antlr4::CommonTokenStream& tokens);
+  void BuildRule(CPLParser::RuleDeclContext* ctx, Rule* rule);
+  void BuildEmit(CPLParser::EmitContext* ctx, Emit* emit);
+  TypeRef BuildType(CPLParser::TypeRefContext* ctx);
+  std::string StringToken(antlr4::Token* token);
+  Template BuildTemplate(antlr4::Token* token);
+  ExprPtr ParseHole(std::string_view text, uint32_t byte_offset);
+
+  ExprPtr BuildOr(CPLParser::ConditionalOrContext* ctx);
+  ExprPtr BuildAnd(CPLParser::ConditionalAndContext* ctx);
+  ExprPtr BuildRelation(CPLParser::RelationContext* ctx);
+  ExprPtr BuildCalc(CPLParser::CalcContext* ctx);
+  ExprPtr BuildUnary(CPLParser::UnaryContext* ctx);
+  ExprPtr BuildMember(CPLParser::MemberContext* ctx);
+  ExprPtr BuildMethod(CPLParser::MethodMemberContext* ctx);
+  ExprPtr BuildPrimary(CPLParser::PrimaryContext* ctx);
+  ExprPtr BuildLiteral(CPLParser::LiteralContext* ctx);
+  ExprPtr Binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Span span);
+  void BuildList(CPLParser::ExprListContext* ctx, Expr* into);
+
+  const SourceManager& sources_;
+  FileId file_;
+  const ParseOptions& options_;
+  Diagnostics* diags_;
+  NodeId* next_id_;
+  const OffsetMap* offsets_ = nullptr;
+};
+
+std::string AstBuilder::DocBefore(antlr4::ParserRuleContext* ctx, antlr4::CommonTokenStream& tokens) {
+  std::string doc;
+  for (antlr4::Token* t : tokens.getHiddenTokensToLeft(ctx->getStart()->getTokenIndex(), 2)) {
+    std::string line = t->getText().substr(3);
+    if (!line.empty() && line[0] == ' ') line.erase(0, 1);
+    doc += (doc.empty() ? "" : "\n") + line;
+  }
+  return doc;
+}
+
+void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenStream& tokens,
+                             Module* module) {
+  if (auto* pkg = ctx->packageDecl()) module->package = pkg->qualifiedName()->getText();
+  for (CPLParser::DeclContext* decl : ctx->decl()) {
+    if (auto* r = dynamic_cast<CPLParser::RuleDeclContext*>(decl)) {
+      Rule& rule = module->rules.emplace_back();
+      rule.doc = DocBefore(r, tokens);
+      BuildRule(r, &rule);
+    } else if (auto* p = dynamic_cast<CPLParser::ParamDeclContext*>(decl)) {
+      Param& param = module->params.emplace_back();
+      param.name = p->name->getText();
+      param.name_span = SpanOf(p->name);
+      param.span = SpanOf(p);
+      param.doc = DocBefore(p, tokens);
+      param.type = BuildType(p->typeRef());
+      param.default_value = BuildExpr(p->expr());
+    } else if (auto* e = dynamic_cast<CPLParser::EnumDeclContext*>(decl)) {
+      EnumDecl& en = module->enums.emplace_back();
+      en.name = e->name->getText();
+      en.name_span = SpanOf(e->name);
+      en.span = SpanOf(e);
+      en.doc = DocBefore(e, tokens);
+      for (auto* v : e->enumValue()) en.members.push_back({v->IDENT()->getText(), SpanOf(v)});
+    }
+  }
+}
+
+void AstBuilder::BuildRule(CPLParser::RuleDeclContext* ctx, Rule* rule) {
+  rule->name = ctx->name->getText();
+  rule->name_span = SpanOf(ctx->name);
+  rule->span = SpanOf(ctx);
+  for (auto* a : ctx->annotation()) {
+    Annotation& ann = rule->annotations.emplace_back();
+    ann.name = a->name->getText();
+    ann.span = SpanOf(a);
+    for (auto* arg : a->annotationArg()) {
+      if (auto* s = dynamic_cast<CPLParser::StringArgContext*>(arg)) {
+        ann.args.push_back(StringToken(s->STRING()->getSymbol()));
+      } else {
+        ann.args.push_back(arg->getText());
+      }
+    }
+  }
+  for (auto* c : ctx->clause()) {
+    Clause& clause = rule->clauses.emplace_back();
+    clause.span = SpanOf(c);
+    clause.id = (*next_id_)++;
+    if (auto* f = dynamic_cast<CPLParser::ForClauseContext*>(c)) {
+      clause.kind = ClauseKind::kFor;
+      clause.var = f->var->getText();
+      clause.var_span = SpanOf(f->var);
+      clause.expr = BuildExpr(f->expr());
+    } else if (auto* l = dynamic_cast<CPLParser::LetClauseContext*>(c)) {
+      clause.kind = ClauseKind::kLet;
+      clause.var = l->var->getText();
+      clause.var_span = SpanOf(l->var);
+      clause.expr = BuildExpr(l->expr());
+    } else if (auto* w = dynamic_cast<CPLParser::WhereClauseContext*>(c)) {
+      clause.kind = ClauseKind::kWhere;
+      clause.expr = BuildExpr(w->expr());
+    }
+  }
+  for (auto* e : ctx->emit()) BuildEmit(e, &rule->emits.emplace_back());
+}
+
+void AstBuilder::BuildEmit(CPLParser::EmitContext* ctx, Emit* emit) {
+  emit->is_warn = ctx->kind->getType() == CPLLexer::WARN;
+  emit->span = SpanOf(ctx);
+  if (ctx->cond != nullptr) emit->when = BuildExpr(ctx->cond);
+  if (ctx->at != nullptr) emit->at = BuildExpr(ctx->at);
+  emit->message = BuildTemplate(ctx->message);
+  if (ctx->because != nullptr) emit->because = StringToken(ctx->because);
+  if (ctx->fix != nullptr) emit->fix = StringToken(ctx->fix);
+}
+
+TypeRef AstBuilder::BuildType(CPLParser::TypeRefContext* ctx) {
+  TypeRef type{ctx->IDENT()->getText(), {}, SpanOf(ctx)};
+  for (auto* arg : ctx->typeRef()) type.args.push_back(BuildType(arg));
+  return type;
+}
+
+std::string AstBuilder::StringToken(antlr4::Token* token) {
+  std::string raw = token->getText();
+  std::string out, error;
+  if (!Unescape(std::string_view(raw).substr(1, raw.size() - 2), &out, &error)) {
+    Error(SpanOf(token), error);
+  }
+  return out;
+}
+
+// Splits a message into literal text and `{expr}` holes. Holes are found in
+// the raw token text so their byte offsets are exact; `\{` is a literal brace.
+Template AstBuilder::BuildTemplate(antlr4::Token* token) {
+  Template t;
+  t.span = SpanOf(token);
+  std::string raw = token->getText();
+  std::string_view body = std::string_view(raw).substr(1, raw.size() - 2);
+  uint32_t body_offset = t.span.begin + 1;
+  std::string pending;
+  size_t i = 0;
+  auto flush = [&](size_t end, size_t start) {
+    std::string text, error;
+    if (!Unescape(body.substr(start, end - start), &text, &error)) Error(t.span, error);
+    pending += text;
+  };
+  size_t literal_start = 0;
+  while (i < body.size()) {
+    if (body[i] == '\\') {
+      i += 2;
+      continue;
+    }
+    if (body[i] == '}') {
+      Error(Span{file_, body_offset + static_cast<uint32_t>(i), body_offset + static_cast<uint32_t>(i) + 1},
+            "unmatched `}` in message");
+      ++i;
+      continue;
+    }
+    if (body[i] != '{') {
+      ++i;
+      continue;
+    }
+    flush(i, literal_start);
+    size_t open = i, depth = 0;
+    char quote = 0;
+    for (; i < body.size(); ++i) {
+      char c = body[i];
+      if (quote != 0) {
+        if (c == '\\') ++i;
+        else if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}' && --depth == 0) {
+        break;
+      }
+    }
+    uint32_t hole_at = body_offset + static_cast<uint32_t>(open);
+    if (i >= body.size()) {
+      Error(Span{file_, hole_at, hole_at + 1},
+            "unclosed `{` in message (write `\\{` for a literal brace)");
+      return t;
+    }
+    if (!pending.empty()) t.parts.push_back({std::move(pending), nullptr});
+    pending.clear();
+    std::string_view hole = body.substr(open + 1, i - open - 1);
+    if (hole.find_first_not_of(" \t") == std::string_view::npos) {
+      Error(Span{file_, hole_at, hole_at + 2}, "empty `{}` in message");
+    } else {
+      t.parts.push_back({"", ParseHole(hole, hole_at + 1)});
+    }
+    literal_start = ++i;
+  }
+  flush(body.size(), literal_start);
+  if (!pending.empty()) t.parts.push_back({std::move(pending), nullptr});
+  return t;
+}
+
+// A hole is parsed on its own; its tokens count code points of the hole.
+ExprPtr AstBuilder::ParseHole(std::string_view text, uint32_t byte_offset) {
+  OffsetMap hole_offsets{nullptr, byte_offset, CodePointOffsets(text)};
+  antlr4::ANTLRInputStream input{std::string(text)};
+  CPLLexer lexer(&input);
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  ErrorCollector errors(file_, &hole_offsets, &sources_, diags_, options_.max_errors);
+  if (!CheckTokenDepth(tokens, hole_offsets, file_, sources_, options_.max_depth, diags_)) {
+    return nullptr;
+  }
+  CPLParser parser(&tokens);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&errors);
+  auto* tree = parser.exprOnly();
+  if (errors.count() > 0) return nullptr;
+  if (ParseTreeDepth(tree) > options_.max_depth * 10) {
+    Error(Span{file_, byte_offset, byte_offset + 1}, "expression in message is nested too deeply");
+    return nullptr;
+  }
+  const OffsetMap* saved = offsets_;
+  offsets_ = &hole_offsets;
+  ExprPtr e = BuildExpr(tree->expr());
+  offsets_ = saved;
+  return e;
+}
+
+ExprPtr AstBuilder::Binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Span span) {
+  ExprPtr e = NewExpr(ExprKind::kBinary, span);
+  e->binary_op = op;
+  e->args.push_back(std::move(lhs));
+  e->args.push_back(std::move(rhs));
+  return e;
+}
+
+ExprPtr AstBuilder::BuildExpr(CPLParser::ExprContext* ctx) {
+  ExprPtr cond = BuildOr(ctx->cond);
+  if (ctx->then == nullptr) return cond;
+  ExprPtr e = NewExpr(ExprKind::kConditional, SpanOf(ctx));
+  e->args.push_back(std::move(cond));
+  e->args.push_back(BuildOr(ctx->then));
+  e->args.push_back(BuildExpr(ctx->otherwise));
+  return e;
+}
+
+// `a || b || c` is a left-leaning chain, as CEL builds it.
+ExprPtr AstBuilder::BuildOr(CPLParser::ConditionalOrContext* ctx) {
+  auto parts = ctx->conditionalAnd();
+  ExprPtr e = BuildAnd(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    Span span{file_, e->span.begin, SpanOf(parts[i]).end};
+    e = Binary(BinaryOp::kOr, std::move(e), BuildAnd(parts[i]), span);
+  }
+  return e;
+}
+
+ExprPtr AstBuilder::BuildAnd(CPLParser::ConditionalAndContext* ctx) {
+  auto parts = ctx->relation();
+  ExprPtr e = BuildRelation(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    Span span{file_, e->span.begin, SpanOf(parts[i]).end};
+    e = Binary(BinaryOp::kAnd, std::move(e), BuildRelation(parts[i]), span);
+  }
+  return e;
+}
+
+ExprPtr AstBuilder::BuildRelation(CPLParser::RelationContext* ctx) {
+  if (auto* c = dynamic_cast<CPLParser::CalcRelationContext*>(ctx)) return BuildCalc(c->calc());
+  auto* b = static_cast<CPLParser::BinaryRelationContext*>(ctx);
+  static const std::pair<const char*, BinaryOp> kOps[] = {
+      {"<", BinaryOp::kLt}, {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt}, {">=", BinaryOp::kGe},
+      {"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe}, {"in", BinaryOp::kIn}};
+  BinaryOp op = BinaryOp::kEq;
+  for (auto [text, value] : kOps) {
+    if (b->op->getText() == text) op = value;
+  }
+  return Binary(op, BuildRelation(b->relation(0)), BuildRelation(b->relation(1)), SpanOf(ctx));
+}
+
+ExprPtr AstBuilder::BuildCalc(CPLParser::CalcContext* ctx) {
+  if (auto* u = dynamic_cast<CPLParser::UnaryCalcContext*>(ctx)) return BuildUnary(u->unary());
+  std::vector<CPLParser::CalcContext*> operands;
+  std::string op;
+  if (auto* m = dynamic_cast<CPLParser::MulCalcContext*>(ctx)) {
+    operands = m->calc();
+    op = m->op->getText();
+  } else {
+    auto* a = static_cast<CPLParser::AddCalcContext*>(ctx);
+    operands = a->calc();
+    op = a->op->getText();
+  }
+  BinaryOp bop = op == "*" ? BinaryOp::kMul
+                 : op == "/" ? BinaryOp::kDiv
+                 : op == "%" ? BinaryOp::kMod
+                 : op == "+" ? BinaryOp::kAdd
+                             : BinaryOp::kSub;
+  return Binary(bop, BuildCalc(operands[0]), BuildCalc(operands[1]), SpanOf(ctx));
+}
+
+ExprPtr AstBuilder::BuildUnary(CPLParser::UnaryContext* ctx) {
+  if (auto* m = dynamic_cast<CPLParser::MemberUnaryContext*>(ctx)) return BuildMember(m->member());
+  UnaryOp op = UnaryOp::kNot;
+  size_t count = 0;
+  ExprPtr operand;
+  if (auto* n = dynamic_cast<CPLParser::NotUnaryContext*>(ctx)) {
+    count = n->ops.size();
+    operand = BuildMember(n->member());
+  } else {
+    auto* g = static_cast<CPLParser::NegUnaryContext*>(ctx);
+    op = UnaryOp::kNegate;
+    count = g->ops.size();
+    // `-5` is the literal -5, so that the smallest int64 can be written.
+    if (count == 1) {
+      std::string text = g->member()->getText();
+      if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) &&
+          text.find_first_not_of("0123456789") == std::string::npos) {
+        ExprPtr lit = NewExpr(ExprKind::kLiteral, SpanOf(ctx));
+        int64_t v = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() && text == "9223372036854775808") {
+          lit->literal = Value::Int(INT64_MIN);
+        } else if (ec != std::errc()) {
+          Error(SpanOf(ctx), "integer `-" + text + "` is out of range");
+        } else {
+          lit->literal = Value::Int(-v);
+        }
+        return lit;
+      }
+    }
+    operand = BuildMember(g->member());
+  }
+  // An even run of `!` or `-` cancels out except for its type check, so keep
+  // all of them; chains are short in real rules and bounded by the parser.
+  for (size_t i = 0; i < count; ++i) {
+    ExprPtr e = NewExpr(ExprKind::kUnary, SpanOf(ctx));
+    e->unary_op = op;
+    e->args.push_back(std::move(operand));
+    operand = std::move(e);
+  }
+  return operand;
+}
+
+ExprPtr AstBuilder::BuildMember(CPLParser::MemberContext* ctx) {
+  if (auto* p = dynamic_cast<CPLParser::PrimaryMemberContext*>(ctx)) return BuildPrimary(p->primary());
+  if (auto* s = dynamic_cast<CPLParser::SelectMemberContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kSelect, SpanOf(ctx));
+    e->name = s->field->getText();
+    e->args.push_back(BuildMember(s->member()));
+    return e;
+  }
+  if (auto* i = dynamic_cast<CPLParser::IndexMemberContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kIndex, SpanOf(ctx));
+    e->args.push_back(BuildMember(i->member()));
+    e->args.push_back(BuildExpr(i->index));
+    return e;
+  }
+  return BuildMethod(static_cast<CPLParser::MethodMemberContext*>(ctx));
+}
+
+// `xs.all(x, p)` and friends are macros: their first argument names a
+// variable, as in CEL. Anything else is an ordinary method call.
+ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
+  static const std::pair<const char*, MacroKind> kMacros[] = {
+      {"all", MacroKind::kAll}, {"exists", MacroKind::kExists},
+      {"exists_one", MacroKind::kExistsOne}, {"map", MacroKind::kMap},
+      {"filter", MacroKind::kFilter}};
+  std::string name = ctx->method->getText();
+  std::vector<CPLParser::ExprContext*> args;
+  if (ctx->args != nullptr) args = ctx->args->expr();
+  for (auto [macro_name, kind] : kMacros) {
+    if (name != macro_name) continue;
+    bool three = kind == MacroKind::kMap && args.size() == 3;
+    if (args.size() != 2 && !three) {
+      Error(SpanOf(ctx), "`" + name + "` takes a variable and " +
+                             (kind == MacroKind::kMap ? "one or two expressions" : "one expression"));
+      return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
+    }
+    std::string var = args[0]->getText();
+    if (var.empty() || !(std::isalpha(static_cast<unsigned char>(var[0])) || var[0] == '_') ||
+        var.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+            std::string::npos) {
+      Error(SpanOf(args[0]), "the first argument of `" + name + "` must be a variable name");
+    }
+    ExprPtr e = NewExpr(ExprKind::kMacro, SpanOf(ctx));
+    e->macro = kind;
+    e->name = var;
+    e->args.push_back(BuildMember(ctx->member()));
+    for (size_t i = 1; i < args.size(); ++i) e->args.push_back(BuildExpr(args[i]));
+    return e;
+  }
+  ExprPtr e = NewExpr(ExprKind::kCall, SpanOf(ctx));
+  e->name = name;
+  e->is_method = true;
+  e->args.push_back(BuildMember(ctx->member()));
+  for (auto* a : args) e->args.push_back(BuildExpr(a));
+  return e;
+}
+
+void AstBuilder::BuildList(CPLParser::ExprListContext* ctx, Expr* into) {
+  if (ctx == nullptr) return;
+  for (auto* a : ctx->expr()) into->args.push_back(BuildExpr(a));
+}
+
+ExprPtr AstBuilder::BuildPrimary(CPLParser::PrimaryContext* ctx) {
+  if (auto* c = dynamic_cast<CPLParser::CallPrimaryContext*>(ctx)) {
+    std::string name = c->fn->getText();
+    ExprPtr e = NewExpr(name == "has" ? ExprKind::kHas : ExprKind::kCall, SpanOf(ctx));
+    e->name = name;
+    BuildList(c->args, e.get());
+    if (e->kind == ExprKind::kHas && (e->args.size() != 1 || e->args[0]->kind != ExprKind::kSelect)) {
+      Error(SpanOf(ctx), "`has` takes one field selection, like `has(d.checkpoint)`");
+    }
+    return e;
+  }
+  if (auto* i = dynamic_cast<CPLParser::IdentPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kIdent, SpanOf(ctx));
+    e->name = i->IDENT()->getText();
+    return e;
+  }
+  if (auto* p = dynamic_cast<CPLParser::ParenPrimaryContext*>(ctx)) return BuildExpr(p->expr());
+  if (auto* l = dynamic_cast<CPLParser::ListPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kList, SpanOf(ctx));
+    BuildList(l->exprList(), e.get());
+    return e;
+  }
+  if (auto* m = dynamic_cast<CPLParser::MapPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kMap, SpanOf(ctx));
+    if (m->mapEntries() != nullptr) {
+      for (auto* a : m->mapEntries()->expr()) e->args.push_back(BuildExpr(a));
+    }
+    return e;
+  }
+  if (auto* s = dynamic_cast<CPLParser::SetPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kSet, SpanOf(ctx));
+    BuildList(s->exprList(), e.get());
+    return e;
+  }
+  return BuildLiteral(static_cast<CPLParser::LiteralPrimaryContext*>(ctx)->literal());
+}
+
+ExprPtr AstBuilder::BuildLiteral(CPLParser::LiteralContext* ctx) {
+  ExprPtr e = NewExpr(ExprKind::kLiteral, SpanOf(ctx));
+  std::string text = ctx->getText();
+  auto bad = [&](const std::string& what) { Error(SpanOf(ctx), what); };
+  if (dynamic_cast<CPLParser::NullLitContext*>(ctx)) {
+    e->literal = Value::Null();
+  } else if (dynamic_cast<CPLParser::TrueLitContext*>(ctx)) {
+    e->literal = Value::Bool(true);
+  } else if (dynamic_cast<CPLParser::FalseLitContext*>(ctx)) {
+    e->literal = Value::Bool(false);
+  } else if (dynamic_cast<CPLParser::IntLitContext*>(ctx)) {
+    bool hex = text.rfind("0x", 0) == 0;
+    int64_t v = 0;
+    const char* begin = text.data() + (hex ? 2 : 0);
+    auto [p, ec] = std::from_chars(begin, text.data() + text.size(), v, hex ? 16 : 10);
+    if (ec != std::errc()) bad("integer `" + text + "` is out of range");
+    e->literal = Value::Int(v);
+  } else if (dynamic_cast<CPLParser::DoubleLitContext*>(ctx)) {
+    double d = std::strtod(text.c_str(), nullptr);
+    if (std::isinf(d)) bad("number `" + text + "` is out of range");
+    e->literal = Value::Double(d);
+  } else if (auto* s = dynamic_cast<CPLParser::StringLitContext*>(ctx)) {
+    e->literal = Value::String(StringToken(s->STRING()->getSymbol()));
+  } else if (dynamic_cast<CPLParser::DateLitContext*>(ctx)) {
+    int64_t days = 0;
+    if (!ParseDate(text, &days)) bad("`" + text + "` is not a valid date");
+    e->literal = Value::Date(days);
+  } else if (dynamic_cast<CPLParser::DurationLitContext*>(ctx)) {
+    int64_t seconds = 0;
+    if (!ParseDuration(text, &seconds)) bad("duration `" + text + "` is out of range");
+    e->literal = Value::Duration(seconds);
+  } else {
+    Quantity q;
+    if (!ParseQuantity(text, &q)) bad("quantity `" + text + "` is out of range or finer than 1B");
+    e->literal = Value::Quantity(q);
+  }
+  return e;
+}
+
+}  // namespace
+
+ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions& options) {
+  ParseResult result;
+  const SourceFile& source = sources.file(file);
+  OffsetMap offsets{&source, 0, {}};
+  antlr4::ANTLRInputStream input(source.text());
+  CPLLexer lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  if (!CheckTokenDepth(tokens, offsets, file, sources, options.max_depth, &result.diagnostics)) {
+    return result;
+  }
+  ErrorCollector errors(file, &offsets, &sources, &result.diagnostics, options.max_errors);
+  CPLParser parser(&tokens);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&errors);
+  CPLParser::ModuleContext* tree = parser.module();
+  if (errors.count() > options.max_errors) {
+    result.diagnostics.Error(SourceLoc{file, source.line_count(), 1},
+                             std::to_string(errors.count() - options.max_errors) +
+                                 " more syntax errors not shown")
+        .code = "syntax";
+  }
+  if (errors.count() == 0 && ParseTreeDepth(tree) > options.max_depth * 10) {
+    result.diagnostics.Error(SourceLoc{file, 1, 1}, "an expression is nested too deeply").code = "syntax";
+  }
+  if (result.diagnostics.HasErrors()) {
+    result.diagnostics.Sort();
+    return result;
+  }
+  auto module = std::make_unique<Module>();
+  module->file = file;
+  AstBuilder builder(sources, file, options, &result.diagnostics, &module->node_count);
+  builder.set_offsets(&offsets);
+  builder.BuildModule(tree, tokens, module.get());
+  result.diagnostics.Sort();
+  if (!result.diagnostics.HasErrors()) result.module = std::move(module);
+  return result;
+}
+
+}  // namespace capops::syntax

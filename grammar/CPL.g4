@@ -1,0 +1,186 @@
+// CPL — the capops policy language.
+//
+// The grammar has no actions: engine/syntax walks the parse tree with a
+// visitor and builds the project's own AST. Expressions follow CEL's syntax
+// and precedence; CPL adds declarations (package, enum, param, rule), rule
+// clauses, and literals for dates, durations and quantities with units.
+grammar CPL;
+
+// ---------------------------------------------------------------- declarations
+
+module
+    : packageDecl? decl* EOF
+    ;
+
+packageDecl
+    : PACKAGE qualifiedName
+    ;
+
+// Entry point for the `{expr}` holes of message templates.
+exprOnly
+    : expr EOF
+    ;
+
+qualifiedName
+    : IDENT ('.' IDENT)*
+    ;
+
+decl
+    : annotation* RULE name=IDENT '{' clause* emit+ '}'               # RuleDecl
+    | PARAM name=IDENT ':' typeRef '=' expr                          # ParamDecl
+    | ENUM name=IDENT '{' enumValue (',' enumValue)* ','? '}'        # EnumDecl
+    ;
+
+enumValue
+    : IDENT
+    ;
+
+annotation
+    : '@' name=IDENT ('(' annotationArg (',' annotationArg)* ')')?
+    ;
+
+annotationArg
+    : STRING  # StringArg
+    | IDENT   # IdentArg
+    ;
+
+typeRef
+    : IDENT ('<' typeRef (',' typeRef)* '>')?
+    ;
+
+clause
+    : FOR var=IDENT IN expr        # ForClause
+    | LET var=IDENT '=' expr       # LetClause
+    | WHERE expr                   # WhereClause
+    ;
+
+emit
+    : kind=(DENY | WARN) (WHEN cond=expr)? (AT at=expr)? message=STRING
+      (BECAUSE because=STRING)? (FIX fix=STRING)?
+    ;
+
+// ---------------------------------------------------------------- expressions
+
+expr
+    : cond=conditionalOr ('?' then=conditionalOr ':' otherwise=expr)?
+    ;
+
+conditionalOr
+    : conditionalAnd (ops+='||' conditionalAnd)*
+    ;
+
+conditionalAnd
+    : relation (ops+='&&' relation)*
+    ;
+
+relation
+    : calc                                                        # CalcRelation
+    | relation op=('<' | '<=' | '>=' | '>' | '==' | '!=' | IN) relation # BinaryRelation
+    ;
+
+calc
+    : unary                                      # UnaryCalc
+    | calc op=('*' | '/' | '%') calc             # MulCalc
+    | calc op=('+' | '-') calc                   # AddCalc
+    ;
+
+unary
+    : member              # MemberUnary
+    | (ops+='!')+ member  # NotUnary
+    | (ops+='-')+ member  # NegUnary
+    ;
+
+member
+    : primary                                              # PrimaryMember
+    | member '.' field=fieldName                           # SelectMember
+    | member '.' method=fieldName '(' args=exprList? ')'   # MethodMember
+    | member '[' index=expr ']'                            # IndexMember
+    ;
+
+primary
+    : fn=IDENT '(' args=exprList? ')'        # CallPrimary
+    | IDENT                                  # IdentPrimary
+    | '(' expr ')'                           # ParenPrimary
+    | '[' exprList? ','? ']'                 # ListPrimary
+    | '{' mapEntries? ','? '}'               # MapPrimary
+    | '{' exprList ','? '}'                  # SetPrimary
+    | literal                                # LiteralPrimary
+    ;
+
+exprList
+    : expr (',' expr)*
+    ;
+
+mapEntries
+    : expr ':' expr (',' expr ':' expr)*
+    ;
+
+// Field names may be words that are keywords elsewhere (`plan.window`, `x.at`).
+fieldName
+    : IDENT | PACKAGE | RULE | PARAM | ENUM | FOR | IN | LET | WHERE | DENY
+    | WARN | WHEN | AT | BECAUSE | FIX
+    ;
+
+literal
+    : NULL_LIT   # NullLit
+    | TRUE_LIT   # TrueLit
+    | FALSE_LIT  # FalseLit
+    | INT        # IntLit
+    | DOUBLE     # DoubleLit
+    | STRING     # StringLit
+    | DATE       # DateLit
+    | DURATION   # DurationLit
+    | QUANTITY   # QuantityLit
+    ;
+
+// ---------------------------------------------------------------- tokens
+
+PACKAGE : 'package';
+RULE    : 'rule';
+PARAM   : 'param';
+ENUM    : 'enum';
+FOR     : 'for';
+IN      : 'in';
+LET     : 'let';
+WHERE   : 'where';
+DENY    : 'deny';
+WARN    : 'warn';
+WHEN    : 'when';
+AT      : 'at';
+BECAUSE : 'because';
+FIX     : 'fix';
+
+NULL_LIT  : 'null';
+TRUE_LIT  : 'true';
+FALSE_LIT : 'false';
+
+// Longest match makes `2027-04-12` a date, `5d` a duration and `80GiB` a
+// quantity rather than an integer followed by something else.
+DATE     : DIGIT DIGIT DIGIT DIGIT '-' DIGIT DIGIT '-' DIGIT DIGIT;
+DURATION : (DIGIT+ ('w' | 'd' | 'h' | 'm' | 's'))+;
+QUANTITY : DIGIT+ ('.' DIGIT+)? UNIT_PREFIX? 'B' ('/s')?;
+DOUBLE   : DIGIT+ '.' DIGIT+ EXPONENT? | DIGIT+ EXPONENT;
+INT      : DIGIT+ | '0x' HEX+;
+
+STRING
+    : '"' (ESCAPE | ~["\\\r\n])* '"'
+    | '\'' (ESCAPE | ~['\\\r\n])* '\''
+    ;
+
+IDENT : [a-zA-Z_] [a-zA-Z0-9_]*;
+
+// Doc comments go to their own channel; the AST builder picks up those that
+// stand right before a declaration.
+DOC_COMMENT  : '///' ~[\r\n]* -> channel(2);
+LINE_COMMENT : '//' ~[\r\n]* -> channel(HIDDEN);
+WS           : [ \t\r\n\f]+ -> channel(HIDDEN);
+
+// Anything else is one bad character, so the lexer never stops early and the
+// parser reports it at its place.
+ERROR_CHAR : .;
+
+fragment DIGIT       : [0-9];
+fragment HEX         : [0-9a-fA-F];
+fragment EXPONENT    : [eE] [+-]? DIGIT+;
+fragment ESCAPE      : '\\' (["'\\/bfnrt{}] | 'u' HEX HEX HEX HEX);
+fragment UNIT_PREFIX : [kKMGTPE] 'i'?;

@@ -44,6 +44,10 @@ void Diagnostics::Sort() {
     return std::tie(a.loc.file, a.loc.line, a.loc.column) <
            std::tie(b.loc.file, b.loc.line, b.loc.column);
   });
+  auto same = [](const Diagnostic& a, const Diagnostic& b) {
+    return a.loc == b.loc && a.code == b.code && a.message == b.message;
+  };
+  items_.erase(std::unique(items_.begin(), items_.end(), same), items_.end());
 }
 
 namespace {
@@ -65,7 +69,8 @@ size_t EditDistance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string ClosestName(std::string_view name, const std::vector<std::string>& candidates) {
-  size_t limit = std::max<size_t>(1, name.size() / 3);
+  // Short names tolerate one edit, longer ones a third of their length.
+  size_t limit = name.size() <= 3 ? 1 : std::max<size_t>(2, name.size() / 3);
   std::string best;
   size_t best_distance = limit + 1;
   for (const std::string& c : candidates) {

@@ -54,7 +54,8 @@ class Diagnostics {
   const std::vector<Diagnostic>& items() const { return items_; }
   const Diagnostic& operator[](size_t i) const { return items_[i]; }
 
-  /// Stable sort by file, line, column.
+  /// Stable sort by file, line, column; then drops exact repeats (same
+  /// place, code and message), which arise when one inventory serves many plans.
   void Sort();
 
  private:

@@ -198,6 +198,8 @@ std::string FormatQuantity(const Quantity& q) {
   for (const UnitFactor& u : kPrefixes) {
     if (q.amount % u.factor == 0 && q.amount / u.factor < q.amount / best->factor) best = &u;
   }
+  // A mixed amount such as 40TB + 24GiB reads best as plain bytes.
+  if (q.amount / best->factor >= 1000000) best = &kPrefixes.back();
   return std::to_string(q.amount / best->factor) + best->prefix + suffix;
 }
 

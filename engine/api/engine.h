@@ -1,0 +1,75 @@
+// capops::Engine — the library's front door: compile a rule set, lint facts.
+//
+// The engine does no I/O: callers hand it file paths and texts (the CLI reads
+// the disk; an editor integration can pass unsaved buffers). It owns every
+// text it was given, so reports can quote source lines.
+//
+//   capops::Engine engine;
+//   engine.AddPolicy("stdlib/capops.cpl", stdlib_text);
+//   engine.AddPolicy("policies/capops-ai/allocation.cpl", pack_text);
+//   Diagnostics policy_errors;
+//   if (!engine.Compile(&policy_errors)) …            // exit code 2
+//   eval::LintReport r = engine.Lint({{"plan.yaml", plan_text}},
+//                                    {{"inventory.yaml", inventory_text}});
+//
+// Lint() reads the CapacityPlan documents of the plan files and the Inventory
+// documents of all files (the inventories merge), then evaluates every rule
+// once per plan document. Problems in the YAML are errors in the report, not
+// exceptions. An Engine is not thread-safe; Lint calls must not overlap.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/check/checker.h"
+#include "engine/common/source.h"
+#include "engine/eval/evaluator.h"
+#include "engine/facts/loader.h"
+#include "engine/syntax/parser.h"
+
+namespace capops {
+
+struct EngineOptions {
+  syntax::ParseOptions parse;
+  facts::LoadOptions facts;
+  eval::EvalOptions eval;
+};
+
+/// A file given to the engine by path and content.
+struct TextFile {
+  std::string path;
+  std::string text;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options = {});
+  ~Engine();
+
+  /// Adds a policy source; call before Compile().
+  void AddPolicy(std::string path, std::string text);
+  /// Parses and checks every policy added. False when there are errors, all
+  /// of which are appended to `diagnostics` (sorted).
+  bool Compile(Diagnostics* diagnostics);
+
+  /// Lints plan files against the inventory files. Requires a successful Compile().
+  eval::LintReport Lint(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories);
+
+  /// The compiled rule set, or null before a successful Compile().
+  const check::Program* program() const { return program_.get(); }
+  /// "sha256:<hex>" over the policy texts in path order; empty before Compile().
+  const std::string& ruleset_digest() const { return digest_; }
+  const SourceManager& sources() const { return sources_; }
+  EngineOptions& options() { return options_; }
+
+ private:
+  EngineOptions options_;
+  SourceManager sources_;
+  std::vector<FileId> policy_files_;
+  std::unique_ptr<check::Program> program_;
+  std::vector<Value> params_;
+  std::string digest_;
+};
+
+}  // namespace capops

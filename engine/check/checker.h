@@ -1,0 +1,86 @@
+// The checker: names, functions and rule metadata, before any fact is read.
+//
+// Check() takes the parsed modules of a rule set (stdlib and packs together)
+// and resolves every identifier to a local variable slot, a `param`, a fact
+// root (`plan`, `inventory`) or an enum member, and every call to a built-in.
+// What it learns goes into side tables keyed by node id (ModuleTables); the
+// AST is not changed. Problems are Diagnostics, all of them, sorted: unknown
+// names with did-you-mean, wrong arities, a missing or repeated `@id`, an
+// unknown `@severity`, a param default that is not a constant.
+//
+// Enum members are values: `production_replacement` is the string
+// "production-replacement" (CPL writes `_` where YAML facts write `-`).
+//
+//   check::CheckResult r = check::Check(std::move(modules), sources);
+//   if (!r.diagnostics.HasErrors()) evaluate(*r.program, …);
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/check/functions.h"
+#include "engine/common/diagnostic.h"
+#include "engine/common/value.h"
+#include "engine/syntax/ast.h"
+
+namespace capops::check {
+
+/// The fact documents a rule can read.
+enum class Root : uint8_t { kPlan, kInventory };
+inline constexpr uint32_t kRootCount = 2;
+const char* RootName(Root root);
+
+enum class SymbolKind : uint8_t { kUnresolved, kLocal, kParam, kRoot, kConstant };
+
+/// What an identifier means; `index` is a slot, a param, a Root or a constant.
+struct Symbol {
+  SymbolKind kind = SymbolKind::kUnresolved;
+  uint32_t index = 0;
+};
+
+/// Side tables for one module, indexed by node id.
+struct ModuleTables {
+  std::vector<Symbol> symbols;        // kIdent nodes
+  std::vector<FunctionId> functions;  // kCall nodes
+  std::vector<uint32_t> slots;        // for/let clauses and kMacro nodes: their variable
+};
+
+struct RuleInfo {
+  const syntax::Rule* rule = nullptr;
+  uint32_t module = 0;
+  std::string id;  // from @id
+  Severity severity = Severity::kError;
+  std::string owner;
+  std::string source;
+  std::vector<std::string> tags;  // other annotations, as written without `@`
+  uint32_t slot_count = 0;        // local variables of the rule and its macros
+};
+
+struct ParamInfo {
+  const syntax::Param* decl = nullptr;
+  uint32_t module = 0;
+  uint32_t slot_count = 0;  // variables of macros in the default
+};
+
+/// A checked rule set. It owns the modules; every pointer into them stays
+/// valid as long as the Program lives. Immutable after Check().
+struct Program {
+  std::vector<std::unique_ptr<syntax::Module>> modules;
+  std::vector<ModuleTables> tables;  // one per module
+  std::vector<RuleInfo> rules;       // sorted by id
+  std::vector<ParamInfo> params;
+  std::vector<Value> constants;      // enum members
+};
+
+struct CheckResult {
+  std::unique_ptr<Program> program;  // null when there are errors
+  Diagnostics diagnostics;
+};
+
+CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources);
+
+/// The text form of an enum member as facts spell it: `a_b` → "a-b".
+std::string EnumMemberValue(std::string_view member);
+
+}  // namespace capops::check

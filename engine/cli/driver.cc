@@ -1,0 +1,72 @@
+// Command-line parsing (CLI11) and logging set-up; hands off to a command.
+#include "engine/cli/driver.h"
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "engine/cli/check_command.h"
+
+namespace capops::cli {
+
+namespace {
+
+// Logs go to the error stream, never into a report on stdout.
+void SetUpLogging(std::ostream& err, bool verbose) {
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(err);
+  auto logger = std::make_shared<spdlog::logger>("capops", sink);
+  logger->set_pattern("capops-lint: %l: %v");
+  logger->set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+}
+
+bool WantColor(const std::string& mode, std::ostream& out) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  return &out == &std::cout && isatty(STDOUT_FILENO) != 0;
+}
+
+}  // namespace
+
+int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
+  CheckOptions options;
+  std::string format = "text", color = "auto", fail_on = "error";
+  bool verbose = false;
+  app.add_option("--policy", options.policies, "policy file or directory (repeatable; default: the shipped pack)");
+  app.add_option("--inventory", options.inventories, "inventory file (repeatable; default: inventory.yaml beside each plan)");
+  app.add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
+  app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
+  app.add_option("--fail-on", fail_on, "lowest severity that fails the run")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
+  app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
+  app.add_option("plans", options.plans, "plan files")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitClean;
+  } catch (const CLI::CallForVersion&) {
+    out << "capops-lint " << CAPOPS_VERSION << '\n';
+    return kExitClean;
+  } catch (const CLI::ParseError& e) {
+    err << "capops-lint: error: " << e.what() << '\n' << "run `capops-lint --help` for usage\n";
+    return kExitUsage;
+  }
+  SetUpLogging(err, verbose);
+  options.format = format == "json" ? Format::kJson : Format::kText;
+  options.color = options.format == Format::kText && WantColor(color, out);
+  ParseSeverity(fail_on, &options.fail_on);
+  return RunCheck(options, out, err);
+}
+
+}  // namespace capops::cli

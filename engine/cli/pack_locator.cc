@@ -1,0 +1,79 @@
+// Finding the shipped data directory, collecting policy files, reading files.
+#include "engine/cli/pack_locator.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace capops::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+bool IsDataDir(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir / "stdlib", ec) && fs::is_directory(dir / "policies", ec);
+}
+}  // namespace
+
+std::optional<fs::path> FindDataDir() {
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("CAPOPS_DATA_DIR"); env != nullptr && *env != '\0') {
+    candidates.emplace_back(env);
+  }
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share" / "capops");
+  candidates.emplace_back(CAPOPS_DATA_DIR_BUILD);
+  candidates.emplace_back(CAPOPS_DATA_DIR_INSTALL);
+  for (const fs::path& c : candidates) {
+    if (IsDataDir(c)) return c;
+  }
+  return std::nullopt;
+}
+
+bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::string* error) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) {
+    out->push_back(path);
+    return true;
+  }
+  if (!fs::is_directory(path, ec)) {
+    *error = "no policy file or directory `" + path.string() + "`";
+    return false;
+  }
+  std::vector<fs::path> found;
+  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".cpl") found.push_back(it->path());
+  }
+  if (ec) {
+    *error = "cannot read `" + path.string() + "`: " + ec.message();
+    return false;
+  }
+  std::sort(found.begin(), found.end());
+  out->insert(out->end(), found.begin(), found.end());
+  return true;
+}
+
+bool ReadFile(const fs::path& path, std::string* text, std::string* error) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *error = "`" + path.string() + "` is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot read `" + path.string() + "`: " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  *text = buffer.str();
+  return true;
+}
+
+}  // namespace capops::cli

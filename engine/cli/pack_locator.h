@@ -1,0 +1,24 @@
+// Where the shipped stdlib and default policy pack live, and reading files.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace capops::cli {
+
+/// The directory holding `stdlib/` and `policies/`: $CAPOPS_DATA_DIR, then
+/// `<exe>/../share/capops` (an install), then the source tree the binary was
+/// built from, then the configured install prefix. nullopt if none exists.
+std::optional<std::filesystem::path> FindDataDir();
+
+/// The `*.cpl` files under a directory (recursively, sorted), or the file itself.
+/// False with `*error` set when the path does not exist.
+bool CollectPolicyFiles(const std::filesystem::path& path, std::vector<std::filesystem::path>* out,
+                        std::string* error);
+
+/// Reads a whole file. False with `*error` set (a one-line reason) on failure.
+bool ReadFile(const std::filesystem::path& path, std::string* text, std::string* error);
+
+}  // namespace capops::cli

@@ -1,0 +1,215 @@
+#include "engine/eval/evaluator.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/fixture.h"
+
+namespace capops::eval {
+namespace {
+
+using testing::CompilePolicy;
+using testing::LintText;
+using testing::Lines;
+using testing::Messages;
+
+const char* kPlan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+demands:
+  - {id: explore, slice: exploration, gpus: 2}
+  - {id: train, slice: training, gpus: 16, window: {start: 2027-04-12, duration: 5d}}
+allocations:
+  - {id: a1, demand: explore, pool: p-spare, gpus: 2}
+  - {id: a2, demand: train, pool: p-research, gpus: 16}
+  - {id: a3, demand: train, pool: p-missing, gpus: 4}
+dataset: {size: 40TB, bandwidth: 5GB/s, memory: 80GiB}
+)";
+
+const char* kInventory = R"(apiVersion: capops.dev/v1
+kind: Inventory
+pools:
+  - {id: p-spare, role: production-replacement, gpus: 4}
+  - {id: p-research, role: research, gpus: 16}
+)";
+
+// The value of `expr` as a violation message would show it, or "error: …".
+std::string ValueOf(const std::string& expr) {
+  auto c = CompilePolicy("@id(\"T\") rule r {\n  let v = " + expr + "\n  deny \"{v}\"\n}\n");
+  if (!c->ok) return "compile error: " + c->diagnostics[0].message;
+  LintReport r = LintText(*c, kPlan, kInventory);
+  if (!r.errors.empty()) return "error: " + r.errors[0].message.substr(r.errors[0].message.find(": ") + 2);
+  REQUIRE(r.violations.size() == 1);
+  return r.violations[0].message;
+}
+
+TEST_CASE("arithmetic and comparison", "[eval]") {
+  CHECK(ValueOf("1 + 2 * 3") == "7");
+  CHECK(ValueOf("7 / 2") == "3");
+  CHECK(ValueOf("7 % 3") == "1");
+  CHECK(ValueOf("1.5 * 2") == "3");
+  CHECK(ValueOf("'a' + 'b'") == "ab");
+  CHECK(ValueOf("[1] + [2]") == "[1, 2]");
+  CHECK(ValueOf("1 / 0") == "error: division by zero");
+  CHECK(ValueOf("9223372036854775807 + 1") == "error: integer overflow");
+  CHECK(ValueOf("1 < 2 && 'a' < 'b'") == "true");
+  CHECK(ValueOf("1 < 'a'") == "error: cannot compare int with string");
+  CHECK(ValueOf("1 == 1.0") == "true");
+  CHECK(ValueOf("1 == 'a'") == "false");
+  CHECK(ValueOf("2 in [1, 2]") == "true");
+  CHECK(ValueOf("'gpus' in plan.demands[0]") == "true");
+  CHECK(ValueOf("true ? 1 : 2") == "1");
+}
+
+TEST_CASE("quantities, durations and dates with units", "[eval]") {
+  CHECK(ValueOf("80GiB == 85899345920B") == "true");
+  CHECK(ValueOf("plan.dataset.memory == 80GiB") == "true");
+  CHECK(ValueOf("plan.dataset.size / plan.dataset.bandwidth") == "2h13m20s");
+  CHECK(ValueOf("40TB + 24GiB") == "40025769803776B");
+  CHECK(ValueOf("80GiB * 2") == "160GiB");
+  CHECK(ValueOf("80GiB / 40GiB") == "2");
+  CHECK(ValueOf("80GiB > 40TB") == "false");
+  CHECK(ValueOf("80GiB + 5GB/s") == "error: no operator `+` for bytes and bytes/s");
+  CHECK(ValueOf("80GiB < 5GB/s") == "error: cannot compare bytes with bytes/s");
+  CHECK(ValueOf("plan.demands[1].window.start + plan.demands[1].window.duration") == "2027-04-17");
+  CHECK(ValueOf("2027-04-26 - 2027-04-12") == "14d");
+  CHECK(ValueOf("2027-04-12 + 8h") == "error: a date moves only by whole days, not by 8h");
+  CHECK(ValueOf("5d > 36h") == "true");
+  CHECK(ValueOf("1d12h * 2") == "3d");
+}
+
+TEST_CASE("keyed lookup by id, and dangling references fail closed", "[eval]") {
+  CHECK(ValueOf("plan.demands['train'].gpus") == "16");
+  CHECK(ValueOf("inventory.pools[plan.allocations[0].pool].role") == "production-replacement");
+  CHECK(ValueOf("plan.demands['nope']") == "error: no item with id `nope` in `plan.demands`");
+  CHECK(ValueOf("plan.demands[5]") == "error: index 5 is out of range");
+}
+
+TEST_CASE("missing fields are errors with did-you-mean, has() tests presence", "[eval]") {
+  CHECK(ValueOf("plan.demands[0].gpu") == "error: `explore` has no field `gpu` (did you mean `gpus`?)");
+  CHECK(ValueOf("has(plan.demands[0].window)") == "false");
+  CHECK(ValueOf("has(plan.demands[1].window)") == "true");
+  CHECK(ValueOf("plan.demands[0].gpus.x") == "error: cannot read field `x` of int");
+}
+
+TEST_CASE("&& and || short-circuit and absorb errors like CEL", "[eval]") {
+  CHECK(ValueOf("false && plan.nope") == "false");
+  CHECK(ValueOf("plan.nope && false") == "false");
+  CHECK(ValueOf("true || plan.nope") == "true");
+  CHECK(ValueOf("plan.nope || true") == "true");
+  CHECK(ValueOf("true && plan.nope").rfind("error: ", 0) == 0);
+  CHECK(ValueOf("1 && true") == "error: `&&` needs bools, not int");
+  CHECK(ValueOf("!1") == "error: `!` needs a bool, not int");
+}
+
+TEST_CASE("macros and aggregates", "[eval]") {
+  CHECK(ValueOf("plan.allocations.all(a, a.gpus > 1)") == "true");
+  CHECK(ValueOf("plan.allocations.exists(a, a.gpus > 10)") == "true");
+  CHECK(ValueOf("plan.allocations.exists_one(a, a.gpus > 3)") == "false");
+  CHECK(ValueOf("plan.allocations.filter(a, a.gpus > 3).map(a, a.id)") == "[a2, a3]");
+  CHECK(ValueOf("plan.allocations.map(a, a.gpus > 3, a.gpus * 2)") == "[32, 8]");
+  CHECK(ValueOf("sum(plan.allocations.map(a, a.gpus))") == "22");
+  CHECK(ValueOf("plan.allocations.map(a, a.gpus).max()") == "16");
+  CHECK(ValueOf("min([3d, 5h])") == "5h");
+  CHECK(ValueOf("count(plan.demands)") == "2");
+  CHECK(ValueOf("sum([])") == "0");
+  CHECK(ValueOf("max([])") == "error: `max` of an empty list");
+  // An error in one element does not matter when another decides `exists`.
+  CHECK(ValueOf("[1, 'a'].exists(x, x > 0)") == "true");
+  CHECK(ValueOf("[1, 'a'].all(x, x > 0)") == "error: cannot compare string with int");
+  CHECK(ValueOf("{'a': 1}.all(k, k == 'a')") == "true");
+  CHECK(ValueOf("[1, 2].all(x, x)") == "error: the condition of `all` must be a bool, not int");
+}
+
+TEST_CASE("string functions and regular expressions", "[eval]") {
+  CHECK(ValueOf("'h100-80'.startsWith('h100')") == "true");
+  CHECK(ValueOf("'h100-80'.matches('^h[0-9]+-80$')") == "true");
+  CHECK(ValueOf("'abc'.matches('(')").rfind("error: invalid regular expression `(`", 0) == 0);
+  CHECK(ValueOf("size('héllo')") == "5");
+  CHECK(ValueOf("'AbC'.lowerAscii()") == "abc");
+  CHECK(ValueOf("['a', 'b'].join('+')") == "a+b");
+  CHECK(ValueOf("int('42') + 1") == "43");
+  CHECK(ValueOf("string(5d)") == "5d");
+}
+
+TEST_CASE("a rule yields a located violation per satisfying binding", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-ALC") rule replacement {
+  for a in plan.allocations
+  let d = plan.demands[a.demand]
+  where d.slice in research
+  let p = inventory.pools[a.pool]
+  where p.role == production_replacement
+  deny at a.pool "`{a.id}` uses `{p.id}`" because "b" fix "f"
+}
+param research: set<Slice> = {exploration, training}
+)");
+  REQUIRE(c->ok);
+  LintReport r = LintText(*c, kPlan, kInventory);
+  REQUIRE(Messages(r) == std::vector<std::string>{"`a1` uses `p-spare`"});
+  const Violation& v = r.violations[0];
+  CHECK(v.rule_id == "T-ALC");
+  CHECK(v.loc.line == 7);
+  CHECK(v.loc.column == 37);
+  CHECK(v.because == "b");
+  CHECK(v.fix == "f");
+  REQUIRE(v.evidence.size() == 3);
+  CHECK(v.evidence[0].name == "a");
+  CHECK(v.evidence[0].value == "a1");
+  CHECK(v.evidence[2].value == "p-spare");
+  CHECK(v.evidence[2].loc.line == 4);
+  // a3's pool does not exist: a located rule error, not a silent pass.
+  REQUIRE(Lines(r.errors) == std::vector<std::string>{
+                                 "9:35: rule `T-ALC` could not be evaluated: no item with id `p-missing` in "
+                                 "`inventory.pools`"});
+  CHECK(r.errors[0].code == "T-ALC");
+  REQUIRE(r.errors[0].related.size() == 1);
+  CHECK(r.errors[0].related[0].loc.line == 5);
+}
+
+TEST_CASE("warn statements, when guards and traces", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-W") rule big {
+  for a in plan.allocations
+  where a.gpus > 3
+  warn when a.gpus > 10 at a.gpus "{a.id} is big"
+  deny when a.gpus <= 10 "{a.id} is medium"
+}
+)");
+  REQUIRE(c->ok);
+  c->engine.options().eval.trace = true;
+  LintReport r = LintText(*c, kPlan, kInventory);
+  REQUIRE(Messages(r) == std::vector<std::string>{"a2 is big", "a3 is medium"});
+  CHECK(r.violations[0].severity == Severity::kWarning);
+  CHECK(r.violations[1].severity == Severity::kError);
+  // Without `at`, the violation points at the loop item.
+  CHECK(r.violations[1].loc.line == 9);
+  CHECK(r.violations[1].loc.column == 5);
+  REQUIRE(r.violations[0].trace.size() == 1);
+  const TraceStep& step = r.violations[0].trace[0];
+  CHECK(step.clause == "where a.gpus > 3");
+  REQUIRE(step.values.size() == 3);
+  CHECK(step.values[1].expr == "a.gpus");
+  CHECK(step.values[1].value == "16");
+  CHECK(step.values[1].fact.line == 8);
+}
+
+TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule a { for d in plan.demands where d.gpus deny "x" }
+@id("T-2") rule b { for d in plan.dataset deny "x" }
+@id("T-3") rule c {
+  for a in plan.allocations for b in plan.allocations for x in plan.allocations
+  where [1,2,3,4,5,6,7,8,9,10].map(i, [1,2,3,4,5,6,7,8,9,10].map(j, i * j)).size() < 0
+  deny "x"
+}
+)");
+  REQUIRE(c->ok);
+  c->engine.options().eval.max_steps = 5000;
+  LintReport r = LintText(*c, kPlan, kInventory);
+  CHECK(r.violations.empty());
+  // Policy-located errors (file 1) sort before fact-located ones (plan.yaml).
+  CHECK(Lines(r.errors) == std::vector<std::string>{
+                               "5:9: rule `T-3` could not be evaluated: evaluation budget of 5000 steps exceeded",
+                               "4:45: rule `T-1` could not be evaluated: `where` needs a bool, not int",
+                               "5:40: rule `T-1` could not be evaluated: `where` needs a bool, not int",
+                               "10:10: rule `T-2` could not be evaluated: `for` needs a list, not map"});
+}
+
+}  // namespace
+}  // namespace capops::eval

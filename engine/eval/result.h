@@ -1,0 +1,66 @@
+// What an evaluation produces: violations with their evidence and trace.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/common/diagnostic.h"
+#include "engine/common/source.h"
+
+namespace capops::eval {
+
+/// One binding of a rule's `for`/`let` variable when the violation fired.
+struct Evidence {
+  std::string name;   // the variable
+  std::string value;  // its identity: an id, or the value as a literal
+  SourceLoc loc;      // where the value is in the facts, if it came from them
+};
+
+/// A sub-expression of a traced clause and the value it had.
+struct TraceValue {
+  std::string expr;   // its CPL text
+  std::string value;  // as a literal
+  SourceLoc loc;      // the sub-expression in the policy
+  SourceLoc fact;     // where the value came from in the facts, if it did
+};
+
+/// One `where` clause that held, with its sub-expressions' values (with --explain).
+struct TraceStep {
+  std::string clause;  // the clause's CPL text
+  std::string value;   // what it evaluated to ("true")
+  SourceLoc loc;       // the clause in the policy
+  std::vector<TraceValue> values;  // innermost first, as evaluated
+};
+
+struct Violation {
+  std::string rule_id;
+  std::string rule_name;
+  Severity severity = Severity::kError;
+  std::string message;
+  SourceLoc loc;         // the `at` value in the facts
+  SourceLoc policy_loc;  // the deny/warn statement in the policy
+  std::string because;
+  std::string fix;
+  std::vector<Evidence> evidence;
+  std::vector<TraceStep> trace;
+};
+
+/// A rule's output over one set of facts. Rule errors (a rule that could not
+/// be evaluated: missing data, a type clash) are Diagnostics whose code is the
+/// rule id; they count as findings, never as a pass.
+struct EvalResult {
+  std::vector<Violation> violations;
+  Diagnostics errors;
+};
+
+/// Everything one lint run found, ready for a report.
+struct LintReport {
+  std::vector<Violation> violations;  // sorted by file, line, column, rule
+  Diagnostics errors;                 // fact-file problems and rule errors, sorted
+  std::string ruleset_digest;         // "sha256:…" of the policy sources
+  size_t files = 0;                   // fact files read
+  size_t plans = 0;                   // plan documents evaluated
+  size_t rules = 0;                   // rules in the rule set
+};
+
+}  // namespace capops::eval

@@ -1,0 +1,83 @@
+// JSON reports, in the shape of DESIGN.md's output contract. Keys are
+// written in a fixed order (nlohmann::ordered_json) so output is stable.
+#include <nlohmann/json.hpp>
+
+#include "engine/report/report.h"
+
+namespace capops::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json Location(const SourceManager& sources, const SourceLoc& loc) {
+  if (!loc.valid()) return nullptr;
+  return Json{{"file", std::string(sources.Path(loc.file))}, {"line", loc.line}, {"column", loc.column}};
+}
+
+Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
+  Json evidence = Json::array();
+  for (const eval::Evidence& e : v.evidence) {
+    evidence.push_back({{"name", e.name}, {"value", e.value}, {"location", Location(sources, e.loc)}});
+  }
+  Json trace = Json::array();
+  for (const eval::TraceStep& step : v.trace) {
+    Json values = Json::array();
+    for (const eval::TraceValue& t : step.values) {
+      values.push_back({{"expr", t.expr}, {"value", t.value}, {"location", Location(sources, t.loc)},
+                        {"fact_location", Location(sources, t.fact)}});
+    }
+    trace.push_back({{"clause", step.clause}, {"value", step.value}, {"location", Location(sources, step.loc)},
+                     {"values", std::move(values)}});
+  }
+  return Json{{"rule", v.rule_id},
+              {"name", v.rule_name},
+              {"severity", SeverityName(v.severity)},
+              {"message", v.message},
+              {"location", Location(sources, v.loc)},
+              {"policy_location", Location(sources, v.policy_loc)},
+              {"because", v.because},
+              {"fix", v.fix},
+              {"evidence", std::move(evidence)},
+              {"trace", std::move(trace)}};
+}
+
+Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
+  Json related = Json::array();
+  for (const RelatedLoc& r : d.related) {
+    related.push_back({{"message", r.message}, {"location", Location(sources, r.loc)}});
+  }
+  return Json{{"code", d.code},
+              {"severity", SeverityName(d.severity)},
+              {"message", d.message},
+              {"location", Location(sources, d.loc)},
+              {"help", d.help},
+              {"related", std::move(related)}};
+}
+
+}  // namespace
+
+void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
+               std::ostream& out) {
+  Json violations = Json::array();
+  for (const eval::Violation& v : report.violations) violations.push_back(ViolationJson(sources, v));
+  Json errors = Json::array();
+  for (const Diagnostic& d : report.errors.items()) errors.push_back(DiagnosticJson(sources, d));
+  Counts c = CountFindings(report);
+  Json doc = {{"version", version},
+              {"ruleset_digest", report.ruleset_digest},
+              {"violations", std::move(violations)},
+              {"errors", std::move(errors)},
+              {"summary",
+               {{"files", report.files},
+                {"plans", report.plans},
+                {"rules", report.rules},
+                {"violations", report.violations.size()},
+                {"errors", c.errors},
+                {"warnings", c.warnings},
+                {"infos", c.infos}}}};
+  // Invalid UTF-8 in a message is replaced rather than aborting the report.
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace capops::report

@@ -1,0 +1,48 @@
+// Reports: a LintReport rendered for people (text) or tools (JSON).
+//
+// Text is compiler-style:
+//
+//   plan.yaml:31:44: error[CAP-ALC-001] exploration demand `explore` counts …
+//      31 |   - {id: a-explore, demand: explore, pool: serve-eu-spare, gpus: 2}
+//         |                                            ^~~~~~~~~~~~~~
+//      = because: replacement capacity is the production recovery path
+//      = fix: allocate from a research or shared pool
+//
+// then a summary line. JSON follows the output contract of DESIGN.md:
+// {"version", "ruleset_digest", "violations", "errors", "summary"}, keys and
+// order stable, violations sorted by file, line, column, rule.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "engine/common/source.h"
+#include "engine/eval/result.h"
+
+namespace capops::report {
+
+struct TextOptions {
+  bool explain = false;  // evidence and clause traces
+  bool color = false;    // ANSI colours
+};
+
+void WriteText(const SourceManager& sources, const eval::LintReport& report, const TextOptions& options,
+               std::ostream& out);
+
+/// `version` is the tool's version string.
+void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
+               std::ostream& out);
+
+/// Diagnostics alone (e.g. a policy that does not compile), in text form.
+void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnostics, const TextOptions& options,
+                      std::ostream& out);
+
+/// Counts by severity, violations and errors together.
+struct Counts {
+  size_t errors = 0;
+  size_t warnings = 0;
+  size_t infos = 0;
+};
+Counts CountFindings(const eval::LintReport& report);
+
+}  // namespace capops::report

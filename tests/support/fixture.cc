@@ -1,0 +1,44 @@
+// Test helpers shared by the stage tests (see fixture.h).
+#include "tests/support/fixture.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace capops::testing {
+
+std::string ReadSourceFile(const std::string& relative_path) {
+  std::ifstream in(std::string(CAPOPS_SOURCE_DIR) + "/" + relative_path, std::ios::binary);
+  if (!in) throw std::runtime_error("test fixture missing: " + relative_path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl) {
+  auto c = std::make_unique<Compiled>();
+  c->engine.AddPolicy("stdlib/capops.cpl", ReadSourceFile("stdlib/capops.cpl"));
+  c->engine.AddPolicy("test.cpl", cpl);
+  c->ok = c->engine.Compile(&c->diagnostics);
+  return c;
+}
+
+eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std::string& inventory) {
+  return compiled.engine.Lint({{"plan.yaml", plan}}, {{"inventory.yaml", inventory}});
+}
+
+std::vector<std::string> Lines(const Diagnostics& diagnostics) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : diagnostics.items()) {
+    out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message);
+  }
+  return out;
+}
+
+std::vector<std::string> Messages(const eval::LintReport& report) {
+  std::vector<std::string> out;
+  for (const eval::Violation& v : report.violations) out.push_back(v.message);
+  return out;
+}
+
+}  // namespace capops::testing

@@ -24,7 +24,7 @@ class Checker {
 
  private:
   Diagnostic& Error(const Span& span, std::string message) {
-    return diags_->Error(sources_.Resolve(span), std::move(message));
+    return diags_->Error(sources_, span, std::move(message));
   }
 
   void CollectGlobals();

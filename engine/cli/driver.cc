@@ -59,7 +59,9 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     out << "capops-lint " << CAPOPS_VERSION << '\n';
     return kExitClean;
   } catch (const CLI::ParseError& e) {
-    err << "capops-lint: error: " << e.what() << '\n' << "run `capops-lint --help` for usage\n";
+    std::string reason = e.what();
+    if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
+    err << "capops-lint: error: " << reason << '\n' << "run `capops-lint --help` for usage\n";
     return kExitUsage;
   }
   SetUpLogging(err, verbose);

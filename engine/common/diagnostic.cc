@@ -26,8 +26,16 @@ bool ParseSeverity(std::string_view name, Severity* out) {
 }
 
 Diagnostic& Diagnostics::Add(Severity severity, SourceLoc loc, std::string message) {
-  items_.push_back(Diagnostic{severity, loc, std::move(message), {}, {}, {}});
+  items_.push_back(Diagnostic{severity, loc, std::move(message), {}, {}, {}, 0});
   return items_.back();
+}
+
+Diagnostic& Diagnostics::Error(const SourceManager& sources, const Span& span, std::string message) {
+  SourceLoc begin = sources.Resolve(span);
+  SourceLoc end = sources.Resolve(Span{span.file, span.end, span.end});
+  Diagnostic& d = Error(begin, std::move(message));
+  d.length = end.line == begin.line && end.column > begin.column ? end.column - begin.column : 1;
+  return d;
 }
 
 void Diagnostics::Append(const Diagnostics& other) {

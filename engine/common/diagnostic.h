@@ -37,6 +37,7 @@ struct Diagnostic {
   std::string help;  // optional hint, rendered on its own `help:` line
   std::string code;  // what produced it: "syntax", "yaml", "facts", a rule id …
   std::vector<RelatedLoc> related;
+  uint32_t length = 0;  // characters to underline from `loc`; 0: the report guesses
 };
 
 /// An ordered collection of diagnostics.
@@ -46,6 +47,8 @@ class Diagnostics {
   Diagnostic& Error(SourceLoc loc, std::string message) {
     return Add(Severity::kError, loc, std::move(message));
   }
+  /// An error underlining a span of CPL source (on its first line).
+  Diagnostic& Error(const SourceManager& sources, const Span& span, std::string message);
   void Append(const Diagnostics& other);
 
   bool HasErrors() const;

@@ -61,14 +61,25 @@ size_t TokenLength(std::string_view line, size_t start) {
   return std::max<size_t>(1, end - start);
 }
 
-void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, const Style& style, std::ostream& out) {
+// Control characters (a NUL in a binary file) would garble the terminal.
+std::string Printable(std::string_view line) {
+  std::string out(line);
+  for (char& c : out) {
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = '?';
+  }
+  return out;
+}
+
+// `length` is how many characters to underline; 0 guesses from the YAML token.
+void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t length_hint, const Style& style,
+                  std::ostream& out) {
   if (!loc.valid()) return;
   std::string_view line = sources.LineText(loc.file, loc.line);
   if (line.empty() && loc.line > sources.file(loc.file).line_count()) return;
   std::string number = std::to_string(loc.line);
   std::string gutter(number.size(), ' ');
   size_t start = ByteOfColumn(line, loc.column);
-  size_t length = TokenLength(line, start);
+  size_t length = length_hint != 0 ? length_hint : TokenLength(line, start);
   // The caret line repeats tabs so the caret lines up under the value.
   std::string pad;
   for (size_t i = 0; i < start && i < line.size(); ++i) {
@@ -76,7 +87,7 @@ void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, const Styl
     pad += line[i] == '\t' ? '\t' : ' ';
   }
   std::string marks = "^" + std::string(length > 1 ? length - 1 : 0, '~');
-  out << ' ' << style.Paint("1;34", number + " |") << ' ' << line << '\n';
+  out << ' ' << style.Paint("1;34", number + " |") << ' ' << Printable(line) << '\n';
   out << ' ' << style.Paint("1;34", gutter + " |") << ' ' << pad << style.Paint("1;32", marks) << '\n';
 }
 
@@ -85,7 +96,7 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v, cons
   out << style.Paint("1", Where(sources, v.loc) + ":") << ' '
       << style.Paint(SeverityColor(v.severity), std::string(SeverityName(v.severity)) + "[" + v.rule_id + "]")
       << ' ' << v.message << '\n';
-  WriteSnippet(sources, v.loc, style, out);
+  WriteSnippet(sources, v.loc, 0, style, out);
   if (!v.because.empty()) out << "   = because: " << v.because << '\n';
   if (!v.fix.empty()) out << "   = fix: " << v.fix << '\n';
   if (!options.explain) return;
@@ -112,7 +123,7 @@ void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const St
   if (!d.code.empty()) label += "[" + d.code + "]";
   out << style.Paint("1", Where(sources, d.loc) + ":") << ' ' << style.Paint(SeverityColor(d.severity), label)
       << ' ' << d.message << '\n';
-  WriteSnippet(sources, d.loc, style, out);
+  WriteSnippet(sources, d.loc, d.length, style, out);
   for (const RelatedLoc& r : d.related) out << "   = note: " << r.message << " at " << Where(sources, r.loc) << '\n';
   if (!d.help.empty()) out << "   = help: " << d.help << '\n';
 }

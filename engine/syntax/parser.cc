@@ -125,7 +125,11 @@ class ErrorCollector : public antlr4::BaseErrorListener {
     if (token != nullptr && token->getType() == CPLLexer::ERROR_CHAR) {
       text = "unexpected character `" + token->getText() + "`";
     }
-    out_->Error(sources_->Resolve(Span{file_, offset, offset + 1}), text).code = "syntax";
+    uint32_t end = offset + 1;
+    if (token != nullptr && token->getType() != antlr4::Token::EOF) {
+      end = offsets_->ToByte(token->getStopIndex() + 1);
+    }
+    out_->Error(*sources_, Span{file_, offset, std::max(end, offset + 1)}, text).code = "syntax";
   }
 
   size_t count() const { return count_; }
@@ -157,7 +161,7 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
     }
     if (conditionals.size() + conditionals.back() > max_depth) {
       uint32_t offset = offsets.ToByte(t->getStartIndex());
-      diags->Error(sources.Resolve(Span{file, offset, offset + 1}),
+      diags->Error(sources, Span{file, offset, offset + 1},
                    "expression nested more than " + std::to_string(max_depth) + " levels deep")
           .code = "syntax";
       return false;
@@ -242,7 +246,7 @@ class AstBuilder {
                 offsets_->ToByte(token->getStopIndex() + 1)};
   }
   void Error(Span span, std::string message) {
-    diags_->Error(sources_.Resolve(span), std::move(message)).code = "syntax";
+    diags_->Error(sources_, span, std::move(message)).code = "syntax";
   }
   ExprPtr NewExpr(ExprKind kind, Span span) {
     auto e = std::make_unique<Expr>();

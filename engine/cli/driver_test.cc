@@ -1,0 +1,118 @@
+#include "engine/cli/driver.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace capops::cli {
+namespace {
+
+struct RunResult {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+// Runs capops-lint in-process from the source tree, like a user would.
+RunResult Lint(std::vector<std::string> args) {
+  args.insert(args.begin(), "capops-lint");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = Run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+const std::string kExample = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/";
+
+TEST_CASE("the example plan breaks the three rules and exits 1", "[cli]") {
+  RunResult r = Lint({kExample + "plan.yaml"});
+  CHECK(r.exit_code == kExitFindings);
+  CHECK(r.out.find("plan.yaml") != std::string::npos);
+  CHECK(r.out.find("error[CAP-ALC-001]") != std::string::npos);
+  CHECK(r.out.find("error[CAP-SUP-001]") != std::string::npos);
+  CHECK(r.out.find("error[CAP-CMP-001]") != std::string::npos);
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("the clean example exits 0 with no violations", "[cli]") {
+  RunResult r = Lint({kExample + "clean/plan.yaml"});
+  CHECK(r.exit_code == kExitClean);
+  CHECK(r.out.find("no problems in 2 files (1 plan, ") != std::string::npos);
+}
+
+TEST_CASE("JSON output has the fields of the contract", "[cli]") {
+  RunResult r = Lint({"--format", "json", kExample + "plan.yaml"});
+  CHECK(r.exit_code == kExitFindings);
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  CHECK(doc["version"].is_string());
+  CHECK(doc["ruleset_digest"].get<std::string>().rfind("sha256:", 0) == 0);
+  REQUIRE(doc["violations"].size() >= 3);
+  for (const auto& v : doc["violations"]) {
+    for (const char* key : {"rule", "severity", "message", "location", "because", "fix", "evidence", "trace"}) {
+      INFO(key);
+      CHECK(v.contains(key));
+    }
+    CHECK(v["location"]["line"].is_number_unsigned());
+    CHECK(v["location"]["column"].is_number_unsigned());
+    CHECK(v["evidence"].size() >= 1);
+  }
+  // Sorted by file, line, column, rule.
+  auto key = [](const nlohmann::json& v) {
+    return std::make_tuple(v["location"]["file"].get<std::string>(), v["location"]["line"].get<int>(),
+                           v["location"]["column"].get<int>(), v["rule"].get<std::string>());
+  };
+  for (size_t i = 1; i < doc["violations"].size(); ++i) {
+    CHECK_FALSE(key(doc["violations"][i]) < key(doc["violations"][i - 1]));
+  }
+  CHECK(doc["errors"].is_array());
+  CHECK(doc["summary"]["violations"] == doc["violations"].size());
+}
+
+TEST_CASE("JSON output is identical across runs", "[cli]") {
+  CHECK(Lint({"--format", "json", kExample + "plan.yaml"}).out ==
+        Lint({"--format", "json", kExample + "plan.yaml"}).out);
+}
+
+TEST_CASE("--explain adds evidence and traces", "[cli]") {
+  RunResult r = Lint({"--explain", kExample + "plan.yaml"});
+  CHECK(r.out.find("= evidence:") != std::string::npos);
+  CHECK(r.out.find("= trace:") != std::string::npos);
+  nlohmann::json doc = nlohmann::json::parse(Lint({"--format", "json", "--explain", kExample + "plan.yaml"}).out);
+  CHECK_FALSE(doc["violations"][0]["trace"].empty());
+}
+
+TEST_CASE("bad arguments and missing files exit 2 with a one-line reason", "[cli]") {
+  RunResult unknown = Lint({"--frobnicate", kExample + "plan.yaml"});
+  CHECK(unknown.exit_code == kExitUsage);
+  CHECK(unknown.err.rfind("capops-lint: error: ", 0) == 0);
+  CHECK(unknown.out.empty());
+
+  RunResult missing = Lint({"no/such/plan.yaml"});
+  CHECK(missing.exit_code == kExitUsage);
+  CHECK(missing.err.find("cannot read `no/such/plan.yaml`") != std::string::npos);
+
+  RunResult none = Lint({});
+  CHECK(none.exit_code == kExitUsage);
+  RunResult bad_format = Lint({"--format", "xml", kExample + "plan.yaml"});
+  CHECK(bad_format.exit_code == kExitUsage);
+  RunResult no_policy = Lint({"--policy", "no/such/dir", kExample + "plan.yaml"});
+  CHECK(no_policy.exit_code == kExitUsage);
+  CHECK(no_policy.err.find("no policy file or directory `no/such/dir`") != std::string::npos);
+}
+
+TEST_CASE("--fail-on sets the threshold", "[cli]") {
+  // The example's findings are errors: even --fail-on error fails.
+  CHECK(Lint({"--fail-on", "error", kExample + "plan.yaml"}).exit_code == kExitFindings);
+  CHECK(Lint({"--fail-on", "warning", kExample + "clean/plan.yaml"}).exit_code == kExitClean);
+}
+
+TEST_CASE("--help and --version exit 0", "[cli]") {
+  RunResult help = Lint({"--help"});
+  CHECK(help.exit_code == kExitClean);
+  CHECK(help.out.find("--inventory") != std::string::npos);
+  CHECK(Lint({"--version"}).out.rfind("capops-lint ", 0) == 0);
+}
+
+}  // namespace
+}  // namespace capops::cli

@@ -1,0 +1,491 @@
+// Tests for the YAML loader and plain-scalar typing; all input is in memory.
+#include "engine/facts/loader.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "engine/common/units.h"
+#include "engine/facts/scalar.h"
+
+namespace capops::facts {
+namespace {
+
+constexpr const char* kInventoryHeader = "apiVersion: capops.dev/v1\nkind: Inventory\n";
+constexpr const char* kPlanHeader = "apiVersion: capops.dev/v1\nkind: CapacityPlan\n";
+
+// Owns the source text, which the results point into by FileId.
+struct Loaded {
+  SourceManager sources;
+  LoadResult result;
+
+  explicit Loaded(std::string text, LoadOptions options = {}) {
+    FileId file = sources.Add("test.yaml", std::move(text));
+    result = LoadYaml(sources, file, options);
+  }
+
+  const Value& root(size_t i = 0) const { return result.documents.at(i).root; }
+  const Diagnostics& diags() const { return result.diagnostics; }
+};
+
+// "line:col: message" per diagnostic, one a line: compact to compare.
+std::string Dump(const Diagnostics& diags) {
+  std::string out;
+  for (const Diagnostic& d : diags.items()) {
+    out +=
+        std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message + "\n";
+  }
+  return out;
+}
+
+std::pair<uint32_t, uint32_t> LineCol(const Value& v) { return {v.loc().line, v.loc().column}; }
+
+Value QuantityOf(const char* text) {
+  Quantity q;
+  REQUIRE(ParseQuantity(text, &q));
+  return Value::Quantity(q);
+}
+
+Value DateOf(const char* text) {
+  int64_t days = 0;
+  REQUIRE(ParseDate(text, &days));
+  return Value::Date(days);
+}
+
+TEST_CASE("plain scalars are typed by their text", "[facts]") {
+  struct Case {
+    const char* text;
+    Value expected;
+  };
+  const Case cases[] = {
+      {"42", Value::Int(42)},
+      {"-7", Value::Int(-7)},
+      {"+3", Value::Int(3)},
+      {"0x1F", Value::Int(31)},
+      {"0o17", Value::Int(15)},
+      {"9223372036854775807", Value::Int(INT64_MAX)},
+      {"-9223372036854775808", Value::Int(INT64_MIN)},
+      {"1.5", Value::Double(1.5)},
+      {"1e3", Value::Double(1000)},
+      {".5", Value::Double(0.5)},
+      {"-2.", Value::Double(-2)},
+      {"-.inf", Value::Double(-INFINITY)},
+      {".Inf", Value::Double(INFINITY)},
+      {"true", Value::Bool(true)},
+      {"FALSE", Value::Bool(false)},
+      {"True", Value::Bool(true)},
+      {"null", Value::Null()},
+      {"~", Value::Null()},
+      {"", Value::Null()},
+      {"2027-04-12", DateOf("2027-04-12")},
+      {"5d", Value::Duration(5 * 86400)},
+      {"8h", Value::Duration(8 * 3600)},
+      {"1d12h", Value::Duration(129600)},
+      {"80GiB", QuantityOf("85899345920B")},
+      {"5GB/s", QuantityOf("5000000000B/s")},
+      {"40TB", QuantityOf("40000000000000B")},
+      // YAML 1.1 booleans are strings in YAML 1.2 core.
+      {"yes", Value::String("yes")},
+      {"on", Value::String("on")},
+      {"No", Value::String("No")},
+      {"80Gb", Value::String("80Gb")},
+      {"h100-80", Value::String("h100-80")},
+      {"1.2.3", Value::String("1.2.3")},
+      {"12:30", Value::String("12:30")},
+      {"0x", Value::String("0x")},
+      {"2027-04-12T10:00:00Z", Value::String("2027-04-12T10:00:00Z")},
+      {"-", Value::String("-")},
+      {".", Value::String(".")},
+  };
+  for (const Case& c : cases) {
+    std::string error;
+    Value v = TypePlainScalar(c.text, &error);
+    INFO("text `" << c.text << "` gave " << KindName(v.kind()) << " " << v.ToLiteral());
+    CHECK(v.kind() == c.expected.kind());
+    CHECK(v == c.expected);
+    CHECK(error.empty());
+  }
+  std::string error;
+  CHECK(std::isnan(TypePlainScalar(".nan", &error).double_value()));
+  CHECK(TypePlainScalar("80GiB", &error) == TypePlainScalar("85899345920B", &error));
+}
+
+TEST_CASE("scalars out of range or impossible are strings with an error", "[facts]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"9223372036854775808", "integer `9223372036854775808` is out of range"},
+      {"-9223372036854775809", "integer `-9223372036854775809` is out of range"},
+      {"0x8000000000000000", "integer `0x8000000000000000` is out of range"},
+      {"1e400", "number `1e400` is out of range"},
+      {"-1e400", "number `-1e400` is out of range"},
+      {"2027-02-30", "`2027-02-30` is not a valid date"},
+      {"2027-13-01", "`2027-13-01` is not a valid date"},
+  };
+  for (const auto& [text, message] : cases) {
+    std::string error;
+    Value v = TypePlainScalar(text, &error);
+    INFO(text);
+    CHECK(error == message);
+    CHECK(v == Value::String(text));
+  }
+}
+
+TEST_CASE("quoted and !!str scalars stay strings", "[facts]") {
+  Loaded l(std::string(kPlanHeader) +
+           "a: \"5d\"\nb: '80GiB'\nc: !!str 42\nd: \"null\"\ne: yes\nf: 5d\n");
+  REQUIRE(l.diags().empty());
+  const Value& r = l.root();
+  CHECK(*r.Field("a") == Value::String("5d"));
+  CHECK(*r.Field("b") == Value::String("80GiB"));
+  CHECK(*r.Field("c") == Value::String("42"));
+  CHECK(*r.Field("d") == Value::String("null"));
+  CHECK(*r.Field("e") == Value::String("yes"));
+  CHECK(r.Field("f")->is(ValueKind::kDuration));
+}
+
+TEST_CASE("other tags are diagnosed", "[facts]") {
+  Loaded l(std::string(kPlanHeader) + "a: !!int 5\n");
+  CHECK(Dump(l.diags()) == "3:4: unsupported tag `!!int`\n");
+  CHECK(*l.root().Field("a") == Value::String("5"));
+}
+
+TEST_CASE("values keep the line and column they came from", "[facts]") {
+  Loaded l(std::string(kPlanHeader) +
+           "metadata: {name: visual-inspection, owner: ai-product-owner}\n"
+           "allocations:\n"
+           "  - {id: a-train, demand: train-v3, pool: train-eu, gpus: 16, evidence: [r-apr]}\n"
+           "  - {id: a-explore, demand: explore, pool: serve-eu-spare, gpus: 2}\n"
+           "decision:\n"
+           "  owner:\n"
+           "  deadline: 2027-04-05\n"
+           "note: {text: café, gpus: 4}\n");
+  REQUIRE(l.diags().empty());
+  const Value& r = l.root();
+  const Value* allocations = r.Field("allocations");
+  REQUIRE(allocations != nullptr);
+  CHECK(LineCol(*allocations) == std::pair<uint32_t, uint32_t>{5, 3});
+  const Value& explore = allocations->items()[1];
+  CHECK(LineCol(explore) == std::pair<uint32_t, uint32_t>{6, 5});
+  CHECK(LineCol(*explore.Field("pool")) == std::pair<uint32_t, uint32_t>{6, 44});
+  CHECK(LineCol(*explore.Field("gpus")) == std::pair<uint32_t, uint32_t>{6, 66});
+  const Value& evidence = allocations->items()[0].Field("evidence")->items()[0];
+  CHECK(LineCol(evidence) == std::pair<uint32_t, uint32_t>{5, 74});
+  CHECK(explore.loc().file == 0);
+  const Value* decision = r.Field("decision");
+  CHECK(LineCol(*decision->Field("deadline")) == std::pair<uint32_t, uint32_t>{9, 13});
+  // An empty value is placed at its key, not at the next line's token.
+  CHECK(decision->Field("owner")->is(ValueKind::kNull));
+  CHECK(LineCol(*decision->Field("owner")) == std::pair<uint32_t, uint32_t>{8, 3});
+  // Columns count characters: `é` is two bytes but one column.
+  CHECK(LineCol(*r.Field("note")->Field("gpus")) == std::pair<uint32_t, uint32_t>{10, 26});
+}
+
+TEST_CASE("lists of maps with ids are keyed", "[facts]") {
+  Loaded l(std::string(kInventoryHeader) +
+           "pools:\n"
+           "  - {id: train-eu, accelerator: h100-80, hosts: 4}\n"
+           "  - id: serve-eu-spare\n"
+           "    accelerator: l4-24\n"
+           "    role: production-replacement\n");
+  REQUIRE(l.diags().empty());
+  const Value* pools = l.root().Field("pools");
+  REQUIRE(pools->keyed());
+  const Value* spare = pools->FindById("serve-eu-spare");
+  REQUIRE(spare != nullptr);
+  CHECK(*spare->Field("role") == Value::String("production-replacement"));
+  CHECK(LineCol(*spare) == std::pair<uint32_t, uint32_t>{5, 5});
+  CHECK(pools->FindById("train-eu")->Field("hosts")->int_value() == 4);
+  CHECK(pools->FindById("train-us") == nullptr);
+}
+
+TEST_CASE("a file holds several documents", "[facts]") {
+  Loaded l(std::string("# the inventory\n") + kInventoryHeader + "pools: []\n---\n" +
+           "# the plan\n" + kPlanHeader + "demands: []\n---\n# nothing here\n---\n");
+  REQUIRE(l.diags().empty());
+  REQUIRE(l.result.documents.size() == 2);
+  CHECK(l.result.documents[0].kind == DocumentKind::kInventory);
+  CHECK(l.result.documents[1].kind == DocumentKind::kCapacityPlan);
+  CHECK(l.result.documents[1].loc.line == 7);
+  CHECK(l.result.documents[1].root.loc().line == 7);
+}
+
+TEST_CASE("empty files have no documents and no diagnostics", "[facts]") {
+  for (const char* text : {"", "# only a comment\n", "\n\n", "---\n", "\xEF\xBB\xBF"}) {
+    Loaded l(text);
+    INFO(text);
+    CHECK(l.result.documents.empty());
+    CHECK(l.diags().empty());
+  }
+}
+
+TEST_CASE("apiVersion and kind are checked", "[facts]") {
+  SECTION("unsupported apiVersion at its value") {
+    Loaded l("apiVersion: capops.dev/v2\nkind: Inventory\n");
+    CHECK(Dump(l.diags()) == "1:13: unsupported apiVersion `capops.dev/v2`\n");
+    CHECK(l.diags()[0].help == "use `capops.dev/v1`");
+    CHECK(l.diags()[0].code == "facts");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("unknown kind with a suggestion") {
+    Loaded l("apiVersion: capops.dev/v1\nkind: Inventroy\n");
+    CHECK(Dump(l.diags()) == "2:7: unknown kind `Inventroy`\n");
+    CHECK(l.diags()[0].help == "did you mean `Inventory`? expected `CapacityPlan` or `Inventory`");
+  }
+  SECTION("unknown kind without a close name") {
+    Loaded l("apiVersion: capops.dev/v1\nkind: Foo\n");
+    CHECK(Dump(l.diags()) == "2:7: unknown kind `Foo`\n");
+    CHECK(l.diags()[0].help == "expected `CapacityPlan` or `Inventory`");
+  }
+  SECTION("missing fields at the document start; other documents still load") {
+    Loaded l(std::string(kPlanHeader) + "---\n# comment\nname: x\n");
+    CHECK(Dump(l.diags()) == "5:1: missing `apiVersion`\n5:1: missing `kind`\n");
+    REQUIRE(l.result.documents.size() == 1);
+    CHECK(l.result.documents[0].kind == DocumentKind::kCapacityPlan);
+  }
+  SECTION("a document that is not a map") {
+    Loaded l("- a\n- b\n");
+    CHECK(Dump(l.diags()) == "1:1: a document must be a mapping with `apiVersion` and `kind`\n");
+  }
+}
+
+TEST_CASE("invalid YAML is a located diagnostic", "[facts]") {
+  SECTION("unclosed flow map") {
+    Loaded l(std::string(kInventoryHeader) + "pools:\n  - {id: a, hosts: 4\n");
+    CHECK(Dump(l.diags()) == "5:1: invalid YAML: end of map flow not found\n");
+    CHECK(l.diags()[0].code == "yaml");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("unclosed flow list at the end of a text without a final newline") {
+    Loaded l(std::string(kInventoryHeader) + "pools: [a, b");
+    CHECK(Dump(l.diags()) == "3:13: invalid YAML: end of sequence flow not found\n");
+  }
+  SECTION("tab indentation") {
+    Loaded l(std::string(kInventoryHeader) + "pools:\n\t- a\n");
+    REQUIRE(l.diags().size() == 1);
+    CHECK(l.diags()[0].loc.line == 4);
+    CHECK(l.diags()[0].message.rfind("invalid YAML: ", 0) == 0);
+  }
+  SECTION("a stray comma, on which yaml-cpp 0.7 would loop forever") {
+    Loaded l(std::string(kPlanHeader) + "---\n,\n");
+    CHECK(Dump(l.diags()) == "4:1: invalid YAML: unexpected `,`\n");
+    CHECK(l.result.documents.size() == 1);
+  }
+  SECTION("documents before the error are kept, values of the bad one are not reported") {
+    Loaded l(std::string(kPlanHeader) + "---\n" + kInventoryHeader + "a: 1e400\nb: [\n");
+    CHECK(Dump(l.diags()) == "8:1: invalid YAML: end of sequence flow not found\n");
+    REQUIRE(l.result.documents.size() == 1);
+    CHECK(l.result.documents[0].kind == DocumentKind::kCapacityPlan);
+  }
+  SECTION("undefined alias") {
+    Loaded l(std::string(kInventoryHeader) + "pools: *nope\n");
+    CHECK(Dump(l.diags()) == "3:8: invalid YAML: the referenced anchor is not defined\n");
+  }
+}
+
+TEST_CASE("bytes that are not UTF-8 text are refused", "[facts]") {
+  SECTION("NUL byte") {
+    Loaded l(std::string(kInventoryHeader) + "x: a" + std::string(1, '\0') + "b\n");
+    CHECK(Dump(l.diags()) == "3:5: file is not text: NUL byte\n");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("invalid byte after a multi-byte character") {
+    Loaded l(std::string(kInventoryHeader) + "x: caf\xC3\xA9 \xFF\n");
+    CHECK(Dump(l.diags()) == "3:9: invalid UTF-8\n");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("overlong, surrogate, truncated") {
+    for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xE2\x82", "\xF4\x90\x80\x80"}) {
+      Loaded l(std::string(kInventoryHeader) + "x: " + bad + "\n");
+      INFO(Dump(l.diags()));
+      CHECK(Dump(l.diags()) == "3:4: invalid UTF-8\n");
+    }
+  }
+  SECTION("a BOM is fine and takes no column") {
+    Loaded l(std::string("\xEF\xBB\xBF") + kInventoryHeader + "region: eu-west # €\n");
+    REQUIRE(l.diags().empty());
+    REQUIRE(l.result.documents.size() == 1);
+    CHECK(LineCol(*l.root().Field("apiVersion")) == std::pair<uint32_t, uint32_t>{1, 13});
+    CHECK(LineCol(*l.root().Field("region")) == std::pair<uint32_t, uint32_t>{3, 9});
+  }
+}
+
+TEST_CASE("duplicate and non-scalar keys", "[facts]") {
+  SECTION("duplicate key points at both") {
+    Loaded l(std::string(kPlanHeader) +
+             "allocations:\n"
+             "  - id: a-explore\n"
+             "    pool: serve-eu-spare\n"
+             "    gpus: 2\n"
+             "    pool: research-eu\n");
+    CHECK(Dump(l.diags()) == "7:5: duplicate key `pool`\n");
+    const Diagnostic& d = l.diags()[0];
+    CHECK(d.help == "the first `pool` is at line 5");
+    CHECK(d.length == 4);
+    REQUIRE(d.related.size() == 1);
+    CHECK(d.related[0].loc == SourceLoc{0, 5, 5});
+    // The document still loads; the first value wins.
+    const Value& a = l.root().Field("allocations")->items()[0];
+    CHECK(*a.Field("pool") == Value::String("serve-eu-spare"));
+  }
+  SECTION("duplicate key in a flow map") {
+    Loaded l(std::string(kPlanHeader) + "x: {a: 1, b: 2, a: 3}\n");
+    CHECK(Dump(l.diags()) == "3:17: duplicate key `a`\n");
+  }
+  SECTION("the value of a duplicate key is skipped whole") {
+    Loaded l(std::string(kPlanHeader) + "a: {x: 1}\na: {x: [2, &s {y: 3}]}\nb: 4\nc: *s\n");
+    CHECK(Dump(l.diags()) == "4:1: duplicate key `a`\n");
+    CHECK(l.root().Field("a")->Field("x")->int_value() == 1);
+    CHECK(l.root().Field("b")->int_value() == 4);
+    // The anchor went with the dropped value.
+    CHECK(l.root().Field("c")->is(ValueKind::kNull));
+  }
+  SECTION("keys that are not scalars lose their values") {
+    Loaded l(std::string(kPlanHeader) + "? [a, b]\n: {c: 1}\n~: 2\nd: 3\n");
+    CHECK(Dump(l.diags()) ==
+          "3:3: mapping keys must be scalars\n5:1: mapping keys must not be null\n");
+    CHECK(l.root().entries().size() == 3);  // apiVersion, kind, d
+    CHECK(l.root().Field("d")->int_value() == 3);
+  }
+}
+
+TEST_CASE("nesting is limited", "[facts]") {
+  SECTION("at max_depth") {
+    LoadOptions options;
+    options.max_depth = 3;
+    Loaded ok(std::string(kPlanHeader) + "a: {b: [1]}\n", options);
+    CHECK(ok.diags().empty());
+    Loaded deep(std::string(kPlanHeader) + "a: {b: [1]}\nc: {d: {e: [1]}}\n", options);
+    CHECK(Dump(deep.diags()) == "4:12: nesting deeper than 3 levels\n");
+    CHECK(deep.result.documents.empty());
+  }
+  SECTION("absurd flow nesting does not reach the parser") {
+    Loaded l(std::string(kPlanHeader) + "a: " + std::string(200000, '[') + "\n");
+    REQUIRE(l.diags().size() == 1);
+    CHECK(l.diags()[0].message == "nesting deeper than 64 levels");
+    CHECK(l.diags()[0].loc.line == 3);
+  }
+  SECTION("deep block nesting stops at the limit") {
+    std::string text = std::string(kPlanHeader) + "a:\n";
+    for (int i = 0; i < 200000; ++i) text += "- ";
+    Loaded l(text + "x\n");
+    // The root map is level 1, the `- ` at column 2i+1 opens level i+2.
+    CHECK(Dump(l.diags()) == "4:127: nesting deeper than 64 levels\n");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("an alias inside its own anchor") {
+    Loaded l(std::string(kPlanHeader) + "a: &loop [1, *loop]\n");
+    CHECK(Dump(l.diags()) == "3:14: alias `*loop` refers to a collection that contains it\n");
+    CHECK(l.result.documents.empty());
+  }
+}
+
+// 9 levels of 9 references: 9^9 strings once expanded.
+std::string AliasBomb() {
+  std::string text = kPlanHeader;
+  text += "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int level = 1; level < 9; ++level) {
+    std::string prev = "*l" + std::to_string(level - 1);
+    text += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+    for (int i = 0; i < 9; ++i) text += (i ? ", " : "") + prev;
+    text += "]\n";
+  }
+  return text;
+}
+
+TEST_CASE("values are counted with aliases expanded", "[facts]") {
+  SECTION("alias bomb with the default limit") {
+    Loaded l(AliasBomb());
+    REQUIRE(l.diags().size() == 1);
+    CHECK(l.diags()[0].message == "document expands to more than 1000000 values (aliases?)");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("the limit is exact and counts every alias") {
+    // root, apiVersion, kind, then a, b and c: three lists of four values.
+    std::string text = std::string(kPlanHeader) + "a: &a [1, 2, 3]\nb: *a\nc: *a\n";
+    LoadOptions options;
+    options.max_nodes = 15;
+    CHECK(Loaded(text, options).diags().empty());
+    options.max_nodes = 14;
+    Loaded l(text, options);
+    // At the alias that crosses the limit.
+    CHECK(Dump(l.diags()) == "5:4: document expands to more than 14 values (aliases?)\n");
+    CHECK(l.result.documents.empty());
+  }
+  SECTION("an alias reads as its anchor") {
+    Loaded l(std::string(kPlanHeader) +
+             "a: &window {start: 2027-04-12, duration: 5d}\nb: *window\n");
+    REQUIRE(l.diags().empty());
+    CHECK(*l.root().Field("a") == *l.root().Field("b"));
+    CHECK(l.root().Field("b")->Field("duration")->int_value() == 5 * 86400);
+  }
+}
+
+TEST_CASE("scalar errors are located", "[facts]") {
+  Loaded l(std::string(kPlanHeader) +
+           "gpus: 99999999999999999999\nratio: 1e400\nwindow: {start: 2027-02-30}\n");
+  CHECK(Dump(l.diags()) ==
+        "3:7: integer `99999999999999999999` is out of range\n"
+        "4:8: number `1e400` is out of range\n"
+        "5:17: `2027-02-30` is not a valid date\n");
+  CHECK(l.diags()[0].code == "yaml");
+  CHECK(l.diags()[1].length == 5);  // underlines `1e400`
+  REQUIRE(l.result.documents.size() == 1);
+  CHECK(*l.root().Field("gpus") == Value::String("99999999999999999999"));
+}
+
+TEST_CASE("documents of one kind merge", "[facts]") {
+  Loaded l(std::string(kInventoryHeader) +
+           "region: eu-west\n"
+           "pools:\n"
+           "  - {id: train-eu, hosts: 4}\n"
+           "  - {id: serve-eu, hosts: 1}\n"
+           "---\n" +
+           kInventoryHeader +
+           "region: us-east\n"
+           "pools:\n"
+           "  - {id: serve-eu-spare, hosts: 1}\n"
+           "  - {id: train-eu, hosts: 2}\n"
+           "supply: [{id: r-apr, kind: reservation}]\n");
+  REQUIRE(l.diags().empty());
+  REQUIRE(l.result.documents.size() == 2);
+  Diagnostics diags;
+  Value merged = MergeDocuments({&l.result.documents[0], &l.result.documents[1]}, &diags);
+  CHECK(Dump(diags) == "13:10: duplicate id `train-eu` in `pools`\n");
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].code == "facts");
+  REQUIRE(diags[0].related.size() == 1);
+  CHECK(diags[0].related[0].loc == SourceLoc{0, 5, 10});
+  CHECK(*merged.Field("region") == Value::String("eu-west"));
+  const Value* pools = merged.Field("pools");
+  REQUIRE(pools->keyed());
+  CHECK(pools->items().size() == 3);
+  CHECK(pools->FindById("serve-eu-spare") != nullptr);
+  CHECK(pools->FindById("train-eu")->Field("hosts")->int_value() == 4);
+  CHECK(merged.Field("supply")->FindById("r-apr") != nullptr);
+  CHECK(merged.loc() == l.root(0).loc());
+  CHECK(LineCol(*pools) == std::pair<uint32_t, uint32_t>{5, 3});
+}
+
+TEST_CASE("merging lists with other values is diagnosed", "[facts]") {
+  Loaded l(std::string(kInventoryHeader) + "pools: [{id: a}]\n---\n" + kInventoryHeader +
+           "pools: {id: b}\n");
+  Diagnostics diags;
+  Value merged = MergeDocuments({&l.result.documents[0], &l.result.documents[1]}, &diags);
+  CHECK(Dump(diags) == "7:8: `pools` must be a list, as in an earlier document\n");
+  CHECK(merged.Field("pools")->items().size() == 1);
+}
+
+TEST_CASE("merging no documents gives an empty map", "[facts]") {
+  Diagnostics diags;
+  Value merged = MergeDocuments({}, &diags);
+  CHECK(merged.is(ValueKind::kMap));
+  CHECK(merged.entries().empty());
+  CHECK(diags.empty());
+}
+
+TEST_CASE("document kinds have names", "[facts]") {
+  CHECK(std::string(DocumentKindName(DocumentKind::kCapacityPlan)) == "CapacityPlan");
+  CHECK(std::string(DocumentKindName(DocumentKind::kInventory)) == "Inventory");
+}
+
+}  // namespace
+}  // namespace capops::facts

@@ -1,0 +1,33 @@
+// Typing of plain YAML scalars: the text `8h` becomes a duration, `80GiB` a quantity.
+//
+// Follows the YAML 1.2 core schema for null, booleans and numbers (so `yes`,
+// `no`, `on` and `off` stay strings), then tries the engine's own literals:
+// dates, durations and quantities. Only plain (unquoted, untagged) scalars are
+// typed this way; the loader keeps quoted scalars as strings.
+//
+//   std::string error;
+//   Value v = facts::TypePlainScalar("80GiB", &error);   // quantity 85899345920B
+//   Value w = facts::TypePlainScalar("1e400", &error);   // string; error set
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/common/value.h"
+
+namespace capops::facts {
+
+/// The value a plain scalar's text denotes, without a location:
+///   `null` `Null` `NULL` `~` and the empty text → null;
+///   `true` `True` `TRUE` `false` `False` `FALSE` → bool;
+///   `[-+]?[0-9]+`, `0x[0-9a-fA-F]+`, `0o[0-7]+` → int;
+///   `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `.inf`, `-.inf`, `.nan` → double;
+///   `YYYY-MM-DD` → date; ParseDuration → duration; ParseQuantity → quantity;
+///   anything else → string.
+/// Text shaped like an int, a double or a date that is not a valid one (out of
+/// range, `2027-02-30`) sets `*error` to a message and comes back as a string,
+/// so that later stages still see the text the user wrote. `*error` is left
+/// alone otherwise; `error` must not be null.
+Value TypePlainScalar(std::string_view text, std::string* error);
+
+}  // namespace capops::facts

@@ -9,7 +9,11 @@ grammar CPL;
 // ---------------------------------------------------------------- declarations
 
 module
-    : packageDecl? decl* EOF
+    : packageDecl? importDecl* decl* EOF
+    ;
+
+importDecl
+    : IMPORT qualifiedName
     ;
 
 packageDecl
@@ -29,6 +33,12 @@ decl
     : annotation* RULE name=IDENT '{' clause* emit+ '}'               # RuleDecl
     | PARAM name=IDENT ':' typeRef '=' expr                          # ParamDecl
     | ENUM name=IDENT '{' enumValue (',' enumValue)* ','? '}'        # EnumDecl
+    | kind=(RECORD | DOCUMENT) name=IDENT '{' fieldDecl* '}'         # RecordDecl
+    ;
+
+// `name: T`, `name?: T` (may be absent) or `name: T = literal` (default).
+fieldDecl
+    : name=fieldName optional='?'? ':' typeRef ('=' expr)? ','?
     ;
 
 enumValue
@@ -45,7 +55,8 @@ annotationArg
     ;
 
 typeRef
-    : IDENT ('<' typeRef (',' typeRef)* '>')?
+    : REF IDENT                                 # RefType
+    | IDENT ('<' typeRef (',' typeRef)* '>')?  # NamedType
     ;
 
 clause
@@ -117,8 +128,8 @@ mapEntries
 
 // Field names may be words that are keywords elsewhere (`plan.window`, `x.at`).
 fieldName
-    : IDENT | PACKAGE | RULE | PARAM | ENUM | FOR | IN | LET | WHERE | DENY
-    | WARN | WHEN | AT | BECAUSE | FIX
+    : IDENT | PACKAGE | IMPORT | RULE | PARAM | ENUM | RECORD | DOCUMENT | REF
+    | FOR | IN | LET | WHERE | DENY | WARN | WHEN | AT | BECAUSE | FIX
     ;
 
 literal
@@ -136,6 +147,10 @@ literal
 // ---------------------------------------------------------------- tokens
 
 PACKAGE : 'package';
+IMPORT  : 'import';
+RECORD  : 'record';
+DOCUMENT: 'document';
+REF     : 'ref';
 RULE    : 'rule';
 PARAM   : 'param';
 ENUM    : 'enum';

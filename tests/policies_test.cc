@@ -17,7 +17,7 @@ const fs::path kPack = fs::path(CAPOPS_SOURCE_DIR) / "policies" / "capops-ai";
 
 std::unique_ptr<testing::Compiled> CompilePack() {
   auto c = std::make_unique<testing::Compiled>();
-  c->engine.AddPolicy("stdlib/capops.cpl", testing::ReadSourceFile("stdlib/capops.cpl"));
+  testing::AddStdlib(&c->engine);
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(kPack)) {
     if (entry.path().extension() == ".cpl") files.push_back(entry.path());

@@ -2,6 +2,8 @@
 // through facts → eval. The stages do the work; this file sequences them.
 #include "engine/api/engine.h"
 
+#include "engine/api/lint_run.h"
+
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -72,67 +74,14 @@ bool Engine::Compile(Diagnostics* diagnostics) {
 }
 
 eval::LintReport Engine::Lint(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories) {
-  eval::LintReport report;
-  report.ruleset_digest = digest_;
-  report.rules = program_ ? program_->rules.size() : 0;
-  if (!program_) return report;
-
-  // Every document of every file is loaded first: inventories merge across files.
-  std::vector<facts::Document> documents;
-  std::vector<std::pair<FileId, size_t>> plan_docs;  // file, index into documents
-  std::vector<const facts::Document*> inventory_docs;
-  auto load = [&](const TextFile& file, bool is_plan_file) {
-    FileId id = sources_.Add(file.path, file.text);
-    facts::LoadResult loaded = facts::LoadYaml(sources_, id, options_.facts);
-    report.errors.Append(loaded.diagnostics);
-    ++report.files;
-    bool any = !loaded.documents.empty() || loaded.diagnostics.HasErrors();
-    for (facts::Document& d : loaded.documents) {
-      if (d.kind == facts::DocumentKind::kCapacityPlan && !is_plan_file) {
-        report.errors.Error(d.loc, "a `CapacityPlan` document in an inventory file")
-            .help = "lint it as a plan file instead";
-        continue;
-      }
-      if (d.kind == facts::DocumentKind::kCapacityPlan) plan_docs.emplace_back(id, documents.size());
-      documents.push_back(std::move(d));
-    }
-    if (!any) {
-      report.errors.Error(SourceLoc{id, 1, 1}, "no documents in this file")
-          .help = "a fact file holds YAML documents with `apiVersion: capops.dev/v1` and a `kind`";
-    }
-  };
-  for (const TextFile& f : inventories) load(f, false);
-  for (const TextFile& f : plans) load(f, true);
-  for (const facts::Document& d : documents) {
-    if (d.kind == facts::DocumentKind::kInventory) inventory_docs.push_back(&d);
+  if (!program_) {
+    eval::LintReport empty;
+    return empty;
   }
-
-  eval::Facts facts;
-  facts.inventory = facts::MergeDocuments(inventory_docs, &report.errors);
-  if (inventory_docs.empty() && !plan_docs.empty()) {
-    report.errors.Error(documents[plan_docs[0].second].loc, "no `Inventory` document was given")
-        .help = "pass `--inventory FILE`, or put `inventory.yaml` next to the plan";
-  }
-  for (const auto& [file, index] : plan_docs) {
-    facts.plan = documents[index].root;
-    eval::EvalResult r = eval::Evaluate(*program_, params_, facts, sources_, options_.eval);
-    ++report.plans;
-    report.violations.insert(report.violations.end(), std::make_move_iterator(r.violations.begin()),
-                             std::make_move_iterator(r.violations.end()));
-    report.errors.Append(r.errors);
-  }
-  auto key = [&](const eval::Violation& v) {
-    return std::make_tuple(sources_.Path(v.loc.file), v.loc.line, v.loc.column,
-                           std::string_view(v.rule_id), std::string_view(v.message));
-  };
-  std::stable_sort(report.violations.begin(), report.violations.end(),
-                   [&](const auto& a, const auto& b) { return key(a) < key(b); });
-  // Inventory-only findings repeat for every plan: keep one of each.
-  report.violations.erase(std::unique(report.violations.begin(), report.violations.end(),
-                                      [&](const auto& a, const auto& b) { return key(a) == key(b); }),
-                          report.violations.end());
-  report.errors.Sort();
-  return report;
+  LintRun run(*program_, params_, digest_, options_, &sources_);
+  for (const TextFile& f : inventories) run.Load(f, false);
+  for (const TextFile& f : plans) run.Load(f, true);
+  return run.Finish();
 }
 
 }  // namespace capops

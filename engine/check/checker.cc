@@ -1,24 +1,22 @@
-// Name resolution and rule metadata checks. Entry point: check::Check.
+// The checker's driver: builds the schema, collects params, then type-checks
+// params and rules clause by clause. Entry point: check::Check.
 #include "engine/check/checker.h"
 
 #include <algorithm>
 #include <map>
 
+#include "engine/check/internal.h"
+
 namespace capops::check {
 
 namespace {
 
-using syntax::Expr;
-using syntax::ExprKind;
-
-constexpr const char* kKnownTypes[] = {"int",  "double", "bool",     "string", "date",
-                                       "duration", "bytes", "bytes_per_second",
-                                       "list", "set",    "map",      "any"};
+using internal::Typed;
 
 class Checker {
  public:
   Checker(Program* program, const SourceManager& sources, Diagnostics* diags)
-      : program_(program), sources_(sources), diags_(diags) {}
+      : program_(program), sources_(sources), diags_(diags), exprs_(program, sources, globals_, diags) {}
 
   void Run();
 
@@ -27,30 +25,21 @@ class Checker {
     return diags_->Error(sources_, span, std::move(message));
   }
 
-  void CollectGlobals();
-  void CheckParam(uint32_t module, const syntax::Param& param);
-  void CheckType(const syntax::TypeRef& type);
+  void CollectParams();
+  void CheckImports(const syntax::Module& module);
+  void CheckParam(const syntax::Param& param, ParamInfo* info);
   void CheckRule(uint32_t module, const syntax::Rule& rule);
+  void CheckClause(const syntax::Clause& clause);
+  void CheckEmit(const syntax::Emit& emit);
   void CheckMetadata(const syntax::Rule& rule, RuleInfo* info);
-  void Resolve(Expr& e);
-  void ResolveIdent(Expr& e);
-  void ResolveCall(Expr& e);
-  uint32_t Bind(const std::string& name, const Span& span);
-  std::vector<std::string> VisibleNames() const;
+  void CheckUniqueIds();
 
   Program* program_;
   const SourceManager& sources_;
   Diagnostics* diags_;
-
-  std::map<std::string, uint32_t, std::less<>> params_;     // name → index
-  std::map<std::string, uint32_t, std::less<>> constants_;  // enum member → constant
-  std::map<std::string, std::string, std::less<>> enums_;   // enum type names
-
-  // The rule or param being checked.
-  ModuleTables* tables_ = nullptr;
-  std::vector<std::pair<std::string, uint32_t>> scope_;  // innermost last
-  uint32_t next_slot_ = 0;
-  bool constant_only_ = false;  // inside a param default
+  internal::Globals globals_;
+  internal::ExprChecker exprs_;
+  uint32_t module_ = 0;
 };
 
 void Checker::Run() {
@@ -59,72 +48,63 @@ void Checker::Run() {
     t.symbols.resize(m->node_count);
     t.functions.resize(m->node_count, FunctionId::kSize);
     t.slots.resize(m->node_count, 0);
+    t.types.resize(m->node_count, 0);
   }
-  CollectGlobals();
+  internal::BuildSchema(program_, sources_, &globals_, diags_);
+  CollectParams();
   for (uint32_t m = 0; m < program_->modules.size(); ++m) {
-    tables_ = &program_->tables[m];
-    for (const syntax::Param& p : program_->modules[m]->params) CheckParam(m, p);
-    for (const syntax::Rule& r : program_->modules[m]->rules) CheckRule(m, r);
+    const syntax::Module& module = *program_->modules[m];
+    CheckImports(module);
+    module_ = m;
+    exprs_.BeginModule(m);
+    for (ParamInfo& info : program_->params) {
+      if (info.module == m) CheckParam(*info.decl, &info);
+    }
+    for (const syntax::Rule& r : module.rules) CheckRule(m, r);
   }
   std::sort(program_->rules.begin(), program_->rules.end(),
             [](const RuleInfo& a, const RuleInfo& b) { return a.id < b.id; });
-  std::map<std::string, const RuleInfo*> by_id;
-  for (const RuleInfo& r : program_->rules) {
-    if (r.id.empty()) continue;
-    auto [it, fresh] = by_id.emplace(r.id, &r);
-    if (!fresh) {
-      Diagnostic& d = Error(r.rule->name_span, "rule id `" + r.id + "` is used twice");
-      d.related.push_back({sources_.Resolve(it->second->rule->name_span), "first used here"});
-    }
-  }
+  CheckUniqueIds();
 }
 
-// Params, enums and their members are visible in every module of the set.
-void Checker::CollectGlobals() {
+// A param is known by name in its package; other packages import it.
+void Checker::CollectParams() {
   for (uint32_t m = 0; m < program_->modules.size(); ++m) {
     const syntax::Module& module = *program_->modules[m];
-    for (const syntax::EnumDecl& e : module.enums) {
-      if (!enums_.emplace(e.name, e.name).second) Error(e.name_span, "enum `" + e.name + "` is declared twice");
-      for (const auto& member : e.members) {
-        if (constants_.count(member.name) != 0) continue;  // same name, same value
-        constants_.emplace(member.name, static_cast<uint32_t>(program_->constants.size()));
-        program_->constants.push_back(Value::String(EnumMemberValue(member.name)));
-      }
-    }
     for (const syntax::Param& p : module.params) {
-      if (params_.count(p.name) != 0) {
-        Error(p.name_span, "param `" + p.name + "` is declared twice");
+      auto& same_name = globals_.params[p.name];
+      bool twice = std::any_of(same_name.begin(), same_name.end(),
+                               [&](const auto& other) { return other.package == module.package; });
+      if (twice) {
+        Error(p.name_span, "param `" + p.name + "` is declared twice in package `" + module.package + "`");
         continue;
       }
-      params_.emplace(p.name, static_cast<uint32_t>(program_->params.size()));
-      program_->params.push_back(ParamInfo{&p, m});
+      uint32_t index = static_cast<uint32_t>(program_->params.size());
+      same_name.push_back({index, module.package});
+      ParamInfo& info = program_->params.emplace_back();
+      info.decl = &p;
+      info.module = m;
+      info.type = internal::ResolveType(p.type, &program_->schema, sources_, diags_);
     }
   }
 }
 
-void Checker::CheckType(const syntax::TypeRef& type) {
-  bool known = enums_.count(type.name) != 0 ||
-               std::find_if(std::begin(kKnownTypes), std::end(kKnownTypes),
-                            [&](const char* t) { return type.name == t; }) != std::end(kKnownTypes);
-  if (!known) {
-    std::vector<std::string> names(std::begin(kKnownTypes), std::end(kKnownTypes));
-    for (const auto& [name, _] : enums_) names.push_back(name);
-    Diagnostic& d = Error(type.span, "unknown type `" + type.name + "`");
-    std::string guess = ClosestName(type.name, names);
-    if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
+void Checker::CheckImports(const syntax::Module& module) {
+  for (const syntax::Import& i : module.imports) {
+    bool known = std::any_of(program_->modules.begin(), program_->modules.end(),
+                             [&](const auto& m) { return m->package == i.package; });
+    if (!known) Error(i.span, "no loaded policy file has `package " + i.package + "`");
   }
-  for (const syntax::TypeRef& arg : type.args) CheckType(arg);
 }
 
-void Checker::CheckParam(uint32_t module, const syntax::Param& param) {
-  CheckType(param.type);
-  scope_.clear();
-  next_slot_ = 0;
-  constant_only_ = true;
-  Resolve(*param.default_value);
-  constant_only_ = false;
-  for (ParamInfo& info : program_->params) {
-    if (info.decl == &param) info.slot_count = next_slot_;
+void Checker::CheckParam(const syntax::Param& param, ParamInfo* info) {
+  exprs_.BeginScope(true);
+  Typed value = exprs_.Infer(*param.default_value);
+  info->slot_count = exprs_.slot_count();
+  if (!internal::Assignable(program_->schema, value.type, info->type)) {
+    Error(param.default_value->span, "param `" + param.name + "` is declared `" +
+                                         program_->schema.Name(info->type) + "` but its default is `" +
+                                         program_->schema.Name(value.type) + "`");
   }
 }
 
@@ -133,21 +113,71 @@ void Checker::CheckRule(uint32_t module, const syntax::Rule& rule) {
   info.rule = &rule;
   info.module = module;
   CheckMetadata(rule, &info);
-  scope_.clear();
-  next_slot_ = 0;
-  for (const syntax::Clause& c : rule.clauses) {
-    Resolve(*c.expr);
-    if (c.kind != syntax::ClauseKind::kWhere) tables_->slots[c.id] = Bind(c.var, c.var_span);
+  exprs_.BeginScope(false);
+  for (const syntax::Clause& c : rule.clauses) CheckClause(c);
+  for (const syntax::Emit& e : rule.emits) CheckEmit(e);
+  info.slot_count = exprs_.slot_count();
+  info.cost = internal::CostBound(rule, sources_);
+  program_->rules.push_back(std::move(info));
+}
+
+void Checker::CheckClause(const syntax::Clause& c) {
+  Typed t = exprs_.Infer(*c.expr);
+  const TypeTable& types = program_->schema;
+  const Type& type = types.Get(t.type);
+  bool loose = type.kind == TypeKind::kAny || type.kind == TypeKind::kError;
+  std::vector<uint32_t>& slots = program_->tables[module_].slots;
+  switch (c.kind) {
+    case syntax::ClauseKind::kFor: {
+      Typed item{types.Any(), t.fact_items, t.fact_items};
+      if (type.kind == TypeKind::kList) {
+        item = Typed{type.elem, t.fact_items, t.fact_items};
+      } else if (!loose) {
+        exprs_.Error(c.expr->span, "`for` needs a list, not `" + types.Name(t.type) + "`");
+      }
+      slots[c.id] = exprs_.Bind(c.var, c.var_span, item);
+      return;
+    }
+    case syntax::ClauseKind::kLet: slots[c.id] = exprs_.Bind(c.var, c.var_span, t); return;
+    case syntax::ClauseKind::kWhere:
+      if (type.kind != TypeKind::kBool && !loose) {
+        exprs_.Error(c.expr->span, "`where` must be a bool, not `" + types.Name(t.type) + "`");
+      }
+      exprs_.AddGuards(*c.expr);
+      return;
   }
-  for (const syntax::Emit& e : rule.emits) {
-    if (e.when) Resolve(*e.when);
-    if (e.at) Resolve(*e.at);
-    for (const auto& part : e.message.parts) {
-      if (part.expr) Resolve(*part.expr);
+}
+
+void Checker::CheckEmit(const syntax::Emit& emit) {
+  const TypeTable& types = program_->schema;
+  if (emit.when) {
+    Typed cond = exprs_.Infer(*emit.when);
+    TypeKind k = types.KindOf(cond.type);
+    if (k != TypeKind::kBool && k != TypeKind::kAny && k != TypeKind::kError) {
+      exprs_.Error(emit.when->span, "`when` must be a bool, not `" + types.Name(cond.type) + "`");
+    }
+    exprs_.AddGuards(*emit.when);  // the rest of this statement only runs when it holds
+  }
+  if (emit.at) {
+    Typed at = exprs_.Infer(*emit.at);
+    if (!at.fact) {
+      exprs_.Error(emit.at->span, "`at` must point at a value in the facts, such as `a.pool`")
+          .help = "this expression is computed, so it has no place in a file";
     }
   }
-  info.slot_count = next_slot_;
-  program_->rules.push_back(std::move(info));
+  for (const auto& part : emit.message.parts) {
+    if (!part.expr) continue;
+    Typed hole = exprs_.Infer(*part.expr);
+    const Type* elem = &types.Get(hole.type);
+    while (elem->kind == TypeKind::kList) elem = &types.Get(elem->elem);
+    const Type& t = *elem;
+    if (t.kind == TypeKind::kRecord || t.kind == TypeKind::kMap) {
+      exprs_.Error(part.expr->span, "a message shows values, not a whole `" + types.Name(hole.type) + "`")
+          .help = t.kind == TypeKind::kRecord && types.records[t.index].keyed()
+                      ? "show its id: `{" + exprs_.text_of(*part.expr) + ".id}`"
+                      : "show one of its fields";
+    }
+  }
 }
 
 void Checker::CheckMetadata(const syntax::Rule& rule, RuleInfo* info) {
@@ -180,98 +210,19 @@ void Checker::CheckMetadata(const syntax::Rule& rule, RuleInfo* info) {
   }
 }
 
-uint32_t Checker::Bind(const std::string& name, const Span& span) {
-  for (const auto& [bound, _] : scope_) {
-    if (bound == name) Error(span, "`" + name + "` is already bound in this rule");
-  }
-  uint32_t slot = next_slot_++;
-  scope_.emplace_back(name, slot);
-  return slot;
-}
-
-std::vector<std::string> Checker::VisibleNames() const {
-  std::vector<std::string> names = {"plan", "inventory"};
-  for (const auto& [name, _] : scope_) names.push_back(name);
-  for (const auto& [name, _] : params_) names.push_back(name);
-  for (const auto& [name, _] : constants_) names.push_back(name);
-  return names;
-}
-
-void Checker::ResolveIdent(Expr& e) {
-  Symbol& sym = tables_->symbols[e.id];
-  for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
-    if (it->first == e.name) {
-      sym = Symbol{SymbolKind::kLocal, it->second};
-      return;
+void Checker::CheckUniqueIds() {
+  std::map<std::string, const RuleInfo*> by_id;
+  for (const RuleInfo& r : program_->rules) {
+    if (r.id.empty()) continue;
+    auto [it, fresh] = by_id.emplace(r.id, &r);
+    if (!fresh) {
+      Diagnostic& d = Error(r.rule->name_span, "rule id `" + r.id + "` is used twice");
+      d.related.push_back({sources_.Resolve(it->second->rule->name_span), "first used here"});
     }
   }
-  if (auto p = params_.find(e.name); p != params_.end()) {
-    sym = Symbol{SymbolKind::kParam, p->second};
-  } else if (e.name == "plan" || e.name == "inventory") {
-    sym = Symbol{SymbolKind::kRoot, static_cast<uint32_t>(e.name == "plan" ? Root::kPlan : Root::kInventory)};
-  } else if (auto c = constants_.find(e.name); c != constants_.end()) {
-    sym = Symbol{SymbolKind::kConstant, c->second};
-    return;
-  } else {
-    Diagnostic& d = Error(e.span, "unknown name `" + e.name + "`");
-    std::string guess = ClosestName(e.name, VisibleNames());
-    if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
-    return;
-  }
-  if (constant_only_) {
-    Error(e.span, "a param default must be a constant, but `" + e.name + "` is not");
-  }
-}
-
-void Checker::ResolveCall(Expr& e) {
-  const FunctionInfo* f = FindFunction(e.name, e.is_method);
-  if (f == nullptr) {
-    std::vector<std::string> names;
-    for (const FunctionInfo& info : AllFunctions()) {
-      if (e.is_method ? info.method : info.global) names.push_back(info.name);
-    }
-    Diagnostic& d = Error(e.span, std::string("unknown ") + (e.is_method ? "method" : "function") +
-                                      " `" + e.name + "`");
-    std::string guess = ClosestName(e.name, names);
-    if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
-    return;
-  }
-  if (static_cast<int>(e.args.size()) != f->arity) {
-    int shown = f->arity - (e.is_method ? 1 : 0);
-    Error(e.span, "`" + e.name + "` takes " + std::to_string(shown) + " argument" +
-                      (shown == 1 ? "" : "s"))
-        .help = std::string("signature: ") + f->signature;
-    return;
-  }
-  tables_->functions[e.id] = f->id;
-}
-
-void Checker::Resolve(Expr& e) {
-  switch (e.kind) {
-    case ExprKind::kIdent: ResolveIdent(e); return;
-    case ExprKind::kMacro: {
-      Resolve(*e.args[0]);
-      size_t depth = scope_.size();
-      tables_->slots[e.id] = Bind(e.name, e.span);
-      for (size_t i = 1; i < e.args.size(); ++i) Resolve(*e.args[i]);
-      scope_.resize(depth);
-      return;
-    }
-    case ExprKind::kCall: ResolveCall(e); break;
-    default: break;
-  }
-  for (auto& arg : e.args) Resolve(*arg);
 }
 
 }  // namespace
-
-const char* RootName(Root root) { return root == Root::kPlan ? "plan" : "inventory"; }
-
-std::string EnumMemberValue(std::string_view member) {
-  std::string out(member);
-  std::replace(out.begin(), out.end(), '_', '-');
-  return out;
-}
 
 CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources) {
   CheckResult result;

@@ -1,12 +1,15 @@
-// The checker: names, functions and rule metadata, before any fact is read.
+// The checker: the schema, names, types and rule metadata, before any fact is read.
 //
-// Check() takes the parsed modules of a rule set (stdlib and packs together)
-// and resolves every identifier to a local variable slot, a `param`, a fact
-// root (`plan`, `inventory`) or an enum member, and every call to a built-in.
+// Check() takes the parsed modules of a rule set (stdlib and packs together),
+// builds the schema from its `enum`, `record` and `document` declarations,
+// and type-checks every param and rule against it: each identifier resolves
+// to a local variable slot, a `param` (visible in its package and where
+// imported), a fact root (`plan`, `inventory`) or an enum member; field
+// access is checked against the records; operators are checked with their
+// units; optional fields must be guarded by `has()`; `at` must denote a fact.
 // What it learns goes into side tables keyed by node id (ModuleTables); the
-// AST is not changed. Problems are Diagnostics, all of them, sorted: unknown
-// names with did-you-mean, wrong arities, a missing or repeated `@id`, an
-// unknown `@severity`, a param default that is not a constant.
+// AST is not changed. Problems are Diagnostics, all of them, sorted, with
+// did-you-mean hints. A rule set that checks can only fail on the facts.
 //
 // Enum members are values: `production_replacement` is the string
 // "production-replacement" (CPL writes `_` where YAML facts write `-`).
@@ -21,6 +24,7 @@
 
 #include "engine/check/functions.h"
 #include "engine/common/diagnostic.h"
+#include "engine/common/schema.h"
 #include "engine/common/value.h"
 #include "engine/syntax/ast.h"
 
@@ -41,9 +45,10 @@ struct Symbol {
 
 /// Side tables for one module, indexed by node id.
 struct ModuleTables {
-  std::vector<Symbol> symbols;        // kIdent nodes
+  std::vector<Symbol> symbols;        // kIdent nodes; kSelect nodes naming `Enum.member`
   std::vector<FunctionId> functions;  // kCall nodes
   std::vector<uint32_t> slots;        // for/let clauses and kMacro nodes: their variable
+  std::vector<TypeId> types;          // every expression: its static type
 };
 
 struct RuleInfo {
@@ -55,12 +60,14 @@ struct RuleInfo {
   std::string source;
   std::vector<std::string> tags;  // other annotations, as written without `@`
   uint32_t slot_count = 0;        // local variables of the rule and its macros
+  std::string cost;               // static bound, e.g. "O(|plan.allocations| · |a.evidence|)"
 };
 
 struct ParamInfo {
   const syntax::Param* decl = nullptr;
   uint32_t module = 0;
   uint32_t slot_count = 0;  // variables of macros in the default
+  TypeId type = 0;          // the declared type
 };
 
 /// A checked rule set. It owns the modules; every pointer into them stays
@@ -71,6 +78,7 @@ struct Program {
   std::vector<RuleInfo> rules;       // sorted by id
   std::vector<ParamInfo> params;
   std::vector<Value> constants;      // enum members
+  TypeTable schema;                  // records, documents and enums of the rule set
 };
 
 struct CheckResult {
@@ -79,8 +87,5 @@ struct CheckResult {
 };
 
 CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources);
-
-/// The text form of an enum member as facts spell it: `a_b` → "a-b".
-std::string EnumMemberValue(std::string_view member);
 
 }  // namespace capops::check

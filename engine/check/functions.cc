@@ -1,5 +1,7 @@
-// The table of built-in functions.
+// The table of built-in functions, and their static typing.
 #include "engine/check/functions.h"
+
+#include "engine/check/internal.h"
 
 namespace capops::check {
 
@@ -32,3 +34,87 @@ const FunctionInfo* FindFunction(std::string_view name, bool as_method) {
 }
 
 }  // namespace capops::check
+
+// ---------------------------------------------------------------- typing
+
+namespace capops::check::internal {
+
+namespace {
+
+bool Loose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
+bool Textual(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef || Loose(k); }
+
+// Values a message or `string()` can show: anything but records and maps.
+bool Printable(const TypeTable& types, TypeId t) {
+  const Type& type = types.Get(t);
+  if (type.kind == TypeKind::kList) return Printable(types, type.elem);
+  return type.kind != TypeKind::kRecord && type.kind != TypeKind::kMap;
+}
+
+}  // namespace
+
+TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
+  auto kind = [&](size_t i) { return types->KindOf(args[i]); };
+  auto elem = [&](size_t i) { return kind(i) == TypeKind::kList ? types->Get(args[i]).elem : types->Any(); };
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok && error->empty()) *error = what;
+  };
+  std::string got = args.empty() ? "" : "`" + types->Name(args[0]) + "`";
+  switch (id) {
+    case FunctionId::kSize:
+      need(kind(0) == TypeKind::kList || kind(0) == TypeKind::kMap || Textual(kind(0)),
+           "`size` needs a list, map or string, not " + got);
+      return types->Primitive(TypeKind::kInt);
+    case FunctionId::kContains:
+    case FunctionId::kStartsWith:
+    case FunctionId::kEndsWith:
+    case FunctionId::kMatches:
+      need(Textual(kind(0)) && Textual(kind(1)), "this function needs strings, not " + got + " and `" +
+                                                     types->Name(args[1]) + "`");
+      return types->Primitive(TypeKind::kBool);
+    case FunctionId::kLowerAscii:
+    case FunctionId::kUpperAscii:
+      need(Textual(kind(0)), "this function needs a string, not " + got);
+      return types->Primitive(TypeKind::kString);
+    case FunctionId::kJoin:
+      need((kind(0) == TypeKind::kList && Printable(*types, args[0])) || Loose(kind(0)),
+           "`join` needs a list of values, not " + got);
+      need(Textual(kind(1)), "the separator of `join` must be a string");
+      return types->Primitive(TypeKind::kString);
+    case FunctionId::kSum: {
+      TypeKind e = types->KindOf(elem(0));
+      need(kind(0) == TypeKind::kList || Loose(kind(0)), "`sum` needs a list, not " + got);
+      need(Loose(e) || e == TypeKind::kInt || e == TypeKind::kDouble || e == TypeKind::kDuration ||
+               e == TypeKind::kBytes || e == TypeKind::kBandwidth,
+           "`sum` needs numbers, durations or quantities, not " + got);
+      return Loose(e) ? types->Any() : elem(0);
+    }
+    case FunctionId::kCount:
+      need(kind(0) == TypeKind::kList || Loose(kind(0)), "`count` needs a list, not " + got);
+      return types->Primitive(TypeKind::kInt);
+    case FunctionId::kMin:
+    case FunctionId::kMax: {
+      TypeKind e = types->KindOf(elem(0));
+      need(kind(0) == TypeKind::kList || Loose(kind(0)), "`min` and `max` need a list, not " + got);
+      need(Loose(e) || e == TypeKind::kInt || e == TypeKind::kDouble || e == TypeKind::kString ||
+               e == TypeKind::kDate || e == TypeKind::kDuration || e == TypeKind::kBytes ||
+               e == TypeKind::kBandwidth,
+           "`min` and `max` need ordered values, not " + got);
+      return elem(0);
+    }
+    case FunctionId::kInt:
+      need(kind(0) != TypeKind::kRecord && kind(0) != TypeKind::kList && kind(0) != TypeKind::kMap,
+           "`int` cannot convert " + got);
+      return types->Primitive(TypeKind::kInt);
+    case FunctionId::kDouble:
+      need(kind(0) == TypeKind::kInt || kind(0) == TypeKind::kDouble || Textual(kind(0)),
+           "`double` cannot convert " + got);
+      return types->Primitive(TypeKind::kDouble);
+    case FunctionId::kString:
+      need(Printable(*types, args[0]), "`string` cannot convert " + got);
+      return types->Primitive(TypeKind::kString);
+  }
+  return types->Error();
+}
+
+}  // namespace capops::check::internal

@@ -10,6 +10,7 @@
 #include "engine/api/engine.h"
 #include "engine/cli/driver.h"
 #include "engine/cli/pack_locator.h"
+#include "engine/cli/policy_loader.h"
 #include "engine/report/report.h"
 
 namespace capops::cli {
@@ -17,50 +18,6 @@ namespace capops::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr const char* kDefaultPack = "capops-ai";
-
-int Fail(std::ostream& err, const std::string& reason) {
-  err << "capops-lint: error: " << reason << '\n';
-  return kExitUsage;
-}
-
-// Paths below the working directory are shown relative to it.
-std::string DisplayPath(const fs::path& p) {
-  std::error_code ec;
-  fs::path relative = fs::proximate(p, ec);
-  if (ec || relative.empty() || *relative.begin() == "..") return p.lexically_normal().string();
-  return relative.string();
-}
-
-// stdlib always, then the given policy paths or the default pack.
-bool LoadPolicies(const CheckOptions& options, Engine* engine, std::string* error) {
-  std::optional<fs::path> data = FindDataDir();
-  std::vector<fs::path> roots;
-  if (!data) {
-    *error = "cannot find the shipped `stdlib/` and `policies/` (set CAPOPS_DATA_DIR)";
-    return false;
-  }
-  roots.push_back(*data / "stdlib");
-  if (options.policies.empty()) {
-    roots.push_back(*data / "policies" / kDefaultPack);
-  } else {
-    roots.insert(roots.end(), options.policies.begin(), options.policies.end());
-  }
-  std::vector<fs::path> files;
-  for (const fs::path& root : roots) {
-    if (!CollectPolicyFiles(root, &files, error)) return false;
-  }
-  std::set<fs::path> seen;
-  for (const fs::path& f : files) {
-    if (!seen.insert(fs::weakly_canonical(f)).second) continue;
-    std::string text;
-    if (!ReadFile(f, &text, error)) return false;
-    spdlog::debug("policy {}", f.string());
-    engine->AddPolicy(DisplayPath(f), std::move(text));
-  }
-  return true;
-}
 
 bool ReadAll(const std::vector<std::string>& paths, std::vector<TextFile>* out, std::string* error) {
   for (const std::string& p : paths) {
@@ -97,13 +54,8 @@ bool AtOrAbove(Severity s, Severity threshold) { return static_cast<int>(s) >= s
 int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!LoadPolicies(options, &engine, &error)) return Fail(err, error);
-  Diagnostics policy_errors;
-  if (!engine.Compile(&policy_errors)) {
-    report::WriteDiagnostics(engine.sources(), policy_errors, {false, options.color}, err);
-    return Fail(err, "the policies do not compile (" + std::to_string(policy_errors.size()) + " problem" +
-                         (policy_errors.size() == 1 ? ")" : "s)"));
-  }
+  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   spdlog::debug("{} rules, ruleset {}", engine.program()->rules.size(), engine.ruleset_digest());
 
   std::vector<TextFile> plans, inventories;

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "engine/cli/check_command.h"
+#include "engine/cli/check_rules_command.h"
 
 namespace capops::cli {
 
@@ -39,8 +40,12 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   CheckOptions options;
   std::string format = "text", color = "auto", fail_on = "error";
   bool verbose = false;
-  app.add_option("--policy", options.policies, "policy file or directory (repeatable; default: the shipped pack)");
-  app.add_option("--inventory", options.inventories, "inventory file (repeatable; default: inventory.yaml beside each plan)");
+  // One value per flag (`--policy a --policy b`), so plan files are never swallowed.
+  app.add_option("--policy", options.policies, "policy file or directory (repeatable; default: the shipped pack)")
+      ->allow_extra_args(false);
+  app.add_option("--inventory", options.inventories,
+                 "inventory file (repeatable; default: inventory.yaml beside each plan)")
+      ->allow_extra_args(false);
   app.add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
   app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
   app.add_option("--fail-on", fail_on, "lowest severity that fails the run")
@@ -48,10 +53,20 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
-  app.add_option("plans", options.plans, "plan files")->required();
+  app.add_option("plans", options.plans, "plan files");
+
+  CheckRulesOptions rules_options;
+  CLI::App* check_rules =
+      app.add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
+  check_rules->add_option("paths", rules_options.policies, "policy files or directories (default: the shipped pack)");
+  check_rules->add_flag("--cost", rules_options.cost, "show each rule's static cost bound");
+  app.require_subcommand(0, 1);
 
   try {
     app.parse(argc, argv);
+    if (!check_rules->parsed() && options.plans.empty()) {
+      throw CLI::ValidationError("no plan files given");
+    }
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return kExitClean;
@@ -65,6 +80,10 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return kExitUsage;
   }
   SetUpLogging(err, verbose);
+  if (check_rules->parsed()) {
+    rules_options.color = WantColor(color, out);
+    return RunCheckRules(rules_options, out, err);
+  }
   options.format = format == "json" ? Format::kJson : Format::kText;
   options.color = options.format == Format::kText && WantColor(color, out);
   ParseSeverity(fail_on, &options.fail_on);

@@ -94,6 +94,7 @@ TEST_CASE("bad arguments and missing files exit 2 with a one-line reason", "[cli
 
   RunResult none = Lint({});
   CHECK(none.exit_code == kExitUsage);
+  CHECK(none.err.rfind("capops-lint: error: no plan files given", 0) == 0);
   RunResult bad_format = Lint({"--format", "xml", kExample + "plan.yaml"});
   CHECK(bad_format.exit_code == kExitUsage);
   RunResult no_policy = Lint({"--policy", "no/such/dir", kExample + "plan.yaml"});
@@ -105,6 +106,25 @@ TEST_CASE("--fail-on sets the threshold", "[cli]") {
   // The example's findings are errors: even --fail-on error fails.
   CHECK(Lint({"--fail-on", "error", kExample + "plan.yaml"}).exit_code == kExitFindings);
   CHECK(Lint({"--fail-on", "warning", kExample + "clean/plan.yaml"}).exit_code == kExitClean);
+}
+
+TEST_CASE("check-rules compiles the pack without facts", "[cli]") {
+  RunResult ok = Lint({"check-rules", "--cost"});
+  CHECK(ok.exit_code == kExitClean);
+  CHECK(ok.out.find("CAP-ALC-001  error  replacement_not_free  O(|plan.allocations|)") != std::string::npos);
+  CHECK(ok.out.find(" rules, ") != std::string::npos);
+  RunResult bad = Lint({"check-rules", std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/policy-syntax-error/bad.cpl"});
+  CHECK(bad.exit_code == kExitUsage);
+  CHECK(bad.err.find("bad.cpl:6:18: error[syntax] unexpected `&&`") != std::string::npos);
+}
+
+TEST_CASE("a plan that breaks the schema exits 1 and is not evaluated", "[cli]") {
+  RunResult r = Lint({"--inventory", kExample + "inventory.yaml",
+                      std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/dangling-reference/plan.yaml"});
+  CHECK(r.exit_code == kExitFindings);
+  CHECK(r.out.find("error[schema] no `Pool` with id `serve-eu-spar`") != std::string::npos);
+  CHECK(r.out.find("did you mean `serve-eu-spare`?") != std::string::npos);
+  CHECK(r.out.find("(0 plans, ") != std::string::npos);
 }
 
 TEST_CASE("--help and --version exit 0", "[cli]") {

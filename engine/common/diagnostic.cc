@@ -49,8 +49,8 @@ bool Diagnostics::HasErrors() const {
 
 void Diagnostics::Sort() {
   std::stable_sort(items_.begin(), items_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::tie(a.loc.file, a.loc.line, a.loc.column) <
-           std::tie(b.loc.file, b.loc.line, b.loc.column);
+    return std::tie(a.loc.file, a.loc.line, a.loc.column, a.code, a.message) <
+           std::tie(b.loc.file, b.loc.line, b.loc.column, b.code, b.message);
   });
   auto same = [](const Diagnostic& a, const Diagnostic& b) {
     return a.loc == b.loc && a.code == b.code && a.message == b.message;

@@ -57,8 +57,9 @@ class Diagnostics {
   const std::vector<Diagnostic>& items() const { return items_; }
   const Diagnostic& operator[](size_t i) const { return items_[i]; }
 
-  /// Stable sort by file, line, column; then drops exact repeats (same
-  /// place, code and message), which arise when one inventory serves many plans.
+  /// Sorts by file, line, column (then code and message, so output is
+  /// deterministic) and drops exact repeats, which arise when one inventory
+  /// serves many plans.
   void Sort();
 
  private:

@@ -152,6 +152,8 @@ std::string Describe(const Value& v) {
 }
 
 Value ExprEvaluator::EvalSelect(const Expr& e) {
+  const check::Symbol& sym = tables_.symbols[e.id];
+  if (sym.kind == SymbolKind::kConstant) return program_.constants[sym.index];  // `Enum.member`
   Value operand = Eval(*e.args[0]);
   if (operand.is_error()) return operand;
   if (!operand.is(ValueKind::kMap)) {

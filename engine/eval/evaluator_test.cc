@@ -33,7 +33,7 @@ pools:
 
 // The value of `expr` as a violation message would show it, or "error: …".
 std::string ValueOf(const std::string& expr) {
-  auto c = CompilePolicy("@id(\"T\") rule r {\n  let v = " + expr + "\n  deny \"{v}\"\n}\n");
+  auto c = CompilePolicy("@id(\"T\") rule r {\n  let v = " + expr + "\n  deny \"{v}\"\n}\n", false);
   if (!c->ok) return "compile error: " + c->diagnostics[0].message;
   LintReport r = LintText(*c, kPlan, kInventory);
   if (!r.errors.empty()) return "error: " + r.errors[0].message.substr(r.errors[0].message.find(": ") + 2);
@@ -51,9 +51,9 @@ TEST_CASE("arithmetic and comparison", "[eval]") {
   CHECK(ValueOf("1 / 0") == "error: division by zero");
   CHECK(ValueOf("9223372036854775807 + 1") == "error: integer overflow");
   CHECK(ValueOf("1 < 2 && 'a' < 'b'") == "true");
-  CHECK(ValueOf("1 < 'a'") == "error: cannot compare int with string");
+  CHECK(ValueOf("plan.demands[0].gpus < plan.demands[0].slice") == "error: cannot compare int with string");
   CHECK(ValueOf("1 == 1.0") == "true");
-  CHECK(ValueOf("1 == 'a'") == "false");
+  CHECK(ValueOf("plan.demands[0].gpus == plan.demands[0].slice") == "false");
   CHECK(ValueOf("2 in [1, 2]") == "true");
   CHECK(ValueOf("'gpus' in plan.demands[0]") == "true");
   CHECK(ValueOf("true ? 1 : 2") == "1");
@@ -67,8 +67,8 @@ TEST_CASE("quantities, durations and dates with units", "[eval]") {
   CHECK(ValueOf("80GiB * 2") == "160GiB");
   CHECK(ValueOf("80GiB / 40GiB") == "2");
   CHECK(ValueOf("80GiB > 40TB") == "false");
-  CHECK(ValueOf("80GiB + 5GB/s") == "error: no operator `+` for bytes and bytes/s");
-  CHECK(ValueOf("80GiB < 5GB/s") == "error: cannot compare bytes with bytes/s");
+  CHECK(ValueOf("plan.dataset.memory + plan.dataset.bandwidth") == "error: no operator `+` for bytes and bytes/s");
+  CHECK(ValueOf("plan.dataset.memory < plan.dataset.bandwidth") == "error: cannot compare bytes with bytes/s");
   CHECK(ValueOf("plan.demands[1].window.start + plan.demands[1].window.duration") == "2027-04-17");
   CHECK(ValueOf("2027-04-26 - 2027-04-12") == "14d");
   CHECK(ValueOf("2027-04-12 + 8h") == "error: a date moves only by whole days, not by 8h");
@@ -96,8 +96,8 @@ TEST_CASE("&& and || short-circuit and absorb errors like CEL", "[eval]") {
   CHECK(ValueOf("true || plan.nope") == "true");
   CHECK(ValueOf("plan.nope || true") == "true");
   CHECK(ValueOf("true && plan.nope").rfind("error: ", 0) == 0);
-  CHECK(ValueOf("1 && true") == "error: `&&` needs bools, not int");
-  CHECK(ValueOf("!1") == "error: `!` needs a bool, not int");
+  CHECK(ValueOf("plan.demands[0].gpus && true") == "error: `&&` needs bools, not int");
+  CHECK(ValueOf("!plan.demands[0].gpus") == "error: `!` needs a bool, not int");
 }
 
 TEST_CASE("macros and aggregates", "[eval]") {
@@ -113,10 +113,10 @@ TEST_CASE("macros and aggregates", "[eval]") {
   CHECK(ValueOf("sum([])") == "0");
   CHECK(ValueOf("max([])") == "error: `max` of an empty list");
   // An error in one element does not matter when another decides `exists`.
-  CHECK(ValueOf("[1, 'a'].exists(x, x > 0)") == "true");
-  CHECK(ValueOf("[1, 'a'].all(x, x > 0)") == "error: cannot compare string with int");
+  CHECK(ValueOf("[plan.demands[0].gpus, plan.demands[0].slice].exists(x, x > 0)") == "true");
+  CHECK(ValueOf("[plan.demands[0].gpus, plan.demands[0].slice].all(x, x > 0)") == "error: cannot compare string with int");
   CHECK(ValueOf("{'a': 1}.all(k, k == 'a')") == "true");
-  CHECK(ValueOf("[1, 2].all(x, x)") == "error: the condition of `all` must be a bool, not int");
+  CHECK(ValueOf("plan.allocations.all(x, x.gpus)") == "error: the condition of `all` must be a bool, not int");
 }
 
 TEST_CASE("string functions and regular expressions", "[eval]") {
@@ -140,8 +140,8 @@ TEST_CASE("a rule yields a located violation per satisfying binding", "[eval]") 
   deny at a.pool "`{a.id}` uses `{p.id}`" because "b" fix "f"
 }
 param research: set<Slice> = {exploration, training}
-)");
-  REQUIRE(c->ok);
+)", false);
+  REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   LintReport r = LintText(*c, kPlan, kInventory);
   REQUIRE(Messages(r) == std::vector<std::string>{"`a1` uses `p-spare`"});
   const Violation& v = r.violations[0];
@@ -171,8 +171,8 @@ TEST_CASE("warn statements, when guards and traces", "[eval]") {
   warn when a.gpus > 10 at a.gpus "{a.id} is big"
   deny when a.gpus <= 10 "{a.id} is medium"
 }
-)");
-  REQUIRE(c->ok);
+)", false);
+  REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   c->engine.options().eval.trace = true;
   LintReport r = LintText(*c, kPlan, kInventory);
   REQUIRE(Messages(r) == std::vector<std::string>{"a2 is big", "a3 is medium"});
@@ -198,7 +198,7 @@ TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[
   where [1,2,3,4,5,6,7,8,9,10].map(i, [1,2,3,4,5,6,7,8,9,10].map(j, i * j)).size() < 0
   deny "x"
 }
-)");
+)", false);
   REQUIRE(c->ok);
   c->engine.options().eval.max_steps = 5000;
   LintReport r = LintText(*c, kPlan, kInventory);

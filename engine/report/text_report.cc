@@ -120,7 +120,7 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v, cons
 
 void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const Style& style, std::ostream& out) {
   std::string label = SeverityName(d.severity);
-  if (!d.code.empty()) label += "[" + d.code + "]";
+  label += d.code.empty() ? ":" : "[" + d.code + "]";
   out << style.Paint("1", Where(sources, d.loc) + ":") << ' ' << style.Paint(SeverityColor(d.severity), label)
       << ' ' << d.message << '\n';
   WriteSnippet(sources, d.loc, d.length, style, out);

@@ -125,9 +125,36 @@ struct Rule {
   const Annotation* FindAnnotation(std::string_view name) const;
 };
 
+/// `int`, `list<Pool>`, `map<string, bytes>`, `ref Pool` …
 struct TypeRef {
   std::string name;
   std::vector<TypeRef> args;
+  bool is_ref = false;  // `ref Name`
+  Span span;
+};
+
+/// A field of a record: `name: T`, `name?: T` or `name: T = literal`.
+struct FieldDecl {
+  std::string name;
+  Span name_span;
+  std::string doc;
+  bool optional = false;
+  TypeRef type;
+  ExprPtr default_value;  // may be null
+};
+
+/// `record Name { … }`, or `document Name { … }` for a top-level fact kind.
+struct RecordDecl {
+  std::string name;
+  Span name_span;
+  std::string doc;
+  bool is_document = false;
+  std::vector<FieldDecl> fields;
+  Span span;
+};
+
+struct Import {
+  std::string package;
   Span span;
 };
 
@@ -155,6 +182,8 @@ struct EnumDecl {
 struct Module {
   FileId file = kNoFile;
   std::string package;  // empty when the file has no `package` line
+  std::vector<Import> imports;
+  std::vector<RecordDecl> records;
   std::vector<Rule> rules;
   std::vector<Param> params;
   std::vector<EnumDecl> enums;

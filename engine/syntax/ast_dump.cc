@@ -61,6 +61,7 @@ void DumpTemplate(const Template& t, std::string* out) {
 }
 
 void DumpType(const TypeRef& t, std::string* out) {
+  if (t.is_ref) *out += "ref ";
   *out += t.name;
   if (t.args.empty()) return;
   *out += '<';
@@ -106,6 +107,17 @@ std::string DumpExpr(const Expr& expr) {
 std::string DumpModule(const Module& module) {
   std::string out;
   if (!module.package.empty()) out += "package " + module.package + '\n';
+  for (const Import& i : module.imports) out += "import " + i.package + '\n';
+  for (const RecordDecl& r : module.records) {
+    out += (r.is_document ? "document " : "record ") + r.name + " {";
+    for (size_t i = 0; i < r.fields.size(); ++i) {
+      const FieldDecl& f = r.fields[i];
+      out += (i == 0 ? "" : ",") + std::string(" ") + f.name + (f.optional ? "?: " : ": ");
+      DumpType(f.type, &out);
+      if (f.default_value) out += " = " + DumpExpr(*f.default_value);
+    }
+    out += " }\n";
+  }
   for (const EnumDecl& e : module.enums) {
     out += "enum " + e.name + " {";
     for (size_t i = 0; i < e.members.size(); ++i) out += (i == 0 ? "" : ", ") + e.members[i].name;

@@ -260,6 +260,7 @@ class AstBuilder {
   void BuildRule(CPLParser::RuleDeclContext* ctx, Rule* rule);
   void BuildEmit(CPLParser::EmitContext* ctx, Emit* emit);
   TypeRef BuildType(CPLParser::TypeRefContext* ctx);
+  void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens, RecordDecl* record);
   std::string StringToken(antlr4::Token* token);
   Template BuildTemplate(antlr4::Token* token);
   ExprPtr ParseHole(std::string_view text, uint32_t byte_offset);
@@ -297,6 +298,9 @@ std::string AstBuilder::DocBefore(antlr4::ParserRuleContext* ctx, antlr4::Common
 void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenStream& tokens,
                              Module* module) {
   if (auto* pkg = ctx->packageDecl()) module->package = pkg->qualifiedName()->getText();
+  for (auto* imp : ctx->importDecl()) {
+    module->imports.push_back(Import{imp->qualifiedName()->getText(), SpanOf(imp->qualifiedName())});
+  }
   for (CPLParser::DeclContext* decl : ctx->decl()) {
     if (auto* r = dynamic_cast<CPLParser::RuleDeclContext*>(decl)) {
       Rule& rule = module->rules.emplace_back();
@@ -310,6 +314,8 @@ void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenS
       param.doc = DocBefore(p, tokens);
       param.type = BuildType(p->typeRef());
       param.default_value = BuildExpr(p->expr());
+    } else if (auto* r = dynamic_cast<CPLParser::RecordDeclContext*>(decl)) {
+      BuildRecord(r, tokens, &module->records.emplace_back());
     } else if (auto* e = dynamic_cast<CPLParser::EnumDeclContext*>(decl)) {
       EnumDecl& en = module->enums.emplace_back();
       en.name = e->name->getText();
@@ -370,9 +376,31 @@ void AstBuilder::BuildEmit(CPLParser::EmitContext* ctx, Emit* emit) {
 }
 
 TypeRef AstBuilder::BuildType(CPLParser::TypeRefContext* ctx) {
-  TypeRef type{ctx->IDENT()->getText(), {}, SpanOf(ctx)};
-  for (auto* arg : ctx->typeRef()) type.args.push_back(BuildType(arg));
+  if (auto* r = dynamic_cast<CPLParser::RefTypeContext*>(ctx)) {
+    return TypeRef{r->IDENT()->getText(), {}, true, SpanOf(ctx)};
+  }
+  auto* named = static_cast<CPLParser::NamedTypeContext*>(ctx);
+  TypeRef type{named->IDENT()->getText(), {}, false, SpanOf(ctx)};
+  for (auto* arg : named->typeRef()) type.args.push_back(BuildType(arg));
   return type;
+}
+
+void AstBuilder::BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens,
+                             RecordDecl* record) {
+  record->name = ctx->name->getText();
+  record->name_span = SpanOf(ctx->name);
+  record->span = SpanOf(ctx);
+  record->doc = DocBefore(ctx, tokens);
+  record->is_document = ctx->kind->getType() == CPLLexer::DOCUMENT;
+  for (auto* f : ctx->fieldDecl()) {
+    FieldDecl& field = record->fields.emplace_back();
+    field.name = f->name->getText();
+    field.name_span = SpanOf(f->name);
+    field.doc = DocBefore(f, tokens);
+    field.optional = f->optional != nullptr;
+    field.type = BuildType(f->typeRef());
+    if (f->expr() != nullptr) field.default_value = BuildExpr(f->expr());
+  }
 }
 
 std::string AstBuilder::StringToken(antlr4::Token* token) {

@@ -15,9 +15,17 @@ std::string ReadSourceFile(const std::string& relative_path) {
   return text.str();
 }
 
-std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl) {
+void AddStdlib(Engine* engine) {
+  for (const char* file : {"stdlib/capops.cpl", "stdlib/schema.cpl"}) engine->AddPolicy(file, ReadSourceFile(file));
+}
+
+std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed) {
   auto c = std::make_unique<Compiled>();
-  c->engine.AddPolicy("stdlib/capops.cpl", ReadSourceFile("stdlib/capops.cpl"));
+  if (typed) {
+    AddStdlib(&c->engine);
+  } else {
+    c->engine.AddPolicy("stdlib/capops.cpl", ReadSourceFile("stdlib/capops.cpl"));
+  }
   c->engine.AddPolicy("test.cpl", cpl);
   c->ok = c->engine.Compile(&c->diagnostics);
   return c;

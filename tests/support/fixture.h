@@ -16,8 +16,13 @@ struct Compiled {
   bool ok = false;
 };
 
-/// Compiles one policy text (with the shipped stdlib's enums).
-std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl);
+/// Adds the shipped stdlib (vocabulary and schema) to an engine.
+void AddStdlib(Engine* engine);
+
+/// Compiles one policy text with the shipped stdlib. Without the schema
+/// (`typed` false) only the enums are loaded: `plan` and `inventory` are then
+/// of type `any`, which lets evaluator tests reach run-time errors.
+std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed = true);
 
 /// Lints a plan text against an inventory text; the policy must compile.
 eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std::string& inventory);

@@ -1,0 +1,39 @@
+// One lint run: load fact files, validate them, evaluate each plan.
+// Internal to engine/api; Engine::Lint is the entry point.
+#pragma once
+
+#include <vector>
+
+#include "engine/api/engine.h"
+
+namespace capops {
+
+class LintRun {
+ public:
+  LintRun(const check::Program& program, const std::vector<Value>& params, const std::string& digest,
+          const EngineOptions& options, SourceManager* sources);
+
+  /// Loads every document of a file. A CapacityPlan in an inventory file is refused.
+  void Load(const TextFile& file, bool is_plan_file);
+  /// Validates, merges the inventories, evaluates each valid plan; sorts the report.
+  eval::LintReport Finish();
+
+ private:
+  void Validate();
+  void MergeInventories();
+  void EvaluatePlan(size_t index);
+  void SortAndDedupe();
+
+  const check::Program& program_;
+  const std::vector<Value>& params_;
+  const EngineOptions& options_;
+  SourceManager* sources_;
+  eval::LintReport report_;
+  std::vector<facts::Document> documents_;
+  std::vector<size_t> plans_;       // indexes of CapacityPlan documents
+  std::vector<bool> valid_;         // per document: matches the schema
+  Value inventory_;
+  bool inventory_valid_ = true;
+};
+
+}  // namespace capops

@@ -1,0 +1,215 @@
+// Builds the TypeTable from `enum`, `record` and `document` declarations and
+// resolves written types (`list<ref Pool>`) to TypeIds.
+#include <algorithm>
+
+#include "engine/check/internal.h"
+
+namespace capops::check::internal {
+
+namespace {
+
+struct Primitive {
+  const char* name;
+  TypeKind kind;
+};
+
+constexpr Primitive kPrimitives[] = {
+    {"any", TypeKind::kAny},         {"bool", TypeKind::kBool},         {"int", TypeKind::kInt},
+    {"double", TypeKind::kDouble},   {"string", TypeKind::kString},     {"date", TypeKind::kDate},
+    {"duration", TypeKind::kDuration}, {"bytes", TypeKind::kBytes},     {"bandwidth", TypeKind::kBandwidth},
+};
+
+std::vector<std::string> KnownTypeNames(const TypeTable& types) {
+  std::vector<std::string> names = {"list", "set", "map"};
+  for (const Primitive& p : kPrimitives) names.push_back(p.name);
+  for (const auto& [name, _] : types.record_by_name) names.push_back(name);
+  for (const auto& [name, _] : types.enum_by_name) names.push_back(name);
+  return names;
+}
+
+void UnknownType(const syntax::TypeRef& ref, const TypeTable& types, const SourceManager& sources,
+                 Diagnostics* diags) {
+  Diagnostic& d = diags->Error(sources, ref.span, "unknown type `" + ref.name + "`");
+  std::string guess = ClosestName(ref.name, KnownTypeNames(types));
+  if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
+}
+
+// The value of a field default: a literal, an enum member, or a list or map
+// of those. Anything computed is refused: defaults are data, not code.
+bool ConstantValue(const syntax::Expr& e, const Program& program, const Globals& globals, Value* out) {
+  switch (e.kind) {
+    case syntax::ExprKind::kLiteral: *out = e.literal; return true;
+    case syntax::ExprKind::kIdent: {
+      auto it = globals.members.find(e.name);
+      if (it == globals.members.end() || it->second.size() != 1) return false;
+      *out = program.constants[it->second[0].second];
+      return true;
+    }
+    case syntax::ExprKind::kList:
+    case syntax::ExprKind::kSet: {
+      std::vector<Value> items;
+      for (const auto& arg : e.args) {
+        if (!ConstantValue(*arg, program, globals, &items.emplace_back())) return false;
+      }
+      *out = Value::List(std::move(items));
+      return true;
+    }
+    case syntax::ExprKind::kMap: {
+      if (!e.args.empty()) return false;
+      *out = Value::Map({});
+      return true;
+    }
+    default: return false;
+  }
+}
+
+void RegisterNames(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags) {
+  TypeTable& types = program->schema;
+  for (const auto& module : program->modules) {
+    for (const syntax::EnumDecl& e : module->enums) {
+      if (types.enum_by_name.count(e.name) != 0 || types.record_by_name.count(e.name) != 0) {
+        diags->Error(sources, e.name_span, "type `" + e.name + "` is declared twice");
+        continue;
+      }
+      uint32_t index = static_cast<uint32_t>(types.enums.size());
+      types.enum_by_name.emplace(e.name, index);
+      EnumDef& def = types.enums.emplace_back();
+      def.name = e.name;
+      def.span = e.span;
+      for (const auto& member : e.members) {
+        if (std::find(def.members.begin(), def.members.end(), member.name) != def.members.end()) {
+          diags->Error(sources, member.span, "`" + member.name + "` is listed twice in `" + e.name + "`");
+          continue;
+        }
+        def.members.push_back(member.name);
+        uint32_t constant = static_cast<uint32_t>(program->constants.size());
+        program->constants.push_back(Value::String(EnumDef::FactSpelling(member.name)));
+        globals->members[member.name].emplace_back(index, constant);
+        globals->constant_of[e.name + "." + member.name] = constant;
+      }
+    }
+    for (const syntax::RecordDecl& r : module->records) {
+      if (types.enum_by_name.count(r.name) != 0 || types.record_by_name.count(r.name) != 0) {
+        diags->Error(sources, r.name_span, "type `" + r.name + "` is declared twice");
+        continue;
+      }
+      types.record_by_name.emplace(r.name, static_cast<uint32_t>(types.records.size()));
+      RecordDef& def = types.records.emplace_back();
+      def.name = r.name;
+      def.is_document = r.is_document;
+      def.span = r.span;
+    }
+  }
+}
+
+void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceManager& sources,
+                 const Globals& globals, Diagnostics* diags) {
+  TypeTable& types = program->schema;
+  auto it = types.record_by_name.find(decl.name);
+  if (it == types.record_by_name.end() || !types.records[it->second].fields.empty()) return;
+  std::vector<FieldDef> fields;
+  for (const syntax::FieldDecl& f : decl.fields) {
+    if (std::any_of(fields.begin(), fields.end(), [&](const FieldDef& d) { return d.name == f.name; })) {
+      diags->Error(sources, f.name_span, "field `" + f.name + "` is declared twice in `" + decl.name + "`");
+      continue;
+    }
+    FieldDef& field = fields.emplace_back();
+    field.name = f.name;
+    field.span = f.name_span;
+    field.optional = f.optional;
+    field.type = ResolveType(f.type, &types, sources, diags);
+    if (f.default_value) {
+      if (f.optional) diags->Error(sources, f.name_span, "an optional field cannot also have a default");
+      field.has_default = ConstantValue(*f.default_value, *program, globals, &field.default_value);
+      if (!field.has_default) {
+        diags->Error(sources, f.default_value->span, "a field default must be a literal, an enum member or `[]`");
+      }
+    }
+  }
+  types.records[it->second].fields = std::move(fields);
+}
+
+}  // namespace
+
+TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceManager& sources,
+                   Diagnostics* diags) {
+  auto arity = [&](size_t n) {
+    if (ref.args.size() == n) return true;
+    diags->Error(sources, ref.span,
+                 "`" + ref.name + "` takes " + std::to_string(n) + " type argument" + (n == 1 ? "" : "s"));
+    return false;
+  };
+  if (ref.is_ref) {
+    auto it = types->record_by_name.find(ref.name);
+    if (it == types->record_by_name.end()) {
+      UnknownType(ref, *types, sources, diags);
+      return types->Error();
+    }
+    return types->Ref(it->second);
+  }
+  for (const Primitive& p : kPrimitives) {
+    if (ref.name == p.name) return arity(0) ? (p.kind == TypeKind::kAny ? types->Any() : types->Primitive(p.kind))
+                                            : types->Error();
+  }
+  if (ref.name == "list" || ref.name == "set") {
+    if (!arity(1)) return types->Error();
+    return types->List(ResolveType(ref.args[0], types, sources, diags), ref.name == "set");
+  }
+  if (ref.name == "map") {
+    if (!arity(2)) return types->Error();
+    TypeId key = ResolveType(ref.args[0], types, sources, diags);
+    TypeKind k = types->KindOf(key);
+    if (k != TypeKind::kString && k != TypeKind::kEnum && k != TypeKind::kError) {
+      diags->Error(sources, ref.args[0].span, "map keys must be `string` or an enum, not `" + types->Name(key) + "`");
+    }
+    return types->Map(key, ResolveType(ref.args[1], types, sources, diags));
+  }
+  if (auto it = types->enum_by_name.find(ref.name); it != types->enum_by_name.end()) {
+    return arity(0) ? types->Enum(it->second) : types->Error();
+  }
+  if (auto it = types->record_by_name.find(ref.name); it != types->record_by_name.end()) {
+    return arity(0) ? types->Record(it->second) : types->Error();
+  }
+  UnknownType(ref, *types, sources, diags);
+  return types->Error();
+}
+
+void BuildSchema(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags) {
+  RegisterNames(program, sources, globals, diags);
+  for (const auto& module : program->modules) {
+    for (const syntax::RecordDecl& r : module->records) BuildFields(program, r, sources, *globals, diags);
+  }
+  // A reference needs something to look its id up in.
+  TypeTable& types = program->schema;
+  for (const auto& module : program->modules) {
+    for (const syntax::RecordDecl& r : module->records) {
+      for (const syntax::FieldDecl& f : r.fields) {
+        const syntax::TypeRef* t = &f.type;
+        while (!t->is_ref && t->args.size() == 1) t = &t->args[0];
+        if (!t->is_ref) continue;
+        auto it = types.record_by_name.find(t->name);
+        if (it == types.record_by_name.end()) continue;
+        const FieldDef* id = types.records[it->second].Find("id");
+        if (id == nullptr || id->optional || types.KindOf(id->type) != TypeKind::kString) {
+          diags->Error(sources, t->span, "`ref " + t->name + "` needs `" + t->name + "` to have a field `id: string`");
+        }
+      }
+    }
+  }
+}
+
+bool Assignable(const TypeTable& types, TypeId from, TypeId to) {
+  if (from == to) return true;
+  const Type& f = types.Get(from);
+  const Type& t = types.Get(to);
+  if (f.kind == TypeKind::kAny || t.kind == TypeKind::kAny) return true;
+  if (f.kind == TypeKind::kError || t.kind == TypeKind::kError) return true;
+  if (f.kind == TypeKind::kInt && t.kind == TypeKind::kDouble) return true;
+  if (f.kind == TypeKind::kList && t.kind == TypeKind::kList) return Assignable(types, f.elem, t.elem);
+  if (f.kind == TypeKind::kMap && t.kind == TypeKind::kMap) {
+    return Assignable(types, f.key, t.key) && Assignable(types, f.elem, t.elem);
+  }
+  return false;
+}
+
+}  // namespace capops::check::internal

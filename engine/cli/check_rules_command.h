@@ -1,0 +1,20 @@
+// `capops-lint check-rules [--cost] [PATH…]`: compile and type-check policy
+// packs without any facts, for the CI of a policy repository.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace capops::cli {
+
+struct CheckRulesOptions {
+  std::vector<std::string> policies;  // files or directories; default: the shipped pack
+  bool cost = false;                  // print each rule's static cost bound
+  bool color = false;
+};
+
+/// Exit 0 when everything compiles, 2 otherwise (driver.h).
+int RunCheckRules(const CheckRulesOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace capops::cli

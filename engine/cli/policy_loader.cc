@@ -1,0 +1,72 @@
+// Finds, reads and compiles policy files for the CLI's commands.
+#include "engine/cli/policy_loader.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <set>
+
+#include "engine/cli/driver.h"
+#include "engine/cli/pack_locator.h"
+#include "engine/report/report.h"
+
+namespace capops::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kDefaultPack = "capops-ai";
+
+// Paths below the working directory are shown relative to it.
+std::string DisplayPath(const fs::path& p) {
+  std::error_code ec;
+  fs::path relative = fs::proximate(p, ec);
+  if (ec || relative.empty() || *relative.begin() == "..") return p.lexically_normal().string();
+  return relative.string();
+}
+
+}  // namespace
+
+int Fail(std::ostream& err, const std::string& reason) {
+  err << "capops-lint: error: " << reason << '\n';
+  return kExitUsage;
+}
+
+bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::string* error) {
+  std::optional<fs::path> data = FindDataDir();
+  if (!data) {
+    *error = "cannot find the shipped `stdlib/` and `policies/` (set CAPOPS_DATA_DIR)";
+    return false;
+  }
+  std::vector<fs::path> roots = {*data / "stdlib"};
+  if (paths.empty()) {
+    roots.push_back(*data / "policies" / kDefaultPack);
+  } else {
+    roots.insert(roots.end(), paths.begin(), paths.end());
+  }
+  std::vector<fs::path> files;
+  for (const fs::path& root : roots) {
+    if (!CollectPolicyFiles(root, &files, error)) return false;
+  }
+  std::set<fs::path> seen;
+  for (const fs::path& f : files) {
+    if (!seen.insert(fs::weakly_canonical(f)).second) continue;
+    std::string text;
+    if (!ReadFile(f, &text, error)) return false;
+    spdlog::debug("policy {}", f.string());
+    engine->AddPolicy(DisplayPath(f), std::move(text));
+  }
+  return true;
+}
+
+bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
+  Diagnostics problems;
+  if (engine->Compile(&problems)) return true;
+  report::WriteDiagnostics(engine->sources(), problems, {false, color}, err);
+  Fail(err, "the policies do not compile (" + std::to_string(problems.size()) + " problem" +
+                (problems.size() == 1 ? ")" : "s)"));
+  return false;
+}
+
+}  // namespace capops::cli

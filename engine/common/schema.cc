@@ -1,0 +1,105 @@
+// TypeTable: interning of types and their names.
+#include "engine/common/schema.h"
+
+#include <algorithm>
+
+namespace capops {
+
+std::string EnumDef::FactSpelling(std::string_view member) {
+  std::string out(member);
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+int EnumDef::FindFact(std::string_view spelling) const {
+  std::string wanted = FactSpelling(spelling);  // `completion_window` reads as `completion-window`
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (FactSpelling(members[i]) == wanted) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const FieldDef* RecordDef::Find(std::string_view field) const {
+  for (const FieldDef& f : fields) {
+    if (f.name == field) return &f;
+  }
+  return nullptr;
+}
+
+bool RecordDef::keyed() const {
+  const FieldDef* id = Find("id");
+  return id != nullptr && !id->optional;
+}
+
+TypeTable::TypeTable() {
+  Intern(Type{TypeKind::kAny});
+  Intern(Type{TypeKind::kError});
+}
+
+TypeId TypeTable::Intern(const Type& t) {
+  for (TypeId i = 0; i < types_.size(); ++i) {
+    const Type& u = types_[i];
+    if (u.kind == t.kind && u.elem == t.elem && u.key == t.key && u.index == t.index && u.is_set == t.is_set) {
+      return i;
+    }
+  }
+  types_.push_back(t);
+  return static_cast<TypeId>(types_.size() - 1);
+}
+
+TypeId TypeTable::Primitive(TypeKind kind) { return Intern(Type{kind}); }
+
+TypeId TypeTable::List(TypeId elem, bool is_set) {
+  Type t{TypeKind::kList};
+  t.elem = elem;
+  t.is_set = is_set;
+  return Intern(t);
+}
+
+TypeId TypeTable::Map(TypeId key, TypeId value) {
+  Type t{TypeKind::kMap};
+  t.key = key;
+  t.elem = value;
+  return Intern(t);
+}
+
+TypeId TypeTable::Indexed(TypeKind kind, uint32_t index) {
+  Type t{kind};
+  t.index = index;
+  return Intern(t);
+}
+
+TypeId TypeTable::Enum(uint32_t index) { return Indexed(TypeKind::kEnum, index); }
+TypeId TypeTable::Record(uint32_t index) { return Indexed(TypeKind::kRecord, index); }
+TypeId TypeTable::Ref(uint32_t record_index) { return Indexed(TypeKind::kRef, record_index); }
+
+std::string TypeTable::Name(TypeId id) const {
+  const Type& t = types_[id];
+  switch (t.kind) {
+    case TypeKind::kAny: return "any";
+    case TypeKind::kError: return "<error>";
+    case TypeKind::kNull: return "null";
+    case TypeKind::kBool: return "bool";
+    case TypeKind::kInt: return "int";
+    case TypeKind::kDouble: return "double";
+    case TypeKind::kString: return "string";
+    case TypeKind::kDate: return "date";
+    case TypeKind::kDuration: return "duration";
+    case TypeKind::kBytes: return "bytes";
+    case TypeKind::kBandwidth: return "bytes/s";
+    case TypeKind::kEnum: return enums[t.index].name;
+    case TypeKind::kRef: return "ref " + records[t.index].name;
+    case TypeKind::kRecord: return records[t.index].name;
+    case TypeKind::kList: return std::string(t.is_set ? "set<" : "list<") + Name(t.elem) + ">";
+    case TypeKind::kMap: return "map<" + Name(t.key) + ", " + Name(t.elem) + ">";
+  }
+  return "?";
+}
+
+const RecordDef* TypeTable::Document(std::string_view kind) const {
+  auto it = record_by_name.find(kind);
+  if (it == record_by_name.end() || !records[it->second].is_document) return nullptr;
+  return &records[it->second];
+}
+
+}  // namespace capops

@@ -1,0 +1,121 @@
+// Schema: the types of facts and expressions, shared by check and facts.
+//
+// The schema is written in CPL (`record`, `document`, `enum` declarations in
+// stdlib/) and built by the checker into a TypeTable; the fact validator
+// (engine/facts) checks YAML values against it, and the type checker checks
+// rules against it. Types are interned: a TypeId names one type for the life
+// of the table, so comparing types is comparing ids.
+//
+//   TypeTable t;
+//   TypeId pools = t.List(t.Record(pool_record));
+//   t.Name(pools)                          // "list<Pool>"
+//   t.Get(pools).elem == t.Record(pool_record)
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/common/source.h"
+#include "engine/common/units.h"
+#include "engine/common/value.h"
+
+namespace capops {
+
+using TypeId = uint32_t;
+
+enum class TypeKind : uint8_t {
+  kAny,        // unknown statically (dyn); checked at run time
+  kError,      // the type of an expression that already failed to check
+  kNull,
+  kBool,
+  kInt,
+  kDouble,
+  kString,
+  kDate,
+  kDuration,
+  kBytes,      // quantity of dimension bytes
+  kBandwidth,  // quantity of dimension bytes/s
+  kEnum,
+  kRef,        // the id of a record kept in a keyed list
+  kRecord,
+  kList,       // also sets: a set is a list without repeats
+  kMap,
+};
+
+struct Type {
+  TypeKind kind = TypeKind::kAny;
+  TypeId elem = 0;      // kList: element; kMap: value
+  TypeId key = 0;       // kMap: key (string or an enum)
+  uint32_t index = 0;   // kEnum, kRecord, kRef: enum or record index
+  bool is_set = false;  // kList written as set<T>
+};
+
+struct EnumDef {
+  std::string name;
+  std::vector<std::string> members;  // as CPL writes them: `production_replacement`
+  Span span;
+
+  /// The member's YAML spelling: `production_replacement` → "production-replacement".
+  static std::string FactSpelling(std::string_view member);
+  /// Index of a member given its YAML spelling, or -1. `_` and `-` are
+  /// interchangeable, so keys written like fields (`completion_window`) match.
+  int FindFact(std::string_view spelling) const;
+};
+
+struct FieldDef {
+  std::string name;
+  TypeId type = 0;
+  bool optional = false;  // may be absent (written `name?: T`)
+  bool has_default = false;
+  Value default_value;    // filled in when absent, if has_default
+  Span span;
+};
+
+struct RecordDef {
+  std::string name;
+  std::vector<FieldDef> fields;
+  bool is_document = false;  // a top-level `kind`
+  Span span;
+
+  const FieldDef* Find(std::string_view field) const;
+  /// True when the record has a required string `id`: lists of it are keyed.
+  bool keyed() const;
+};
+
+class TypeTable {
+ public:
+  TypeTable();
+
+  TypeId Any() const { return 0; }
+  TypeId Error() const { return 1; }
+  TypeId Primitive(TypeKind kind);  // kNull … kBandwidth
+  TypeId List(TypeId elem, bool is_set = false);
+  TypeId Map(TypeId key, TypeId value);
+  TypeId Enum(uint32_t index);
+  TypeId Record(uint32_t index);
+  TypeId Ref(uint32_t record_index);
+  /// The type of a quantity of dimension `d`.
+  TypeId Quantity(Dimension d) { return Primitive(d == Dimension::kBytes ? TypeKind::kBytes : TypeKind::kBandwidth); }
+
+  const Type& Get(TypeId id) const { return types_[id]; }
+  TypeKind KindOf(TypeId id) const { return types_[id].kind; }
+  /// As a user writes it: "int", "list<Pool>", "ref Pool", "map<string, bytes>".
+  std::string Name(TypeId id) const;
+
+  std::vector<EnumDef> enums;
+  std::vector<RecordDef> records;
+  std::map<std::string, uint32_t, std::less<>> record_by_name;
+  std::map<std::string, uint32_t, std::less<>> enum_by_name;
+
+  /// The document record named `kind`, or nullptr.
+  const RecordDef* Document(std::string_view kind) const;
+
+ private:
+  TypeId Intern(const Type& t);
+  TypeId Indexed(TypeKind kind, uint32_t index);
+  std::vector<Type> types_;
+};
+
+}  // namespace capops

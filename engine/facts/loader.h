@@ -1,0 +1,63 @@
+// Facts: YAML documents loaded into located Values.
+//
+// This is the one place yaml-cpp is used. Every document of a file becomes a
+// Document whose root is a Value tree in which each value keeps the file, line
+// and column it came from. Plain scalars are typed by their text: integers,
+// floats, booleans, null, dates (`2027-04-12`), durations (`5d`, `8h`) and
+// quantities (`80GiB`, `5GB/s`); quoted scalars always stay strings. Lists of
+// maps with distinct string `id`s are keyed (Value::FindById).
+//
+// Bad input never throws out of here: invalid YAML, a NUL byte, invalid
+// UTF-8, duplicate mapping keys, nesting or size beyond the limits, a document
+// with an unknown `apiVersion` or `kind` are Diagnostics with locations, and
+// the documents that did load are still returned.
+//
+//   SourceManager sm;
+//   FileId f = sm.Add("plan.yaml", text);
+//   facts::LoadResult r = facts::LoadYaml(sm, f, {});
+//   for (const facts::Document& d : r.documents) …
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engine/common/diagnostic.h"
+#include "engine/common/source.h"
+#include "engine/common/value.h"
+
+namespace capops::facts {
+
+inline constexpr const char* kApiVersion = "capops.dev/v1";
+
+enum class DocumentKind { kCapacityPlan, kInventory };
+
+/// "CapacityPlan" or "Inventory".
+const char* DocumentKindName(DocumentKind kind);
+
+struct LoadOptions {
+  size_t max_depth = 64;           // nesting of maps and lists
+  size_t max_nodes = 1'000'000;    // values created, counting alias expansion
+};
+
+struct Document {
+  DocumentKind kind = DocumentKind::kCapacityPlan;
+  Value root;     // a map; includes apiVersion and kind
+  SourceLoc loc;  // where the document starts
+};
+
+struct LoadResult {
+  std::vector<Document> documents;  // the well-formed documents, in file order
+  Diagnostics diagnostics;          // sorted by location
+};
+
+/// Loads every document of a file already held by `sources`.
+LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
+
+/// Merges several documents of one kind into one map: list fields are
+/// concatenated (and keyed again), other fields keep the first document's
+/// value. An id that repeats across documents in a keyed list is a diagnostic
+/// at its second occurrence.
+Value MergeDocuments(const std::vector<const Document*>& documents, Diagnostics* diagnostics);
+
+}  // namespace capops::facts

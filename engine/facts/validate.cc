@@ -1,0 +1,684 @@
+// Schema validation of fact documents (ValidateDocument) and of references
+// across them (CheckReferences).
+//
+// Both walk a located Value tree guided by its type in the TypeTable. The
+// Validator rebuilds only what changes (maps given defaults, scalars
+// normalized, and the collections above them, re-keyed) and shares every
+// untouched subtree with its input, so a valid document costs one pass and
+// few allocations; the RefChecker only reads, and skips every subtree whose
+// type cannot hold a `ref`. Each recurses once per level of nesting,
+// bounded by ValidateOptions::max_depth; the loader's own limit is lower.
+#include "engine/facts/validate.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+namespace capops::facts {
+
+namespace {
+
+constexpr const char* kCode = "schema";
+constexpr size_t kShownChars = 60;   // user text quoted in a message is cut here
+constexpr size_t kListedNames = 20;  // fields or enum members listed in a help
+constexpr size_t kListedIds = 5;     // ids listed in a "known ids" help
+constexpr const char* kSizeUnits = "B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB";
+
+// Counts problems and keeps at most `cap` of them; the rest become one
+// "N more problems not shown" at the end.
+class Reporter {
+ public:
+  Reporter(Diagnostics* diags, size_t cap) : diags_(diags), cap_(cap) {}
+
+  /// The diagnostic to fill in; a scratch one, dropped, once the cap is reached.
+  Diagnostic& Error(SourceLoc loc, std::string message) {
+    if (full()) {
+      ++hidden_;
+      scratch_ = Diagnostic{};
+      return scratch_;
+    }
+    ++shown_;
+    Diagnostic& d = diags_->Error(loc, std::move(message));
+    d.code = kCode;
+    return d;
+  }
+
+  /// True once further problems are only counted: helps need not be computed.
+  bool full() const { return shown_ >= cap_; }
+
+  void Finish(SourceLoc loc) {
+    if (hidden_ == 0) return;
+    std::string message = std::to_string(hidden_) +
+                          (hidden_ == 1 ? " more problem not shown" : " more problems not shown");
+    diags_->Error(loc, std::move(message)).code = kCode;
+  }
+
+ private:
+  Diagnostics* diags_;
+  size_t cap_;
+  size_t shown_ = 0;
+  size_t hidden_ = 0;
+  Diagnostic scratch_;
+};
+
+// User text for a message: cut when long, so a hostile value cannot flood the report.
+std::string Shown(std::string_view text) {
+  if (text.size() <= kShownChars) return std::string(text);
+  size_t cut = kShownChars;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "…";
+}
+
+std::string Tick(std::string_view text) {
+  return "`" + Shown(text) + "`";
+}
+
+// A scalar as the user would recognize it; a double always shows it is one.
+std::string ScalarText(const Value& v) {
+  std::string text = v.ToString();
+  if (v.is(ValueKind::kDouble) && text.find_first_of(".eEnN") == std::string::npos) text += ".0";
+  return text;
+}
+
+// What was found instead: "string `four`", "`16.5`", "a list", "a mapping", "null".
+std::string Got(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kString:
+      return "string " + Tick(v.string_value());
+    case ValueKind::kList:
+      return "a list";
+    case ValueKind::kMap:
+      return "a mapping";
+    case ValueKind::kNull:
+      return "null";
+    default:
+      return Tick(ScalarText(v));
+  }
+}
+
+bool IsScalar(const Value& v) {
+  return !v.is(ValueKind::kList) && !v.is(ValueKind::kMap) && !v.is(ValueKind::kNull);
+}
+
+// "`a`, `b`, `c`", cut after `limit` names with ", …".
+std::string ListNames(const std::vector<std::string>& names, size_t limit) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < limit; ++i) {
+    if (i > 0) out += ", ";
+    out += Tick(names[i]);
+  }
+  if (names.size() > limit) out += ", …";
+  return out;
+}
+
+// "did you mean `x`? " when a candidate is close, else "".
+std::string DidYouMean(std::string_view name, const std::vector<std::string>& candidates) {
+  std::string closest = ClosestName(name, candidates);
+  return closest.empty() ? "" : "did you mean " + Tick(closest) + "? ";
+}
+
+// Text shaped like a number, so a failed quantity was meant as one: `80Gb`, `5 GB`.
+bool LooksNumeric(std::string_view text) {
+  size_t i = !text.empty() && (text[0] == '+' || text[0] == '-' || text[0] == '.') ? 1 : 0;
+  return i < text.size() && text[i] >= '0' && text[i] <= '9';
+}
+
+// The record's name for a message, with its id when it has one: "`Allocation` `a-train`".
+std::string RecordName(const RecordDef& def, const Value& map) {
+  std::string name = Tick(def.name);
+  const Value* id = map.Field("id");
+  if (id != nullptr && IsScalar(*id)) name += " " + Tick(id->ToString());
+  return name;
+}
+
+// Checks one document's values against their types and returns them normalized.
+class Validator {
+ public:
+  Validator(const TypeTable& schema, const ValidateOptions& options, Reporter* out)
+      : schema_(schema), options_(options), out_(out) {}
+
+  Value Document(const RecordDef& def, const Value& root) { return Record(def, root, 0, true); }
+
+ private:
+  Value Check(TypeId type, const Value& v, std::string_view field, size_t depth);
+  Value Record(const RecordDef& def, const Value& v, size_t depth, bool document);
+  bool FillAbsent(const RecordDef& def, const Value& v, MapEntries* out);
+  void UnknownField(const RecordDef& def, const std::string& key, const Value& value);
+  Value List(const Type& t, const Value& v, std::string_view field, size_t depth);
+  void Unique(const Value& item, bool keyed, std::string_view field,
+              std::unordered_map<std::string, SourceLoc>* seen);
+  Value Map(const Type& t, const Value& v, size_t depth);
+  Value Scalar(TypeKind kind, const Value& v);
+  Value Quantity(TypeKind kind, const Value& v);
+  Value Enum(const EnumDef& def, const Value& v);
+  void UnknownMember(const EnumDef& def, std::string_view text, SourceLoc loc, bool as_key);
+  Value Text(const Type& t, const Value& v);
+
+  // A new value in place of `original`, at its location. Counted, so that a
+  // collection none of whose items changed is returned as it was, shared.
+  Value Rebuilt(Value value, const Value& original) {
+    ++edits_;
+    value.set_loc(original.loc());
+    return value;
+  }
+
+  const TypeTable& schema_;
+  const ValidateOptions& options_;
+  Reporter* out_;
+  size_t edits_ = 0;
+  bool too_deep_ = false;
+};
+
+Value Validator::Check(TypeId type, const Value& v, std::string_view field, size_t depth) {
+  if (depth > options_.max_depth) {
+    if (!too_deep_) {
+      out_->Error(v.loc(), "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
+    }
+    too_deep_ = true;
+    return v;
+  }
+  const Type& t = schema_.Get(type);
+  switch (t.kind) {
+    case TypeKind::kAny:
+    case TypeKind::kError:
+    case TypeKind::kNull:
+      return v;
+    case TypeKind::kBool:
+    case TypeKind::kInt:
+    case TypeKind::kDouble:
+    case TypeKind::kDate:
+    case TypeKind::kDuration:
+      return Scalar(t.kind, v);
+    case TypeKind::kString:
+    case TypeKind::kRef:
+      return Text(t, v);
+    case TypeKind::kBytes:
+    case TypeKind::kBandwidth:
+      return Quantity(t.kind, v);
+    case TypeKind::kEnum:
+      return Enum(schema_.enums[t.index], v);
+    case TypeKind::kRecord:
+      return Record(schema_.records[t.index], v, depth, false);
+    case TypeKind::kList:
+      return List(t, v, field, depth);
+    case TypeKind::kMap:
+      return Map(t, v, depth);
+  }
+  return v;
+}
+
+Value Validator::Record(const RecordDef& def, const Value& v, size_t depth, bool document) {
+  if (!v.is(ValueKind::kMap)) {
+    out_->Error(v.loc(), "expected a " + Tick(def.name) + " mapping, got " + Got(v));
+    return v;
+  }
+  size_t edits = edits_;
+  bool dropped = false;
+  MapEntries entries;
+  entries.reserve(v.entries().size() + def.fields.size());
+  for (const auto& [key, value] : v.entries()) {
+    const FieldDef* field = def.Find(key);
+    if (field == nullptr && document && (key == "apiVersion" || key == "kind")) {
+      entries.emplace_back(key, value);  // the loader checked them
+    } else if (field == nullptr) {
+      UnknownField(def, key, value);
+      dropped = true;
+    } else if (value.is(ValueKind::kNull)) {
+      // An explicit null is an absent value: FillAbsent gives it its default.
+      if (!field->optional && !field->has_default) {
+        out_->Error(value.loc(), "missing value for " + Tick(key)).help =
+            "give " + Tick(key) + " a value of type " + Tick(schema_.Name(field->type));
+      }
+      dropped = true;
+    } else {
+      entries.emplace_back(key, Check(field->type, value, key, depth + 1));
+    }
+  }
+  bool filled = FillAbsent(def, v, &entries);
+  if (!dropped && !filled && edits_ == edits) return v;
+  return Rebuilt(Value::Map(std::move(entries)), v);
+}
+
+// Adds the defaults of absent fields and reports the missing required ones;
+// true if a default was added.
+bool Validator::FillAbsent(const RecordDef& def, const Value& v, MapEntries* out) {
+  bool filled = false;
+  for (const FieldDef& field : def.fields) {
+    const Value* present = v.Field(field.name);
+    if (present != nullptr && !present->is(ValueKind::kNull)) continue;
+    if (field.has_default) {
+      Value value = field.default_value;
+      value.set_loc(v.loc());
+      out->emplace_back(field.name, std::move(value));
+      filled = true;
+    } else if (!field.optional && present == nullptr) {
+      out_->Error(v.loc(), "missing field " + Tick(field.name) + " in " + RecordName(def, v)).help =
+          "add " + Tick(field.name + ":") + " with a value of type " +
+          Tick(schema_.Name(field.type));
+    }
+  }
+  return filled;
+}
+
+// Map keys carry no location of their own: the field's value stands in for it.
+void Validator::UnknownField(const RecordDef& def, const std::string& key, const Value& value) {
+  Diagnostic& d = out_->Error(value.loc(), "unknown field " + Tick(key) + " in " + Tick(def.name));
+  if (out_->full()) return;
+  std::vector<std::string> names;
+  for (const FieldDef& f : def.fields) names.push_back(f.name);
+  std::string closest = ClosestName(key, names);
+  d.help = !closest.empty() ? "did you mean " + Tick(closest) + "?"
+                            : Tick(def.name) + " has fields " + ListNames(names, kListedNames);
+}
+
+Value Validator::List(const Type& t, const Value& v, std::string_view field, size_t depth) {
+  if (!v.is(ValueKind::kList)) {
+    Diagnostic& d = out_->Error(v.loc(), "expected a list, got " + Got(v));
+    if (IsScalar(v)) d.help = "write " + Tick("[" + v.ToString() + "]") + " for a list of one";
+    return v;
+  }
+  size_t edits = edits_;
+  std::vector<Value> items;
+  items.reserve(v.items().size());
+  for (const Value& item : v.items()) items.push_back(Check(t.elem, item, field, depth + 1));
+  Value result = edits_ == edits ? v : Rebuilt(Value::List(std::move(items)), v);
+  // Value::List keys a list whose ids are distinct: only an unkeyed one can repeat an id.
+  const Type& elem = schema_.Get(t.elem);
+  bool keyed = elem.kind == TypeKind::kRecord && schema_.records[elem.index].keyed();
+  if (t.is_set || (keyed && !result.keyed())) {
+    std::unordered_map<std::string, SourceLoc> seen;  // ids, or items of a set
+    for (const Value& item : result.items()) Unique(item, keyed, field, &seen);
+  }
+  return result;
+}
+
+// Reports an item whose id (keyed list) or value (set) came before.
+void Validator::Unique(const Value& item, bool keyed, std::string_view field,
+                       std::unordered_map<std::string, SourceLoc>* seen) {
+  const Value* id = keyed ? item.Field("id") : &item;
+  if (id == nullptr || (keyed && !id->is(ValueKind::kString))) return;
+  // A set's items are compared by kind and literal text: 1 and "1" differ.
+  std::string key =
+      keyed ? id->string_value() : std::string(KindName(id->kind())) + ":" + id->ToLiteral();
+  auto [first, inserted] = seen->try_emplace(std::move(key), id->loc());
+  if (inserted) return;
+  std::string text = id->ToString();
+  std::string message = keyed ? "duplicate id " + Tick(text) + " in " + Tick(field)
+                              : Tick(text) + " is listed twice in " + Tick(field);
+  Diagnostic& d = out_->Error(id->loc(), std::move(message));
+  d.related.push_back({first->second, "the first " + Tick(text) + " is here"});
+}
+
+Value Validator::Map(const Type& t, const Value& v, size_t depth) {
+  if (!v.is(ValueKind::kMap)) {
+    out_->Error(v.loc(), "expected a mapping, got " + Got(v));
+    return v;
+  }
+  const Type& key = schema_.Get(t.key);
+  const EnumDef* members = key.kind == TypeKind::kEnum ? &schema_.enums[key.index] : nullptr;
+  size_t edits = edits_;
+  bool dropped = false;
+  MapEntries entries;
+  entries.reserve(v.entries().size());
+  for (const auto& [name, value] : v.entries()) {
+    int member = members != nullptr ? members->FindFact(name) : 0;
+    if (member < 0) {
+      UnknownMember(*members, name, value.loc().valid() ? value.loc() : v.loc(), true);
+      dropped = true;
+      continue;
+    }
+    // Enum keys are stored in their canonical spelling, as rules compare them.
+    std::string key = members != nullptr ? EnumDef::FactSpelling(members->members[member]) : name;
+    dropped = dropped || key != name;
+    entries.emplace_back(std::move(key), Check(t.elem, value, name, depth + 1));
+  }
+  if (!dropped && edits_ == edits) return v;
+  return Rebuilt(Value::Map(std::move(entries)), v);
+}
+
+Value Validator::Scalar(TypeKind kind, const Value& v) {
+  switch (kind) {
+    case TypeKind::kInt:
+      if (v.is(ValueKind::kInt)) return v;
+      out_->Error(v.loc(), "expected an integer, got " + Got(v));
+      return v;
+    case TypeKind::kDouble:
+      if (v.is(ValueKind::kDouble)) return v;
+      if (v.is(ValueKind::kInt)) {
+        return Rebuilt(Value::Double(static_cast<double>(v.int_value())), v);
+      }
+      out_->Error(v.loc(), "expected a number, got " + Got(v));
+      return v;
+    case TypeKind::kBool:
+      if (!v.is(ValueKind::kBool)) {
+        out_->Error(v.loc(), "expected `true` or `false`, got " + Got(v));
+      }
+      return v;
+    case TypeKind::kDate:
+      if (!v.is(ValueKind::kDate)) {
+        out_->Error(v.loc(), "expected a date such as `2027-04-12`, got " + Got(v));
+      }
+      return v;
+    default: {
+      if (v.is(ValueKind::kDuration)) return v;
+      Diagnostic& d =
+          out_->Error(v.loc(), "expected a duration such as `8h` or `5d`, got " + Got(v));
+      if (v.is(ValueKind::kInt)) {
+        std::string n = v.ToString();
+        d.help = "add a unit (w, d, h, m, s), e.g. " + Tick(n + "h") + " or " + Tick(n + "d");
+      }
+      return v;
+    }
+  }
+}
+
+Value Validator::Quantity(TypeKind kind, const Value& v) {
+  bool bytes = kind == TypeKind::kBytes;
+  Dimension want = bytes ? Dimension::kBytes : Dimension::kBytesPerSecond;
+  std::string noun = bytes ? "a size" : "a bandwidth";
+  std::string example = bytes ? "`80GiB`" : "`5GB/s`";
+  if (v.is(ValueKind::kQuantity)) {
+    Dimension got = v.quantity_value().dimension;
+    if (got != want) {
+      out_->Error(v.loc(), std::string("expected ") + DimensionName(want) + ", got " +
+                               DimensionName(got) + " " + Tick(v.ToString()));
+    }
+    return v;
+  }
+  std::string text = v.ToString();
+  if (v.is(ValueKind::kInt) || v.is(ValueKind::kDouble)) {
+    out_->Error(v.loc(),
+                Tick(ScalarText(v)) + " has no unit; expected " + noun + " such as " + example);
+  } else if (v.is(ValueKind::kString) && LooksNumeric(text)) {
+    Diagnostic& d = out_->Error(v.loc(), Tick(text) + " is not " + noun);
+    std::string squeezed = text;
+    squeezed.erase(std::remove(squeezed.begin(), squeezed.end(), ' '), squeezed.end());
+    capops::Quantity q;
+    if (squeezed != text && ParseQuantity(squeezed, &q) && q.dimension == want) {
+      d.help = "write it without spaces: " + Tick(squeezed);
+    } else if (bytes) {
+      d.help = std::string("units are ") + kSizeUnits;
+    } else {
+      d.help = std::string("units are ") + kSizeUnits + ", each followed by `/s`";
+    }
+  } else {
+    out_->Error(v.loc(), "expected " + noun + " such as " + example + ", got " + Got(v));
+  }
+  return v;
+}
+
+Value Validator::Enum(const EnumDef& def, const Value& v) {
+  if (!IsScalar(v)) {
+    std::vector<std::string> spellings;
+    for (const std::string& m : def.members) spellings.push_back(EnumDef::FactSpelling(m));
+    out_->Error(v.loc(), "expected a " + def.name + ", got " + Got(v)).help =
+        "expected one of " + ListNames(spellings, kListedNames);
+    return v;
+  }
+  std::string text = v.ToString();
+  int member = def.FindFact(text);
+  if (member < 0) {
+    UnknownMember(def, text, v.loc(), false);
+    return v;
+  }
+  std::string canonical = EnumDef::FactSpelling(def.members[member]);
+  return v.is(ValueKind::kString) && text == canonical ? v : Rebuilt(Value::String(canonical), v);
+}
+
+void Validator::UnknownMember(const EnumDef& def, std::string_view text, SourceLoc loc,
+                              bool as_key) {
+  std::string message =
+      as_key ? "unknown key " + Tick(text) : "unknown " + def.name + " " + Tick(text);
+  Diagnostic& d = out_->Error(loc, std::move(message));
+  if (out_->full()) return;
+  std::vector<std::string> spellings;
+  for (const std::string& m : def.members) spellings.push_back(EnumDef::FactSpelling(m));
+  std::string expected = as_key ? "keys are " + def.name + " values: " : "expected one of ";
+  d.help = DidYouMean(text, spellings) + expected + ListNames(spellings, kListedNames);
+}
+
+// A string or a ref: a string, or a scalar read as one (`id: 8h`, `name: 2027`).
+Value Validator::Text(const Type& t, const Value& v) {
+  if (v.is(ValueKind::kString)) return v;
+  if (IsScalar(v) && !v.is_error()) return Rebuilt(Value::String(v.ToString()), v);
+  std::string expected = t.kind == TypeKind::kRef
+                             ? "the id of a " + Tick(schema_.records[t.index].name)
+                             : std::string("a string");
+  out_->Error(v.loc(), "expected " + expected + ", got " + Got(v));
+  return v;
+}
+
+// Where the records of one type are listed, across all roots.
+struct Targets {
+  bool held = false;      // some root's document declares a list of them
+  bool reported = false;  // "no document holds…" was said
+  std::vector<const Value*> keyed_lists;
+  std::unordered_set<std::string_view> other_ids;  // from lists that are not keyed
+  std::vector<std::string> candidates;             // for did-you-mean, filled on demand
+  bool candidates_ready = false;
+};
+
+// Follows the schema under each root to every `ref` value and looks it up.
+class RefChecker {
+ public:
+  RefChecker(const TypeTable& schema, const std::vector<ValidatedRoot>& roots,
+             const ValidateOptions& options, Reporter* out);
+
+  void Run();
+
+ private:
+  bool HasRef(TypeId type) const;
+  void Walk(TypeId type, const Value& v, size_t depth);
+  void WalkRecord(const RecordDef& def, const Value& v, size_t depth);
+  void Check(uint32_t record, const Value& v);
+  Targets& TargetsOf(uint32_t record);
+  void Dangling(uint32_t record, Targets* targets, const Value& v);
+  void Unheld(uint32_t record, Targets* targets, const Value& v);
+  const std::vector<std::string>& Candidates(Targets* targets);
+
+  const TypeTable& schema_;
+  const std::vector<ValidatedRoot>& roots_;
+  const ValidateOptions& options_;
+  Reporter* out_;
+  std::vector<bool> record_has_ref_;
+  std::unordered_map<uint32_t, Targets> targets_;
+  size_t dangling_ = 0;
+};
+
+RefChecker::RefChecker(const TypeTable& schema, const std::vector<ValidatedRoot>& roots,
+                       const ValidateOptions& options, Reporter* out)
+    : schema_(schema), roots_(roots), options_(options), out_(out) {
+  // Records may nest each other, even cyclically: iterate to a fixed point.
+  record_has_ref_.assign(schema.records.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t r = 0; r < schema.records.size(); ++r) {
+      if (record_has_ref_[r]) continue;
+      for (const FieldDef& f : schema.records[r].fields) {
+        if (HasRef(f.type)) {
+          record_has_ref_[r] = true;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+bool RefChecker::HasRef(TypeId type) const {
+  const Type& t = schema_.Get(type);
+  switch (t.kind) {
+    case TypeKind::kRef:
+      return true;
+    case TypeKind::kList:
+    case TypeKind::kMap:
+      return HasRef(t.elem);
+    case TypeKind::kRecord:
+      return record_has_ref_[t.index];
+    default:
+      return false;
+  }
+}
+
+void RefChecker::Run() {
+  for (const ValidatedRoot& root : roots_) {
+    if (root.record != nullptr) WalkRecord(*root.record, root.value, 0);
+  }
+}
+
+void RefChecker::Walk(TypeId type, const Value& v, size_t depth) {
+  if (depth > options_.max_depth || !HasRef(type)) return;
+  const Type& t = schema_.Get(type);
+  switch (t.kind) {
+    case TypeKind::kRef:
+      return Check(t.index, v);
+    case TypeKind::kRecord:
+      return WalkRecord(schema_.records[t.index], v, depth);
+    case TypeKind::kList:
+      for (const Value& item : v.items()) Walk(t.elem, item, depth + 1);
+      return;
+    case TypeKind::kMap:
+      for (const auto& [key, value] : v.entries()) Walk(t.elem, value, depth + 1);
+      return;
+    default:
+      return;
+  }
+}
+
+void RefChecker::WalkRecord(const RecordDef& def, const Value& v, size_t depth) {
+  for (const FieldDef& f : def.fields) {
+    if (!HasRef(f.type)) continue;
+    const Value* value = v.Field(f.name);
+    if (value != nullptr) Walk(f.type, *value, depth + 1);
+  }
+}
+
+void RefChecker::Check(uint32_t record, const Value& v) {
+  if (!v.is(ValueKind::kString)) return;  // ValidateDocument said why
+  Targets& targets = TargetsOf(record);
+  if (!targets.held) return Unheld(record, &targets, v);
+  std::string_view id = v.string_value();
+  for (const Value* list : targets.keyed_lists) {
+    if (list->FindById(id) != nullptr) return;
+  }
+  if (targets.other_ids.count(id) != 0) return;
+  Dangling(record, &targets, v);
+}
+
+Targets& RefChecker::TargetsOf(uint32_t record) {
+  auto [it, inserted] = targets_.try_emplace(record);
+  Targets& targets = it->second;
+  if (!inserted) return targets;
+  for (const ValidatedRoot& root : roots_) {
+    if (root.record == nullptr) continue;
+    for (const FieldDef& f : root.record->fields) {
+      const Type& t = schema_.Get(f.type);
+      if (t.kind != TypeKind::kList) continue;
+      const Type& elem = schema_.Get(t.elem);
+      if (elem.kind != TypeKind::kRecord || elem.index != record) continue;
+      targets.held = true;
+      const Value* list = root.value.Field(f.name);
+      if (list == nullptr) continue;
+      if (list->keyed()) {
+        targets.keyed_lists.push_back(list);
+        continue;
+      }
+      // Repeated ids leave a list unkeyed (already reported): index it here.
+      for (const Value& item : list->items()) {
+        if (!item.Id().empty()) targets.other_ids.insert(item.Id());
+      }
+    }
+  }
+  return targets;
+}
+
+const std::vector<std::string>& RefChecker::Candidates(Targets* targets) {
+  if (targets->candidates_ready) return targets->candidates;
+  targets->candidates_ready = true;
+  std::vector<std::string>& out = targets->candidates;
+  for (const Value* list : targets->keyed_lists) {
+    for (const Value& item : list->items()) {
+      if (out.size() >= options_.max_candidates) return out;
+      out.emplace_back(item.Id());
+    }
+  }
+  // A hash set has no useful order: sort its part so the help is deterministic.
+  std::vector<std::string> others(targets->other_ids.begin(), targets->other_ids.end());
+  std::sort(others.begin(), others.end());
+  for (std::string& id : others) {
+    if (out.size() >= options_.max_candidates) break;
+    out.push_back(std::move(id));
+  }
+  return out;
+}
+
+void RefChecker::Dangling(uint32_t record, Targets* targets, const Value& v) {
+  const std::string& type = schema_.records[record].name;
+  std::string id = v.string_value();
+  Diagnostic& d = out_->Error(v.loc(), "no " + Tick(type) + " with id " + Tick(id));
+  // Suggestions cost a pass over the ids: only the first few dangling refs get one.
+  if (out_->full() || dangling_++ >= options_.max_suggestions) return;
+  const std::vector<std::string>& ids = Candidates(targets);
+  std::string closest = ClosestName(id, ids);
+  if (!closest.empty()) {
+    d.help = "did you mean " + Tick(closest) + "?";
+  } else if (ids.empty()) {
+    d.help = "no " + Tick(type) + " is listed in any document";
+  } else {
+    d.help = "known ids: " + ListNames(ids, kListedIds);
+  }
+}
+
+// No root declares a list of the referenced records: say so once, with the
+// document that would, if the schema has one.
+void RefChecker::Unheld(uint32_t record, Targets* targets, const Value& v) {
+  if (targets->reported) return;
+  targets->reported = true;
+  const std::string& type = schema_.records[record].name;
+  Diagnostic& d = out_->Error(v.loc(), "no document holds a list of " + Tick(type));
+  for (const RecordDef& doc : schema_.records) {
+    if (!doc.is_document) continue;
+    for (const FieldDef& f : doc.fields) {
+      const Type& t = schema_.Get(f.type);
+      if (t.kind == TypeKind::kList && schema_.Get(t.elem).kind == TypeKind::kRecord &&
+          schema_.Get(t.elem).index == record) {
+        d.help = Tick(type) + " records are listed in " + Tick(f.name) + " of " + Tick(doc.name) +
+                 " documents, and none was given";
+        return;
+      }
+    }
+  }
+  d.help = "the schema has no document with a " + Tick("list<" + type + ">") + " field";
+}
+
+}  // namespace
+
+Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
+                       const ValidateOptions& options) {
+  Reporter out(diags, options.max_diagnostics);
+  const char* kind = DocumentKindName(doc.kind);
+  const RecordDef* record = schema.Document(kind);
+  if (record == nullptr) {
+    out.Error(doc.loc, "the schema declares no " + Tick(kind) + " document").help =
+        "declare `document " + std::string(kind) + " { … }` in the schema";
+    return doc.root;
+  }
+  Validator validator(schema, options, &out);
+  Value root = validator.Document(*record, doc.root);
+  out.Finish(doc.loc);
+  return root;
+}
+
+void CheckReferences(const TypeTable& schema, const std::vector<ValidatedRoot>& roots,
+                     Diagnostics* diags, const ValidateOptions& options) {
+  Reporter out(diags, options.max_diagnostics);
+  RefChecker checker(schema, roots, options, &out);
+  checker.Run();
+  SourceLoc loc = roots.empty() ? SourceLoc{} : roots[0].value.loc();
+  out.Finish(loc);
+}
+
+}  // namespace capops::facts

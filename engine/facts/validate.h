@@ -1,0 +1,87 @@
+// Schema validation of fact documents: YAML values checked against CPL types.
+//
+// The loader types plain scalars by their text only; this is where a fact
+// document meets the schema (the `record`, `enum` and `document` declarations
+// of stdlib/, built into a TypeTable by the checker). ValidateDocument checks
+// one document against the document record its `kind` names and returns its
+// root normalized: defaults filled in, ints widened where a double is
+// expected, scalars turned into strings where a string is expected, lists
+// re-keyed by id. CheckReferences then checks, across a plan and its merged
+// inventory, that every `ref T` value names an existing T.
+//
+// Every problem is a Diagnostic of severity error and code "schema", located
+// at the offending value (a missing field at the map that lacks it), and all
+// of them are reported, up to ValidateOptions::max_diagnostics.
+//
+//   Diagnostics diags;
+//   for (facts::Document& d : loaded.documents) {
+//     d.root = facts::ValidateDocument(schema, d, &diags);
+//   }
+//   Value inventory = facts::MergeDocuments(inventory_docs, &diags);
+//   facts::CheckReferences(schema, {{schema.Document("CapacityPlan"), plan.root},
+//                                   {schema.Document("Inventory"), inventory}}, &diags);
+//
+// Both functions are linear in the size of the facts (keyed lookups by id,
+// hash sets for repeats) and recurse at most ValidateOptions::max_depth deep.
+// They only read `schema` and may run on several threads at once.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "engine/common/diagnostic.h"
+#include "engine/common/schema.h"
+#include "engine/common/value.h"
+#include "engine/facts/loader.h"
+
+namespace capops::facts {
+
+struct ValidateOptions {
+  /// Problems reported per call; past it, one "N more problems not shown".
+  size_t max_diagnostics = 200;
+  /// Dangling references that get a did-you-mean; later ones are reported without.
+  size_t max_suggestions = 50;
+  /// Ids considered for one did-you-mean or listed as known ids.
+  size_t max_candidates = 1000;
+  /// Nesting followed before giving up; the loader's own limit is lower.
+  size_t max_depth = 500;
+};
+
+/// Validates `doc` against the document record named by its kind
+/// (TypeTable::Document). Returns the document's root normalized:
+///   - a field that is absent, or explicitly `null`, and has a default gets
+///     the default, located at the map that lacks it; an optional one stays absent;
+///   - `double` fields hold doubles (an int is widened); `string` and `ref`
+///     fields hold strings (a plain scalar such as `8h` or `2027` becomes the
+///     text Value::ToString gives it, so `90m` reads back as `1h30m`);
+///   - a list whose items changed is rebuilt, so that it is keyed again when
+///     its records' ids are distinct;
+///   - `apiVersion` and `kind` are kept as they are (the loader checked them).
+/// Every value keeps its location; subtrees that need no change are shared
+/// with `doc.root`, not copied. A value that fails its type is kept as
+/// read and an unknown field is dropped, so the result of an invalid
+/// document is a best effort: callers should not evaluate rules on it as if
+/// it were valid. When the schema has no document record for the kind, that
+/// is reported and `doc.root` returned unchanged. `diags` must not be null.
+Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
+                       const ValidateOptions& options = {});
+
+/// A document root that ValidateDocument (and MergeDocuments) produced.
+struct ValidatedRoot {
+  const RecordDef* record = nullptr;  // its document record, in the same TypeTable
+  Value value;
+};
+
+/// Checks that every value of a `ref T` field under `roots` (followed by the
+/// schema: nested records, lists, maps, optional fields) is the id of a T
+/// held in a list<T> field of one of the roots' document records; when
+/// several fields hold T, the id may be in any of them. A dangling reference
+/// is reported at the referring value ("no `Pool` with id `serve-eu-spar`")
+/// with a did-you-mean over the known ids; a ref type that no root can
+/// resolve at all is reported once, at its first use. Values that are not
+/// strings (already reported by ValidateDocument) are skipped, and so are
+/// roots without a record. `diags` must not be null.
+void CheckReferences(const TypeTable& schema, const std::vector<ValidatedRoot>& roots,
+                     Diagnostics* diags, const ValidateOptions& options = {});
+
+}  // namespace capops::facts

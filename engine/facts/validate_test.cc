@@ -1,0 +1,674 @@
+// Tests for schema validation of fact documents and for reference checks;
+// the schema is built by hand as the checker would, all input is in memory.
+#include "engine/facts/validate.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/common/units.h"
+
+namespace capops::facts {
+namespace {
+
+// One field as CPL declares it: `name: T` (how ' '), `name?: T` ('?') or
+// `name: T = value` ('=').
+struct FieldSpec {
+  FieldSpec(const char* name, TypeId type, char how = ' ', Value value = {})
+      : name(name), type(type), how(how), value(std::move(value)) {}
+
+  const char* name;
+  TypeId type;
+  char how;
+  Value value;
+};
+
+// Builds a TypeTable the way the checker does from CPL declarations.
+class SchemaBuilder {
+ public:
+  TypeId Enum(const char* name, std::vector<std::string> members) {
+    uint32_t index = static_cast<uint32_t>(table.enums.size());
+    table.enums.push_back(EnumDef{name, std::move(members), {}});
+    table.enum_by_name[name] = index;
+    return table.Enum(index);
+  }
+  /// `record Name` or `document Name`; fields come later, so records may refer to each other.
+  uint32_t Declare(const char* name, bool document = false) {
+    uint32_t index = static_cast<uint32_t>(table.records.size());
+    table.records.push_back(RecordDef{name, {}, document, {}});
+    table.record_by_name[name] = index;
+    return index;
+  }
+  void Fields(uint32_t record, std::vector<FieldSpec> fields) {
+    for (FieldSpec& spec : fields) {
+      FieldDef f;
+      f.name = spec.name;
+      f.type = spec.type;
+      f.optional = spec.how == '?';
+      f.has_default = spec.how == '=';
+      f.default_value = std::move(spec.value);
+      table.records[record].fields.push_back(std::move(f));
+    }
+  }
+  TypeId Prim(TypeKind kind) { return table.Primitive(kind); }
+  /// A declared record's index.
+  uint32_t R(const char* name) const { return table.record_by_name.at(name); }
+
+  TypeTable table;
+};
+
+// `record AcceleratorType`, `Window`, `Pool`, `Supply`, as an inventory lists them.
+void DefineInventoryRecords(SchemaBuilder* b) {
+  TypeTable& t = b->table;
+  TypeId str = b->Prim(TypeKind::kString), integer = b->Prim(TypeKind::kInt);
+  TypeId date = b->Prim(TypeKind::kDate), acc = t.Ref(b->R("AcceleratorType"));
+  b->Fields(
+      b->R("AcceleratorType"),
+      {{"id", str}, {"model", str}, {"memory", b->Prim(TypeKind::kBytes)}, {"interconnect", str}});
+  b->Fields(b->R("Window"),
+            {{"start", date}, {"end", date, '?'}, {"duration", b->Prim(TypeKind::kDuration), '?'}});
+  TypeId role = b->Enum("PoolRole", {"research", "shared", "production", "production_replacement"});
+  b->Fields(b->R("Pool"), {{"id", str},
+                           {"accelerator", acc},
+                           {"hosts", integer},
+                           {"gpus_per_host", integer},
+                           {"region", str},
+                           {"role", role},
+                           {"labels", t.Map(str, str), '?'}});
+  TypeId kind = b->Enum("SupplyKind", {"quota", "reservation", "physical_confirmation"});
+  b->Fields(b->R("Supply"), {{"id", str},
+                             {"kind", kind},
+                             {"accelerator", acc},
+                             {"gpus", integer},
+                             {"window", t.Record(b->R("Window")), '?'}});
+}
+
+// The records a plan holds: `Metadata`, `Demand`, `Allocation`, `Substitute` …
+void DefinePlanRecords(SchemaBuilder* b) {
+  TypeTable& t = b->table;
+  TypeId str = b->Prim(TypeKind::kString), integer = b->Prim(TypeKind::kInt);
+  TypeId boolean = b->Prim(TypeKind::kBool), acc = t.Ref(b->R("AcceleratorType"));
+  b->Fields(b->R("Team"), {{"id", str}});
+  b->Fields(b->R("Metadata"), {{"name", str}, {"owner", str}, {"team", t.Ref(b->R("Team")), '?'}});
+  b->Fields(b->R("Requires"), {{"memory", b->Prim(TypeKind::kBytes), '?'},
+                               {"storage_read", b->Prim(TypeKind::kBandwidth), '?'}});
+  TypeId slice = b->Enum("Slice", {"exploration", "training", "tuning", "inference"});
+  b->Fields(b->R("Demand"), {{"id", str},
+                             {"slice", slice},
+                             {"gpus", integer, '?'},
+                             {"window", t.Record(b->R("Window")), '?'},
+                             {"requires", t.Record(b->R("Requires")), '?'},
+                             {"interruptible", boolean, '=', Value::Bool(false)},
+                             {"max_hold", b->Prim(TypeKind::kDuration), '?'},
+                             {"regions", t.List(str, /*is_set=*/true), '?'},
+                             {"utilization", b->Prim(TypeKind::kDouble), '?'},
+                             {"based_on", t.Ref(b->R("Demand")), '?'}});
+  b->Fields(b->R("Allocation"), {{"id", str},
+                                 {"demand", t.Ref(b->R("Demand"))},
+                                 {"pool", t.Ref(b->R("Pool"))},
+                                 {"gpus", integer},
+                                 {"evidence", t.List(t.Ref(b->R("Supply"))), '=', Value::List({})},
+                                 {"interruptible", boolean, '=', Value::Bool(false)}});
+  TypeId check = b->Enum("Check", {"quality", "memory", "numerics", "completion_window"});
+  TypeId status = b->Enum("CheckStatus", {"passed", "pending", "failed"});
+  b->Fields(b->R("Substitute"),
+            {{"replaces", acc}, {"candidate", acc}, {"validation", t.Map(check, status)}});
+  b->Fields(b->R("Node"),
+            {{"name", str}, {"children", t.List(t.Record(b->R("Node"))), '=', Value::List({})}});
+}
+
+// A reduced CapOps schema:
+//   enum PoolRole { research, shared, production, production_replacement }
+//   record Pool { id: string, accelerator: ref AcceleratorType, hosts: int, … }
+//   record Allocation { id: string, demand: ref Demand, pool: ref Pool, gpus: int,
+//                       evidence: list<ref Supply> = [], interruptible: bool = false }
+//   document Inventory { accelerator_types: list<AcceleratorType> = [], pools: … = [], … }
+//   document CapacityPlan { metadata: Metadata, demands: list<Demand>, … }
+TypeTable BuildSchema(bool with_inventory = true) {
+  SchemaBuilder b;
+  for (const char* name : {"AcceleratorType", "Window", "Pool", "Supply", "Team", "Metadata",
+                           "Requires", "Demand", "Allocation", "Substitute", "Node"}) {
+    b.Declare(name);
+  }
+  DefineInventoryRecords(&b);
+  DefinePlanRecords(&b);
+  TypeTable& t = b.table;
+  auto list = [&](const char* record) { return t.List(t.Record(b.R(record))); };
+  const Value none = Value::List({});
+  if (with_inventory) {
+    b.Fields(b.Declare("Inventory", true),
+             {{"accelerator_types", list("AcceleratorType"), '=', none},
+              {"pools", list("Pool"), '=', none},
+              {"supply", list("Supply"), '=', none}});
+  }
+  b.Fields(b.Declare("CapacityPlan", true),
+           {{"metadata", t.Record(b.R("Metadata"))},
+            {"demands", list("Demand")},
+            {"allocations", list("Allocation"), '=', none},
+            {"substitutes", list("Substitute"), '=', none},
+            {"tree", t.Record(b.R("Node")), '?'},
+            {"notes", t.Map(b.Prim(TypeKind::kString), t.Any()), '?'}});
+  return std::move(b.table);
+}
+
+const TypeTable& Schema() {
+  static const TypeTable schema = BuildSchema();
+  return schema;
+}
+
+constexpr const char* kInventory =
+    "apiVersion: capops.dev/v1\n"
+    "kind: Inventory\n"
+    "accelerator_types:\n"
+    "  - {id: h100-80, model: H100-SXM, memory: 80GiB, interconnect: nvlink4}\n"
+    "  - {id: l4-24, model: L4, memory: 24GiB, interconnect: pcie4}\n"
+    "pools:\n"
+    "  - {id: train-eu, accelerator: h100-80, hosts: 4, gpus_per_host: 4, region: eu-west,"
+    " role: research}\n"
+    "  - {id: serve-eu-spare, accelerator: l4-24, hosts: 1, gpus_per_host: 4, region: eu-west,"
+    " role: production-replacement}\n"
+    "supply:\n"
+    "  - {id: q-h100, kind: quota, accelerator: h100-80, gpus: 32}\n"
+    "  - {id: r-apr, kind: reservation, accelerator: h100-80, gpus: 16,"
+    " window: {start: 2027-04-12, end: 2027-04-17}}\n";
+
+// A plan: lines 1-3 are the header and metadata, `body` starts on line 4.
+std::string Plan(const std::string& body) {
+  return "apiVersion: capops.dev/v1\nkind: CapacityPlan\nmetadata: {name: q2, owner: ai}\n" + body;
+}
+
+// Lines 4-6 of a plan; allocations then start on line 7.
+constexpr const char* kDemands =
+    "demands:\n"
+    "  - {id: train, slice: training, gpus: 16}\n"
+    "  - {id: serve, slice: inference, gpus: 4}\n";
+
+// An inventory: lines 1-2 are the header, `body` starts on line 3.
+std::string Inventory(const std::string& body) {
+  return "apiVersion: capops.dev/v1\nkind: Inventory\n" + body;
+}
+
+// Loads `text` as case.yaml and the base inventory as inventory.yaml,
+// validates every document and checks references across them.
+struct Checked {
+  SourceManager sources;
+  Diagnostics diags;
+  std::vector<ValidatedRoot> roots;
+  FileId file = 0;
+
+  explicit Checked(const std::string& text, const TypeTable& schema = Schema(),
+                   const ValidateOptions& options = {}) {
+    file = sources.Add("case.yaml", text);
+    Load(file, schema, options);
+    // A second inventory is fine: references may resolve in either.
+    if (schema.Document("Inventory") != nullptr) {
+      Load(sources.Add("inventory.yaml", kInventory), schema, options);
+    }
+    CheckReferences(schema, roots, &diags, options);
+    diags.Sort();
+  }
+
+  void Load(FileId id, const TypeTable& schema, const ValidateOptions& options) {
+    LoadResult loaded = LoadYaml(sources, id, {});
+    diags.Append(loaded.diagnostics);
+    for (const Document& d : loaded.documents) {
+      Value root = ValidateDocument(schema, d, &diags, options);
+      const RecordDef* record = schema.Document(DocumentKindName(d.kind));
+      if (record != nullptr) roots.push_back(ValidatedRoot{record, root});
+    }
+  }
+
+  const Value& plan() const { return Root("CapacityPlan"); }
+  const Value& inventory() const { return Root("Inventory"); }
+
+  const Value& Root(const char* kind) const {
+    for (const ValidatedRoot& r : roots) {
+      if (r.record->name == kind) return r.value;
+    }
+    FAIL("no " << kind);
+    return roots[0].value;
+  }
+
+  // "line:col: message" and an indented "help: …" line per diagnostic; the
+  // file name only when it is not case.yaml.
+  std::string Dump() const {
+    std::string out;
+    for (const Diagnostic& d : diags.items()) {
+      if (d.loc.file != file) out += std::string(sources.Path(d.loc.file)) + ":";
+      out +=
+          std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message + "\n";
+      if (!d.help.empty()) out += "  help: " + d.help + "\n";
+    }
+    return out;
+  }
+};
+
+struct Case {
+  const char* name;
+  std::string text;
+  std::string expected;
+};
+
+// Runs each case and compares its dump; every problem is a schema error.
+void CheckCases(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    INFO(c.name << "\n" << c.text);
+    Checked checked(c.text);
+    CHECK(checked.Dump() == c.expected);
+    for (const Diagnostic& d : checked.diags.items()) {
+      CHECK(d.code == "schema");
+      CHECK(d.severity == Severity::kError);
+    }
+  }
+}
+
+TEST_CASE("values of the wrong type are diagnosed where they are", "[schema]") {
+  const std::string alloc = std::string(kDemands) + "allocations:\n";
+  CheckCases({
+      {"int field given a word", Plan("demands:\n  - {id: d, slice: training, gpus: four}\n"),
+       "5:36: expected an integer, got string `four`\n"},
+      {"int field given a fraction", Plan("demands:\n  - {id: d, slice: training, gpus: 16.5}\n"),
+       "5:36: expected an integer, got `16.5`\n"},
+      {"size without a unit",
+       Inventory("accelerator_types:\n"
+                 "  - {id: x, model: X, memory: 80, interconnect: pcie4}\n"),
+       "4:31: `80` has no unit; expected a size such as `80GiB`\n"},
+      {"size with an unknown unit",
+       Inventory("accelerator_types:\n"
+                 "  - {id: x, model: X, memory: 80Gb, interconnect: pcie4}\n"),
+       "4:31: `80Gb` is not a size\n"
+       "  help: units are B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB\n"},
+      {"bandwidth written with a space",
+       Plan("demands:\n  - id: d\n    slice: training\n    requires: {storage_read: 5 GB/s}\n"),
+       "7:30: `5 GB/s` is not a bandwidth\n"
+       "  help: write it without spaces: `5GB/s`\n"},
+      {"size given a bandwidth",
+       Plan("demands:\n  - {id: d, slice: training, requires: {memory: 5GB/s}}\n"),
+       "5:49: expected bytes, got bytes/s `5GB/s`\n"},
+      {"date given a duration",
+       Plan("demands:\n  - id: d\n    slice: training\n    window: {start: 5d, duration: 5d}\n"),
+       "7:21: expected a date such as `2027-04-12`, got `5d`\n"},
+      {"duration given a bare number",
+       Plan("demands:\n  - {id: d, slice: exploration, max_hold: 8}\n"),
+       "5:43: expected a duration such as `8h` or `5d`, got `8`\n"
+       "  help: add a unit (w, d, h, m, s), e.g. `8h` or `8d`\n"},
+      {"bool given yes", Plan("demands:\n  - {id: d, slice: exploration, interruptible: yes}\n"),
+       "5:48: expected `true` or `false`, got string `yes`\n"},
+      {"number given a word", Plan("demands:\n  - {id: d, slice: inference, utilization: high}\n"),
+       "5:44: expected a number, got string `high`\n"},
+      {"record given a scalar",
+       "apiVersion: capops.dev/v1\nkind: CapacityPlan\nmetadata: q2\n" + std::string(kDemands),
+       "3:11: expected a `Metadata` mapping, got string `q2`\n"},
+      {"unknown enum member with a close one",
+       Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"
+                 " region: eu, role: resarch}\n"),
+       "4:79: unknown PoolRole `resarch`\n"
+       "  help: did you mean `research`? expected one of `research`, `shared`, `production`, "
+       "`production-replacement`\n"},
+      {"unknown enum member in CPL spelling", Plan("demands:\n  - {id: d, slice: batch}\n"),
+       "5:20: unknown Slice `batch`\n"
+       "  help: expected one of `exploration`, `training`, `tuning`, `inference`\n"},
+      {"enum-keyed map with an unknown value",
+       Plan(kDemands + std::string("substitutes:\n"
+                                   "  - {replaces: h100-80, candidate: l4-24,"
+                                   " validation: {completion-window: pass}}\n")),
+       "8:75: unknown CheckStatus `pass`\n"
+       "  help: did you mean `passed`? expected one of `passed`, `pending`, `failed`\n"},
+      {"string given a mapping",
+       Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"
+                 " region: {name: eu}, role: shared}\n"),
+       "4:69: expected a string, got a mapping\n"},
+      {"map of strings given a list value",
+       Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"
+                 " region: eu, role: shared, labels: {tier: [a]}}\n"),
+       "4:102: expected a string, got a list\n"},
+      {"list given a mapping", Plan("demands: {id: d, slice: training}\n"),
+       "4:10: expected a list, got a mapping\n"},
+      {"list given a scalar",
+       Plan(alloc + "  - {id: a, demand: train, pool: train-eu, gpus: 4, evidence: r-apr}\n"),
+       "8:63: expected a list, got string `r-apr`\n"
+       "  help: write `[r-apr]` for a list of one\n"},
+      {"reference given a list",
+       Plan(alloc + "  - {id: a, demand: train, pool: [train-eu], gpus: 4}\n"),
+       "8:34: expected the id of a `Pool`, got a list\n"},
+  });
+}
+
+TEST_CASE("unknown, missing and repeated entries are diagnosed", "[schema]") {
+  const std::string alloc = std::string(kDemands) + "allocations:\n";
+  CheckCases({
+      {"unknown field with a close name",
+       Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"
+                 " region: eu, rol: research}\n"),
+       "4:5: missing field `role` in `Pool` `p`\n"
+       "  help: add `role:` with a value of type `PoolRole`\n"
+       "4:78: unknown field `rol` in `Pool`\n"
+       "  help: did you mean `role`?\n"},
+      {"unknown field without a close name",
+       "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"
+       "metadata: {name: q2, owner: ai, colour: red}\n" +
+           std::string(kDemands),
+       "3:41: unknown field `colour` in `Metadata`\n"
+       "  help: `Metadata` has fields `name`, `owner`, `team`\n"},
+      {"unknown document field", Plan(kDemands + std::string("alocations: []\n")),
+       "7:13: unknown field `alocations` in `CapacityPlan`\n"
+       "  help: did you mean `allocations`?\n"},
+      {"missing field in a named record",
+       Plan(alloc + "  - {id: a-train, demand: train, pool: train-eu}\n"),
+       "8:5: missing field `gpus` in `Allocation` `a-train`\n"
+       "  help: add `gpus:` with a value of type `int`\n"},
+      {"null for a required field",
+       Plan(alloc + "  - id: a-train\n    demand: train\n    pool: train-eu\n    gpus:\n"),
+       "11:5: missing value for `gpus`\n"
+       "  help: give `gpus` a value of type `int`\n"},
+      {"missing document field", Plan("allocations: []\n"),
+       "1:1: missing field `demands` in `CapacityPlan`\n"
+       "  help: add `demands:` with a value of type `list<Demand>`\n"},
+      {"duplicate id in a keyed list",
+       Plan(alloc + "  - {id: a-x, demand: train, pool: train-eu, gpus: 4}\n"
+                    "  - {id: a-x, demand: serve, pool: serve-eu-spare, gpus: 4}\n"),
+       "9:10: duplicate id `a-x` in `allocations`\n"},
+      {"set with a repeat",
+       Plan("demands:\n  - {id: d, slice: training, regions: [eu-west, us-east, eu-west]}\n"),
+       "5:58: `eu-west` is listed twice in `regions`\n"},
+      {"enum-keyed map with an unknown key",
+       Plan(kDemands + std::string("substitutes:\n"
+                                   "  - replaces: h100-80\n"
+                                   "    candidate: l4-24\n"
+                                   "    validation: {quality: passed, numerix: passed}\n")),
+       "10:44: unknown key `numerix`\n"
+       "  help: did you mean `numerics`? keys are Check values: `quality`, `memory`, `numerics`, "
+       "`completion-window`\n"},
+      {"nested record field",
+       Plan("demands:\n  - id: d\n    slice: training\n"
+            "    window: {start: 2027-04-12, duraton: 5d}\n"),
+       "7:42: unknown field `duraton` in `Window`\n"
+       "  help: did you mean `duration`?\n"},
+      {"nested record in the inventory",
+       Inventory("supply:\n  - {id: s, kind: reservation, accelerator: h100-80, gpus: 8,"
+                 " window: {end: 2027-04-17}}\n"),
+       "4:71: missing field `start` in `Window`\n"
+       "  help: add `start:` with a value of type `date`\n"},
+  });
+}
+
+TEST_CASE("dangling references are diagnosed at the referring value", "[schema]") {
+  const std::string alloc = std::string(kDemands) + "allocations:\n";
+  CheckCases({
+      {"dangling reference with a close id",
+       Plan(alloc + "  - {id: a, demand: serve, pool: serve-eu-spar, gpus: 4}\n"),
+       "8:34: no `Pool` with id `serve-eu-spar`\n"
+       "  help: did you mean `serve-eu-spare`?\n"},
+      {"dangling reference without a close id",
+       Plan(alloc + "  - {id: a, demand: serve, pool: gpu-farm-9, gpus: 4}\n"),
+       "8:34: no `Pool` with id `gpu-farm-9`\n"
+       "  help: known ids: `train-eu`, `serve-eu-spare`\n"},
+      {"reference within the plan",
+       Plan(alloc + "  - {id: a, demand: trian, pool: train-eu, gpus: 4}\n"),
+       "8:21: no `Demand` with id `trian`\n"
+       "  help: did you mean `train`?\n"},
+      {"list of references",
+       Plan(alloc +
+            "  - {id: a, demand: train, pool: train-eu, gpus: 4, evidence: [q-h100, nope]}\n"),
+       "8:72: no `Supply` with id `nope`\n"
+       "  help: known ids: `q-h100`, `r-apr`\n"},
+      {"reference to records no document holds",
+       "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"
+       "metadata: {name: q2, owner: ai, team: infra}\n" +
+           std::string(kDemands),
+       "3:39: no document holds a list of `Team`\n"
+       "  help: the schema has no document with a `list<Team>` field\n"},
+      {"reference in the inventory",
+       Inventory("pools:\n  - {id: p, accelerator: h100-8, hosts: 1, gpus_per_host: 4,"
+                 " region: eu, role: shared}\n"),
+       "4:26: no `AcceleratorType` with id `h100-8`\n"
+       "  help: did you mean `h100-80`?\n"},
+  });
+}
+
+TEST_CASE("a valid plan and inventory produce no diagnostics", "[schema]") {
+  Checked checked(Plan(
+      "demands:\n"
+      "  - {id: explore, slice: exploration, gpus: 2, interruptible: true, max_hold: 8h}\n"
+      "  - id: train-v3\n"
+      "    slice: training\n"
+      "    gpus: 16\n"
+      "    window: {start: 2027-04-12, duration: 5d}\n"
+      "    requires: {memory: 80GiB, storage_read: 5GB/s}\n"
+      "    regions: [eu-west, eu-north]\n"
+      "    utilization: 1\n"
+      "  - {id: tune-v3, slice: tuning, based_on: train-v3}\n"
+      "allocations:\n"
+      "  - {id: a-train, demand: train-v3, pool: train-eu, gpus: 16, evidence: [r-apr, q-h100]}\n"
+      "  - {id: a-explore, demand: explore, pool: serve-eu-spare, gpus: 2}\n"
+      "substitutes:\n"
+      "  - {replaces: h100-80, candidate: l4-24,"
+      " validation: {quality: passed, completion-window: failed}}\n"
+      "tree: {name: root, children: [{name: leaf}]}\n"
+      "notes: {anything: [1, {goes: here}]}\n"));
+  CHECK(checked.Dump() == "");
+  const Value& plan = checked.plan();
+  CHECK(plan.Field("allocations")->keyed());
+  CHECK(plan.Field("demands")->FindById("train-v3")->Field("utilization")->is(ValueKind::kDouble));
+  CHECK(*plan.Field("apiVersion") == Value::String("capops.dev/v1"));
+  CHECK(*plan.Field("kind") == Value::String("CapacityPlan"));
+}
+
+TEST_CASE("absent fields get their defaults, located at their map", "[schema]") {
+  Checked checked(Plan(std::string(kDemands) +
+                       "allocations:\n"
+                       "  - {id: a, demand: train, pool: train-eu, gpus: 4, interruptible: null}\n"
+                       "  - id: b\n"
+                       "    demand: serve\n"
+                       "    pool: serve-eu-spare\n"
+                       "    gpus: 4\n"
+                       "    evidence: ~\n"));
+  REQUIRE(checked.Dump() == "");
+  const Value& plan = checked.plan();
+  const Value* a = plan.Field("allocations")->FindById("a");
+  REQUIRE(a != nullptr);
+  REQUIRE(a->Field("evidence") != nullptr);
+  CHECK(*a->Field("evidence") == Value::List({}));
+  CHECK(*a->Field("interruptible") == Value::Bool(false));
+  CHECK(a->Field("interruptible")->loc() == a->loc());
+  CHECK(a->loc().line == 8);
+  const Value* b = plan.Field("allocations")->FindById("b");
+  REQUIRE(b != nullptr);
+  CHECK(*b->Field("evidence") == Value::List({}));
+  CHECK(b->Field("evidence")->loc() == b->loc());
+  // A document's own defaults are filled in too.
+  CHECK(*plan.Field("substitutes") == Value::List({}));
+  CHECK(plan.Field("substitutes")->loc() == plan.loc());
+  // Defaults within defaults: an inventory with no lists at all.
+  Checked empty(Inventory("") + Plan(kDemands).insert(0, "---\n"));
+  REQUIRE(empty.roots.size() == 3);  // with the base inventory
+  CHECK(*empty.roots[0].value.Field("pools") == Value::List({}));
+}
+
+TEST_CASE("null for an optional field leaves it absent", "[schema]") {
+  Checked checked(
+      Plan("demands:\n"
+           "  - id: d\n"
+           "    slice: training\n"
+           "    window: null\n"
+           "    max_hold: ~\n"
+           "    gpus:\n"));
+  REQUIRE(checked.Dump() == "");
+  const Value* d = checked.plan().Field("demands")->FindById("d");
+  REQUIRE(d != nullptr);
+  CHECK(d->Field("window") == nullptr);
+  CHECK(d->Field("max_hold") == nullptr);
+  CHECK(d->Field("gpus") == nullptr);
+  CHECK(*d->Field("interruptible") == Value::Bool(false));
+}
+
+TEST_CASE("scalars where a string is expected become strings", "[schema]") {
+  Checked checked(
+      Plan("demands:\n"
+           "  - {id: 8h, slice: training}\n"
+           "  - {id: 2027, slice: tuning, based_on: 8h}\n"
+           "  - {id: 2027-04-12, slice: inference, based_on: 2027}\n"
+           "  - {id: d, slice: inference, regions: [1, 80GiB, true]}\n"));
+  REQUIRE(checked.Dump() == "");
+  const Value* demands = checked.plan().Field("demands");
+  REQUIRE(demands->keyed());
+  const Value* d = demands->FindById("8h");
+  REQUIRE(d != nullptr);
+  CHECK(*d->Field("id") == Value::String("8h"));
+  CHECK(d->Field("id")->loc().line == 5);
+  CHECK(d->Field("id")->loc().column == 10);
+  REQUIRE(demands->FindById("2027") != nullptr);
+  CHECK(*demands->FindById("2027")->Field("based_on") == Value::String("8h"));
+  REQUIRE(demands->FindById("2027-04-12") != nullptr);
+  CHECK(*demands->FindById("d")->Field("regions") ==
+        Value::List({Value::String("1"), Value::String("80GiB"), Value::String("true")}));
+}
+
+TEST_CASE("ints are widened where a double is expected", "[schema]") {
+  Checked checked(Plan("demands:\n  - {id: d, slice: inference, utilization: 1}\n"));
+  REQUIRE(checked.Dump() == "");
+  const Value* u = checked.plan().Field("demands")->items()[0].Field("utilization");
+  REQUIRE(u->is(ValueKind::kDouble));
+  CHECK(u->double_value() == 1.0);
+  CHECK(u->loc().line == 5);
+}
+
+TEST_CASE("enum values are stored in their YAML spelling, `_` read as `-`", "[schema]") {
+  Checked checked(
+      Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"
+                " region: eu, role: production-replacement}\n"));
+  REQUIRE(checked.Dump() == "");
+  Checked cpl_spelling(
+      Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1,"
+                " gpus_per_host: 4, region: eu, role: production_replacement}\n"));
+  REQUIRE(cpl_spelling.Dump() == "");
+  const Value* role = cpl_spelling.inventory().Field("pools")->items()[0].Field("role");
+  CHECK(role->string_value() == "production-replacement");
+  CHECK(role->loc().line == 4);
+}
+
+TEST_CASE("a duplicate id points at the first one", "[schema]") {
+  Checked checked(Plan("demands:\n  - {id: d, slice: training}\n  - {id: d, slice: tuning}\n"));
+  REQUIRE(checked.diags.size() == 1);
+  const Diagnostic& d = checked.diags[0];
+  CHECK(d.message == "duplicate id `d` in `demands`");
+  CHECK(d.loc.line == 6);
+  REQUIRE(d.related.size() == 1);
+  CHECK(d.related[0].loc.line == 5);
+  CHECK(d.related[0].loc.column == 10);
+  CHECK(d.related[0].message == "the first `d` is here");
+  CHECK_FALSE(checked.plan().Field("demands")->keyed());
+}
+
+TEST_CASE("references resolve in a list left unkeyed by a repeated id", "[schema]") {
+  Checked checked(
+      Inventory("accelerator_types:\n"
+                "  - {id: a, model: A, memory: 1GiB, interconnect: x}\n"
+                "  - {id: a, model: A, memory: 1GiB, interconnect: x}\n"
+                "pools:\n  - {id: p, accelerator: a, hosts: 1, gpus_per_host: 1, region: eu,"
+                " role: shared}\n"));
+  CHECK(checked.Dump() == "5:10: duplicate id `a` in `accelerator_types`\n");
+}
+
+TEST_CASE("references into documents that were not given are reported once", "[schema]") {
+  static const TypeTable no_inventory = BuildSchema(false);
+  Checked checked(Plan(std::string(kDemands) + "allocations:\n" +
+                       "  - {id: a, demand: train, pool: p1, gpus: 4}\n"
+                       "  - {id: b, demand: train, pool: p2, gpus: 4}\n"),
+                  no_inventory);
+  CHECK(checked.Dump() ==
+        "8:34: no document holds a list of `Pool`\n"
+        "  help: the schema has no document with a `list<Pool>` field\n");
+
+  // The schema has inventories, but none was passed along.
+  SourceManager sources;
+  FileId f = sources.Add("plan.yaml", Plan(std::string(kDemands) + "allocations:\n" +
+                                           "  - {id: a, demand: train, pool: p1, gpus: 4}\n"));
+  LoadResult loaded = LoadYaml(sources, f, {});
+  REQUIRE(loaded.documents.size() == 1);
+  Diagnostics diags;
+  Value plan = ValidateDocument(Schema(), loaded.documents[0], &diags);
+  CheckReferences(Schema(), {{Schema().Document("CapacityPlan"), plan}}, &diags);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message == "no document holds a list of `Pool`");
+  CHECK(diags[0].help ==
+        "`Pool` records are listed in `pools` of `Inventory` documents, and none "
+        "was given");
+
+  // An inventory without pools: the ids are looked for, and there are none.
+  FileId g = sources.Add("inventory.yaml", Inventory(""));
+  LoadResult empty = LoadYaml(sources, g, {});
+  REQUIRE(empty.documents.size() == 1);
+  Diagnostics more;
+  Value inventory = ValidateDocument(Schema(), empty.documents[0], &more);
+  CheckReferences(
+      Schema(),
+      {{Schema().Document("CapacityPlan"), plan}, {Schema().Document("Inventory"), inventory}},
+      &more);
+  REQUIRE(more.size() == 1);
+  CHECK(more[0].message == "no `Pool` with id `p1`");
+  CHECK(more[0].help == "no `Pool` is listed in any document");
+}
+
+TEST_CASE("a document kind the schema lacks is reported", "[schema]") {
+  static const TypeTable no_inventory = BuildSchema(false);
+  SourceManager sources;
+  FileId f = sources.Add("inventory.yaml", kInventory);
+  LoadResult loaded = LoadYaml(sources, f, {});
+  REQUIRE(loaded.documents.size() == 1);
+  Diagnostics diags;
+  Value root = ValidateDocument(no_inventory, loaded.documents[0], &diags);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message == "the schema declares no `Inventory` document");
+  CHECK(root == loaded.documents[0].root);
+}
+
+TEST_CASE("problems past the cap are counted, not shown", "[schema]") {
+  std::string body = "demands:\n";
+  for (int i = 0; i < 300; ++i) body += "  - {id: d" + std::to_string(i) + ", slice: nope}\n";
+  ValidateOptions options;
+  options.max_diagnostics = 200;
+  Checked checked(Plan(body), Schema(), options);
+  REQUIRE(checked.diags.size() == 201);
+  const Diagnostic& last = checked.diags[0];  // at the document start, sorted first
+  CHECK(last.message == "100 more problems not shown");
+  CHECK(last.loc.line == 1);
+}
+
+TEST_CASE("only the first dangling references get a suggestion", "[schema]") {
+  std::string body = std::string(kDemands) + "allocations:\n";
+  for (int i = 0; i < 60; ++i) {
+    body += "  - {id: a" + std::to_string(i) + ", demand: train, pool: train-e, gpus: 1}\n";
+  }
+  ValidateOptions options;
+  options.max_suggestions = 50;
+  Checked checked(Plan(body), Schema(), options);
+  REQUIRE(checked.diags.size() == 60);
+  size_t with_help = 0;
+  for (const Diagnostic& d : checked.diags.items()) {
+    CHECK(d.message == "no `Pool` with id `train-e`");
+    if (!d.help.empty()) ++with_help;
+  }
+  CHECK(with_help == 50);
+  CHECK(checked.diags[0].help == "did you mean `train-eu`?");
+}
+
+TEST_CASE("nesting beyond the depth limit is reported once", "[schema]") {
+  ValidateOptions options;
+  options.max_depth = 4;
+  Checked checked(Plan(std::string(kDemands) +
+                       "tree: {name: a, children: [{name: b, children: [{name: c, children: "
+                       "[{name: d, children: [{name: e}]}]}]}]}\n"),
+                  Schema(), options);
+  CHECK(checked.Dump() == "7:49: nesting deeper than 4 levels\n");
+}
+
+TEST_CASE("long user text is cut in messages", "[schema]") {
+  std::string word(200, 'x');
+  Checked checked(Plan("demands:\n  - {id: d, slice: " + word + "}\n"));
+  REQUIRE(checked.diags.size() == 1);
+  CHECK(checked.diags[0].message == "unknown Slice `" + std::string(60, 'x') + "…`");
+}
+
+}  // namespace
+}  // namespace capops::facts

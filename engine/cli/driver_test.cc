@@ -74,7 +74,7 @@ TEST_CASE("JSON output is identical across runs", "[cli]") {
         Lint({"--format", "json", kExample + "plan.yaml"}).out);
 }
 
-TEST_CASE("--explain adds evidence and traces", "[cli]") {
+TEST_CASE("explain mode adds evidence and traces", "[cli]") {
   RunResult r = Lint({"--explain", kExample + "plan.yaml"});
   CHECK(r.out.find("= evidence:") != std::string::npos);
   CHECK(r.out.find("= trace:") != std::string::npos);
@@ -102,7 +102,7 @@ TEST_CASE("bad arguments and missing files exit 2 with a one-line reason", "[cli
   CHECK(no_policy.err.find("no policy file or directory `no/such/dir`") != std::string::npos);
 }
 
-TEST_CASE("--fail-on sets the threshold", "[cli]") {
+TEST_CASE("the fail-on flag sets the threshold", "[cli]") {
   // The example's findings are errors: even --fail-on error fails.
   CHECK(Lint({"--fail-on", "error", kExample + "plan.yaml"}).exit_code == kExitFindings);
   CHECK(Lint({"--fail-on", "warning", kExample + "clean/plan.yaml"}).exit_code == kExitClean);
@@ -127,7 +127,7 @@ TEST_CASE("a plan that breaks the schema exits 1 and is not evaluated", "[cli]")
   CHECK(r.out.find("(0 plans, ") != std::string::npos);
 }
 
-TEST_CASE("--help and --version exit 0", "[cli]") {
+TEST_CASE("help and version exit 0", "[cli]") {
   RunResult help = Lint({"--help"});
   CHECK(help.exit_code == kExitClean);
   CHECK(help.out.find("--inventory") != std::string::npos);

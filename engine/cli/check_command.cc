@@ -19,10 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ReadAll(const std::vector<std::string>& paths, std::vector<TextFile>* out, std::string* error) {
+bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out,
+             std::string* error) {
   for (const std::string& p : paths) {
     TextFile f{p, {}};
-    if (!ReadFile(p, &f.text, error)) return false;
+    if (!ReadFile(p, &f.text, error, limit)) return false;
     out->push_back(std::move(f));
   }
   return true;
@@ -52,14 +53,16 @@ bool AtOrAbove(Severity s, Severity threshold) { return static_cast<int>(s) >= s
 }  // namespace
 
 int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  Engine engine;
+  Engine engine(options.engine);
   std::string error;
   if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   spdlog::debug("{} rules, ruleset {}", engine.program()->rules.size(), engine.ruleset_digest());
 
   std::vector<TextFile> plans, inventories;
-  if (!ReadAll(options.plans, &plans, &error) || !ReadAll(DefaultInventories(options), &inventories, &error)) {
+  size_t limit = options.engine.facts.max_file_bytes;
+  if (!ReadAll(options.plans, limit, &plans, &error) ||
+      !ReadAll(DefaultInventories(options), limit, &inventories, &error)) {
     return Fail(err, error);
   }
   engine.options().eval.trace = options.explain;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/engine.h"
 #include "engine/common/diagnostic.h"
 
 namespace capops::cli {
@@ -19,6 +20,7 @@ struct CheckOptions {
   bool explain = false;
   bool color = false;
   Severity fail_on = Severity::kError;
+  EngineOptions engine;  // limits on inputs and evaluation
 };
 
 /// Runs the check and returns the exit code (driver.h).

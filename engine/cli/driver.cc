@@ -33,6 +33,23 @@ bool WantColor(const std::string& mode, std::ostream& out) {
   return &out == &std::cout && isatty(STDOUT_FILENO) != 0;
 }
 
+// Limits against hostile input; every breach is a located error naming its flag.
+void AddLimitOptions(CLI::App* app, EngineOptions* o) {
+  const char* group = "Limits";
+  app->add_option("--max-file-size", o->facts.max_file_bytes, "bytes in one fact file")
+      ->group(group)->capture_default_str();
+  app->add_option("--max-depth", o->facts.max_depth, "nesting of YAML maps and lists (at most 400)")
+      ->group(group)->capture_default_str();
+  app->add_option("--max-values", o->facts.max_nodes, "values in one YAML document, aliases expanded")
+      ->group(group)->capture_default_str();
+  app->add_option("--max-documents", o->facts.max_documents, "YAML documents in one file")
+      ->group(group)->capture_default_str();
+  app->add_option("--max-string-length", o->facts.max_string_length, "bytes in one YAML value")
+      ->group(group)->capture_default_str();
+  app->add_option("--max-steps", o->eval.max_steps, "evaluation steps per rule and plan")
+      ->group(group)->capture_default_str();
+}
+
 }  // namespace
 
 int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -54,6 +71,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
   app.add_option("plans", options.plans, "plan files");
+  AddLimitOptions(&app, &options.engine);
 
   CheckRulesOptions rules_options;
   CLI::App* check_rules =

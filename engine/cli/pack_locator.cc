@@ -59,7 +59,7 @@ bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::s
   return true;
 }
 
-bool ReadFile(const fs::path& path, std::string* text, std::string* error) {
+bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_t limit) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     *error = "`" + path.string() + "` is a directory";
@@ -70,9 +70,16 @@ bool ReadFile(const fs::path& path, std::string* text, std::string* error) {
     *error = "cannot read `" + path.string() + "`: " + std::strerror(errno);
     return false;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *text = buffer.str();
+  text->clear();
+  char chunk[1 << 16];
+  while (in && text->size() <= limit) {
+    in.read(chunk, static_cast<std::streamsize>(std::min<size_t>(sizeof chunk, limit + 1 - text->size())));
+    text->append(chunk, static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    *error = "cannot read `" + path.string() + "`";
+    return false;
+  }
   return true;
 }
 

@@ -18,7 +18,10 @@ std::optional<std::filesystem::path> FindDataDir();
 bool CollectPolicyFiles(const std::filesystem::path& path, std::vector<std::filesystem::path>* out,
                         std::string* error);
 
-/// Reads a whole file. False with `*error` set (a one-line reason) on failure.
-bool ReadFile(const std::filesystem::path& path, std::string* text, std::string* error);
+/// Reads a file, at most `limit` + 1 bytes of it (so an oversized file is
+/// seen as such without reading it all). False with `*error` set (a one-line
+/// reason) when it cannot be read.
+bool ReadFile(const std::filesystem::path& path, std::string* text, std::string* error,
+              size_t limit = SIZE_MAX - 1);
 
 }  // namespace capops::cli

@@ -53,7 +53,7 @@ bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::st
   for (const fs::path& f : files) {
     if (!seen.insert(fs::weakly_canonical(f)).second) continue;
     std::string text;
-    if (!ReadFile(f, &text, error)) return false;
+    if (!ReadFile(f, &text, error, engine->options().parse.max_file_bytes)) return false;
     spdlog::debug("policy {}", f.string());
     engine->AddPolicy(DisplayPath(f), std::move(text));
   }

@@ -358,6 +358,7 @@ void RuleRun::RuleError(const Value& error, const Span& where, const char* what)
   Diagnostic& d = out_->errors.Error(loc, "rule `" + rule_.id + "` could not be evaluated: " + error.string_value());
   d.code = rule_.id;
   d.related.push_back({clause, std::string("while evaluating ") + what});
+  if (eval_.out_of_budget()) d.help = "raise the budget with `--max-steps`, or bound the rule's loops";
 }
 
 void RuleRun::RunClauses(size_t i) {

@@ -235,8 +235,9 @@ std::string TagName(const std::string& tag) {
 // of a dropped subtree are skipped by counting their nesting.
 class DocumentBuilder : public YAML::EventHandler {
  public:
-  DocumentBuilder(const Locator& at, size_t max_depth, size_t max_nodes)
-      : at_(at), max_depth_(max_depth), max_nodes_(max_nodes) {}
+  DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options)
+      : at_(at), max_depth_(max_depth), max_nodes_(options.max_nodes),
+        max_string_length_(options.max_string_length) {}
 
   /// The root; null for an empty document (a stray `---`) or a stopped one.
   const Value& root() const { return root_; }
@@ -263,6 +264,10 @@ class DocumentBuilder : public YAML::EventHandler {
     if (stopped_ || skip_depth_ > 0) return;
     if (ExpectingKey()) return AcceptKey(mark, tag, text);
     if (!AcceptValue(mark, nullptr, false) || !Count(mark, 1)) return;
+    if (text.size() > max_string_length_) {
+      return Stop(mark, "a value longer than " + std::to_string(max_string_length_) +
+                            " bytes (raise it with `--max-string-length`)");
+    }
     Deliver(Remember(anchor, TypeScalar(mark, tag, text), 1, 0), mark, 0);
   }
 
@@ -474,6 +479,7 @@ class DocumentBuilder : public YAML::EventHandler {
   const Locator& at_;
   size_t max_depth_;
   size_t max_nodes_;
+  size_t max_string_length_;
   Diagnostics diags_;
   YAML::Mark start_ = YAML::Mark::null_mark();
   Value root_;
@@ -567,8 +573,9 @@ void ParseDocuments(std::string_view text, const Locator& at, size_t max_depth,
   std::istringstream stream{std::string(text)};
   YAML::Parser parser(stream);
   int last_start = -1;
+  size_t documents = 0;
   while (true) {
-    DocumentBuilder builder(at, max_depth, options.max_nodes);
+    DocumentBuilder builder(at, max_depth, options);
     if (!NextDocument(&parser, at, max_depth, &builder, &result->diagnostics)) return;
     // yaml-cpp 0.7 starts a new empty document forever on a token it cannot
     // place (a stray `,`) without consuming it (jbeder/yaml-cpp#1040).
@@ -581,6 +588,12 @@ void ParseDocuments(std::string_view text, const Locator& at, size_t max_depth,
       return;
     }
     last_start = builder.start().pos;
+    if (++documents > options.max_documents) {
+      Report(&result->diagnostics, at.AtMark(builder.start()),
+             "more than " + std::to_string(options.max_documents) + " documents in one file", "yaml")
+          .help = "raise the limit with `--max-documents`";
+      return;
+    }
     result->diagnostics.Append(builder.diagnostics());
     if (!builder.stopped()) AddDocument(builder.root(), at.AtMark(builder.start()), result);
   }
@@ -601,6 +614,13 @@ LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions
   const SourceFile& source = sources.file(file);
   Locator at(source, file);
   size_t max_depth = std::min(options.max_depth, kDepthCap);
+  if (source.text().size() > options.max_file_bytes) {
+    Diagnostic& d = Report(&result.diagnostics, SourceLoc{file, 1, 1},
+                           "file is larger than " + std::to_string(options.max_file_bytes) + " bytes", "yaml");
+    d.help = "raise the limit with `--max-file-size`";
+    d.length = 1;
+    return result;
+  }
   if (CheckText(source.text(), at, &result.diagnostics) &&
       CheckFlowDepth(source.text(), at, max_depth, &result.diagnostics)) {
     ParseDocuments(source.text(), at, max_depth, options, &result);

@@ -35,9 +35,14 @@ enum class DocumentKind { kCapacityPlan, kInventory };
 /// "CapacityPlan" or "Inventory".
 const char* DocumentKindName(DocumentKind kind);
 
+/// Limits on one fact file; each breach is a located diagnostic that names
+/// the flag raising it.
 struct LoadOptions {
-  size_t max_depth = 64;           // nesting of maps and lists
-  size_t max_nodes = 1'000'000;    // values created, counting alias expansion
+  size_t max_file_bytes = 16 << 20;    // --max-file-size
+  size_t max_depth = 64;               // nesting of maps and lists (--max-depth)
+  size_t max_nodes = 1'000'000;        // values created, counting alias expansion (--max-values)
+  size_t max_documents = 1000;         // documents in one file (--max-documents)
+  size_t max_string_length = 1 << 16;  // characters in one scalar (--max-string-length)
 };
 
 struct Document {

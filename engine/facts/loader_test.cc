@@ -489,3 +489,40 @@ TEST_CASE("document kinds have names", "[facts]") {
 
 }  // namespace
 }  // namespace capops::facts
+
+namespace capops::facts {
+namespace {
+
+// The limits that guard against hostile files, one by one.
+TEST_CASE("file size, document count and value length are limited", "[facts]") {
+  auto load = [](const std::string& text, const LoadOptions& options) {
+    SourceManager sources;
+    FileId f = sources.Add("limits.yaml", text);
+    LoadResult r = LoadYaml(sources, f, options);
+    std::vector<std::string> out;
+    for (const Diagnostic& d : r.diagnostics.items()) {
+      out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message);
+    }
+    return std::make_pair(out, r.documents.size());
+  };
+  const std::string doc = "apiVersion: capops.dev/v1\nkind: Inventory\npools: []\n";
+  LoadOptions small;
+  small.max_file_bytes = 20;
+  CHECK(load(doc, small).first == std::vector<std::string>{"1:1: file is larger than 20 bytes"});
+
+  LoadOptions two;
+  two.max_documents = 2;
+  auto [errors, kept] = load(doc + "---\n" + doc + "---\n" + doc, two);
+  CHECK(errors == std::vector<std::string>{"8:1: more than 2 documents in one file"});  // at its `---`
+  CHECK(kept == 2);
+
+  LoadOptions short_values;
+  short_values.max_string_length = 16;
+  auto [long_errors, long_kept] = load(doc + "note: abcdefghijklmnopqrstu\n", short_values);
+  CHECK(long_errors == std::vector<std::string>{
+                           "4:7: a value longer than 16 bytes (raise it with `--max-string-length`)"});
+  CHECK(long_kept == 0);
+}
+
+}  // namespace
+}  // namespace capops::facts

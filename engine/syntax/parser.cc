@@ -764,6 +764,12 @@ ExprPtr AstBuilder::BuildLiteral(CPLParser::LiteralContext* ctx) {
 ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions& options) {
   ParseResult result;
   const SourceFile& source = sources.file(file);
+  if (source.text().size() > options.max_file_bytes) {
+    result.diagnostics.Error(SourceLoc{file, 1, 1},
+                             "policy file is larger than " + std::to_string(options.max_file_bytes) + " bytes")
+        .code = "syntax";
+    return result;
+  }
   OffsetMap offsets{&source, 0, {}};
   antlr4::ANTLRInputStream input(source.text());
   CPLLexer lexer(&input);

@@ -24,8 +24,9 @@
 namespace capops::syntax {
 
 struct ParseOptions {
-  size_t max_depth = 128;    // brackets, conditionals and operator chains
-  size_t max_errors = 50;    // syntax errors reported per file
+  size_t max_file_bytes = 4 << 20;  // a policy file larger than this is refused
+  size_t max_depth = 128;           // brackets, conditionals and operator chains
+  size_t max_errors = 50;           // syntax errors reported per file
 };
 
 struct ParseResult {

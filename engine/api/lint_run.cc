@@ -85,6 +85,7 @@ void LintRun::EvaluatePlan(size_t index) {
                                        "rules were not evaluated on this plan: its facts do not match the schema");
     d.code = "schema";
     d.help = "fix the schema errors of this plan and its inventory first";
+    d.length = 1;
     return;
   }
   eval::EvalResult r = eval::Evaluate(program_, params_, facts, *sources_, options_.eval);

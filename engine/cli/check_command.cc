@@ -70,6 +70,8 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
 
   if (options.format == Format::kJson) {
     report::WriteJson(engine.sources(), report, CAPOPS_VERSION, out);
+  } else if (options.format == Format::kShort) {
+    report::WriteShort(engine.sources(), report, out);
   } else {
     report::WriteText(engine.sources(), report, {options.explain, options.color}, out);
   }

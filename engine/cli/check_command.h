@@ -10,7 +10,7 @@
 
 namespace capops::cli {
 
-enum class Format { kText, kJson };
+enum class Format { kText, kShort, kJson };
 
 struct CheckOptions {
   std::vector<std::string> policies;     // files or directories; default: the shipped pack

@@ -63,7 +63,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.add_option("--inventory", options.inventories,
                  "inventory file (repeatable; default: inventory.yaml beside each plan)")
       ->allow_extra_args(false);
-  app.add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format, "output format")->check(CLI::IsMember({"text", "short", "json"}));
   app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
   app.add_option("--fail-on", fail_on, "lowest severity that fails the run")
       ->check(CLI::IsMember({"error", "warning", "info"}));
@@ -102,7 +102,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     rules_options.color = WantColor(color, out);
     return RunCheckRules(rules_options, out, err);
   }
-  options.format = format == "json" ? Format::kJson : Format::kText;
+  options.format = format == "json" ? Format::kJson : format == "short" ? Format::kShort : Format::kText;
   options.color = options.format == Format::kText && WantColor(color, out);
   ParseSeverity(fail_on, &options.fail_on);
   return RunCheck(options, out, err);

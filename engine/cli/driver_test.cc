@@ -115,16 +115,46 @@ TEST_CASE("check-rules compiles the pack without facts", "[cli]") {
   CHECK(ok.out.find(" rules, ") != std::string::npos);
   RunResult bad = Lint({"check-rules", std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/policy-syntax-error/bad.cpl"});
   CHECK(bad.exit_code == kExitUsage);
-  CHECK(bad.err.find("bad.cpl:6:18: error[syntax] unexpected `&&`") != std::string::npos);
+  CHECK(bad.err.find("error[syntax]: unexpected `&&`\n --> ") != std::string::npos);
+  CHECK(bad.err.find("bad.cpl:6:18\n") != std::string::npos);
 }
 
 TEST_CASE("a plan that breaks the schema exits 1 and is not evaluated", "[cli]") {
   RunResult r = Lint({"--inventory", kExample + "inventory.yaml",
                       std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/dangling-reference/plan.yaml"});
   CHECK(r.exit_code == kExitFindings);
-  CHECK(r.out.find("error[schema] no `Pool` with id `serve-eu-spar`") != std::string::npos);
+  CHECK(r.out.find("error[schema]: no `Pool` with id `serve-eu-spar`") != std::string::npos);
   CHECK(r.out.find("did you mean `serve-eu-spare`?") != std::string::npos);
   CHECK(r.out.find("(0 plans, ") != std::string::npos);
+}
+
+TEST_CASE("short format is one line per finding", "[cli]") {
+  RunResult r = Lint({"--format", "short", kExample + "plan.yaml"});
+  CHECK(r.exit_code == kExitFindings);
+  REQUIRE_FALSE(r.out.empty());
+  size_t lines = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line); ++lines) {
+    INFO(line);
+    CHECK(line.find("plan.yaml:") != std::string::npos);
+    CHECK(line.find(": error[") != std::string::npos);
+  }
+  CHECK(lines >= 3);
+}
+
+TEST_CASE("secondary labels point at the other facts a rule read", "[cli]") {
+  nlohmann::json doc = nlohmann::json::parse(Lint({"--format", "json", kExample + "plan.yaml"}).out);
+  bool found = false;
+  for (const auto& v : doc["violations"]) {
+    if (v["rule"] != "CAP-ALC-001") continue;
+    for (const auto& label : v["related"]) {
+      if (label["message"].get<std::string>().rfind("`p.role` is", 0) != 0) continue;
+      found = true;
+      CHECK(label["location"]["file"].get<std::string>().find("inventory.yaml") != std::string::npos);
+      CHECK(label["message"] == "`p.role` is \"production-replacement\"");
+    }
+  }
+  CHECK(found);
 }
 
 TEST_CASE("help and version exit 0", "[cli]") {

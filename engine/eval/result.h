@@ -22,6 +22,13 @@ struct TraceValue {
   std::string value;  // as a literal
   SourceLoc loc;      // the sub-expression in the policy
   SourceLoc fact;     // where the value came from in the facts, if it did
+  SourceLoc anchor;   // where to show the value: its operator, field or function name
+};
+
+/// A secondary place in the facts that a violation rests on.
+struct Label {
+  SourceLoc loc;
+  std::string message;  // e.g. "`p.role` is `production-replacement`"
 };
 
 /// One `where` clause that held, with its sub-expressions' values (with --explain).
@@ -42,7 +49,8 @@ struct Violation {
   std::string because;
   std::string fix;
   std::vector<Evidence> evidence;
-  std::vector<TraceStep> trace;
+  std::vector<Label> labels;      // other facts its `where` clauses read
+  std::vector<TraceStep> trace;   // only with EvalOptions::trace
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

@@ -30,6 +30,10 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
     trace.push_back({{"clause", step.clause}, {"value", step.value}, {"location", Location(sources, step.loc)},
                      {"values", std::move(values)}});
   }
+  Json labels = Json::array();
+  for (const eval::Label& l : v.labels) {
+    labels.push_back({{"message", l.message}, {"location", Location(sources, l.loc)}});
+  }
   return Json{{"rule", v.rule_id},
               {"name", v.rule_name},
               {"severity", SeverityName(v.severity)},
@@ -39,6 +43,7 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"because", v.because},
               {"fix", v.fix},
               {"evidence", std::move(evidence)},
+              {"related", std::move(labels)},
               {"trace", std::move(trace)}};
 }
 

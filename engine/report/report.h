@@ -1,14 +1,20 @@
-// Reports: a LintReport rendered for people (text) or tools (JSON).
+// Reports: a LintReport rendered for people (text, short) or tools (JSON).
 //
-// Text is compiler-style:
+// Text is in the style of rustc:
 //
-//   plan.yaml:31:44: error[CAP-ALC-001] exploration demand `explore` counts …
-//      31 |   - {id: a-explore, demand: explore, pool: serve-eu-spare, gpus: 2}
-//         |                                            ^~~~~~~~~~~~~~
+//   error[CAP-ALC-001]: exploration demand `explore` counts 2 GPUs of …
+//     --> plan.yaml:40:44
+//      |
+//   40 |   - {id: a-explore, demand: explore, pool: serve-eu-spare, gpus: 2}
+//      |                                            ^^^^^^^^^^^^^^
+//     ::: inventory.yaml:12:99
+//   12 |   - {id: serve-eu-spare, …, role: production-replacement}
+//      |                                   ---------------------- `p.role` is "production-replacement"
 //      = because: replacement capacity is the production recovery path
 //      = fix: allocate from a research or shared pool
 //
-// then a summary line. JSON follows the output contract of DESIGN.md:
+// then a summary line. Short is one `file:line:col: severity[RULE]: message`
+// line per finding, for editors and grep. JSON follows the output contract of DESIGN.md:
 // {"version", "ruleset_digest", "violations", "errors", "summary"}, keys and
 // order stable, violations sorted by file, line, column, rule.
 #pragma once
@@ -28,6 +34,9 @@ struct TextOptions {
 
 void WriteText(const SourceManager& sources, const eval::LintReport& report, const TextOptions& options,
                std::ostream& out);
+
+/// One line per finding, no summary.
+void WriteShort(const SourceManager& sources, const eval::LintReport& report, std::ostream& out);
 
 /// `version` is the tool's version string.
 void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,

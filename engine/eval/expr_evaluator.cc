@@ -1,0 +1,296 @@
+// ExprEvaluator: CEL semantics over Values. `&&`, `||` and the macros absorb
+// an error when another operand decides the result; every other error is a
+// value that propagates to the clause, where the rule reports it.
+#include "engine/eval/expr_evaluator.h"
+
+#include <algorithm>
+
+#include "engine/eval/builtins.h"
+#include "engine/eval/operators.h"
+
+namespace capops::eval {
+
+namespace {
+
+using check::SymbolKind;
+using syntax::BinaryOp;
+using syntax::Expr;
+using syntax::ExprKind;
+using syntax::MacroKind;
+
+}  // namespace
+
+
+
+std::string ExprEvaluator::Text(const Span& span) const {
+  if (!span.valid()) return "";
+  const std::string& text = sources_.file(span.file).text();
+  if (span.begin >= text.size() || span.end < span.begin) return "";
+  return text.substr(span.begin, std::min<size_t>(span.end, text.size()) - span.begin);
+}
+
+Value ExprEvaluator::Eval(const Expr& e) {
+  if (++steps_ > max_steps_) {
+    return Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
+  }
+  Value v = EvalNode(e);
+  if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
+    trace_->push_back(TraceValue{Text(e.span), TraceText(v), sources_.Resolve(e.span), v.loc(), Anchor(e)});
+  }
+  return v;
+}
+
+SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
+  uint32_t at = e.span.begin;
+  const std::string& text = sources_.file(e.span.file).text();
+  auto find_between = [&](uint32_t from, uint32_t to, const std::string& what) {
+    size_t found = text.find(what, from);
+    return found != std::string::npos && found < to ? static_cast<uint32_t>(found) : from;
+  };
+  switch (e.kind) {
+    case ExprKind::kBinary:
+      at = find_between(e.args[0]->span.end, e.args[1]->span.begin, syntax::BinaryOpText(e.binary_op));
+      break;
+    case ExprKind::kConditional: at = find_between(e.args[0]->span.end, e.args[1]->span.begin, "?"); break;
+    case ExprKind::kSelect: at = e.span.end - static_cast<uint32_t>(e.name.size()); break;
+    case ExprKind::kIndex: at = find_between(e.args[0]->span.end, e.args[1]->span.begin, "["); break;
+    case ExprKind::kMacro: at = find_between(e.args[0]->span.end, e.span.end, e.name.empty() ? "(" : "."); break;
+    case ExprKind::kCall:
+      if (e.is_method) at = find_between(e.args[0]->span.end, e.span.end, e.name);
+      break;
+    default: break;
+  }
+  return sources_.Resolve(Span{e.span.file, at, at + 1});
+}
+
+std::string TraceText(const Value& v) {
+  if (v.is_error()) return "error: " + v.string_value();
+  std::string_view id = v.Id();
+  std::string text = id.empty() ? v.ToLiteral() : "{id: \"" + std::string(id) + "\", …}";
+  if (text.size() > 160) text = text.substr(0, 157) + "...";
+  return text;
+}
+
+Value ExprEvaluator::EvalNode(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kLiteral: return e.literal;
+    case ExprKind::kIdent: return EvalIdent(e);
+    case ExprKind::kSelect: return EvalSelect(e);
+    case ExprKind::kIndex: return EvalIndex(e);
+    case ExprKind::kCall: return EvalCall(e);
+    case ExprKind::kMacro: return EvalMacro(e);
+    case ExprKind::kList:
+    case ExprKind::kSet:
+    case ExprKind::kMap: return EvalCollection(e);
+    case ExprKind::kHas: {
+      const Expr& select = *e.args[0];
+      Value operand = Eval(*select.args[0]);
+      if (operand.is_error()) return operand;
+      if (!operand.is(ValueKind::kMap)) {
+        return Value::Error("`has` needs a map, not " + DescribeKind(operand), operand.loc());
+      }
+      return Value::Bool(operand.Field(select.name) != nullptr);
+    }
+    case ExprKind::kUnary: {
+      Value v = Eval(*e.args[0]);
+      return v.is_error() ? v : ApplyUnary(e.unary_op, v);
+    }
+    case ExprKind::kBinary: {
+      if (e.binary_op == BinaryOp::kAnd || e.binary_op == BinaryOp::kOr) return EvalLogical(e);
+      Value lhs = Eval(*e.args[0]);
+      if (lhs.is_error()) return lhs;
+      Value rhs = Eval(*e.args[1]);
+      if (rhs.is_error()) return rhs;
+      Value r = ApplyBinary(e.binary_op, lhs, rhs);
+      // An error about fact values points at the fact it came from.
+      if (r.is_error() && !r.loc().valid()) r.set_loc(lhs.loc().valid() ? lhs.loc() : rhs.loc());
+      return r;
+    }
+    case ExprKind::kConditional: {
+      Value cond = Eval(*e.args[0]);
+      if (cond.is_error()) return cond;
+      if (!cond.is(ValueKind::kBool)) return Value::Error("`?:` needs a bool condition, not " + DescribeKind(cond));
+      return Eval(*e.args[cond.bool_value() ? 1 : 2]);
+    }
+  }
+  return Value::Error("unknown expression");
+}
+
+Value ExprEvaluator::EvalIdent(const Expr& e) {
+  const check::Symbol& sym = tables_.symbols[e.id];
+  switch (sym.kind) {
+    case SymbolKind::kLocal: return slots_[sym.index];
+    case SymbolKind::kParam: return params_[sym.index];
+    case SymbolKind::kRoot:
+      return static_cast<check::Root>(sym.index) == check::Root::kPlan ? facts_.plan : facts_.inventory;
+    case SymbolKind::kConstant: return program_.constants[sym.index];
+    case SymbolKind::kUnresolved: break;
+  }
+  return Value::Error("unresolved name `" + e.name + "`");
+}
+
+// Names an object in messages: "allocation `a-explore`"-like via its id.
+static std::string Describe(const Value& v) {
+  std::string_view id = v.Id();
+  return id.empty() ? DescribeKind(v) : "`" + std::string(id) + "`";
+}
+
+Value ExprEvaluator::EvalSelect(const Expr& e) {
+  const check::Symbol& sym = tables_.symbols[e.id];
+  if (sym.kind == SymbolKind::kConstant) return program_.constants[sym.index];  // `Enum.member`
+  Value operand = Eval(*e.args[0]);
+  if (operand.is_error()) return operand;
+  if (!operand.is(ValueKind::kMap)) {
+    return Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
+  }
+  if (const Value* field = operand.Field(e.name)) return *field;
+  std::vector<std::string> keys;
+  for (const auto& [key, _] : operand.entries()) keys.push_back(key);
+  std::string message = Describe(operand) + " has no field `" + e.name + "`";
+  std::string guess = ClosestName(e.name, keys);
+  if (!guess.empty()) message += " (did you mean `" + guess + "`?)";
+  return Value::Error(message, operand.loc());
+}
+
+Value ExprEvaluator::EvalIndex(const Expr& e) {
+  Value operand = Eval(*e.args[0]);
+  if (operand.is_error()) return operand;
+  Value index = Eval(*e.args[1]);
+  if (index.is_error()) return index;
+  if (operand.is(ValueKind::kList) && index.is(ValueKind::kInt)) {
+    int64_t i = index.int_value();
+    if (i < 0 || static_cast<uint64_t>(i) >= operand.items().size()) {
+      return Value::Error("index " + std::to_string(i) + " is out of range", index.loc());
+    }
+    return operand.items()[static_cast<size_t>(i)];
+  }
+  if (operand.is(ValueKind::kList) && index.is(ValueKind::kString)) {
+    if (const Value* item = operand.FindById(index.string_value())) return *item;
+    std::string what = Text(e.args[0]->span);
+    if (!operand.keyed() && !operand.items().empty()) {
+      return Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());
+    }
+    // A dangling reference: point at the value that names the missing id.
+    return Value::Error("no item with id `" + index.string_value() + "` in `" + what + "`",
+                        index.loc().valid() ? index.loc() : operand.loc());
+  }
+  if (operand.is(ValueKind::kMap) && index.is(ValueKind::kString)) {
+    if (const Value* field = operand.Field(index.string_value())) return *field;
+    return Value::Error("no key `" + index.string_value() + "`", index.loc().valid() ? index.loc() : operand.loc());
+  }
+  return Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
+                      operand.loc());
+}
+
+// CEL's commutative logic: a decisive operand wins over an error on the other side.
+Value ExprEvaluator::EvalLogical(const Expr& e) {
+  bool is_and = e.binary_op == BinaryOp::kAnd;
+  const char* op = is_and ? "&&" : "||";
+  auto decisive = [&](const Value& v) { return v.is(ValueKind::kBool) && v.bool_value() != is_and; };
+  Value lhs = Eval(*e.args[0]);
+  if (decisive(lhs)) return lhs;
+  Value rhs = Eval(*e.args[1]);
+  if (decisive(rhs)) return rhs;
+  for (const Value* v : {&lhs, &rhs}) {
+    if (v->is_error()) return *v;
+    if (!v->is(ValueKind::kBool)) {
+      return Value::Error("`" + std::string(op) + "` needs bools, not " + DescribeKind(*v), v->loc());
+    }
+  }
+  return Value::Bool(is_and);
+}
+
+Value ExprEvaluator::EvalCall(const Expr& e) {
+  std::vector<Value> args;
+  args.reserve(e.args.size());
+  for (const auto& arg : e.args) {
+    args.push_back(Eval(*arg));
+    if (args.back().is_error()) return args.back();
+  }
+  Value r = CallBuiltin(tables_.functions[e.id], args);
+  if (r.is_error() && !r.loc().valid() && !args.empty()) r.set_loc(args[0].loc());
+  return r;
+}
+
+Value ExprEvaluator::EvalCollection(const Expr& e) {
+  if (e.kind == ExprKind::kMap) {
+    MapEntries entries;
+    for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
+      Value key = Eval(*e.args[i]);
+      if (key.is_error()) return key;
+      if (!key.is(ValueKind::kString)) return Value::Error("map keys must be strings, not " + DescribeKind(key));
+      Value value = Eval(*e.args[i + 1]);
+      if (value.is_error()) return value;
+      entries.emplace_back(key.string_value(), std::move(value));
+    }
+    return Value::Map(std::move(entries));
+  }
+  std::vector<Value> items;
+  for (const auto& arg : e.args) {
+    Value v = Eval(*arg);
+    if (v.is_error()) return v;
+    bool repeated = e.kind == ExprKind::kSet &&
+                    std::any_of(items.begin(), items.end(), [&](const Value& x) { return x == v; });
+    if (!repeated) items.push_back(std::move(v));
+  }
+  return Value::List(std::move(items));
+}
+
+Value ExprEvaluator::EvalMacro(const Expr& e) {
+  Value range = Eval(*e.args[0]);
+  if (range.is_error()) return range;
+  std::vector<Value> keys;
+  const std::vector<Value>* items = &range.items();
+  if (range.is(ValueKind::kMap)) {
+    for (const auto& [key, _] : range.entries()) keys.push_back(Value::String(key));
+    items = &keys;
+  } else if (!range.is(ValueKind::kList)) {
+    return Value::Error("`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or map, not " +
+                            DescribeKind(range), range.loc());
+  }
+  Value& var = slots_[tables_.slots[e.id]];
+  const Expr& body = *e.args[1];
+  Value first_error;
+  int64_t true_count = 0;
+  std::vector<Value> out;
+  for (const Value& item : *items) {
+    var = item;
+    Value v = Eval(body);
+    if (out_of_budget()) return v;
+    if (e.macro == MacroKind::kMap && e.args.size() == 2) {
+      if (v.is_error()) return v;
+      out.push_back(std::move(v));
+      continue;
+    }
+    if (v.is_error()) {
+      if (e.macro != MacroKind::kAll && e.macro != MacroKind::kExists) return v;
+      if (!first_error.is_error()) first_error = v;
+      continue;
+    }
+    if (!v.is(ValueKind::kBool)) {
+      return Value::Error("the condition of `" + std::string(syntax::MacroName(e.macro)) + "` must be a bool, not " +
+                          DescribeKind(v));
+    }
+    bool b = v.bool_value();
+    if (e.macro == MacroKind::kAll && !b) return Value::Bool(false);
+    if (e.macro == MacroKind::kExists && b) return Value::Bool(true);
+    true_count += b;
+    if (b && e.macro == MacroKind::kFilter) out.push_back(item);
+    if (b && e.macro == MacroKind::kMap) {
+      Value mapped = Eval(*e.args[2]);
+      if (mapped.is_error()) return mapped;
+      out.push_back(std::move(mapped));
+    }
+  }
+  switch (e.macro) {
+    case MacroKind::kAll:
+    case MacroKind::kExists:
+      if (first_error.is_error()) return first_error;
+      return Value::Bool(e.macro == MacroKind::kAll);
+    case MacroKind::kExistsOne: return Value::Bool(true_count == 1);
+    default: return Value::List(std::move(out));
+  }
+}
+
+
+}  // namespace capops::eval

@@ -84,4 +84,47 @@ eval::LintReport Engine::Lint(const std::vector<TextFile>& plans, const std::vec
   return run.Finish();
 }
 
+bool Engine::LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
+                       eval::Facts* facts, Diagnostics* problems) {
+  if (!program_) return false;
+  LintRun run(*program_, params_, digest_, options_, &sources_);
+  for (const TextFile& f : inventories) run.Load(f, false);
+  for (const TextFile& f : plans) run.Load(f, true);
+  return run.FirstPlanFacts(facts, problems);
+}
+
+eval::TraceStep Engine::ExpressionResult::AsTraceStep() const {
+  return eval::TraceStep{text, value.is_error() ? "error" : eval::TraceText(value), loc, trace};
+}
+
+Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval::Facts& facts, bool trace) {
+  ExpressionResult result;
+  if (!program_) return result;
+  result.text = text;
+  FileId file = sources_.Add("<expression>", std::move(text));
+  result.loc = SourceLoc{file, 1, 1};
+  syntax::ExpressionParseResult parsed = syntax::ParseExpression(sources_, file, options_.parse);
+  result.diagnostics.Append(parsed.diagnostics);
+  if (!parsed.expr) return result;
+  check::ModuleTables tables;
+  uint32_t slots = 0;
+  TypeId type = check::CheckExpression(program_.get(), *parsed.expr, parsed.node_count, sources_, &tables, &slots,
+                                       &result.diagnostics);
+  if (result.diagnostics.HasErrors()) return result;
+  result.compiled = true;
+  result.type = program_->schema.Name(type);
+  result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, sources_,
+                                          options_.eval, trace ? &result.trace : nullptr);
+  return result;
+}
+
+std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id, const eval::Facts& facts,
+                                                 const std::function<bool(const Value&)>& focus) {
+  if (!program_) return std::nullopt;
+  for (const check::RuleInfo& rule : program_->rules) {
+    if (rule.id == rule_id) return eval::WhyNot(*program_, rule, params_, facts, sources_, options_.eval, focus);
+  }
+  return std::nullopt;
+}
+
 }  // namespace capops

@@ -18,7 +18,9 @@
 // exceptions. An Engine is not thread-safe; Lint calls must not overlap.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,32 @@ class Engine {
 
   /// Lints plan files against the inventory files. Requires a successful Compile().
   eval::LintReport Lint(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories);
+
+  /// The facts of the first plan among `plans` with the merged inventory,
+  /// validated. False (and `*problems` filled) when they have errors.
+  bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories, eval::Facts* facts,
+                 Diagnostics* problems);
+
+  struct ExpressionResult {
+    bool compiled = false;          // false: `diagnostics` says why
+    Diagnostics diagnostics;
+    std::string type;               // the static type, as a user writes it
+    Value value;                    // may be an error value
+    std::vector<eval::TraceValue> trace;
+    eval::TraceStep AsTraceStep() const;  // the whole expression as one traced clause
+    SourceLoc loc;                  // where the expression starts
+    std::string text;
+  };
+  /// Type-checks and evaluates one expression against `facts` (`capops-lint eval`).
+  ExpressionResult EvaluateExpression(std::string text, const eval::Facts& facts, bool trace);
+
+  /// Why rule `rule_id` did or did not fire for the fact `focus` selects.
+  /// nullopt when no such rule exists.
+  std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
+                                           const std::function<bool(const Value&)>& focus);
+
+  /// Current param values, in Program::params order.
+  const std::vector<Value>& params() const { return params_; }
 
   /// The compiled rule set, or null before a successful Compile().
   const check::Program* program() const { return program_.get(); }

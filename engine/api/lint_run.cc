@@ -110,6 +110,16 @@ void LintRun::SortAndDedupe() {
   report_.errors.Sort();
 }
 
+bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
+  Validate();
+  MergeInventories();
+  facts->inventory = inventory_;
+  if (!plans_.empty()) facts->plan = documents_[plans_[0]].root;
+  report_.errors.Sort();
+  problems->Append(report_.errors);
+  return !report_.errors.HasErrors();
+}
+
 eval::LintReport LintRun::Finish() {
   Validate();
   MergeInventories();

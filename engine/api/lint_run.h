@@ -17,6 +17,10 @@ class LintRun {
   void Load(const TextFile& file, bool is_plan_file);
   /// Validates, merges the inventories, evaluates each valid plan; sorts the report.
   eval::LintReport Finish();
+  /// Validates and merges, then gives the facts of the first plan (an empty
+  /// plan when none was loaded) without evaluating any rule. False when the
+  /// facts have errors, which are in `*problems`.
+  bool FirstPlanFacts(eval::Facts* facts, Diagnostics* problems);
 
  private:
   void Validate();

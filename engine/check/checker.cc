@@ -224,6 +224,24 @@ void Checker::CheckUniqueIds() {
 
 }  // namespace
 
+TypeId CheckExpression(Program* program, syntax::Expr& expr, syntax::NodeId node_count,
+                       const SourceManager& sources, ModuleTables* tables, uint32_t* slot_count,
+                       Diagnostics* diagnostics) {
+  tables->symbols.assign(node_count, Symbol{});
+  tables->functions.assign(node_count, FunctionId::kSize);
+  tables->slots.assign(node_count, 0);
+  tables->types.assign(node_count, 0);
+  internal::Globals globals;
+  internal::IndexGlobals(*program, &globals);
+  internal::ExprChecker exprs(program, sources, globals, diagnostics);
+  exprs.BeginStandalone(tables);
+  exprs.BeginScope(false);
+  TypeId type = exprs.Infer(expr).type;
+  *slot_count = exprs.slot_count();
+  diagnostics->Sort();
+  return type;
+}
+
 CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources) {
   CheckResult result;
   auto program = std::make_unique<Program>();

@@ -88,4 +88,13 @@ struct CheckResult {
 
 CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources);
 
+/// Type-checks a standalone expression (`capops-lint eval`) against a
+/// checked program: every param is visible, `plan` and `inventory` are the
+/// fact roots. Fills `tables` (sized for `node_count`) and returns the
+/// expression's type; errors go to `diagnostics`. May intern new types into
+/// `program->schema`, so it must not run while the program is being evaluated.
+TypeId CheckExpression(Program* program, syntax::Expr& expr, syntax::NodeId node_count,
+                       const SourceManager& sources, ModuleTables* tables, uint32_t* slot_count,
+                       Diagnostics* diagnostics);
+
 }  // namespace capops::check

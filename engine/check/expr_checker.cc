@@ -32,7 +32,15 @@ ExprChecker::ExprChecker(Program* program, const SourceManager& sources, const G
                          Diagnostics* diags)
     : program_(program), types_(program->schema), sources_(sources), globals_(globals), diags_(diags) {}
 
+void ExprChecker::BeginStandalone(ModuleTables* tables) {
+  tables_ = tables;
+  package_.clear();
+  imports_.clear();
+  all_packages_ = true;
+}
+
 void ExprChecker::BeginModule(uint32_t module) {
+  all_packages_ = false;
   tables_ = &program_->tables[module];
   package_ = program_->modules[module]->package;
   imports_.clear();
@@ -132,7 +140,9 @@ const Globals::ParamRef* ExprChecker::VisibleParam(const std::string& name, cons
   auto it = globals_.params.find(name);
   if (it == globals_.params.end()) return nullptr;
   for (const Globals::ParamRef& p : it->second) {
-    if (p.package == package_ || p.package == "capops.std" || imports_.count(p.package) != 0) return &p;
+    if (all_packages_ || p.package == package_ || p.package == "capops.std" || imports_.count(p.package) != 0) {
+      return &p;
+    }
   }
   Error(e.span, "param `" + name + "` is declared in package `" + it->second[0].package + "`")
       .help = "add `import " + it->second[0].package + "` after the `package` line";

@@ -33,6 +33,10 @@ struct Globals {
 /// the enum members into program->constants.
 void BuildSchema(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags);
 
+/// Rebuilds the name index of an already checked program (for expressions
+/// checked after it, such as `capops-lint eval`).
+void IndexGlobals(const Program& program, Globals* globals);
+
 /// The TypeId a written type denotes; errors (unknown names, arity) are reported.
 TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceManager& sources,
                    Diagnostics* diags);
@@ -60,6 +64,8 @@ class ExprChecker {
 
   /// Starts a module: its side tables, package and imports.
   void BeginModule(uint32_t module);
+  /// Starts a standalone expression: its own side tables, every package visible.
+  void BeginStandalone(ModuleTables* tables);
   /// Starts a rule or a param default: no locals, no guards.
   void BeginScope(bool constant_only);
   uint32_t slot_count() const { return next_slot_; }
@@ -100,6 +106,7 @@ class ExprChecker {
   ModuleTables* tables_ = nullptr;
   std::string package_;
   std::set<std::string> imports_;
+  bool all_packages_ = false;
   struct Local {
     std::string name;
     uint32_t slot;

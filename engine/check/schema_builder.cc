@@ -198,6 +198,22 @@ void BuildSchema(Program* program, const SourceManager& sources, Globals* global
   }
 }
 
+void IndexGlobals(const Program& program, Globals* globals) {
+  // Constants were made enum by enum, member by member (RegisterNames).
+  uint32_t constant = 0;
+  for (uint32_t e = 0; e < program.schema.enums.size(); ++e) {
+    const EnumDef& def = program.schema.enums[e];
+    for (const std::string& member : def.members) {
+      globals->members[member].emplace_back(e, constant);
+      globals->constant_of[def.name + "." + member] = constant++;
+    }
+  }
+  for (uint32_t i = 0; i < program.params.size(); ++i) {
+    const ParamInfo& p = program.params[i];
+    globals->params[p.decl->name].push_back({i, program.modules[p.module]->package});
+  }
+}
+
 bool Assignable(const TypeTable& types, TypeId from, TypeId to) {
   if (from == to) return true;
   const Type& f = types.Get(from);

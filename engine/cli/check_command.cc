@@ -19,35 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out,
-             std::string* error) {
-  for (const std::string& p : paths) {
-    TextFile f{p, {}};
-    if (!ReadFile(p, &f.text, error, limit)) return false;
-    out->push_back(std::move(f));
-  }
-  return true;
-}
-
-// Without --inventory, each plan's sibling inventory.yaml is used if present.
-std::vector<std::string> DefaultInventories(const CheckOptions& options) {
-  if (!options.inventories.empty()) return options.inventories;
-  std::vector<std::string> found;
-  std::set<fs::path> plans;
-  for (const std::string& p : options.plans) plans.insert(fs::weakly_canonical(p));
-  std::set<fs::path> added;
-  for (const std::string& p : options.plans) {
-    fs::path sibling = fs::path(p).parent_path() / "inventory.yaml";
-    std::error_code ec;
-    if (!fs::is_regular_file(sibling, ec)) continue;
-    fs::path canonical = fs::weakly_canonical(sibling);
-    if (plans.count(canonical) != 0 || !added.insert(canonical).second) continue;
-    spdlog::debug("inventory {} (beside the plan)", sibling.string());
-    found.push_back(sibling.lexically_normal().string());
-  }
-  return found;
-}
-
 bool AtOrAbove(Severity s, Severity threshold) { return static_cast<int>(s) >= static_cast<int>(threshold); }
 
 }  // namespace
@@ -62,7 +33,7 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   std::vector<TextFile> plans, inventories;
   size_t limit = options.engine.facts.max_file_bytes;
   if (!ReadAll(options.plans, limit, &plans, &error) ||
-      !ReadAll(DefaultInventories(options), limit, &inventories, &error)) {
+      !ReadAll(DefaultInventories(options.plans, options.inventories), limit, &inventories, &error)) {
     return Fail(err, error);
   }
   engine.options().eval.trace = options.explain;

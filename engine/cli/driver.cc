@@ -11,6 +11,9 @@
 
 #include "engine/cli/check_command.h"
 #include "engine/cli/check_rules_command.h"
+#include "engine/cli/eval_command.h"
+#include "engine/cli/explain_command.h"
+#include "engine/cli/why_not_command.h"
 
 namespace capops::cli {
 
@@ -53,6 +56,10 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
 }  // namespace
 
 int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return Run(argc, argv, std::cin, out, err);
+}
+
+int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   CheckOptions options;
   std::string format = "text", color = "auto", fail_on = "error";
@@ -73,6 +80,25 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   app.add_option("plans", options.plans, "plan files");
   AddLimitOptions(&app, &options.engine);
 
+  std::string why_not, why_not_at;
+  app.add_option("--why-not", why_not, "explain why this rule did not fire (with --at)");
+  app.add_option("--at", why_not_at, "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
+
+  ExplainOptions explain_options;
+  CLI::App* explain = app.add_subcommand("explain", "print a rule's documentation, parameters and source");
+  explain->add_option("rule", explain_options.rule_id, "rule id (or name)")->required();
+  explain->add_option("--policy", explain_options.policies, "policy file or directory")->allow_extra_args(false);
+
+  EvalCommandOptions eval_options;
+  CLI::App* eval = app.add_subcommand("eval", "type-check and evaluate one CPL expression against the facts");
+  eval->add_option("expression", eval_options.expression, "a CPL expression, or - to read one per line")
+      ->required();
+  eval->add_option("plans", eval_options.plans, "plan file");
+  eval->add_option("--inventory", eval_options.inventories, "inventory file")->allow_extra_args(false);
+  eval->add_option("--policy", eval_options.policies, "policy file or directory")->allow_extra_args(false);
+  eval->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
+  eval->add_flag("--explain", eval_options.explain, "show each sub-expression's value");
+
   CheckRulesOptions rules_options;
   CLI::App* check_rules =
       app.add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
@@ -82,9 +108,9 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   try {
     app.parse(argc, argv);
-    if (!check_rules->parsed() && options.plans.empty()) {
-      throw CLI::ValidationError("no plan files given");
-    }
+    bool subcommand = check_rules->parsed() || explain->parsed() || eval->parsed();
+    if (!subcommand && options.plans.empty()) throw CLI::ValidationError("no plan files given");
+    if (why_not.empty() != why_not_at.empty()) throw CLI::ValidationError("--why-not and --at go together");
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return kExitClean;
@@ -102,9 +128,20 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     rules_options.color = WantColor(color, out);
     return RunCheckRules(rules_options, out, err);
   }
+  if (explain->parsed()) {
+    explain_options.color = WantColor(color, out);
+    return RunExplain(explain_options, out, err);
+  }
+  if (eval->parsed()) {
+    eval_options.json = format == "json";
+    eval_options.color = WantColor(color, out);
+    eval_options.engine = options.engine;
+    return RunEval(eval_options, in, out, err);
+  }
   options.format = format == "json" ? Format::kJson : format == "short" ? Format::kShort : Format::kText;
   options.color = options.format == Format::kText && WantColor(color, out);
   ParseSeverity(fail_on, &options.fail_on);
+  if (!why_not.empty()) return RunWhyNot(options, why_not, why_not_at, out, err);
   return RunCheck(options, out, err);
 }
 

@@ -8,6 +8,7 @@
 //      policy that does not compile
 #pragma once
 
+#include <istream>
 #include <ostream>
 
 namespace capops::cli {
@@ -17,5 +18,7 @@ inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 
 int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+/// The same, reading standard input (for `eval -`) from `in`.
+int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace capops::cli

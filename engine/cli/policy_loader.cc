@@ -69,4 +69,33 @@ bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
   return false;
 }
 
+bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out,
+             std::string* error) {
+  for (const std::string& p : paths) {
+    TextFile f{p, {}};
+    if (!ReadFile(p, &f.text, error, limit)) return false;
+    out->push_back(std::move(f));
+  }
+  return true;
+}
+
+std::vector<std::string> DefaultInventories(const std::vector<std::string>& plan_paths,
+                                            const std::vector<std::string>& given) {
+  if (!given.empty()) return given;
+  std::vector<std::string> found;
+  std::set<fs::path> plans;
+  for (const std::string& p : plan_paths) plans.insert(fs::weakly_canonical(p));
+  std::set<fs::path> added;
+  for (const std::string& p : plan_paths) {
+    fs::path sibling = fs::path(p).parent_path() / "inventory.yaml";
+    std::error_code ec;
+    if (!fs::is_regular_file(sibling, ec)) continue;
+    fs::path canonical = fs::weakly_canonical(sibling);
+    if (plans.count(canonical) != 0 || !added.insert(canonical).second) continue;
+    spdlog::debug("inventory {} (beside the plan)", sibling.string());
+    found.push_back(sibling.lexically_normal().string());
+  }
+  return found;
+}
+
 }  // namespace capops::cli

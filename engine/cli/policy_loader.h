@@ -1,4 +1,4 @@
-// Loading and compiling policy packs for the commands that need them.
+// Loading policy packs and fact files for the commands that need them.
 #pragma once
 
 #include <ostream>
@@ -19,5 +19,13 @@ bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::st
 /// Compiles the engine's policies; on errors prints them and a summary line
 /// to `err` and returns false.
 bool CompileOrReport(Engine* engine, bool color, std::ostream& err);
+
+/// Reads fact files (each at most `limit` bytes is read; the loader reports
+/// a larger one). False with `*error` when a file cannot be read.
+bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out, std::string* error);
+
+/// The inventories to use: `given`, or else each plan's sibling `inventory.yaml`.
+std::vector<std::string> DefaultInventories(const std::vector<std::string>& plan_paths,
+                                            const std::vector<std::string>& given);
 
 }  // namespace capops::cli

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/check/checker.h"
@@ -41,6 +42,9 @@ struct Facts {
   Value inventory = Value::Map({});
 };
 
+/// A value as traces show it: short, a record by its id, a long text cut.
+std::string TraceText(const Value& v);
+
 /// Evaluates every param default (constants) in declaration order.
 std::vector<Value> EvaluateParams(const check::Program& program, const SourceManager& sources,
                                   Diagnostics* diagnostics);
@@ -48,5 +52,34 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
 /// Runs every rule of `program` over `facts`; violations and errors are sorted.
 EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params,
                     const Facts& facts, const SourceManager& sources, const EvalOptions& options);
+
+/// One standalone expression (`capops-lint eval`), checked into `tables`.
+/// The value may be an error value; `trace` (if not null) receives every
+/// sub-expression's value.
+Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables,
+                         uint32_t slot_count, const syntax::Expr& expr, const std::vector<Value>& params,
+                         const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+                         std::vector<TraceValue>* trace);
+
+/// Why a rule did or did not fire for one fact (`--why-not`).
+struct WhyNotOutcome {
+  std::vector<Evidence> bindings;  // the for/let variables bound on this path
+  bool fired = false;              // the rule fires for this binding
+  std::string failed_clause;       // otherwise: the first clause that was false or erred
+  SourceLoc clause_loc;
+  std::string error;               // set when that clause erred rather than being false
+  TraceStep trace;                 // the failing clause, traced
+};
+
+struct WhyNotResult {
+  bool in_domain = false;  // some `for` of the rule ranges over the fact
+  std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact, capped
+};
+
+/// Replays `rule` over `facts`, following only the bindings in which a `for`
+/// variable is the fact `focus` selects (the first `for` whose items match).
+WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule, const std::vector<Value>& params,
+                    const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+                    const std::function<bool(const Value&)>& focus);
 
 }  // namespace capops::eval

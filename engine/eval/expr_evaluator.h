@@ -11,9 +11,6 @@
 
 namespace capops::eval {
 
-/// Values in traces stay short: a record shows its id, a long text is cut.
-std::string TraceText(const Value& v);
-
 class ExprEvaluator {
  public:
   ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
@@ -24,6 +21,7 @@ class ExprEvaluator {
 
   Value Eval(const syntax::Expr& e);
   std::vector<Value>& slots() { return slots_; }
+  const std::vector<Value>& slots() const { return slots_; }
   bool out_of_budget() const { return steps_ > max_steps_; }
   /// While set, every evaluated non-literal sub-expression is appended here.
   void set_trace(std::vector<TraceValue>* sink) { trace_ = sink; }

@@ -60,7 +60,32 @@ Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
               {"related", std::move(related)}};
 }
 
+Json ValueToJson(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::kNull: return nullptr;
+    case ValueKind::kBool: return v.bool_value();
+    case ValueKind::kInt: return v.int_value();
+    case ValueKind::kDouble: return v.double_value();
+    case ValueKind::kError: return Json{{"error", v.string_value()}};
+    case ValueKind::kList: {
+      Json items = Json::array();
+      for (const Value& item : v.items()) items.push_back(ValueToJson(item));
+      return items;
+    }
+    case ValueKind::kMap: {
+      Json object = Json::object();
+      for (const auto& [key, value] : v.entries()) object[key] = ValueToJson(value);
+      return object;
+    }
+    default: return v.ToString();  // strings, dates, durations, quantities
+  }
+}
+
 }  // namespace
+
+std::string ValueJson(const Value& value) {
+  return ValueToJson(value).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
                std::ostream& out) {

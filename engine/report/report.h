@@ -23,6 +23,7 @@
 #include <string>
 
 #include "engine/common/source.h"
+#include "engine/common/value.h"
 #include "engine/eval/result.h"
 
 namespace capops::report {
@@ -45,6 +46,14 @@ void WriteJson(const SourceManager& sources, const eval::LintReport& report, con
 /// Diagnostics alone (e.g. a policy that does not compile), in text form.
 void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnostics, const TextOptions& options,
                       std::ostream& out);
+
+/// One traced clause or expression, power-assert style.
+void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const TextOptions& options,
+                std::ostream& out);
+
+/// A Value as JSON text: scalars natively, dates, durations and quantities as
+/// their CPL text, records as objects, an error as {"error": message}.
+std::string ValueJson(const Value& value);
 
 /// Counts by severity, violations and errors together.
 struct Counts {

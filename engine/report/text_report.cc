@@ -130,6 +130,11 @@ void WriteText(const SourceManager& sources, const eval::LintReport& report, con
   WriteSummary(report, out);
 }
 
+void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const TextOptions& options,
+                std::ostream& out) {
+  WritePowerAssert(sources, step, "", Style{options.color}, out);
+}
+
 void WriteShort(const SourceManager& sources, const eval::LintReport& report, std::ostream& out) {
   auto line = [&](const SourceLoc& loc, Severity s, const std::string& code, const std::string& message) {
     out << Where(sources, loc) << ": " << SeverityName(s) << (code.empty() ? "" : "[" + code + "]") << ": "

@@ -232,6 +232,8 @@ class AstBuilder {
       : sources_(sources), file_(file), options_(options), diags_(diags), next_id_(next_id) {}
 
   void set_offsets(const OffsetMap* offsets) { offsets_ = offsets; }
+  /// Parses `text` (a hole, or a whole expression file) at `byte_offset`.
+  ExprPtr ParseHole(std::string_view text, uint32_t byte_offset);
 
   void BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenStream& tokens, Module* module);
   ExprPtr BuildExpr(CPLParser::ExprContext* ctx);
@@ -263,7 +265,6 @@ class AstBuilder {
   void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens, RecordDecl* record);
   std::string StringToken(antlr4::Token* token);
   Template BuildTemplate(antlr4::Token* token);
-  ExprPtr ParseHole(std::string_view text, uint32_t byte_offset);
 
   ExprPtr BuildOr(CPLParser::ConditionalOrContext* ctx);
   ExprPtr BuildAnd(CPLParser::ConditionalAndContext* ctx);
@@ -485,6 +486,7 @@ ExprPtr AstBuilder::ParseHole(std::string_view text, uint32_t byte_offset) {
   OffsetMap hole_offsets{nullptr, byte_offset, CodePointOffsets(text)};
   antlr4::ANTLRInputStream input{std::string(text)};
   CPLLexer lexer(&input);
+  lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
   ErrorCollector errors(file_, &hole_offsets, &sources_, diags_, options_.max_errors);
@@ -804,6 +806,21 @@ ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions&
   builder.BuildModule(tree, tokens, module.get());
   result.diagnostics.Sort();
   if (!result.diagnostics.HasErrors()) result.module = std::move(module);
+  return result;
+}
+
+ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file, const ParseOptions& options) {
+  ExpressionParseResult result;
+  const std::string& text = sources.file(file).text();
+  if (text.size() > options.max_file_bytes) {
+    result.diagnostics.Error(SourceLoc{file, 1, 1}, "expression is longer than " +
+                                                        std::to_string(options.max_file_bytes) + " bytes");
+    return result;
+  }
+  AstBuilder builder(sources, file, options, &result.diagnostics, &result.node_count);
+  ExprPtr e = builder.ParseHole(text, 0);
+  result.diagnostics.Sort();
+  if (!result.diagnostics.HasErrors()) result.expr = std::move(e);
   return result;
 }
 

@@ -37,4 +37,13 @@ struct ParseResult {
 /// Parses a whole CPL file held by `sources`.
 ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions& options = {});
 
+struct ExpressionParseResult {
+  ExprPtr expr;            // null when there are syntax errors
+  NodeId node_count = 0;   // ids of the expression's nodes are 0 … node_count-1
+  Diagnostics diagnostics;
+};
+
+/// Parses a file that holds one expression (for `capops-lint eval`).
+ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file, const ParseOptions& options = {});
+
 }  // namespace capops::syntax

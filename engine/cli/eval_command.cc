@@ -1,0 +1,62 @@
+// The eval command: load policies (for their params and enums) and facts,
+// then check and evaluate each expression and print its value.
+#include "engine/cli/eval_command.h"
+
+#include "engine/cli/driver.h"
+#include "engine/cli/policy_loader.h"
+#include "engine/report/report.h"
+
+namespace capops::cli {
+
+namespace {
+
+// Prints one expression's outcome; returns its exit code.
+int EvalOne(Engine& engine, const std::string& text, const eval::Facts& facts, const EvalCommandOptions& options,
+            std::ostream& out, std::ostream& err) {
+  Engine::ExpressionResult r = engine.EvaluateExpression(text, facts, options.explain);
+  if (!r.compiled) {
+    report::WriteDiagnostics(engine.sources(), r.diagnostics, {false, options.color}, err);
+    return kExitUsage;
+  }
+  bool failed = r.value.is_error();
+  if (options.json) {
+    out << "{\"expression\": " << report::ValueJson(Value::String(text)) << ", \"type\": "
+        << report::ValueJson(Value::String(r.type)) << ", \"value\": " << report::ValueJson(r.value) << "}\n";
+  } else if (failed) {
+    out << "error: " << r.value.string_value() << '\n';
+  } else {
+    out << r.value.ToLiteral() << "  : " << r.type << '\n';
+  }
+  if (options.explain && !options.json) report::WriteTrace(engine.sources(), r.AsTraceStep(), {false, options.color}, out);
+  return failed ? kExitFindings : kExitClean;
+}
+
+}  // namespace
+
+int RunEval(const EvalCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  Engine engine(options.engine);
+  std::string error;
+  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  std::vector<TextFile> plans, inventories;
+  size_t limit = options.engine.facts.max_file_bytes;
+  std::vector<std::string> inventory_paths = DefaultInventories(options.plans, options.inventories);
+  if (!ReadAll(options.plans, limit, &plans, &error) || !ReadAll(inventory_paths, limit, &inventories, &error)) {
+    return Fail(err, error);
+  }
+  eval::Facts facts;
+  Diagnostics problems;
+  if (!(plans.empty() && inventories.empty()) && !engine.LoadFacts(plans, inventories, &facts, &problems)) {
+    report::WriteDiagnostics(engine.sources(), problems, {false, options.color}, err);
+    return kExitFindings;
+  }
+  if (options.expression != "-") return EvalOne(engine, options.expression, facts, options, out, err);
+  int worst = kExitClean;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    worst = std::max(worst, EvalOne(engine, line, facts, options, out, err));
+  }
+  return worst;
+}
+
+}  // namespace capops::cli

@@ -1,0 +1,123 @@
+// The why-not mode: resolve the selector to a fact, replay the rule along it,
+// and print each path's first failing clause, power-assert style.
+#include "engine/cli/why_not_command.h"
+
+#include <cctype>
+
+#include "engine/cli/driver.h"
+#include "engine/cli/policy_loader.h"
+#include "engine/report/report.h"
+
+namespace capops::cli {
+
+namespace {
+
+// `plan.allocations[a-train].window` → the value there, or nullptr.
+const Value* Resolve(const eval::Facts& facts, std::string path, std::string* error) {
+  const Value* at = &facts.plan;
+  for (const char* root : {"plan.", "inventory."}) {
+    if (path.rfind(root, 0) == 0) {
+      at = std::string(root) == "plan." ? &facts.plan : &facts.inventory;
+      path = path.substr(std::string(root).size());
+    }
+  }
+  size_t i = 0;
+  while (i < path.size() && at != nullptr) {
+    if (path[i] == '.') ++i;
+    size_t name_end = path.find_first_of(".[", i);
+    std::string name = path.substr(i, name_end == std::string::npos ? std::string::npos : name_end - i);
+    if (!name.empty()) at = at->Field(name);
+    i = name_end == std::string::npos ? path.size() : name_end;
+    while (at != nullptr && i < path.size() && path[i] == '[') {
+      size_t close = path.find(']', i);
+      if (close == std::string::npos) {
+        *error = "unclosed `[` in selector";
+        return nullptr;
+      }
+      std::string key = path.substr(i + 1, close - i - 1);
+      bool number = !key.empty() && std::all_of(key.begin(), key.end(), ::isdigit);
+      const Value* item = number && std::stoul(key) < at->items().size() ? &at->items()[std::stoul(key)] : nullptr;
+      at = item != nullptr ? item : at->FindById(key);
+      i = close + 1;
+    }
+  }
+  if (at == nullptr && error->empty()) *error = "nothing in the facts at this selector";
+  return at;
+}
+
+// `plan.yaml:37` selects the item that starts on that line.
+bool ParseFileLine(const std::string& selector, std::string* file, uint32_t* line) {
+  size_t colon = selector.rfind(':');
+  if (colon == std::string::npos || colon + 1 == selector.size()) return false;
+  std::string digits = selector.substr(colon + 1);
+  if (!std::all_of(digits.begin(), digits.end(), ::isdigit) || digits.size() > 9) return false;
+  *file = selector.substr(0, colon);
+  *line = static_cast<uint32_t>(std::stoul(digits));
+  return true;
+}
+
+void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const CheckOptions& options,
+                  std::ostream& out) {
+  out << "binding:";
+  for (const eval::Evidence& e : o.bindings) {
+    out << ' ' << e.name << " = " << e.value;
+    if (e.loc.valid()) out << " (" << engine.sources().Path(e.loc.file) << ':' << e.loc.line << ')';
+    out << ';';
+  }
+  out << '\n';
+  if (o.fired) {
+    out << "  the rule fires for this binding\n";
+    return;
+  }
+  out << "  " << (o.error.empty() ? "stops at a false clause:" : "stops at a clause that erred: " + o.error) << '\n';
+  report::WriteTrace(engine.sources(), o.trace, {false, options.color}, out);
+}
+
+}  // namespace
+
+int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std::string& selector,
+              std::ostream& out, std::ostream& err) {
+  Engine engine(options.engine);
+  std::string error;
+  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  std::vector<TextFile> plans, inventories;
+  size_t limit = options.engine.facts.max_file_bytes;
+  if (!ReadAll(options.plans, limit, &plans, &error) ||
+      !ReadAll(DefaultInventories(options.plans, options.inventories), limit, &inventories, &error)) {
+    return Fail(err, error);
+  }
+  eval::Facts facts;
+  Diagnostics problems;
+  if (!engine.LoadFacts(plans, inventories, &facts, &problems)) {
+    report::WriteDiagnostics(engine.sources(), problems, {false, options.color}, err);
+    return kExitFindings;
+  }
+  std::function<bool(const Value&)> focus;
+  std::string file;
+  uint32_t line = 0;
+  if (ParseFileLine(selector, &file, &line)) {
+    const SourceManager& sources = engine.sources();
+    focus = [&sources, file, line](const Value& v) {
+      std::string_view path = sources.Path(v.loc().file);
+      return v.loc().line == line && path.size() >= file.size() && path.substr(path.size() - file.size()) == file;
+    };
+  } else {
+    const Value* target = Resolve(facts, selector, &error);
+    if (target == nullptr || !target->loc().valid()) return Fail(err, "`" + selector + "`: " + error);
+    SourceLoc loc = target->loc();
+    focus = [loc](const Value& v) { return v.loc() == loc; };
+  }
+  std::optional<eval::WhyNotResult> result = engine.WhyNot(rule_id, facts, focus);
+  if (!result) return Fail(err, "no rule `" + rule_id + "`");
+  out << "why-not " << rule_id << " at `" << selector << "`\n";
+  if (!result->in_domain) {
+    out << "`" << selector << "` is not in the domain of " << rule_id
+        << ": none of its `for` clauses ranges over it\n";
+    return kExitClean;
+  }
+  for (const eval::WhyNotOutcome& o : result->outcomes) WriteOutcome(engine, o, options, out);
+  return kExitClean;
+}
+
+}  // namespace capops::cli

@@ -1,0 +1,21 @@
+// `capops-lint --why-not RULE-ID --at SELECTOR PLAN…`: why a rule did not
+// fire for one fact. SELECTOR is a path into the facts (`allocations[a-train]`,
+// `plan.demands[train-v3].window`, `inventory.pools[train-eu]`) or a place in
+// a file (`plan.yaml:37`). The answer names, for each binding through that
+// fact, the first clause that was false (or erred) with its trace — or says
+// that the fact is not in the rule's domain at all.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "engine/cli/check_command.h"
+
+namespace capops::cli {
+
+/// Exit 0 with the explanation; 1 when the facts are invalid; 2 for an
+/// unknown rule, a selector that names nothing, or policies that do not compile.
+int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std::string& selector,
+              std::ostream& out, std::ostream& err);
+
+}  // namespace capops::cli

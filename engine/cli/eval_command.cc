@@ -35,21 +35,9 @@ int EvalOne(Engine& engine, const std::string& text, const eval::Facts& facts, c
 
 int RunEval(const EvalCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   Engine engine(options.engine);
-  std::string error;
-  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
-  std::vector<TextFile> plans, inventories;
-  size_t limit = options.engine.facts.max_file_bytes;
-  std::vector<std::string> inventory_paths = DefaultInventories(options.plans, options.inventories);
-  if (!ReadAll(options.plans, limit, &plans, &error) || !ReadAll(inventory_paths, limit, &inventories, &error)) {
-    return Fail(err, error);
-  }
   eval::Facts facts;
-  Diagnostics problems;
-  if (!(plans.empty() && inventories.empty()) && !engine.LoadFacts(plans, inventories, &facts, &problems)) {
-    report::WriteDiagnostics(engine.sources(), problems, {false, options.color}, err);
-    return kExitFindings;
-  }
+  int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color, &engine, &facts, err);
+  if (failed >= 0) return failed;
   if (options.expression != "-") return EvalOne(engine, options.expression, facts, options, out, err);
   int worst = kExitClean;
   for (std::string line; std::getline(in, line);) {

@@ -98,4 +98,25 @@ std::vector<std::string> DefaultInventories(const std::vector<std::string>& plan
   return found;
 }
 
+int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
+                  const std::vector<std::string>& inventories, bool color, Engine* engine, eval::Facts* facts,
+                  std::ostream& err) {
+  std::string error;
+  if (!LoadPolicies(policies, engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(engine, color, err)) return kExitUsage;
+  std::vector<TextFile> plan_files, inventory_files;
+  size_t limit = engine->options().facts.max_file_bytes;
+  if (!ReadAll(plans, limit, &plan_files, &error) ||
+      !ReadAll(DefaultInventories(plans, inventories), limit, &inventory_files, &error)) {
+    return Fail(err, error);
+  }
+  if (plan_files.empty() && inventory_files.empty()) return -1;
+  Diagnostics problems;
+  if (!engine->LoadFacts(plan_files, inventory_files, facts, &problems)) {
+    report::WriteDiagnostics(engine->sources(), problems, {false, color}, err);
+    return kExitFindings;
+  }
+  return -1;
+}
+
 }  // namespace capops::cli

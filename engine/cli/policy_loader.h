@@ -28,4 +28,12 @@ bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<Te
 std::vector<std::string> DefaultInventories(const std::vector<std::string>& plan_paths,
                                             const std::vector<std::string>& given);
 
+/// Loads and compiles the policies, then reads, validates and merges the
+/// facts of `plans` (the first plan) and their inventories into `*facts`
+/// (left empty when no file is given). Returns -1 when all went well, else
+/// prints why to `err` and returns the exit code to end with.
+int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
+                  const std::vector<std::string>& inventories, bool color, Engine* engine, eval::Facts* facts,
+                  std::ostream& err);
+
 }  // namespace capops::cli

@@ -78,21 +78,10 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const Chec
 int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std::string& selector,
               std::ostream& out, std::ostream& err) {
   Engine engine(options.engine);
-  std::string error;
-  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
-  std::vector<TextFile> plans, inventories;
-  size_t limit = options.engine.facts.max_file_bytes;
-  if (!ReadAll(options.plans, limit, &plans, &error) ||
-      !ReadAll(DefaultInventories(options.plans, options.inventories), limit, &inventories, &error)) {
-    return Fail(err, error);
-  }
   eval::Facts facts;
-  Diagnostics problems;
-  if (!engine.LoadFacts(plans, inventories, &facts, &problems)) {
-    report::WriteDiagnostics(engine.sources(), problems, {false, options.color}, err);
-    return kExitFindings;
-  }
+  int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color, &engine, &facts, err);
+  if (failed >= 0) return failed;
+  std::string error;
   std::function<bool(const Value&)> focus;
   std::string file;
   uint32_t line = 0;

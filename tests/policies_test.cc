@@ -2,8 +2,12 @@
 // must make it fire and one that must leave it quiet, both without errors.
 //   policies/capops-ai/fixtures/<RULE-ID>/fires.yaml
 //   policies/capops-ai/fixtures/<RULE-ID>/quiet.yaml
+// And against the example scenario: each variant fires exactly the rules
+// listed (one id a line) in the `expected-rules.txt` beside its plan.
+//   examples/visual-inspection/[<variant>/]{plan,inventory}.yaml
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "tests/support/fixture.h"
@@ -64,6 +68,44 @@ TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the ot
   for (const std::string& rule : rules) {
     INFO("rule without fixtures: " << rule);
     CHECK(tested.count(rule) == 1);
+  }
+}
+
+// The rule ids listed in an `expected-rules.txt`: one a line, `#` comments.
+std::set<std::string> ExpectedRules(const fs::path& file) {
+  std::set<std::string> ids;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    line.erase(0, line.find_first_not_of(" \t\r"));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (!line.empty()) ids.insert(line);
+  }
+  return ids;
+}
+
+TEST_CASE("each example variant fires exactly the rules its README lists", "[policies]") {
+  auto pack = CompilePack();
+  REQUIRE(pack->ok);
+  const fs::path examples = fs::path(CAPOPS_SOURCE_DIR) / "examples" / "visual-inspection";
+  std::vector<fs::path> variants = {examples};
+  for (const auto& entry : fs::directory_iterator(examples)) {
+    if (entry.is_directory()) variants.push_back(entry.path());
+  }
+  std::sort(variants.begin(), variants.end());
+  REQUIRE(variants.size() >= 4);
+  for (const fs::path& dir : variants) {
+    INFO("variant " << fs::relative(dir, CAPOPS_SOURCE_DIR).string());
+    REQUIRE(fs::exists(dir / "expected-rules.txt"));
+    auto read = [&](const char* name) {
+      return testing::ReadSourceFile(fs::relative(dir / name, CAPOPS_SOURCE_DIR).string());
+    };
+    eval::LintReport r = pack->engine.Lint({{"plan.yaml", read("plan.yaml")}}, {{"inventory.yaml", read("inventory.yaml")}});
+    CHECK(testing::Lines(r.errors).empty());
+    std::set<std::string> fired;
+    for (const eval::Violation& v : r.violations) fired.insert(v.rule_id);
+    CHECK(fired == ExpectedRules(dir / "expected-rules.txt"));
   }
 }
 

@@ -47,7 +47,7 @@ class RuleRun {
   void Emit(const syntax::Emit& emit);
   std::vector<Evidence> CollectEvidence();
   std::vector<TraceStep> TraceWheres();
-  std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace, const SourceLoc& primary) const;
+  std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const;
   void RuleError(const Value& error, const Span& where, const char* what);
 
   const check::RuleInfo& rule_;
@@ -145,13 +145,18 @@ std::vector<TraceStep> RuleRun::TraceWheres() {
 
 // Secondary labels: the facts (other than the primary one) whose values the
 // clauses compared, such as the pool's `role:` in the inventory.
-std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace, const SourceLoc& primary) const {
+// A value located exactly where a bound record starts is a default the
+// schema filled in, not text in the file; it gets no label.
+std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const {
   constexpr size_t kMaxLabels = 4;
   std::vector<Label> labels;
+  auto at_record = [&](const SourceLoc& loc) {
+    return std::any_of(v.evidence.begin(), v.evidence.end(), [&](const Evidence& e) { return e.loc == loc; });
+  };
   for (const TraceStep& step : trace) {
     for (const TraceValue& t : step.values) {
       bool whole = !t.value.empty() && (t.value[0] == '{' || t.value[0] == '[');
-      if (!t.fact.valid() || t.fact == primary || whole || labels.size() == kMaxLabels) continue;
+      if (!t.fact.valid() || t.fact == v.loc || whole || at_record(t.fact) || labels.size() == kMaxLabels) continue;
       bool seen = std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.loc == t.fact; });
       if (!seen) labels.push_back(Label{t.fact, "`" + t.expr + "` is " + t.value});
     }
@@ -206,7 +211,7 @@ void RuleRun::Emit(const syntax::Emit& emit) {
   for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it) v.loc = it->loc;
   if (!v.loc.valid()) v.loc = plan_loc_;
   std::vector<TraceStep> trace = TraceWheres();
-  v.labels = LabelsFrom(trace, v.loc);
+  v.labels = LabelsFrom(trace, v);
   if (options_.trace) v.trace = std::move(trace);
   out_->violations.push_back(std::move(v));
 }

@@ -2,6 +2,7 @@
 // must make it fire and one that must leave it quiet, both without errors.
 //   policies/capops-ai/fixtures/<RULE-ID>/fires.yaml
 //   policies/capops-ai/fixtures/<RULE-ID>/quiet.yaml
+//   policies/capops-ai/fixtures/<RULE-ID>/fires.at   (where it must fire: line:col)
 // And against the example scenario: each variant fires exactly the rules
 // listed (one id a line) in the `expected-rules.txt` beside its plan.
 //   examples/visual-inspection/[<variant>/]{plan,inventory}.yaml
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "tests/support/fixture.h"
 
@@ -40,6 +42,28 @@ size_t CountRule(const eval::LintReport& report, const std::string& rule) {
                        [&](const eval::Violation& v) { return v.rule_id == rule; });
 }
 
+// "line:col" of each violation of `rule`, sorted.
+std::vector<std::string> PlacesOf(const eval::LintReport& report, const std::string& rule) {
+  std::vector<std::string> places;
+  for (const eval::Violation& v : report.violations) {
+    if (v.rule_id == rule) places.push_back(std::to_string(v.loc.line) + ":" + std::to_string(v.loc.column));
+  }
+  std::sort(places.begin(), places.end());
+  places.erase(std::unique(places.begin(), places.end()), places.end());
+  return places;
+}
+
+// The places listed in a fixture's `fires.at`: one `line:col` a line, `#` comments.
+std::vector<std::string> ExpectedPlaces(const fs::path& file) {
+  std::vector<std::string> places;
+  std::istringstream in(testing::ReadSourceFile(fs::relative(file, CAPOPS_SOURCE_DIR).string()));
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] != '#') places.push_back(line);
+  }
+  std::sort(places.begin(), places.end());
+  return places;
+}
+
 TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the other", "[policies]") {
   auto pack = CompilePack();
   REQUIRE(pack->ok);
@@ -59,7 +83,7 @@ TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the ot
       eval::LintReport r = pack->engine.Lint({{name, text}}, {});
       CHECK(testing::Lines(r.errors).empty());
       if (std::string(name) == "fires.yaml") {
-        CHECK(CountRule(r, rule) >= 1);
+        CHECK(PlacesOf(r, rule) == ExpectedPlaces(entry.path() / "fires.at"));
       } else {
         CHECK(CountRule(r, rule) == 0);
       }

@@ -34,6 +34,11 @@ decl
     | PARAM name=IDENT ':' typeRef '=' expr                          # ParamDecl
     | ENUM name=IDENT '{' enumValue (',' enumValue)* ','? '}'        # EnumDecl
     | kind=(RECORD | DOCUMENT) name=IDENT '{' fieldDecl* '}'         # RecordDecl
+    | FN name=IDENT '(' (fnParam (',' fnParam)*)? ')' ':' typeRef '=' expr   # FnDecl
+    ;
+
+fnParam
+    : name=IDENT ':' typeRef
     ;
 
 // `name: T`, `name?: T` (may be absent) or `name: T = literal` (default).
@@ -128,7 +133,7 @@ mapEntries
 
 // Field names may be words that are keywords elsewhere (`plan.window`, `x.at`).
 fieldName
-    : IDENT | PACKAGE | IMPORT | RULE | PARAM | ENUM | RECORD | DOCUMENT | REF
+    : IDENT | PACKAGE | IMPORT | RULE | PARAM | ENUM | RECORD | DOCUMENT | REF | FN
     | FOR | IN | LET | WHERE | DENY | WARN | WHEN | AT | BECAUSE | FIX
     ;
 
@@ -151,6 +156,7 @@ IMPORT  : 'import';
 RECORD  : 'record';
 DOCUMENT: 'document';
 REF     : 'ref';
+FN      : 'fn';
 RULE    : 'rule';
 PARAM   : 'param';
 ENUM    : 'enum';

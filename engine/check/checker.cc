@@ -26,6 +26,8 @@ class Checker {
   }
 
   void CollectParams();
+  void CollectFunctions();
+  void CheckFunction(UserFunction* f);
   void CheckImports(const syntax::Module& module);
   void CheckParam(const syntax::Param& param, ParamInfo* info);
   void CheckRule(uint32_t module, const syntax::Rule& rule);
@@ -52,6 +54,13 @@ void Checker::Run() {
   }
   internal::BuildSchema(program_, sources_, &globals_, diags_);
   CollectParams();
+  CollectFunctions();
+  // Functions first, in declaration order across files: any rule may call
+  // any function, and a function only those declared before it.
+  for (UserFunction& f : program_->functions) {
+    exprs_.BeginModule(f.module);
+    CheckFunction(&f);
+  }
   for (uint32_t m = 0; m < program_->modules.size(); ++m) {
     const syntax::Module& module = *program_->modules[m];
     CheckImports(module);
@@ -86,6 +95,40 @@ void Checker::CollectParams() {
       info.module = m;
       info.type = internal::ResolveType(p.type, &program_->schema, sources_, diags_);
     }
+  }
+}
+
+void Checker::CollectFunctions() {
+  for (uint32_t m = 0; m < program_->modules.size(); ++m) {
+    const syntax::Module& module = *program_->modules[m];
+    for (const syntax::FunctionDecl& f : module.functions) {
+      auto& same_name = globals_.functions[f.name];
+      if (std::any_of(same_name.begin(), same_name.end(), [&](const auto& o) { return o.package == module.package; })) {
+        Error(f.name_span, "function `" + f.name + "` is declared twice in package `" + module.package + "`");
+        continue;
+      }
+      same_name.push_back({static_cast<uint32_t>(program_->functions.size()), module.package});
+      UserFunction& u = program_->functions.emplace_back();
+      u.decl = &f;
+      u.module = m;
+      for (const auto& p : f.params) u.params.push_back(internal::ResolveType(p.type, &program_->schema, sources_, diags_));
+      u.result = internal::ResolveType(f.result, &program_->schema, sources_, diags_);
+    }
+  }
+}
+
+void Checker::CheckFunction(UserFunction* f) {
+  exprs_.BeginScope(false);
+  for (size_t i = 0; i < f->params.size(); ++i) {
+    exprs_.Bind(f->decl->params[i].name, f->decl->params[i].span, Typed{f->params[i]});
+  }
+  Typed body = exprs_.Infer(*f->decl->body);
+  f->slot_count = exprs_.slot_count();
+  f->checked = true;
+  if (!internal::Assignable(program_->schema, body.type, f->result)) {
+    Error(f->decl->body->span, "function `" + f->decl->name + "` is declared to return `" +
+                                   program_->schema.Name(f->result) + "` but returns `" +
+                                   program_->schema.Name(body.type) + "`");
   }
 }
 

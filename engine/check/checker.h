@@ -35,9 +35,10 @@ enum class Root : uint8_t { kPlan, kInventory };
 inline constexpr uint32_t kRootCount = 2;
 const char* RootName(Root root);
 
-enum class SymbolKind : uint8_t { kUnresolved, kLocal, kParam, kRoot, kConstant };
+enum class SymbolKind : uint8_t { kUnresolved, kLocal, kParam, kRoot, kConstant, kFunction };
 
-/// What an identifier means; `index` is a slot, a param, a Root or a constant.
+/// What an identifier (or a call, for kFunction) means; `index` is a slot, a
+/// param, a Root, a constant or a UserFunction.
 struct Symbol {
   SymbolKind kind = SymbolKind::kUnresolved;
   uint32_t index = 0;
@@ -70,6 +71,16 @@ struct ParamInfo {
   TypeId type = 0;          // the declared type
 };
 
+/// A `fn` declared in CPL.
+struct UserFunction {
+  const syntax::FunctionDecl* decl = nullptr;
+  uint32_t module = 0;
+  std::vector<TypeId> params;
+  TypeId result = 0;
+  uint32_t slot_count = 0;  // its parameters (slots 0…n-1) and macro variables
+  bool checked = false;     // its body has been checked (only such may be called)
+};
+
 /// A checked rule set. It owns the modules; every pointer into them stays
 /// valid as long as the Program lives. Immutable after Check().
 struct Program {
@@ -77,6 +88,7 @@ struct Program {
   std::vector<ModuleTables> tables;  // one per module
   std::vector<RuleInfo> rules;       // sorted by id
   std::vector<ParamInfo> params;
+  std::vector<UserFunction> functions;
   std::vector<Value> constants;      // enum members
   TypeTable schema;                  // records, documents and enums of the rule set
 };

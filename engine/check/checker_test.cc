@@ -301,12 +301,29 @@ TEST_CASE("cost bounds multiply loops and macro nests", "[check]") {
 TEST_CASE("the shipped pack type-checks", "[check]") {
   testing::Compiled c;
   testing::AddStdlib(&c.engine);
-  for (const char* f : {"policies/capops-ai/allocation.cpl", "policies/capops-ai/compatibility.cpl",
-                        "policies/capops-ai/supply.cpl"}) {
-    c.engine.AddPolicy(f, testing::ReadSourceFile(f));
-  }
+  testing::AddPolicyDir("policies/capops-ai", &c.engine);
   CHECK(c.engine.Compile(&c.diagnostics));
   CHECK(Lines(c.diagnostics).empty());
+}
+
+TEST_CASE("functions are typed, package-scoped and cannot recurse", "[check]") {
+  auto ok = CompilePolicy(
+      "fn gpus_of(a: Allocation): int = a.gpus\n"
+      "fn doubled(a: Allocation): int = gpus_of(a) * 2\n"
+      "@id(\"F\") rule r {\n  for a in plan.allocations\n  where doubled(a) > 8\n  deny at a.gpus \"{a.id}\"\n}\n");
+  CHECK(Lines(ok->diagnostics).empty());
+  auto bad = CompilePolicy(
+      "fn loop(n: int): int = loop(n - 1)\n"
+      "fn first(n: int): int = second(n)\n"
+      "fn second(n: int): int = n\n"
+      "fn text(n: int): string = n + 1\n"
+      "@id(\"F\") rule r {\n  where second(1, 2) > 0 && second('x') > 0\n  deny \"x\"\n}\n");
+  CHECK(Lines(bad->diagnostics) == std::vector<std::string>{
+                                       "1:24: `loop` is called before it is declared",
+                                       "2:25: `second` is called before it is declared",
+                                       "4:27: function `text` is declared to return `string` but returns `int`",
+                                       "6:9: `second` takes 1 argument",
+                                       "6:36: argument `n` of `second` is `int`, not `string`"});
 }
 
 TEST_CASE("enum members are the YAML spelling", "[check]") {

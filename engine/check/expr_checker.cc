@@ -139,20 +139,55 @@ Typed ExprChecker::Infer(Expr& e) {
 const Globals::ParamRef* ExprChecker::VisibleParam(const std::string& name, const Expr& e) {
   auto it = globals_.params.find(name);
   if (it == globals_.params.end()) return nullptr;
-  for (const Globals::ParamRef& p : it->second) {
+  return Visible(it->second, name, "param", e);
+}
+
+// A param or function is visible in its package, the stdlib's, and where imported.
+const Globals::ParamRef* ExprChecker::Visible(const std::vector<Globals::ParamRef>& candidates,
+                                              const std::string& name, const char* what, const Expr& e) {
+  for (const Globals::ParamRef& p : candidates) {
     if (all_packages_ || p.package == package_ || p.package == "capops.std" || imports_.count(p.package) != 0) {
       return &p;
     }
   }
-  Error(e.span, "param `" + name + "` is declared in package `" + it->second[0].package + "`")
-      .help = "add `import " + it->second[0].package + "` after the `package` line";
-  return &it->second[0];
+  Error(e.span, std::string(what) + " `" + name + "` is declared in package `" + candidates[0].package + "`")
+      .help = "add `import " + candidates[0].package + "` after the `package` line";
+  return &candidates[0];
+}
+
+// A call of a `fn`: arguments must fit its parameters; it must be declared
+// (and so checked) before, which rules out recursion.
+bool ExprChecker::InferUserCall(Expr& e, const std::vector<TypeId>& args, Typed* result) {
+  auto it = globals_.functions.find(e.name);
+  if (e.is_method || it == globals_.functions.end()) return false;
+  const Globals::ParamRef* ref = Visible(it->second, e.name, "function", e);
+  const UserFunction& f = program_->functions[ref->index];
+  *result = Typed{f.result};
+  if (!f.checked) {
+    Error(e.span, "`" + e.name + "` is called before it is declared")
+        .help = "declare functions before their use; a function may not call itself";
+    return true;
+  }
+  if (args.size() != f.params.size()) {
+    Error(e.span, "`" + e.name + "` takes " + std::to_string(f.params.size()) + " argument" +
+                      (f.params.size() == 1 ? "" : "s"));
+    return true;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!Assignable(types_, args[i], f.params[i])) {
+      Error(e.args[i]->span, "argument `" + f.decl->params[i].name + "` of `" + e.name + "` is `" +
+                                 types_.Name(f.params[i]) + "`, not `" + types_.Name(args[i]) + "`");
+    }
+  }
+  tables_->symbols[e.id] = Symbol{SymbolKind::kFunction, ref->index};
+  return true;
 }
 
 std::vector<std::string> ExprChecker::VisibleNames() const {
   std::vector<std::string> names = {"plan", "inventory"};
   for (const Local& l : locals_) names.push_back(l.name);
   for (const auto& [name, _] : globals_.params) names.push_back(name);
+  for (const auto& [name, _] : globals_.functions) names.push_back(name);
   for (const auto& [name, _] : globals_.members) names.push_back(name);
   return names;
 }
@@ -286,6 +321,8 @@ Typed ExprChecker::InferIndex(Expr& e) {
 Typed ExprChecker::InferCall(Expr& e) {
   std::vector<TypeId> args;
   for (auto& arg : e.args) args.push_back(Infer(*arg).type);
+  Typed user;
+  if (InferUserCall(e, args, &user)) return user;
   const FunctionInfo* f = FindFunction(e.name, e.is_method);
   if (f == nullptr) {
     std::vector<std::string> names;

@@ -24,6 +24,7 @@ struct Globals {
     std::string package;
   };
   std::map<std::string, std::vector<ParamRef>, std::less<>> params;
+  std::map<std::string, std::vector<ParamRef>, std::less<>> functions;  // same scoping as params
   // member name → (enum index, constant index), for every enum declaring it
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>, std::less<>> members;
   std::map<std::string, uint32_t, std::less<>> constant_of;  // "Enum.member" → constant
@@ -83,6 +84,7 @@ class ExprChecker {
   Typed InferSelect(syntax::Expr& e);
   Typed InferIndex(syntax::Expr& e);
   Typed InferCall(syntax::Expr& e);
+  bool InferUserCall(syntax::Expr& e, const std::vector<TypeId>& args, Typed* result);
   Typed InferCollection(syntax::Expr& e);
   Typed InferUnary(syntax::Expr& e);
   Typed InferBinary(syntax::Expr& e);
@@ -92,6 +94,8 @@ class ExprChecker {
   Typed InferHas(syntax::Expr& e);
   bool ResolveEnumMember(syntax::Expr& select, TypeId* type);
   const Globals::ParamRef* VisibleParam(const std::string& name, const syntax::Expr& e);
+  const Globals::ParamRef* Visible(const std::vector<Globals::ParamRef>& candidates, const std::string& name,
+                                   const char* what, const syntax::Expr& e);
   std::vector<std::string> VisibleNames() const;
   void ExpectBool(const Typed& t, const syntax::Expr& e, const char* what);
   TypeId Unify(TypeId a, TypeId b, const syntax::Expr& at, const char* what);

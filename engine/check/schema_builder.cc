@@ -212,6 +212,10 @@ void IndexGlobals(const Program& program, Globals* globals) {
     const ParamInfo& p = program.params[i];
     globals->params[p.decl->name].push_back({i, program.modules[p.module]->package});
   }
+  for (uint32_t i = 0; i < program.functions.size(); ++i) {
+    const UserFunction& f = program.functions[i];
+    globals->functions[f.decl->name].push_back({i, program.modules[f.module]->package});
+  }
 }
 
 bool Assignable(const TypeTable& types, TypeId from, TypeId to) {

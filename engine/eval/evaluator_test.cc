@@ -119,6 +119,19 @@ TEST_CASE("macros and aggregates", "[eval]") {
   CHECK(ValueOf("plan.allocations.all(x, x.gpus)") == "error: the condition of `all` must be a bool, not int");
 }
 
+TEST_CASE("user functions run in their own frame", "[eval]") {
+  auto c = CompilePolicy(R"(fn overlap(a: int, b: int, c: int, d: int): bool = a < d && c < b
+fn total(xs: list<int>): int = sum(xs.map(x, x * 2))
+@id("F") rule r {
+  let v = overlap(1, 5, 4, 9) && !overlap(1, 2, 3, 4) && total([1, 2, 3]) == 12
+  deny "{v}"
+}
+)", false);
+  REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
+  LintReport r = LintText(*c, kPlan, kInventory);
+  CHECK(Messages(r) == std::vector<std::string>{"true"});
+}
+
 TEST_CASE("string functions and regular expressions", "[eval]") {
   CHECK(ValueOf("'h100-80'.startsWith('h100')") == "true");
   CHECK(ValueOf("'h100-80'.matches('^h[0-9]+-80$')") == "true");

@@ -207,9 +207,23 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
     args.push_back(Eval(*arg));
     if (args.back().is_error()) return args.back();
   }
+  const check::Symbol& sym = tables_.symbols[e.id];
+  if (sym.kind == SymbolKind::kFunction) return CallUser(program_.functions[sym.index], std::move(args));
   Value r = CallBuiltin(tables_.functions[e.id], args);
   if (r.is_error() && !r.loc().valid() && !args.empty()) r.set_loc(args[0].loc());
   return r;
+}
+
+// A `fn` body runs in its own frame, against its own module's tables; the
+// step budget is shared. Functions cannot recurse, so frames nest at most as
+// deep as the chain of declarations.
+Value ExprEvaluator::CallUser(const check::UserFunction& f, std::vector<Value> args) {
+  ExprEvaluator frame(program_, program_.tables[f.module], params_, facts_, sources_, f.slot_count, max_steps_);
+  frame.steps_ = steps_;
+  for (size_t i = 0; i < args.size(); ++i) frame.slots_[i] = std::move(args[i]);
+  Value v = frame.Eval(*f.decl->body);
+  steps_ = frame.steps_;
+  return v;
 }
 
 Value ExprEvaluator::EvalCollection(const Expr& e) {

@@ -38,6 +38,7 @@ class ExprEvaluator {
   Value EvalIndex(const syntax::Expr& e);
   Value EvalLogical(const syntax::Expr& e);
   Value EvalCall(const syntax::Expr& e);
+  Value CallUser(const check::UserFunction& f, std::vector<Value> args);
   Value EvalMacro(const syntax::Expr& e);
   Value EvalCollection(const syntax::Expr& e);
 

@@ -153,6 +153,23 @@ struct RecordDecl {
   Span span;
 };
 
+/// `fn name(p: T, …): R = expr` — a pure helper; functions may only call
+/// functions declared before them, so there is no recursion.
+struct FunctionDecl {
+  struct Param {
+    std::string name;
+    Span span;
+    TypeRef type;
+  };
+  std::string name;
+  Span name_span;
+  std::string doc;
+  std::vector<Param> params;
+  TypeRef result;
+  ExprPtr body;
+  Span span;
+};
+
 struct Import {
   std::string package;
   Span span;
@@ -184,6 +201,7 @@ struct Module {
   std::string package;  // empty when the file has no `package` line
   std::vector<Import> imports;
   std::vector<RecordDecl> records;
+  std::vector<FunctionDecl> functions;
   std::vector<Rule> rules;
   std::vector<Param> params;
   std::vector<EnumDecl> enums;

@@ -123,6 +123,16 @@ std::string DumpModule(const Module& module) {
     for (size_t i = 0; i < e.members.size(); ++i) out += (i == 0 ? "" : ", ") + e.members[i].name;
     out += "}\n";
   }
+  for (const FunctionDecl& f : module.functions) {
+    out += "fn " + f.name + "(";
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      out += (i == 0 ? "" : ", ") + f.params[i].name + ": ";
+      DumpType(f.params[i].type, &out);
+    }
+    out += "): ";
+    DumpType(f.result, &out);
+    out += " = " + DumpExpr(*f.body) + '\n';
+  }
   for (const Param& p : module.params) {
     out += "param " + p.name + ": ";
     DumpType(p.type, &out);

@@ -156,7 +156,7 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
     size_t kind = t->getType();
     if (kind == CPLLexer::RULE || kind == CPLLexer::WHERE || kind == CPLLexer::LET ||
         kind == CPLLexer::FOR || kind == CPLLexer::DENY || kind == CPLLexer::WARN ||
-        kind == CPLLexer::PARAM) {
+        kind == CPLLexer::PARAM || kind == CPLLexer::FN) {
       conditionals.back() = 0;
     }
     if (conditionals.size() + conditionals.back() > max_depth) {
@@ -315,6 +315,15 @@ void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenS
       param.doc = DocBefore(p, tokens);
       param.type = BuildType(p->typeRef());
       param.default_value = BuildExpr(p->expr());
+    } else if (auto* fn = dynamic_cast<CPLParser::FnDeclContext*>(decl)) {
+      FunctionDecl& f = module->functions.emplace_back();
+      f.name = fn->name->getText();
+      f.name_span = SpanOf(fn->name);
+      f.span = SpanOf(fn);
+      f.doc = DocBefore(fn, tokens);
+      for (auto* p : fn->fnParam()) f.params.push_back({p->name->getText(), SpanOf(p->name), BuildType(p->typeRef())});
+      f.result = BuildType(fn->typeRef());
+      f.body = BuildExpr(fn->expr());
     } else if (auto* r = dynamic_cast<CPLParser::RecordDeclContext*>(decl)) {
       BuildRecord(r, tokens, &module->records.emplace_back());
     } else if (auto* e = dynamic_cast<CPLParser::EnumDeclContext*>(decl)) {

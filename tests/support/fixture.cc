@@ -1,6 +1,8 @@
 // Test helpers shared by the stage tests (see fixture.h).
 #include "tests/support/fixture.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -15,8 +17,16 @@ std::string ReadSourceFile(const std::string& relative_path) {
   return text.str();
 }
 
-void AddStdlib(Engine* engine) {
-  for (const char* file : {"stdlib/capops.cpl", "stdlib/schema.cpl"}) engine->AddPolicy(file, ReadSourceFile(file));
+void AddStdlib(Engine* engine) { AddPolicyDir("stdlib", engine); }
+
+void AddPolicyDir(const std::string& relative_dir, Engine* engine) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(fs::path(CAPOPS_SOURCE_DIR) / relative_dir)) {
+    if (entry.path().extension() == ".cpl") files.push_back(relative_dir + "/" + entry.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& f : files) engine->AddPolicy(f, ReadSourceFile(f));
 }
 
 std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed) {
@@ -24,7 +34,7 @@ std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed) {
   if (typed) {
     AddStdlib(&c->engine);
   } else {
-    c->engine.AddPolicy("stdlib/capops.cpl", ReadSourceFile("stdlib/capops.cpl"));
+    c->engine.AddPolicy("stdlib/capops.cpl", ReadSourceFile("stdlib/capops.cpl"));  // enums, no schema
   }
   c->engine.AddPolicy("test.cpl", cpl);
   c->ok = c->engine.Compile(&c->diagnostics);

@@ -16,8 +16,11 @@ struct Compiled {
   bool ok = false;
 };
 
-/// Adds the shipped stdlib (vocabulary and schema) to an engine.
+/// Adds the shipped stdlib (vocabulary, schema, functions) to an engine.
 void AddStdlib(Engine* engine);
+
+/// Adds every `*.cpl` file of a source-tree directory, in name order.
+void AddPolicyDir(const std::string& relative_dir, Engine* engine);
 
 /// Compiles one policy text with the shipped stdlib. Without the schema
 /// (`typed` false) only the enums are loaded: `plan` and `inventory` are then

@@ -167,7 +167,7 @@ void Checker::CheckRule(uint32_t module, const syntax::Rule& rule) {
 void Checker::CheckClause(const syntax::Clause& c) {
   Typed t = exprs_.Infer(*c.expr);
   const TypeTable& types = program_->schema;
-  const Type& type = types.Get(t.type);
+  const Type type = types.Get(t.type);  // a copy: checking may grow the table
   bool loose = type.kind == TypeKind::kAny || type.kind == TypeKind::kError;
   std::vector<uint32_t>& slots = program_->tables[module_].slots;
   switch (c.kind) {

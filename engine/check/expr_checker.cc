@@ -260,7 +260,7 @@ Typed ExprChecker::InferSelect(Expr& e) {
   TypeId member = 0;
   if (ResolveEnumMember(e, &member)) return Typed{member};
   Typed operand = Infer(*e.args[0]);
-  const Type& t = types_.Get(operand.type);
+  const Type t = types_.Get(operand.type);
   switch (t.kind) {
     case TypeKind::kAny:
     case TypeKind::kError: return Typed{operand.type, operand.fact, operand.fact};
@@ -292,12 +292,12 @@ Typed ExprChecker::InferSelect(Expr& e) {
 Typed ExprChecker::InferIndex(Expr& e) {
   Typed operand = Infer(*e.args[0]);
   Typed index = Infer(*e.args[1]);
-  const Type& t = types_.Get(operand.type);
+  const Type t = types_.Get(operand.type);
   TypeKind ik = types_.KindOf(index.type);
   if (t.kind == TypeKind::kList) {
     Typed item{t.elem, operand.fact_items, operand.fact_items};
     if (ik == TypeKind::kInt || IsLoose(ik)) return item;
-    const Type& elem = types_.Get(t.elem);
+    const Type elem = types_.Get(t.elem);
     bool keyed = elem.kind == TypeKind::kRecord && types_.records[elem.index].keyed();
     bool ref_matches = ik != TypeKind::kRef || (elem.kind == TypeKind::kRecord && types_.Get(index.type).index == elem.index);
     if (IsStringLike(ik) && keyed && ref_matches) return item;
@@ -421,7 +421,7 @@ Typed ExprChecker::InferConditional(Expr& e) {
 
 Typed ExprChecker::InferMacro(Expr& e) {
   Typed range = Infer(*e.args[0]);
-  const Type& t = types_.Get(range.type);
+  const Type t = types_.Get(range.type);
   Typed var{types_.Any(), range.fact_items, range.fact_items};
   if (t.kind == TypeKind::kList) {
     var = Typed{t.elem, range.fact_items, range.fact_items};
@@ -460,7 +460,7 @@ Typed ExprChecker::InferHas(Expr& e) {
   Expr& select = *e.args[0];
   if (select.kind != ExprKind::kSelect) return Typed{types_.Primitive(TypeKind::kBool)};
   Typed operand = Infer(*select.args[0]);
-  const Type& t = types_.Get(operand.type);
+  const Type t = types_.Get(operand.type);
   if (t.kind == TypeKind::kRecord) {
     const RecordDef& record = types_.records[t.index];
     if (record.Find(select.name) == nullptr) {

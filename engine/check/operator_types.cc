@@ -17,8 +17,8 @@ bool IsStringLike(TypeKind k) { return k == TypeKind::kString || k == TypeKind::
 
 // Whether values of the two types can ever be equal.
 bool Comparable(const TypeTable& types, TypeId a, TypeId b) {
-  const Type& x = types.Get(a);
-  const Type& y = types.Get(b);
+  const Type x = types.Get(a);
+  const Type y = types.Get(b);
   if (a == b || IsLoose(x.kind) || IsLoose(y.kind)) return true;
   if (x.kind == TypeKind::kNull || y.kind == TypeKind::kNull) return true;
   if (IsNumber(x.kind) && IsNumber(y.kind)) return true;
@@ -65,8 +65,8 @@ TypeId Arithmetic(BinaryOp op, TypeId l, TypeId r, TypeTable* types) {
 
 TypeId BinaryResult(BinaryOp op, TypeId l, TypeId r, TypeTable* types, std::string* error, std::string* help) {
   TypeId boolean = types->Primitive(TypeKind::kBool);
-  const Type& x = types->Get(l);
-  const Type& y = types->Get(r);
+  const Type x = types->Get(l);
+  const Type y = types->Get(r);
   std::string ops = std::string("`") + syntax::BinaryOpText(op) + "`";
   std::string pair = "`" + types->Name(l) + "` and `" + types->Name(r) + "`";
   switch (op) {

@@ -63,6 +63,30 @@ bool ConstantValue(const syntax::Expr& e, const Program& program, const Globals&
   }
 }
 
+// Whether a constant default fits the field's type (what validation would accept).
+bool DefaultFits(const Value& v, TypeId type, const TypeTable& types) {
+  const Type& t = types.Get(type);
+  switch (t.kind) {
+    case TypeKind::kAny: case TypeKind::kError: return true;
+    case TypeKind::kBool: return v.is(ValueKind::kBool);
+    case TypeKind::kInt: return v.is(ValueKind::kInt);
+    case TypeKind::kDouble: return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble);
+    case TypeKind::kString: case TypeKind::kRef: return v.is(ValueKind::kString);
+    case TypeKind::kDate: return v.is(ValueKind::kDate);
+    case TypeKind::kDuration: return v.is(ValueKind::kDuration);
+    case TypeKind::kBytes:
+    case TypeKind::kBandwidth:
+      return v.is(ValueKind::kQuantity) &&
+             (v.quantity_value().dimension == Dimension::kBytes) == (t.kind == TypeKind::kBytes);
+    case TypeKind::kEnum: return v.is(ValueKind::kString) && types.enums[t.index].FindFact(v.string_value()) >= 0;
+    case TypeKind::kList:
+      return v.is(ValueKind::kList) && std::all_of(v.items().begin(), v.items().end(),
+                                                   [&](const Value& x) { return DefaultFits(x, t.elem, types); });
+    case TypeKind::kMap: return v.is(ValueKind::kMap) && v.entries().empty();
+    default: return false;
+  }
+}
+
 void RegisterNames(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags) {
   TypeTable& types = program->schema;
   for (const auto& module : program->modules) {
@@ -123,6 +147,10 @@ void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceM
       field.has_default = ConstantValue(*f.default_value, *program, globals, &field.default_value);
       if (!field.has_default) {
         diags->Error(sources, f.default_value->span, "a field default must be a literal, an enum member or `[]`");
+      } else if (!DefaultFits(field.default_value, field.type, types)) {
+        diags->Error(sources, f.default_value->span,
+                     "the default of `" + f.name + "` is not a `" + types.Name(field.type) + "`");
+        field.has_default = false;
       }
     }
   }

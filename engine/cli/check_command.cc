@@ -28,6 +28,7 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   std::string error;
   if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  if (engine.program()->rules.empty()) return Fail(err, "the policies define no rules, so nothing would be checked");
   spdlog::debug("{} rules, ruleset {}", engine.program()->rules.size(), engine.ruleset_digest());
 
   std::vector<TextFile> plans, inventories;

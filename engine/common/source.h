@@ -45,6 +45,13 @@ struct SourceLoc {
   friend bool operator==(const SourceLoc&, const SourceLoc&) = default;
 };
 
+/// Length of the well-formed UTF-8 sequence starting at byte `i` (Unicode
+/// table 3-7: no overlongs, surrogates or code points past U+10FFFF), or 0.
+size_t Utf8SequenceLength(std::string_view text, size_t i);
+
+/// Byte offset of the first byte that is not well-formed UTF-8, or npos.
+size_t FirstInvalidUtf8(std::string_view text);
+
 /// One file's path and text, with a table of line starts.
 class SourceFile {
  public:

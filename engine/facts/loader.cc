@@ -129,32 +129,6 @@ class Locator {
   mutable size_t cache_chars_ = 0;
 };
 
-// Length of the well-formed UTF-8 sequence at `i` (Unicode table 3-7), or 0.
-size_t Utf8SequenceLength(std::string_view text, size_t i) {
-  auto byte = [&](size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0; };
-  unsigned char lead = byte(i);
-  size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;  // the range allowed for the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;   // overlong
-    if (lead == 0xED) high = 0x9F;  // surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;   // overlong
-    if (lead == 0xF4) high = 0x8F;  // beyond U+10FFFF
-  } else {
-    return 0;
-  }
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (size_t k = 2; k < length; ++k) {
-    if (!IsContinuationByte(byte(i + k)) || i + k >= text.size()) return 0;
-  }
-  return length;
-}
-
 // A NUL byte or invalid UTF-8 makes the file unreadable as YAML: diagnose the
 // first one and refuse the file.
 bool CheckText(std::string_view text, const Locator& at, Diagnostics* diags) {
@@ -165,7 +139,7 @@ bool CheckText(std::string_view text, const Locator& at, Diagnostics* diags) {
       Report(diags, at.AtOffset(i), "file is not text: NUL byte", "yaml");
       return false;
     }
-    size_t length = c < 0x80 ? 1 : Utf8SequenceLength(text, i);
+    size_t length = c < 0x80 ? 1 : capops::Utf8SequenceLength(text, i);
     if (length == 0) {
       Report(diags, at.AtOffset(i), "invalid UTF-8", "yaml").help = "save the file as UTF-8";
       return false;

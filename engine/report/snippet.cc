@@ -47,16 +47,15 @@ size_t TokenLength(std::string_view line, size_t start) {
   return std::max<size_t>(1, end - start);
 }
 
-// Control characters (a NUL in a binary file) would garble the terminal.
-std::string Printable(std::string_view line) {
-  std::string out(line);
+}  // namespace
+
+std::string Printable(std::string_view text) {
+  std::string out(text);
   for (char& c : out) {
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = '?';
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f) c = '?';
   }
   return out;
 }
-
-}  // namespace
 
 std::string Where(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return std::string(sources.Path(loc.file));

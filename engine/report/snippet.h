@@ -20,6 +20,10 @@ struct Style {
   }
 };
 
+/// `text` with control characters (ESC, BEL, NUL …) shown as `?`: facts come
+/// from pull requests and must not drive the reader's terminal.
+std::string Printable(std::string_view text);
+
 /// `path:line:col`, or the path alone for a location without a line.
 std::string Where(const SourceManager& sources, const SourceLoc& loc);
 

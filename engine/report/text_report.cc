@@ -20,7 +20,7 @@ const char* SeverityColor(Severity s) {
 std::string Header(Severity severity, const std::string& code, const std::string& message, const Style& style) {
   std::string label = SeverityName(severity);
   if (!code.empty()) label += "[" + code + "]";
-  return style.Paint(SeverityColor(severity), label) + style.Paint("1", ": " + message);
+  return style.Paint(SeverityColor(severity), label) + style.Paint("1", ": " + Printable(message));
 }
 
 void WriteArrow(const SourceManager& sources, const SourceLoc& loc, size_t gutter, const char* arrow,
@@ -52,7 +52,7 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v, cons
   WriteSnippet(sources, v.loc, 0, '^', "", gutter, style, out);
   for (const eval::Label& l : v.labels) {
     WriteArrow(sources, l.loc, gutter, ":::", style, out);
-    WriteSnippet(sources, l.loc, 0, '-', l.message, gutter, style, out);
+    WriteSnippet(sources, l.loc, 0, '-', Printable(l.message), gutter, style, out);
   }
   std::string pad(gutter + 1, ' ');
   if (!v.because.empty()) out << pad << "= because: " << v.because << '\n';
@@ -68,8 +68,10 @@ void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const St
   WriteGutter(gutter, style, out);
   WriteSnippet(sources, d.loc, d.length, '^', "", gutter, style, out);
   std::string pad(gutter + 1, ' ');
-  for (const RelatedLoc& r : d.related) out << pad << "= note: " << r.message << " at " << Where(sources, r.loc) << '\n';
-  if (!d.help.empty()) out << pad << "= help: " << d.help << '\n';
+  for (const RelatedLoc& r : d.related) {
+    out << pad << "= note: " << Printable(r.message) << " at " << Where(sources, r.loc) << '\n';
+  }
+  if (!d.help.empty()) out << pad << "= help: " << Printable(d.help) << '\n';
   out << '\n';
 }
 
@@ -138,7 +140,7 @@ void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const
 void WriteShort(const SourceManager& sources, const eval::LintReport& report, std::ostream& out) {
   auto line = [&](const SourceLoc& loc, Severity s, const std::string& code, const std::string& message) {
     out << Where(sources, loc) << ": " << SeverityName(s) << (code.empty() ? "" : "[" + code + "]") << ": "
-        << message << '\n';
+        << Printable(message) << '\n';
   };
   InFileOrder(
       sources, report, [&](const eval::Violation& v) { line(v.loc, v.severity, v.rule_id, v.message); },

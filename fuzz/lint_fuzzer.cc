@@ -1,0 +1,62 @@
+// libFuzzer harness for a whole lint: the fuzzed text is a plan file, linted
+// with the shipped pack (policies/capops-ai/*.cpl + stdlib) against the
+// example inventory, and the report is rendered as text (with --explain
+// traces) and as JSON, as capops-lint would print it.
+//
+// Compiling the pack is slow, so one Engine serves many inputs. Engine::Lint
+// keeps every fact text it is given (reports quote them), so the engine is
+// rebuilt every kRunsPerEngine inputs to keep memory flat over long runs.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/report/report.h"
+#include "fuzz/fuzz_support.h"
+
+namespace {
+
+using namespace capops;
+
+constexpr int kRunsPerEngine = 2000;
+
+struct Setup {
+  std::vector<TextFile> pack = fuzz::ReadCplFolder("policies/capops-ai");
+  TextFile inventory = fuzz::ReadSourceFile("examples/visual-inspection/inventory.yaml");
+  std::unique_ptr<Engine> engine;
+  int runs = 0;
+
+  Engine& Fresh() {
+    if (!engine || ++runs >= kRunsPerEngine) {
+      engine = fuzz::CompiledEngine(pack);
+      engine->options().eval.trace = true;  // exercise --explain
+      runs = 0;
+    }
+    return *engine;
+  }
+};
+
+Setup& GetSetup() {
+  static Setup* setup = new Setup();  // lives for the process: not a leak
+  return *setup;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  GetSetup().Fresh();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Setup& setup = GetSetup();
+  Engine& engine = setup.Fresh();
+  eval::LintReport report =
+      engine.Lint({{"plan.yaml", std::string(reinterpret_cast<const char*>(data), size)}}, {setup.inventory});
+  std::ostringstream out;
+  report::WriteText(engine.sources(), report, {.explain = true, .color = false}, out);
+  report::WriteJson(engine.sources(), report, "fuzz", out);
+  return 0;
+}

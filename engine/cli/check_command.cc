@@ -1,16 +1,23 @@
-// The check command: read policies and facts from disk, compile, lint,
-// report, and turn the findings into an exit code.
+// The check command: settle the configuration, read policies and facts,
+// compile, lint, apply rule selection, waivers and baseline, report, and turn
+// the findings into an exit code.
 #include "engine/cli/check_command.h"
 
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
-#include <set>
+#include <fstream>
 
 #include "engine/api/engine.h"
+#include "engine/cli/baseline.h"
+#include "engine/cli/config.h"
 #include "engine/cli/driver.h"
 #include "engine/cli/pack_locator.h"
+#include "engine/cli/plan_set.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/cli/rule_selection.h"
+#include "engine/cli/waivers.h"
+#include "engine/report/ci_report.h"
 #include "engine/report/report.h"
 
 namespace capops::cli {
@@ -19,38 +26,174 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool AtOrAbove(Severity s, Severity threshold) { return static_cast<int>(s) >= static_cast<int>(threshold); }
+template <typename T>
+T Either(const T& flag, const T& config) {
+  return flag.empty() ? config : flag;
+}
+
+// The config file in force (named, found upwards, or none), merged under the
+// flags: a flag wins over the config. False after printing its errors.
+bool SettleConfig(CheckOptions* options, SourceManager* sources, Config* config,
+                  std::ostream& err) {
+  std::optional<fs::path> path;
+  if (!options->config.empty()) {
+    path = options->config;
+  } else if (!options->no_config) {
+    path = FindConfig(".");  // shown relative to the working directory
+  }
+  if (path) {
+    spdlog::debug("config {}", path->string());
+    ConfigResult r = LoadConfig(sources, *path, options->engine.facts);
+    if (r.diagnostics.HasErrors()) {
+      report::WriteDiagnostics(*sources, r.diagnostics, {false, options->color}, err);
+      return false;
+    }
+    *config = std::move(r.config);
+  }
+  options->policies = Either(options->policies, config->policies);
+  options->inventories = Either(options->inventories, config->inventories);
+  options->plans = Either(options->plans, config->plans);
+  options->waivers = Either(options->waivers, config->waivers);
+  options->baseline = Either(options->baseline, config->baseline);
+  if (!options->fail_on) options->fail_on = config->fail_on.value_or(FailOn::kError);
+  return true;
+}
+
+// Reads a waivers or baseline file into the engine's sources; prints its
+// problems and returns false when it cannot be used.
+template <typename Parsed>
+bool ReadSideFile(const std::string& path, Engine* engine, Parsed* parsed, bool color,
+                  std::ostream& err) {
+  std::string text, error;
+  if (!ReadFile(path, &text, &error, engine->options().facts.max_file_bytes)) {
+    Fail(err, error);
+    return false;
+  }
+  FileId file = engine->AddSource(path, std::move(text));
+  Diagnostics problems = parsed->Parse(engine->sources(), file, engine->options().facts);
+  if (!problems.HasErrors()) return true;
+  report::WriteDiagnostics(engine->sources(), problems, {false, color}, err);
+  return false;
+}
+
+bool WriteBaselineFile(const std::string& path, const eval::LintReport& report, Engine* engine,
+                       std::ostream& err) {
+  std::ofstream file(path, std::ios::binary);
+  FindingKeys keys(engine->sources(), engine->options().facts, fs::path(path).parent_path());
+  WriteBaseline(report, &keys, file);
+  file.close();
+  if (!file) {
+    Fail(err, "cannot write `" + path + "`");
+    return false;
+  }
+  spdlog::info("wrote the baseline {}", path);
+  return true;
+}
+
+// Waivers, then the baseline (written first if asked): known findings go.
+bool Triage(const CheckOptions& options, Engine* engine, eval::LintReport* report,
+            std::ostream& err) {
+  if (!options.waivers.empty()) {
+    Waivers waivers;
+    if (!ReadSideFile(options.waivers, engine, &waivers, options.color, err)) return false;
+    FindingKeys keys(engine->sources(), engine->options().facts, waivers.base_dir());
+    waivers.Apply(report, &keys, TodayUtc());
+  }
+  std::string baseline_path = options.baseline;
+  if (!options.write_baseline.empty()) {
+    if (!WriteBaselineFile(options.write_baseline, *report, engine, err)) return false;
+    baseline_path = options.write_baseline;
+  }
+  if (!baseline_path.empty()) {
+    Baseline baseline;
+    if (!ReadSideFile(baseline_path, engine, &baseline, options.color, err)) return false;
+    FindingKeys keys(engine->sources(), engine->options().facts, baseline.base_dir());
+    baseline.Filter(report, &keys);
+  }
+  return true;
+}
+
+// The rule set as the reports list it: disabled and re-graded per the config.
+std::vector<report::RuleDescriptor> Describe(const Engine& engine, const RuleSelection& selection) {
+  std::vector<report::RuleDescriptor> rules =
+      report::DescribeRules(*engine.program(), engine.sources());
+  for (report::RuleDescriptor& r : rules) {
+    r.enabled = selection.enabled(r.id);
+    r.severity = selection.SeverityOf(r.id, r.severity);
+  }
+  return rules;
+}
+
+void WriteReport(const CheckOptions& options, const Engine& engine, const RuleSelection& selection,
+                 const PlanSet& plans, const eval::LintReport& report, std::ostream& out) {
+  const SourceManager& sources = engine.sources();
+  report::CiOptions ci{CAPOPS_VERSION, plans.plans()};
+  switch (options.format) {
+    case Format::kText:
+      return report::WriteText(sources, report, {options.explain, options.color}, out);
+    case Format::kShort:
+      return report::WriteShort(sources, report, out);
+    case Format::kJson:
+      return report::WriteJson(sources, report, CAPOPS_VERSION, out);
+    case Format::kSarif:
+      return report::WriteSarif(sources, report, Describe(engine, selection), ci, out);
+    case Format::kJunit:
+      return report::WriteJunit(sources, report, Describe(engine, selection), ci, out);
+    case Format::kGithub:
+      return report::WriteGithub(sources, report, out);
+  }
+}
 
 }  // namespace
 
-int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
+  CheckOptions options = flags;
+  SourceManager config_sources;
+  Config config;
+  if (!SettleConfig(&options, &config_sources, &config, err)) return kExitUsage;
+  if (options.plans.empty())
+    return Fail(err, "no plan files given (name them, or set `plans:` in .capops.yaml)");
+
   Engine engine(options.engine);
   std::string error;
   if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   if (engine.program()->rules.empty()) return Fail(err, "the policies define no rules, so nothing would be checked");
   spdlog::debug("{} rules, ruleset {}", engine.program()->rules.size(), engine.ruleset_digest());
-
-  std::vector<TextFile> plans, inventories;
-  size_t limit = options.engine.facts.max_file_bytes;
-  if (!ReadAll(options.plans, limit, &plans, &error) ||
-      !ReadAll(DefaultInventories(options.plans, options.inventories), limit, &inventories, &error)) {
-    return Fail(err, error);
+  Diagnostics config_problems;
+  RuleSelection selection = RuleSelection::Make(config, *engine.program(), &config_problems);
+  CheckParamNames(config, *engine.program(), &config_problems);
+  for (const ParamOverride& p : config.params) {
+    config_problems
+        .Error(p.value.loc(), "setting `param` values from the config is not supported yet")
+        .code = "config";
   }
+  if (config_problems.HasErrors()) {
+    config_problems.Sort();
+    report::WriteDiagnostics(config_sources, config_problems, {false, options.color}, err);
+    return kExitUsage;
+  }
+
+  PlanSet plans;
+  for (const std::string& arg : options.plans) {
+    if (!plans.Add(arg, &error)) return Fail(err, error);
+  }
+  plans.Group(options.inventories);
   engine.options().eval.trace = options.explain;
-  eval::LintReport report = engine.Lint(plans, inventories);
+  eval::LintReport report;
+  if (!LintPlanSet(&engine, plans, options.engine.facts.max_file_bytes, &report, &error))
+    return Fail(err, error);
+  selection.Apply(&report);
+  if (!Triage(options, &engine, &report, err)) return kExitUsage;
 
-  if (options.format == Format::kJson) {
-    report::WriteJson(engine.sources(), report, CAPOPS_VERSION, out);
-  } else if (options.format == Format::kShort) {
-    report::WriteShort(engine.sources(), report, out);
-  } else {
-    report::WriteText(engine.sources(), report, {options.explain, options.color}, out);
+  std::ofstream file;
+  if (!options.output.empty()) {
+    file.open(options.output, std::ios::binary);
+    if (!file) return Fail(err, "cannot write `" + options.output + "`");
   }
-  bool failing = false;
-  for (const auto& v : report.violations) failing = failing || AtOrAbove(v.severity, options.fail_on);
-  for (const auto& d : report.errors.items()) failing = failing || AtOrAbove(d.severity, options.fail_on);
-  return failing ? kExitFindings : kExitClean;
+  WriteReport(options, engine, selection, plans, report, options.output.empty() ? out : file);
+  if (file.is_open() && !file.flush()) return Fail(err, "cannot write `" + options.output + "`");
+  return Fails(report, *options.fail_on) ? kExitFindings : kExitClean;
 }
 
 }  // namespace capops::cli

@@ -1,25 +1,33 @@
 // `capops-lint [options] PLAN…`: lint plan files against policy packs.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/cli/fail_on.h"
 #include "engine/common/diagnostic.h"
 
 namespace capops::cli {
 
-enum class Format { kText, kShort, kJson };
+enum class Format { kText, kShort, kJson, kSarif, kJunit, kGithub };
 
 struct CheckOptions {
   std::vector<std::string> policies;     // files or directories; default: the shipped pack
   std::vector<std::string> inventories;  // default: inventory.yaml beside each plan
-  std::vector<std::string> plans;
+  std::vector<std::string> plans;        // files, directories or globs; default: the config's
   Format format = Format::kText;
   bool explain = false;
   bool color = false;
-  Severity fail_on = Severity::kError;
+  std::optional<FailOn> fail_on;         // default: the config's, else error
+  std::string config;                    // --config; empty: look for .capops.yaml upwards
+  bool no_config = false;                // --no-config
+  std::string waivers;                   // default: the config's
+  std::string baseline;                  // default: the config's
+  std::string write_baseline;            // record the findings there, then report only new ones
+  std::string output;                    // write the report there instead of to `out`
   EngineOptions engine;  // limits on inputs and evaluation
 };
 

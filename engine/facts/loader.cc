@@ -541,9 +541,10 @@ bool NextDocument(YAML::Parser* parser, const Locator& at, size_t max_depth,
 }
 
 // Feeds yaml-cpp's documents one by one to a DocumentBuilder. Documents
-// before a syntax error are kept.
+// before a syntax error are kept. With `raw`, every non-empty root goes
+// there unchecked instead of becoming a fact Document.
 void ParseDocuments(std::string_view text, const Locator& at, size_t max_depth,
-                    const LoadOptions& options, LoadResult* result) {
+                    const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
   std::istringstream stream{std::string(text)};
   YAML::Parser parser(stream);
   int last_start = -1;
@@ -569,7 +570,12 @@ void ParseDocuments(std::string_view text, const Locator& at, size_t max_depth,
       return;
     }
     result->diagnostics.Append(builder.diagnostics());
-    if (!builder.stopped()) AddDocument(builder.root(), at.AtMark(builder.start()), result);
+    if (builder.stopped()) continue;
+    if (raw == nullptr) {
+      AddDocument(builder.root(), at.AtMark(builder.start()), result);
+    } else if (!builder.root().is(ValueKind::kNull)) {
+      raw->push_back(builder.root());
+    }
   }
 }
 
@@ -583,7 +589,10 @@ const char* DocumentKindName(DocumentKind kind) {
   return "CapacityPlan";
 }
 
-LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options) {
+namespace {
+
+LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& options,
+                std::vector<Value>* raw) {
   LoadResult result;
   const SourceFile& source = sources.file(file);
   Locator at(source, file);
@@ -597,9 +606,21 @@ LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions
   }
   if (CheckText(source.text(), at, &result.diagnostics) &&
       CheckFlowDepth(source.text(), at, max_depth, &result.diagnostics)) {
-    ParseDocuments(source.text(), at, max_depth, options, &result);
+    ParseDocuments(source.text(), at, max_depth, options, &result, raw);
   }
   result.diagnostics.Sort();
+  return result;
+}
+
+}  // namespace
+
+LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options) {
+  return Load(sources, file, options, nullptr);
+}
+
+RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadOptions& options) {
+  RawLoadResult result;
+  result.diagnostics = Load(sources, file, options, &result.documents).diagnostics;
   return result;
 }
 

@@ -59,6 +59,18 @@ struct LoadResult {
 /// Loads every document of a file already held by `sources`.
 LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
 
+/// A file's documents as plain located Values, for the tool's own YAML files
+/// (config, waivers, baseline) that are not facts.
+struct RawLoadResult {
+  std::vector<Value> documents;  // the non-empty documents, in file order
+  Diagnostics diagnostics;       // sorted by location
+};
+
+/// Loads every document of a file like LoadYaml (same typing of scalars, same
+/// limits and diagnostics) but without the `apiVersion`/`kind` check: any
+/// YAML value may be a document.
+RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
+
 /// Merges several documents of one kind into one map: list fields are
 /// concatenated (and keyed again), other fields keep the first document's
 /// value. An id that repeats across documents in a keyed list is a diagnostic

@@ -2,6 +2,8 @@
 // written in a fixed order (nlohmann::ordered_json) so output is stable.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "engine/report/report.h"
 
 namespace capops::report {
@@ -13,6 +15,17 @@ using Json = nlohmann::ordered_json;
 Json Location(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return nullptr;
   return Json{{"file", std::string(sources.Path(loc.file))}, {"line", loc.line}, {"column", loc.column}};
+}
+
+// A waived finding: who accepted it, why, until when, and the waiver's place.
+Json SuppressionJson(const SourceManager& sources, const eval::Violation& v) {
+  if (!v.suppression) return nullptr;
+  const eval::Suppression& s = *v.suppression;
+  return Json{{"kind", "waiver"},
+              {"owner", s.owner},
+              {"justification", s.justification},
+              {"expires", s.expires},
+              {"location", Location(sources, s.loc)}};
 }
 
 Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
@@ -44,7 +57,8 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"fix", v.fix},
               {"evidence", std::move(evidence)},
               {"related", std::move(labels)},
-              {"trace", std::move(trace)}};
+              {"trace", std::move(trace)},
+              {"suppression", SuppressionJson(sources, v)}};
 }
 
 Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
@@ -103,6 +117,9 @@ void WriteJson(const SourceManager& sources, const eval::LintReport& report, con
                 {"plans", report.plans},
                 {"rules", report.rules},
                 {"violations", report.violations.size()},
+                {"waived", static_cast<size_t>(std::count_if(report.violations.begin(), report.violations.end(),
+                                                             [](const auto& v) { return v.suppression.has_value(); }))},
+                {"baselined", report.baselined},
                 {"errors", c.errors},
                 {"warnings", c.warnings},
                 {"infos", c.infos}}}};

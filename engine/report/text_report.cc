@@ -5,6 +5,7 @@
 // `--format short` and the summary line.
 #include <algorithm>
 
+#include "engine/report/ci_report.h"
 #include "engine/report/power_assert.h"
 #include "engine/report/report.h"
 #include "engine/report/snippet.h"
@@ -82,6 +83,10 @@ void WriteSummary(const eval::LintReport& report, std::ostream& out) {
   size_t total = c.errors + c.warnings + c.infos;
   std::string scope = " in " + Plural(report.files, "file") + " (" + Plural(report.plans, "plan") + ", " +
                       Plural(report.rules, "rule") + ")";
+  size_t waived = std::count_if(report.violations.begin(), report.violations.end(),
+                                [](const eval::Violation& v) { return v.suppression.has_value(); });
+  if (waived != 0) scope += ", " + std::to_string(waived) + " waived";
+  if (report.baselined != 0) scope += ", " + std::to_string(report.baselined) + " baselined";
   if (total == 0) {
     out << "no problems" << scope << '\n';
     return;
@@ -101,6 +106,7 @@ void InFileOrder(const SourceManager& sources, const eval::LintReport& report, O
   const auto& errors = report.errors.items();
   size_t e = 0;
   for (const eval::Violation& v : report.violations) {
+    if (v.suppression) continue;  // waived: listed apart
     while (e < errors.size() && before(errors[e].loc, v.loc)) on_error(errors[e++]);
     on_violation(v);
   }
@@ -112,7 +118,9 @@ void InFileOrder(const SourceManager& sources, const eval::LintReport& report, O
 Counts CountFindings(const eval::LintReport& report) {
   Counts c;
   auto add = [&](Severity s) { (s == Severity::kError ? c.errors : s == Severity::kWarning ? c.warnings : c.infos)++; };
-  for (const eval::Violation& v : report.violations) add(v.severity);
+  for (const eval::Violation& v : report.violations) {
+    if (!v.suppression) add(v.severity);  // waived: listed, never counted
+  }
   for (const Diagnostic& d : report.errors.items()) add(d.severity);
   return c;
 }
@@ -129,6 +137,7 @@ void WriteText(const SourceManager& sources, const eval::LintReport& report, con
   InFileOrder(
       sources, report, [&](const eval::Violation& v) { WriteViolation(sources, v, options, style, out); },
       [&](const Diagnostic& d) { WriteDiagnostic(sources, d, style, out); });
+  WriteWaivedLines(sources, report, out);
   WriteSummary(report, out);
 }
 

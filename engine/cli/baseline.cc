@@ -1,0 +1,113 @@
+// Baseline files: writing today's findings as sorted YAML lines, reading them
+// back through the YAML adapter, and leaving known findings out of a report.
+#include "engine/cli/baseline.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/cli/map_reader.h"
+
+namespace capops::cli {
+
+namespace {
+
+// A YAML double-quoted scalar (JSON escaping is valid YAML).
+std::string Quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20 || u == 0x7f) {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string EntryLine(const FindingKey& k) {
+  std::string line = "  - {rule: " + Quoted(k.rule) + ", file: " + Quoted(k.file);
+  if (!k.at.empty()) line += ", at: " + Quoted(k.at);
+  if (!k.facts.empty()) line += ", facts: " + Quoted(k.facts);
+  return line + "}";
+}
+
+bool ReadEntry(const Value& entry, Diagnostics* diags, FindingKey* key) {
+  MapReader r(entry, "baseline entry", diags);
+  LocatedString s;
+  bool ok = r.String("rule", &s, true);
+  key->rule = s.text;
+  ok = r.String("file", &s, true) && ok;
+  key->file = s.text;
+  if (r.String("at", &s)) key->at = s.text;
+  if (r.String("facts", &s)) key->facts = s.text;
+  r.Finish();
+  return ok && r.is_map();
+}
+
+}  // namespace
+
+Diagnostics Baseline::Parse(const SourceManager& sources, FileId file,
+                            const facts::LoadOptions& options) {
+  Diagnostics diags;
+  base_dir_ = std::filesystem::path(sources.Path(file)).parent_path();
+  facts::RawLoadResult loaded = facts::LoadRawYaml(sources, file, options);
+  diags.Append(loaded.diagnostics);
+  if (loaded.documents.empty()) return diags;  // an empty baseline knows nothing
+  MapReader root(loaded.documents[0], "baseline file", &diags);
+  const Value* list = root.List("findings");
+  root.Finish();
+  if (list != nullptr) {
+    for (const Value& entry : list->items()) {
+      FindingKey key;
+      if (ReadEntry(entry, &diags, &key)) ++counts_[key.Fingerprint()];
+    }
+  }
+  diags.Sort();
+  return diags;
+}
+
+size_t Baseline::size() const {
+  size_t n = 0;
+  for (const auto& [fingerprint, count] : counts_) n += count;
+  return n;
+}
+
+void Baseline::Filter(eval::LintReport* report, FindingKeys* keys) const {
+  std::map<std::string, size_t> left = counts_;
+  auto known = [&](const eval::Violation& v) {
+    if (v.suppression) return false;
+    auto it = left.find(keys->Of(v).Fingerprint());
+    if (it == left.end() || it->second == 0) return false;
+    --it->second;
+    return true;
+  };
+  auto& violations = report->violations;
+  size_t before = violations.size();
+  violations.erase(std::remove_if(violations.begin(), violations.end(), known), violations.end());
+  report->baselined += before - violations.size();
+}
+
+void WriteBaseline(const eval::LintReport& report, FindingKeys* keys, std::ostream& out) {
+  std::vector<std::string> lines;
+  for (const eval::Violation& v : report.violations) {
+    if (!v.suppression) lines.push_back(EntryLine(keys->Of(v)));
+  }
+  std::sort(lines.begin(), lines.end());
+  out << "# capops-lint baseline: known findings; only findings not listed here are reported.\n"
+      << "# Written by `capops-lint --write-baseline`; entries name facts, not lines.\n";
+  if (lines.empty()) {
+    out << "findings: []\n";
+    return;
+  }
+  out << "findings:\n";
+  for (const std::string& line : lines) out << line << '\n';
+}
+
+}  // namespace capops::cli

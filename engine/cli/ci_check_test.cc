@@ -1,0 +1,348 @@
+// Pre-merge CI features end to end through Run(): config discovery and
+// overrides, directories and globs, waivers, baseline, --fail-on, --output.
+// Cases that need files write them to a fresh temporary directory.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "engine/cli/config.h"
+#include "engine/cli/driver.h"
+#include "engine/cli/plan_set.h"
+
+namespace capops::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kExample = fs::path(CAPOPS_SOURCE_DIR) / "examples/visual-inspection";
+
+struct RunResult {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+RunResult Lint(std::vector<std::string> args) {
+  args.insert(args.begin(), "capops-lint");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = Run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A scratch directory holding a copy of the example plan and inventory.
+class Scratch {
+ public:
+  Scratch() {
+    std::random_device rd;
+    dir_ = fs::temp_directory_path() / ("capops-ci-test-" + std::to_string(rd()));
+    fs::create_directories(dir_);
+    fs::copy_file(kExample / "plan.yaml", dir_ / "plan.yaml");
+    fs::copy_file(kExample / "inventory.yaml", dir_ / "inventory.yaml");
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string Write(const std::string& name, const std::string& text) const {
+    fs::create_directories((dir_ / name).parent_path());
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return (dir_ / name).string();
+  }
+  std::string Read(const std::string& name) const {
+    std::ifstream in(dir_ / name, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  const fs::path& dir() const { return dir_; }
+
+ private:
+  fs::path dir_;
+};
+
+ConfigResult ParseText(SourceManager* sm, const std::string& text,
+                       const std::string& path = "cfg/.capops.yaml") {
+  FileId f = sm->Add(path, text);
+  return ParseConfig(*sm, f, {});
+}
+
+std::string Messages(const Diagnostics& diags) {
+  std::string out;
+  for (const Diagnostic& d : diags.items()) {
+    out += std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " + d.message;
+    if (!d.help.empty()) out += " | " + d.help;
+    out += "\n";
+  }
+  return out;
+}
+
+TEST_CASE("config: found in the start directory or above", "[cli][config]") {
+  Scratch s;
+  s.Write(".capops.yaml", "plans: [plan.yaml]\n");
+  fs::create_directories(s.dir() / "a/b");
+  std::optional<fs::path> found = FindConfig(s.dir() / "a/b");
+  REQUIRE(found);
+  CHECK(fs::equivalent(*found, s.dir() / ".capops.yaml"));
+  CHECK(FindConfig(s.dir()) == s.dir() / ".capops.yaml");
+}
+
+TEST_CASE("config: keys, types and paths relative to the file", "[cli][config]") {
+  SourceManager sm;
+  ConfigResult r = ParseText(&sm,
+                             "policies: ../packs/ai\n"
+                             "plans: [plans/*.yaml, q2.yaml]\n"
+                             "rules: {disable: [CAP-ALC-007], severity: {CAP-GOV-001: warning}}\n"
+                             "fail-on: never\n"
+                             "waivers: waivers.yaml\n");
+  CHECK(Messages(r.diagnostics).empty());
+  CHECK(r.config.policies == std::vector<std::string>{"packs/ai"});
+  CHECK(r.config.plans == std::vector<std::string>{"cfg/plans/*.yaml", "cfg/q2.yaml"});
+  CHECK(r.config.disable.size() == 1);
+  REQUIRE(r.config.severity.size() == 1);
+  CHECK(r.config.severity[0].severity == Severity::kWarning);
+  CHECK(r.config.fail_on == FailOn::kNever);
+  CHECK(r.config.waivers == "cfg/waivers.yaml");
+}
+
+TEST_CASE("config: unknown keys and wrong types are located errors", "[cli][config]") {
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"polices: [a]\n", "1:10 unknown key `polices` in config | did you mean `policies`?\n"},
+      {"fail-on: 3\n",
+       "1:10 `fail-on` must be a string, not an int | quote the value to make it a string\n"},
+      {"fail-on: sometimes\n",
+       "1:10 unknown `fail-on` value `sometimes` | expected `error`, `warning`, `info` or "
+       "`never`\n"},
+      {"plans: {a: b}\n", "1:8 `plans` must be a string or a list of strings, not a map\n"},
+      {"rules: {disabel: [X]}\n",
+       "1:18 unknown key `disabel` in `rules` section | did you mean `disable`?\n"},
+      {"rules: {severity: {X: fatal}}\n",
+       "1:23 severity of `X` must be `error`, `warning` or `info`, not `fatal`\n"},
+      {"- a\n", "1:1 a config must be a mapping, not a list\n"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    SourceManager sm;
+    ConfigResult r = ParseText(&sm, c.text);
+    CHECK(r.diagnostics.HasErrors());
+    CHECK(Messages(r.diagnostics) == c.expected);
+  }
+}
+
+TEST_CASE("config: rule selection, severity and fail-on apply; flags win", "[cli][config]") {
+  Scratch s;
+  std::string config =
+      s.Write(".capops.yaml",
+              "plans: [plan.yaml]\n"
+              "rules:\n  disable: [CAP-ALC-001]\n  severity: {CAP-GOV-001: warning}\n"
+              "fail-on: never\n");
+  RunResult r = Lint({"--config", config, "--format", "short"});
+  CHECK(r.exit_code == kExitClean);  // fail-on: never
+  CHECK_FALSE(Has(r.out, "CAP-ALC-001"));
+  CHECK(Has(r.out, "warning[CAP-GOV-001]"));
+  CHECK(Has(r.out, "error[CAP-SUP-001]"));
+  CHECK(Lint({"--config", config, "--fail-on", "error"}).exit_code == kExitFindings);
+}
+
+TEST_CASE("config: CI reports show disabled and re-graded rules", "[cli][config]") {
+  Scratch s;
+  std::string config =
+      s.Write(".capops.yaml",
+              "plans: [plan.yaml]\n"
+              "rules:\n  disable: [CAP-ALC-001]\n  severity: {CAP-GOV-001: warning}\n");
+  std::string junit = Lint({"--config", config, "--format", "junit"}).out;
+  CHECK(Has(junit,
+            "name=\"CAP-ALC-001 replacement_not_free\">\n      <skipped message=\"disabled in the "
+            "config\"/>"));
+  CHECK(Has(junit, "skipped=\"1\""));
+  nlohmann::json sarif = nlohmann::json::parse(Lint({"--config", config, "--format", "sarif"}).out);
+  std::map<std::string, nlohmann::json> rules;
+  for (const auto& rule : sarif["runs"][0]["tool"]["driver"]["rules"]) rules[rule["id"]] = rule;
+  CHECK(rules["CAP-ALC-001"]["defaultConfiguration"]["enabled"] == false);
+  CHECK(rules["CAP-GOV-001"]["defaultConfiguration"]["enabled"] == true);
+  CHECK(rules["CAP-GOV-001"]["defaultConfiguration"]["level"] == "warning");
+}
+
+TEST_CASE("config: a selector that names no rule stops the run", "[cli][config]") {
+  Scratch s;
+  std::string config =
+      s.Write(".capops.yaml", "plans: [plan.yaml]\nrules: {disable: [CAP-ALC-01]}\n");
+  RunResult r = Lint({"--config", config});
+  CHECK(r.exit_code == kExitUsage);
+  CHECK(Has(r.err, "no rule matches `CAP-ALC-01`"));
+  CHECK(Has(r.err, "did you mean `CAP-ALC-001`?"));
+  CHECK(Has(r.err, ".capops.yaml:2:"));
+}
+
+TEST_CASE("plans: directories and globs expand to sorted plan files", "[cli][plans]") {
+  CHECK(GlobMatch("plans/*.yaml", "plans/q2.yaml"));
+  CHECK_FALSE(GlobMatch("plans/*.yaml", "plans/eu/q2.yaml"));
+  CHECK(GlobMatch("plans/**/*.yaml", "plans/q2.yaml"));
+  CHECK(GlobMatch("plans/**/*.yaml", "plans/eu/west/q2.yaml"));
+  CHECK(GlobMatch("./plans/q?.yaml", "plans/q2.yaml"));
+  CHECK_FALSE(GlobMatch("plans/*.yaml", "plans/.hidden.yaml"));
+  CHECK(LooksLikePlan("apiVersion: capops.dev/v1\nkind: CapacityPlan\n"));
+  CHECK(LooksLikePlan("---\nkind: \"CapacityPlan\"  # quoted\n"));
+  CHECK_FALSE(LooksLikePlan("kind: Inventory\n  kind: CapacityPlan\n"));
+
+  Scratch s;
+  s.Write("eu/plan.yaml", s.Read("plan.yaml"));
+  s.Write("eu/inventory.yaml", s.Read("inventory.yaml"));
+  s.Write("eu/notes.yaml", "title: not a plan\n");
+  PlanSet set;
+  std::string error;
+  REQUIRE(set.Add(s.dir().string(), &error));
+  CHECK(set.plans() == std::vector<std::string>{s.Path("eu/plan.yaml"), s.Path("plan.yaml")});
+  set.Group({});
+  CHECK(set.groups().size() == 2);  // each directory with its own inventory
+  PlanSet none;
+  CHECK_FALSE(none.Add(s.Path("*.yml"), &error));
+  CHECK(error == "no plan files match `" + s.Path("*.yml") + "`");
+}
+
+TEST_CASE("plans: a directory lints every plan in one deterministic run", "[cli][plans]") {
+  Scratch s;
+  s.Write("eu/plan.yaml", s.Read("plan.yaml"));
+  s.Write("eu/inventory.yaml", s.Read("inventory.yaml"));
+  RunResult first = Lint({"--no-config", "--format", "short", s.dir().string()});
+  CHECK(first.exit_code == kExitFindings);
+  CHECK(first.out.find("eu/plan.yaml") < first.out.find(s.Path("plan.yaml") + ":"));
+  CHECK(first.out == Lint({"--no-config", "--format", "short", s.dir().string()}).out);
+  CHECK(Has(Lint({"--no-config", s.dir().string()}).out, "(2 plans, "));
+}
+
+const char* kWaiverHead = "waivers:\n";
+
+std::string WaiverEntry(const std::string& rule, const std::string& target,
+                        const std::string& expires) {
+  return "  - rule: " + rule + "\n    file: plan.yaml\n    target: " + target +
+         "\n    owner: reliability-lead\n    reason: lent until the Q2 hardware arrives\n    "
+         "expires: " +
+         expires + "\n";
+}
+
+TEST_CASE("waivers: one suppresses, one expired, one matched nothing", "[cli][waivers]") {
+  Scratch s;
+  std::string waivers =
+      s.Write("waivers.yaml", std::string(kWaiverHead) +
+                                  WaiverEntry("CAP-ALC-001", "a-explore", "2099-12-31") +
+                                  WaiverEntry("CAP-SUP-001", "allocations[a-tune]", "2020-01-01") +
+                                  WaiverEntry("CAP-CMP-001", "no-such-allocation", "2099-12-31"));
+  RunResult r = Lint({"--no-config", "--waivers", waivers, s.Path("plan.yaml")});
+  CHECK(r.exit_code == kExitFindings);
+  CHECK(Has(r.out,
+            "plan.yaml:53:44: waived[CAP-ALC-001] exploration demand `explore` counts 2 GPUs of "
+            "replacement "
+            "pool `serve-eu-spare` as free (owner `reliability-lead`, until 2099-12-31)"));
+  CHECK_FALSE(Has(r.out, "error[CAP-ALC-001]"));
+  CHECK(Has(r.out, "error[CAP-SUP-001]"));  // its waiver expired
+  CHECK(Has(r.out, "warning[waiver]: waiver for `CAP-SUP-001` expired on 2020-01-01"));
+  CHECK(Has(r.out, "warning[waiver]: stale waiver: no `CAP-CMP-001` finding matches it"));
+  CHECK(Has(r.out, ", 1 waived"));
+
+  RunResult json =
+      Lint({"--no-config", "--format", "json", "--waivers", waivers, s.Path("plan.yaml")});
+  CHECK(Has(json.out, "\"justification\": \"lent until the Q2 hardware arrives\""));
+  CHECK(Has(json.out, "\"waived\": 1"));
+}
+
+TEST_CASE("waivers: a waived finding does not fail the run", "[cli][waivers]") {
+  Scratch s;
+  std::string plan = s.Write("one/plan.yaml", s.Read("plan.yaml"));
+  s.Write("one/inventory.yaml", s.Read("inventory.yaml"));
+  // Waive every finding of the example: the run passes, and fails again without the waivers.
+  std::string entries;
+  for (const char* rule :
+       {"CAP-ALC-001", "CAP-ALC-006", "CAP-CMP-001", "CAP-GOV-001", "CAP-SUP-001"}) {
+    entries += "  - {rule: " + std::string(rule) +
+               ", file: 'one/*.yaml', owner: o, reason: accepted, expires: 2099-01-01}\n";
+  }
+  std::string waivers = s.Write("waivers.yaml", kWaiverHead + entries);
+  RunResult before = Lint({"--no-config", plan});
+  RunResult after = Lint({"--no-config", "--waivers", waivers, plan});
+  INFO(after.out);
+  CHECK(before.exit_code == kExitFindings);
+  CHECK(after.exit_code == kExitClean);
+}
+
+TEST_CASE("waivers: entries without owner, reason or expiry are rejected", "[cli][waivers]") {
+  Scratch s;
+  std::string waivers =
+      s.Write("waivers.yaml",
+              "waivers:\n  - rule: CAP-ALC-001\n    file: plan.yaml\n    reason: why\n"
+              "    expires: soon\n    ownr: me\n");
+  RunResult r = Lint({"--no-config", "--waivers", waivers, s.Path("plan.yaml")});
+  CHECK(r.exit_code == kExitUsage);
+  CHECK(Has(r.err, "error[config]: this waiver has no `owner`"));
+  CHECK(Has(r.err, "waivers.yaml:2:5"));
+  CHECK(Has(r.err, "error[config]: `expires` must be a date (YYYY-MM-DD), not a string"));
+  CHECK(Has(r.err, "waivers.yaml:5:14"));
+  CHECK(Has(r.err, "unknown key `ownr` in waiver"));
+}
+
+TEST_CASE("baseline: known findings stay known when lines move; new ones are reported",
+          "[cli][baseline]") {
+  Scratch s;
+  std::string plan = s.Path("plan.yaml");
+  RunResult written = Lint({"--no-config", "--write-baseline", s.Path("baseline.yaml"), plan});
+  CHECK(written.exit_code == kExitClean);
+  std::string baseline = s.Read("baseline.yaml");
+  CHECK(Has(baseline,
+            "  - {rule: \"CAP-ALC-001\", file: \"plan.yaml\", at: \"allocations[a-explore].pool\", "
+            "facts: \"a=a-explore d=explore p=serve-eu-spare\"}\n"));
+  CHECK_FALSE(Has(baseline, ":53"));  // no line numbers
+
+  // Every line moves down; a new finding appears.
+  std::string text = s.Read("plan.yaml");
+  size_t tune = text.find("evidence: [q-h100, f-h100]");
+  REQUIRE(tune != std::string::npos);
+  text.insert(tune, "interruptible: true, ");
+  s.Write("plan.yaml", "# a comment that shifts every line\n\n" + text);
+  RunResult r =
+      Lint({"--no-config", "--format", "short", "--baseline", s.Path("baseline.yaml"), plan});
+  CHECK(r.exit_code == kExitFindings);
+  CHECK(r.out ==
+        plan +
+            ":53:75: error[CAP-ALC-006]: allocation `a-tune` is interruptible but demand `tune-v3` "
+            "has no tested checkpoint restore\n");
+  CHECK(
+      Has(Lint({"--no-config", "--baseline", s.Path("baseline.yaml"), plan}).out, ", 5 baselined"));
+
+  // Rewritten after the edit, the file differs by the one new line: it diffs well.
+  Lint({"--no-config", "--write-baseline", s.Path("again.yaml"), plan});
+  std::string again = s.Read("again.yaml");
+  std::string added =
+      "  - {rule: \"CAP-ALC-006\", file: \"plan.yaml\", at: \"allocations[a-tune].interruptible\", "
+      "facts: \"a=a-tune d=tune-v3\"}\n";
+  CHECK(Has(again, added));
+  size_t at = again.find(added);
+  CHECK(again.substr(0, at) + again.substr(at + added.size()) == baseline);
+}
+
+TEST_CASE("fail-on never exits 0 with findings; --output writes the report to a file", "[cli]") {
+  Scratch s;
+  RunResult r = Lint(
+      {"--no-config", "--fail-on", "never", "--output", s.Path("report.txt"), s.Path("plan.yaml")});
+  CHECK(r.exit_code == kExitClean);
+  CHECK(r.out.empty());
+  CHECK(Has(s.Read("report.txt"), "error[CAP-ALC-001]"));
+  CHECK(Lint({"--no-config", "--fail-on", "warning", s.Path("plan.yaml")}).exit_code ==
+        kExitFindings);
+  CHECK(Lint({"--no-config", "--output", s.Path("no/such/dir/r.txt"), s.Path("plan.yaml")})
+            .exit_code == kExitUsage);
+}
+
+}  // namespace
+}  // namespace capops::cli

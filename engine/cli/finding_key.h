@@ -1,0 +1,65 @@
+// FindingKey: what a finding is about, independent of where its lines are.
+//
+// Waivers select findings by it and the baseline records it. A key is the
+// rule id, the file the finding points into (relative to a base directory,
+// `/`-separated), the fact path of the value it points at
+// (`allocations[a-explore].pool`: list items by their `id`, else by index;
+// documents after the first of a file as `docs[1].`), and the rule's located
+// bindings (`a=a-explore d=explore`: `for`/`let` variables whose value came
+// from the facts). None of it contains a line or column, so a key survives
+// edits that move lines or change unrelated facts.
+//
+//   FindingKeys keys(engine.sources(), facts_options, "/repo");
+//   FindingKey k = keys.Of(violation);
+//   k.Fingerprint();   // "CAP-ALC-001 plan.yaml allocations[a-explore].pool a=a-explore …"
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/common/source.h"
+#include "engine/eval/result.h"
+#include "engine/facts/loader.h"
+
+namespace capops::cli {
+
+struct FindingKey {
+  std::string rule;
+  std::string file;   // relative to the base directory
+  std::string at;     // fact path; "" for a document itself
+  std::string facts;  // "name=value" of the located bindings, space-separated
+
+  /// One line: rule, file, fact path and bindings, separated by spaces.
+  std::string Fingerprint() const;
+  friend bool operator==(const FindingKey&, const FindingKey&) = default;
+};
+
+/// `path` relative to `base_dir`, `/`-separated (absolute paths are made so
+/// against the working directory first).
+std::string RelativePath(std::string_view path, const std::filesystem::path& base_dir);
+
+/// Computes keys; caches each fact file's paths. The SourceManager must
+/// outlive it and hold the files of the violations.
+class FindingKeys {
+ public:
+  FindingKeys(const SourceManager& sources, facts::LoadOptions options,
+              std::filesystem::path base_dir);
+
+  FindingKey Of(const eval::Violation& v);
+  /// The fact path of the value at `loc`, or "" if no value starts there.
+  std::string FactPath(const SourceLoc& loc);
+
+ private:
+  using LocKey = std::pair<uint32_t, uint32_t>;  // line, column
+  const std::map<LocKey, std::string>& PathsOf(FileId file);
+
+  const SourceManager& sources_;
+  facts::LoadOptions options_;
+  std::filesystem::path base_dir_;
+  std::unordered_map<FileId, std::map<LocKey, std::string>> paths_;
+};
+
+}  // namespace capops::cli

@@ -1,0 +1,62 @@
+// PlanSet: the plan files of one run, from files, directories and globs, and
+// the inventories each of them is linted against.
+//
+// A file named outright is a plan file whatever it holds (so a broken one is
+// still reported). A directory stands for every `*.yaml`/`*.yml` file below
+// it that holds a `kind: CapacityPlan` document; hidden directories (`.git`)
+// are skipped. A glob (`*`, `?`, `[…]`, and `**` for any number of
+// directories) stands for the plan files it matches. Everything is sorted and
+// deduplicated, so output does not depend on the order of the file system.
+//
+// Plans sharing their inventories form a group, linted in one Engine::Lint
+// call (inventories merge within a call): with `--inventory` one group, else
+// one per directory whose `inventory.yaml` the plans use.
+//
+//   PlanSet set;
+//   if (!set.Add("plans/", &error)) … exit 2
+//   set.Group({});                          // no --inventory
+//   eval::LintReport r = LintPlanSet(&engine, set, limit, &error);
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/engine.h"
+
+namespace capops::cli {
+
+struct PlanGroup {
+  std::vector<std::string> plans;
+  std::vector<std::string> inventories;
+};
+
+class PlanSet {
+ public:
+  /// Adds a file, a directory or a glob. False with `*error` set when a file
+  /// does not exist or a directory or glob yields no plan file.
+  bool Add(const std::string& arg, std::string* error);
+  /// Splits the plans into groups; `inventories` (from --inventory or the
+  /// config) apply to all plans, else each plan's sibling `inventory.yaml`.
+  void Group(const std::vector<std::string>& inventories);
+
+  const std::vector<std::string>& plans() const { return plans_; }
+  const std::vector<PlanGroup>& groups() const { return groups_; }
+
+ private:
+  std::vector<std::string> plans_;  // sorted, unique
+  std::vector<PlanGroup> groups_;
+};
+
+/// True when a text holds a `kind: CapacityPlan` line at the top level.
+bool LooksLikePlan(std::string_view text);
+
+/// True when `path` (`/`-separated) matches `pattern`: `*` and `?` within a
+/// segment, `[…]` classes, `**` for any number of segments.
+bool GlobMatch(std::string_view pattern, std::string_view path);
+
+/// Reads each group's files and lints them; the reports are merged into one,
+/// sorted like a single run's. False with `*error` set when a file cannot be read.
+bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
+                 eval::LintReport* report, std::string* error);
+
+}  // namespace capops::cli

@@ -1,0 +1,72 @@
+// Reports for CI systems: SARIF 2.1.0, JUnit XML and GitHub workflow annotations.
+//
+// All three take the LintReport of a run (after waivers and baseline) and
+// the rule set's descriptors, and write deterministic output:
+//
+//   SARIF   one run; `tool.driver` with the version and every rule (id, name,
+//           help text, default level); results with a physical location,
+//           the evidence as related locations, and waived findings carrying
+//           a `suppressions` entry (kind external, status accepted, the
+//           waiver's justification). Errors (fact files, rule errors,
+//           waivers) are results under rule ids `capops/<code>`.
+//   JUnit   a <testsuite> per file, a <testcase> per rule in it: failed when
+//           the rule has unwaived findings there, with one line per finding;
+//           skipped when the rule is disabled.
+//   GitHub  `::error file=…,line=…,col=…,title=…::message` lines (notice for
+//           info), escaped as the workflow-command syntax requires; waived
+//           findings are left out; a last plain summary line.
+//
+//   std::vector<report::RuleDescriptor> rules = report::DescribeRules(*engine.program(),
+//   engine.sources()); report::WriteSarif(engine.sources(), report, rules, {CAPOPS_VERSION},
+//   std::cout);
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/check/checker.h"
+#include "engine/common/source.h"
+#include "engine/eval/result.h"
+
+namespace capops::report {
+
+/// What a report says about a rule, whether or not it fired.
+struct RuleDescriptor {
+  std::string id;
+  std::string name;                      // the CPL rule name
+  std::string summary;                   // first line of its `///` doc, else its name
+  std::string help;                      // the doc, then `because` and `fix` of its first deny
+  Severity severity = Severity::kError;  // after the config's overrides
+  bool enabled = true;                   // false: disabled in the config
+  std::string owner;
+  std::string source;
+  std::vector<std::string> tags;
+  SourceLoc loc;  // the rule in the policy
+};
+
+/// Descriptors of the program's rules, sorted by id.
+std::vector<RuleDescriptor> DescribeRules(const check::Program& program,
+                                          const SourceManager& sources);
+
+struct CiOptions {
+  std::string version;                  // the tool's version
+  std::vector<std::string> plan_files;  // JUnit: a suite for each, even without findings
+};
+
+void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
+                const std::vector<RuleDescriptor>& rules, const CiOptions& options,
+                std::ostream& out);
+
+void WriteJunit(const SourceManager& sources, const eval::LintReport& report,
+                const std::vector<RuleDescriptor>& rules, const CiOptions& options,
+                std::ostream& out);
+
+void WriteGithub(const SourceManager& sources, const eval::LintReport& report, std::ostream& out);
+
+/// One line per waived finding, `path:line:col: waived[RULE] message (owner …, until …)`,
+/// for the text report (which only counts them in its summary).
+void WriteWaivedLines(const SourceManager& sources, const eval::LintReport& report,
+                      std::ostream& out);
+
+}  // namespace capops::report

@@ -1,0 +1,197 @@
+// CI report formats: SARIF structure, JUnit parsed back, GitHub lines
+// matched and escaped. Built from the example through the CLI, and from
+// hand-made reports for the escaping rules.
+#include "engine/report/ci_report.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "engine/cli/driver.h"
+
+namespace capops::report {
+namespace {
+
+const std::string kPlan = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/plan.yaml";
+const std::string kCi = std::string(CAPOPS_SOURCE_DIR) + "/examples/ci/.capops.yaml";
+
+std::string Lint(std::vector<std::string> args) {
+  args.insert(args.begin(), "capops-lint");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  cli::Run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return out.str();
+}
+
+// A small XML reader for what WriteJunit writes: elements, attributes, text.
+struct Element {
+  std::string name;
+  std::map<std::string, std::string> attributes;
+  std::vector<Element> children;
+  std::string text;
+};
+
+std::string Unescape(std::string s) {
+  const std::pair<const char*, const char*> entities[] = {
+      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
+  for (const auto& [from, to] : entities) {
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1))
+      s.replace(at, strlen(from), to);
+  }
+  return s;
+}
+
+// Parses the document's root element; fails the test on malformed input.
+Element ParseXml(const std::string& xml) {
+  std::regex tag(R"(<(/?)([A-Za-z_][\w.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(/?)>|<\?[^>]*\?>)");
+  std::regex attribute(R"(([\w:.-]+)="([^"]*)\")");
+  std::vector<Element> stack(1);
+  stack[0].name = "#document";
+  size_t at = 0;
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), tag); it != std::sregex_iterator();
+       ++it) {
+    const std::smatch& m = *it;
+    std::string between = xml.substr(at, m.position() - at);
+    REQUIRE(between.find('<') == std::string::npos);
+    stack.back().text += Unescape(between);
+    at = m.position() + m.length();
+    if (m[2].length() == 0) continue;  // the declaration
+    if (m[1] == "/") {
+      REQUIRE(stack.size() > 1);
+      REQUIRE(stack.back().name == m[2]);
+      Element done = std::move(stack.back());
+      stack.pop_back();
+      stack.back().children.push_back(std::move(done));
+      continue;
+    }
+    Element e;
+    e.name = m[2];
+    std::string attrs = m[3];
+    for (auto a = std::sregex_iterator(attrs.begin(), attrs.end(), attribute);
+         a != std::sregex_iterator(); ++a) {
+      e.attributes[(*a)[1]] = Unescape((*a)[2]);
+    }
+    if (m[4] == "/") {
+      stack.back().children.push_back(std::move(e));
+    } else {
+      stack.push_back(std::move(e));
+    }
+  }
+  REQUIRE(stack.size() == 1);
+  REQUIRE(stack[0].children.size() == 1);
+  return stack[0].children[0];
+}
+
+TEST_CASE("JUnit: a suite per plan file, a case per rule, failures parsed back",
+          "[report][junit]") {
+  Element root = ParseXml(Lint({"--config", kCi, "--format", "junit"}));
+  CHECK(root.name == "testsuites");
+  REQUIRE(root.children.size() == 2);  // the example plan and the clean one
+  // The config names the plans relative to itself: the suites carry its (absolute) directory.
+  std::map<std::string, const Element*> suites;
+  for (const Element& suite : root.children) {
+    std::string name = suite.attributes.at("name");
+    suites[name.substr(name.find("examples/"))] = &suite;
+  }
+  const Element& plan = *suites.at("examples/visual-inspection/plan.yaml");
+  const Element& clean = *suites.at("examples/visual-inspection/clean/plan.yaml");
+  CHECK(clean.attributes.at("failures") == "0");
+  CHECK(plan.children.size() == std::stoul(plan.attributes.at("tests")));
+  size_t failed = 0;
+  for (const Element& c : plan.children) {
+    CHECK(c.name == "testcase");
+    CHECK(c.attributes.at("classname") == plan.attributes.at("name"));
+    for (const Element& child : c.children) {
+      if (child.name == "failure") {
+        ++failed;
+        CHECK(child.text.find(plan.attributes.at("name") + ":") == 0);
+      }
+      if (child.name == "system-out") {  // the waived CAP-ALC-001
+        CHECK(c.attributes.at("name") == "CAP-ALC-001 replacement_not_free");
+        CHECK(child.text.find("(waived: spare L4 pool lent to exploration") != std::string::npos);
+      }
+    }
+  }
+  CHECK(std::to_string(failed) == plan.attributes.at("failures"));
+  CHECK(failed == 4);
+}
+
+TEST_CASE("GitHub: one workflow command per finding", "[report][github]") {
+  std::istringstream lines(Lint({"--no-config", "--format", "github", kPlan}));
+  std::regex command(
+      R"(::(error|warning|notice) file=[^,]+,line=[0-9]+,col=[0-9]+,title=CAP-[A-Z]+-[0-9]+ [a-z_]+::[^\n]+)");
+  std::string line;
+  size_t commands = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("::", 0) != 0) {
+      CHECK(line == "capops-lint: 5 findings, 0 waived, 0 baselined, in 2 files");
+      continue;
+    }
+    INFO(line);
+    CHECK(std::regex_match(line, command));
+    CHECK(line.find('\r') == std::string::npos);
+    ++commands;
+  }
+  CHECK(commands == 5);
+}
+
+TEST_CASE("GitHub: messages and properties are escaped", "[report][github]") {
+  SourceManager sm;
+  FileId f = sm.Add("dir,a:b/plan%.yaml", "x: 1\n");
+  eval::LintReport report;
+  eval::Violation v;
+  v.rule_id = "R-1";
+  v.rule_name = "r";
+  v.message = "100% sure\nsecond line";
+  v.loc = SourceLoc{f, 1, 4};
+  report.violations.push_back(v);
+  std::ostringstream out;
+  WriteGithub(sm, report, out);
+  CHECK(out.str().substr(0, out.str().find('\n') + 1) ==
+        "::error file=dir%2Ca%3Ab/plan%25.yaml,line=1,col=4,title=R-1 r::100%25 sure%0Asecond "
+        "line\n");
+}
+
+TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") {
+  nlohmann::json doc = nlohmann::json::parse(Lint({"--config", kCi, "--format", "sarif"}));
+  CHECK(doc["version"] == "2.1.0");
+  const auto& run = doc["runs"][0];
+  const auto& driver = run["tool"]["driver"];
+  CHECK(driver["name"] == "capops-lint");
+  CHECK(driver["version"].is_string());
+  REQUIRE(driver["rules"].size() >= 20);
+  for (const auto& rule : driver["rules"]) {
+    INFO(rule.dump());
+    CHECK(rule["id"].is_string());
+    CHECK(rule["name"].is_string());
+    CHECK(rule["help"]["text"].is_string());
+    CHECK(rule["defaultConfiguration"]["level"].is_string());
+  }
+  size_t suppressed = 0;
+  for (const auto& result : run["results"]) {
+    CHECK(driver["rules"][result["ruleIndex"].get<size_t>()]["id"] == result["ruleId"]);
+    const auto& physical = result["locations"][0]["physicalLocation"];
+    std::string uri = physical["artifactLocation"]["uri"];
+    CHECK(uri.rfind("file:///", 0) == 0);  // the config named the plans by absolute path
+    CHECK(uri.find("/examples/visual-inspection/plan.yaml") != std::string::npos);
+    CHECK(physical["region"]["startLine"].get<int>() >= 1);
+    if (!result.contains("suppressions")) continue;
+    ++suppressed;
+    CHECK(result["ruleId"] == "CAP-ALC-001");
+    CHECK(result["suppressions"][0]["kind"] == "external");
+    CHECK(result["suppressions"][0]["justification"] ==
+          "spare L4 pool lent to exploration until the Q2 hardware arrives");
+    CHECK(result["relatedLocations"].size() == 3);  // a, d, p
+  }
+  CHECK(suppressed == 1);
+}
+
+TEST_CASE("SARIF: output is identical across runs", "[report][sarif]") {
+  CHECK(Lint({"--config", kCi, "--format", "sarif"}) ==
+        Lint({"--config", kCi, "--format", "sarif"}));
+}
+
+}  // namespace
+}  // namespace capops::report

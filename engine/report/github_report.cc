@@ -1,0 +1,90 @@
+// GitHub workflow annotations: one `::error`/`::warning`/`::notice` command
+// per finding, escaped as the workflow-command syntax requires (%, CR, LF in
+// the message; also `:` and `,` in properties), and a plain summary line.
+// Also the text report's waived lines, which share the one-line form.
+#include "engine/report/ci_report.h"
+
+namespace capops::report {
+
+namespace {
+
+std::string EscapeData(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '\r') {
+      out += "%0D";
+    } else if (c == '\n') {
+      out += "%0A";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string EscapeProperty(std::string_view text) {
+  std::string out;
+  for (char c : EscapeData(text)) {
+    if (c == ':') {
+      out += "%3A";
+    } else if (c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const char* Command(Severity s) {
+  return s == Severity::kError ? "error" : s == Severity::kWarning ? "warning" : "notice";
+}
+
+void Annotate(const SourceManager& sources, Severity severity, const SourceLoc& loc,
+              const std::string& title, const std::string& message, std::ostream& out) {
+  out << "::" << Command(severity) << " file=" << EscapeProperty(sources.Path(loc.file));
+  if (loc.valid()) out << ",line=" << loc.line << ",col=" << loc.column;
+  out << ",title=" << EscapeProperty(title) << "::" << EscapeData(message) << '\n';
+}
+
+}  // namespace
+
+void WriteGithub(const SourceManager& sources, const eval::LintReport& report, std::ostream& out) {
+  size_t shown = 0, waived = 0;
+  for (const eval::Violation& v : report.violations) {
+    if (v.suppression) {
+      ++waived;
+      continue;
+    }
+    std::string message = v.message;
+    if (!v.because.empty()) message += "\nbecause: " + v.because;
+    if (!v.fix.empty()) message += "\nfix: " + v.fix;
+    Annotate(sources, v.severity, v.loc, v.rule_id + " " + v.rule_name, message, out);
+    ++shown;
+  }
+  for (const Diagnostic& d : report.errors.items()) {
+    std::string message = d.message;
+    if (!d.help.empty()) message += "\nhelp: " + d.help;
+    Annotate(sources, d.severity, d.loc, d.code.empty() ? "capops-lint" : "capops-lint " + d.code,
+             message, out);
+    ++shown;
+  }
+  out << "capops-lint: " << shown << " finding" << (shown == 1 ? "" : "s") << ", " << waived
+      << " waived, " << report.baselined << " baselined, in " << report.files << " file"
+      << (report.files == 1 ? "" : "s") << '\n';
+}
+
+void WriteWaivedLines(const SourceManager& sources, const eval::LintReport& report,
+                      std::ostream& out) {
+  for (const eval::Violation& v : report.violations) {
+    if (!v.suppression) continue;
+    out << sources.Path(v.loc.file);
+    if (v.loc.valid()) out << ':' << v.loc.line << ':' << v.loc.column;
+    out << ": waived[" << v.rule_id << "] " << v.message << " (owner `" << v.suppression->owner
+        << "`, until " << v.suppression->expires << ")\n";
+  }
+}
+
+}  // namespace capops::report

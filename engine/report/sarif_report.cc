@@ -1,0 +1,175 @@
+// SARIF 2.1.0 reports (OASIS sarif-v2.1.0-os), for code-scanning consumers.
+// Keys are written in a fixed order (nlohmann::ordered_json): output is
+// byte-for-byte stable for the same input.
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "engine/report/ci_report.h"
+
+namespace capops::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kSchema = "https://json.schemastore.org/sarif-2.1.0.json";
+
+const char* Level(Severity s) {
+  return s == Severity::kError ? "error" : s == Severity::kWarning ? "warning" : "note";
+}
+
+// A URI reference for a path: relative paths stay relative (consumers
+// resolve them against the checkout), absolute ones become `file://` URIs;
+// unreserved characters and `/` are kept, the rest percent-encoded.
+std::string Uri(std::string_view path) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
+  for (char c : path) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\\') c = '/';
+    if (std::isalnum(u) || std::string_view("-._~/").find(c) != std::string_view::npos) {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
+Json PhysicalLocation(const SourceManager& sources, const SourceLoc& loc) {
+  Json physical = {{"artifactLocation", {{"uri", Uri(sources.Path(loc.file))}}}};
+  if (loc.valid()) {
+    Json region = {{"startLine", loc.line}};
+    if (loc.column > 0) region["startColumn"] = loc.column;
+    physical["region"] = std::move(region);
+  }
+  return physical;
+}
+
+Json Message(const std::string& text) {
+  return Json{{"text", text.empty() ? std::string("(no message)") : text}};
+}
+
+// Diagnostics that are not a rule's: described under `capops/<code>`.
+std::string DiagnosticRuleId(const Diagnostic& d, const std::map<std::string, size_t>& rule_index) {
+  if (rule_index.count(d.code) != 0) return d.code;
+  return "capops/" + (d.code.empty() ? std::string("error") : d.code);
+}
+
+const char* CodeSummary(std::string_view id) {
+  if (id == "capops/yaml") return "A fact file is not valid YAML or breaks a limit";
+  if (id == "capops/facts") return "A fact document is malformed or does not match the schema";
+  if (id == "capops/schema")
+    return "Rules were not evaluated on facts that do not match the schema";
+  if (id == "capops/waiver") return "A waiver expired or matches no finding";
+  return "A problem capops-lint found in its inputs";
+}
+
+Json RuleJson(const RuleDescriptor& r) {
+  Json properties = {{"owner", r.owner}, {"source", r.source}, {"tags", r.tags}};
+  return Json{{"id", r.id},
+              {"name", r.name},
+              {"shortDescription", Message(r.summary)},
+              {"fullDescription", Message(r.help)},
+              {"help", Message(r.help)},
+              {"defaultConfiguration", {{"enabled", r.enabled}, {"level", Level(r.severity)}}},
+              {"properties", std::move(properties)}};
+}
+
+Json ViolationResult(const SourceManager& sources, const eval::Violation& v, size_t index) {
+  Json result = {{"ruleId", v.rule_id}, {"ruleIndex", index}, {"level", Level(v.severity)}};
+  std::string text = v.message;
+  if (!v.because.empty()) text += "\nbecause: " + v.because;
+  if (!v.fix.empty()) text += "\nfix: " + v.fix;
+  result["message"] = Message(text);
+  result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, v.loc)}}});
+  Json related = Json::array();
+  for (const eval::Evidence& e : v.evidence) {
+    if (!e.loc.valid()) continue;
+    related.push_back({{"id", related.size()},
+                       {"physicalLocation", PhysicalLocation(sources, e.loc)},
+                       {"message", Message(e.name + " = " + e.value)}});
+  }
+  if (!related.empty()) result["relatedLocations"] = std::move(related);
+  if (v.suppression) {
+    const eval::Suppression& s = *v.suppression;
+    Json suppression = {
+        {"kind", "external"}, {"status", "accepted"}, {"justification", s.justification}};
+    if (s.loc.valid())
+      suppression["location"] = {{"physicalLocation", PhysicalLocation(sources, s.loc)}};
+    suppression["properties"] = {{"owner", s.owner}, {"expires", s.expires}};
+    result["suppressions"] = Json::array({std::move(suppression)});
+  }
+  return result;
+}
+
+Json DiagnosticResult(const SourceManager& sources, const Diagnostic& d, const std::string& rule_id,
+                      size_t index) {
+  std::string text = d.message;
+  if (!d.help.empty()) text += "\nhelp: " + d.help;
+  Json result = {{"ruleId", rule_id},
+                 {"ruleIndex", index},
+                 {"level", Level(d.severity)},
+                 {"message", Message(text)}};
+  if (d.loc.file != kNoFile) {
+    result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, d.loc)}}});
+  }
+  Json related = Json::array();
+  for (const RelatedLoc& r : d.related) {
+    if (r.loc.file == kNoFile) continue;
+    related.push_back({{"id", related.size()},
+                       {"physicalLocation", PhysicalLocation(sources, r.loc)},
+                       {"message", Message(r.message)}});
+  }
+  if (!related.empty()) result["relatedLocations"] = std::move(related);
+  return result;
+}
+
+}  // namespace
+
+void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
+                const std::vector<RuleDescriptor>& rules, const CiOptions& options,
+                std::ostream& out) {
+  Json rule_list = Json::array();
+  std::map<std::string, size_t> rule_index;
+  for (const RuleDescriptor& r : rules) {
+    rule_index.emplace(r.id, rule_list.size());
+    rule_list.push_back(RuleJson(r));
+  }
+  Json results = Json::array();
+  for (const eval::Violation& v : report.violations) {
+    auto it = rule_index.find(v.rule_id);
+    if (it == rule_index.end()) {  // a rule the caller did not describe
+      it = rule_index.emplace(v.rule_id, rule_list.size()).first;
+      rule_list.push_back(
+          {{"id", v.rule_id}, {"name", v.rule_name}, {"shortDescription", Message(v.rule_name)}});
+    }
+    results.push_back(ViolationResult(sources, v, it->second));
+  }
+  for (const Diagnostic& d : report.errors.items()) {
+    std::string id = DiagnosticRuleId(d, rule_index);
+    auto it = rule_index.find(id);
+    if (it == rule_index.end()) {
+      it = rule_index.emplace(id, rule_list.size()).first;
+      rule_list.push_back({{"id", id},
+                           {"shortDescription", Message(CodeSummary(id))},
+                           {"defaultConfiguration", {{"level", "error"}}}});
+    }
+    results.push_back(DiagnosticResult(sources, d, id, it->second));
+  }
+  Json driver = {{"name", "capops-lint"},
+                 {"version", options.version},
+                 {"semanticVersion", options.version},
+                 {"rules", std::move(rule_list)}};
+  Json run = {
+      {"tool", {{"driver", std::move(driver)}}},
+      {"results", std::move(results)},
+      {"columnKind", "unicodeCodePoints"},
+      {"properties", {{"rulesetDigest", report.ruleset_digest}, {"baselined", report.baselined}}}};
+  Json doc = {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace capops::report

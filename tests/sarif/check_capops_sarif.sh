@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# CTest `sarif.validate`: capops-lint's SARIF for the examples (violations,
+# a waived finding, fact-file errors) passes tests/sarif/validate.sh.
+#
+#   tests/sarif/check_capops_sarif.sh build/engine/capops-lint   (from the repository root)
+set -euo pipefail
+lint="$1"
+here="$(cd "$(dirname "$0")" && pwd)"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+run() {  # exit 0 or 1 are reports; 2 is a failure of the tool
+  local code=0
+  "$lint" "$@" || code=$?
+  if ((code > 1)); then
+    echo "sarif: capops-lint $* exited $code" >&2
+    exit 1
+  fi
+}
+run --no-config --format sarif --output "$out/violations.sarif" examples/visual-inspection/plan.yaml
+run --config examples/ci/.capops.yaml --format sarif --output "$out/waived.sarif"
+run --no-config --format sarif --output "$out/errors.sarif" tests/golden/plan-schema-errors/plan.yaml
+"$here/validate.sh" "$out"/*.sarif
+echo "sarif: $(ls "$out" | wc -l) files valid"

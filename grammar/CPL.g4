@@ -35,6 +35,27 @@ decl
     | ENUM name=IDENT '{' enumValue (',' enumValue)* ','? '}'        # EnumDecl
     | kind=(RECORD | DOCUMENT) name=IDENT '{' fieldDecl* '}'         # RecordDecl
     | FN name=IDENT '(' (fnParam (',' fnParam)*)? ')' ':' typeRef '=' expr   # FnDecl
+    | TEST name=STRING '{' testFacts* testExpect* '}'                # TestDecl
+    ;
+
+// A policy test (in `*_test.cpl` files): fact sources first, then what must
+// happen. The words `facts`, `inventory`, `yaml`, `expect`, `expect_none`,
+// `count` and `message` are names, not keywords, so rules may still use them.
+testFacts
+    : kind=IDENT value=STRING
+    ;
+
+testExpect
+    : kind=IDENT ruleRef (AT at=STRING)? testOption*
+    ;
+
+// `CAP-ALC-001` is a name followed by `-` parts.
+ruleRef
+    : IDENT ('-' (IDENT | INT))*
+    ;
+
+testOption
+    : name=IDENT (INT | STRING)
     ;
 
 fnParam
@@ -134,7 +155,7 @@ mapEntries
 // Field names may be words that are keywords elsewhere (`plan.window`, `x.at`).
 fieldName
     : IDENT | PACKAGE | IMPORT | RULE | PARAM | ENUM | RECORD | DOCUMENT | REF | FN
-    | FOR | IN | LET | WHERE | DENY | WARN | WHEN | AT | BECAUSE | FIX
+    | FOR | IN | LET | WHERE | DENY | WARN | WHEN | AT | BECAUSE | FIX | TEST
     ;
 
 literal
@@ -157,6 +178,7 @@ RECORD  : 'record';
 DOCUMENT: 'document';
 REF     : 'ref';
 FN      : 'fn';
+TEST    : 'test';
 RULE    : 'rule';
 PARAM   : 'param';
 ENUM    : 'enum';

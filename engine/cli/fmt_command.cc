@@ -1,0 +1,50 @@
+// The fmt command: format each CPL file, rewrite it or report that it would change.
+#include "engine/cli/fmt_command.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/cli/driver.h"
+#include "engine/cli/pack_locator.h"
+#include "engine/cli/policy_loader.h"
+#include "engine/report/report.h"
+#include "engine/syntax/formatter.h"
+
+namespace capops::cli {
+
+namespace fs = std::filesystem;
+
+int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<fs::path> files;
+  std::string error;
+  for (const std::string& p : options.paths) {
+    if (!CollectPolicyFiles(p, &files, &error)) return Fail(err, error);
+  }
+  SourceManager sources;
+  int exit_code = kExitClean;
+  for (const fs::path& f : files) {
+    std::string text;
+    if (!ReadFile(f, &text, &error)) return Fail(err, error);
+    FileId id = sources.Add(f.string(), text);
+    syntax::FormatResult r = syntax::Format(sources, id);
+    if (!r.ok) {
+      report::WriteDiagnostics(sources, r.diagnostics, {false, options.color}, err);
+      Fail(err, "`" + f.string() + "` does not parse; not formatted");
+      exit_code = kExitUsage;
+      continue;
+    }
+    if (r.text == text) continue;
+    if (options.check) {
+      out << f.string() << '\n';
+      if (exit_code == kExitClean) exit_code = kExitFindings;
+      continue;
+    }
+    std::ofstream rewrite(f, std::ios::binary | std::ios::trunc);
+    rewrite << r.text;
+    if (!rewrite) return Fail(err, "cannot write `" + f.string() + "`");
+    out << "formatted " << f.string() << '\n';
+  }
+  return exit_code;
+}
+
+}  // namespace capops::cli

@@ -1,0 +1,101 @@
+// The rules command: compile the packs and print their catalogue or digest.
+#include "engine/cli/rules_command.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "engine/api/engine.h"
+#include "engine/cli/driver.h"
+#include "engine/cli/policy_loader.h"
+#include "engine/cli/rule_catalog.h"
+
+namespace capops::cli {
+
+namespace {
+
+using nlohmann::json;
+
+void WriteJson(const Engine& engine, std::ostream& out) {
+  json rules = json::array();
+  for (const RuleEntry& e : BuildCatalog(engine)) {
+    const check::RuleInfo& r = *e.info;
+    json params = json::array();
+    for (const ParamEntry& p : e.params) {
+      params.push_back(
+          {{"name", p.name}, {"type", p.type}, {"default", p.default_text}, {"value", p.value}});
+    }
+    rules.push_back({{"id", r.id},
+                     {"name", r.rule->name},
+                     {"severity", SeverityName(r.severity)},
+                     {"owner", r.owner},
+                     {"tags", r.tags},
+                     {"source", r.source},
+                     {"defined_at", e.defined_at},
+                     {"doc", r.rule->doc},
+                     {"because", e.because},
+                     {"fix", e.fix},
+                     {"params", params}});
+  }
+  out << json{{"ruleset_digest", engine.ruleset_digest()}, {"rules", rules}}.dump(2) << '\n';
+}
+
+// Pipes would end a Markdown table cell.
+std::string Cell(std::string s) {
+  for (size_t i = s.find('|'); i != std::string::npos; i = s.find('|', i + 2))
+    s.replace(i, 1, "\\|");
+  return s;
+}
+
+void WriteMarkdown(const Engine& engine, std::ostream& out) {
+  out << "| id | name | severity | owner | tags | source | params "
+         "|\n|---|---|---|---|---|---|---|\n";
+  for (const RuleEntry& e : BuildCatalog(engine)) {
+    const check::RuleInfo& r = *e.info;
+    std::vector<std::string> params;
+    for (const ParamEntry& p : e.params) params.push_back("`" + p.name + " = " + p.value + "`");
+    out << "| " << r.id << " | `" << r.rule->name << "` | " << SeverityName(r.severity) << " | "
+        << Cell(r.owner) << " | " << Cell(Joined(r.tags, ", ")) << " | " << Cell(r.source) << " | "
+        << Cell(Joined(params, ", ")) << " |\n";
+  }
+  out << "\nruleset digest: `" << engine.ruleset_digest() << "`\n";
+}
+
+void WriteText(const Engine& engine, std::ostream& out) {
+  for (const RuleEntry& e : BuildCatalog(engine)) {
+    const check::RuleInfo& r = *e.info;
+    out << r.id << "  " << r.rule->name << "  (" << SeverityName(r.severity) << ")  "
+        << e.defined_at << '\n';
+    if (!r.owner.empty()) out << "  owner: " << r.owner << '\n';
+    if (!r.tags.empty()) out << "  tags: " << Joined(r.tags, ", ") << '\n';
+    if (!r.source.empty()) out << "  source: " << r.source << '\n';
+    for (const ParamEntry& p : e.params) {
+      out << "  param " << p.name << ": " << p.type << " = " << p.value;
+      if (p.value != p.default_text) out << "  (default " << p.default_text << ")";
+      out << '\n';
+    }
+  }
+  out << engine.program()->rules.size() << " rules, ruleset " << engine.ruleset_digest() << '\n';
+}
+
+}  // namespace
+
+int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) {
+  Engine engine;
+  std::string error;
+  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  if (options.digest) {
+    out << engine.ruleset_digest() << '\n';
+  } else if (options.canonical) {
+    out << engine.CanonicalForm();
+  } else if (options.format == "json") {
+    WriteJson(engine, out);
+  } else if (options.format == "markdown") {
+    WriteMarkdown(engine, out);
+  } else {
+    WriteText(engine, out);
+  }
+  return kExitClean;
+}
+
+}  // namespace capops::cli

@@ -34,6 +34,44 @@ std::string Sha256Hex(const std::vector<const std::string*>& parts) {
   return out;
 }
 
+// Tests live in `*_test.cpl` files, which hold nothing else, so a test file
+// never adds to the rule set and a rule file never hides a test.
+void CheckTestPlacement(const SourceManager& sources, const syntax::Module& m, Diagnostics* found) {
+  std::string_view path = sources.Path(m.file);
+  constexpr std::string_view kSuffix = "_test.cpl";
+  bool test_file = path.size() >= kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
+  if (!test_file) {
+    for (const syntax::TestDecl& t : m.tests) {
+      found->Error(sources, t.name_span, "test `" + t.name + "` is in a policy file").help =
+          "move it to a `*_test.cpl` file beside the policies";
+    }
+    return;
+  }
+  auto misplaced = [&](const Span& span, const std::string& what) {
+    found->Error(sources, span, what + " in a test file").help =
+        "a `*_test.cpl` file holds only `test` declarations; move it to a policy file";
+  };
+  for (const syntax::Rule& r : m.rules) misplaced(r.name_span, "rule `" + r.name + "`");
+  for (const syntax::Param& p : m.params) misplaced(p.name_span, "param `" + p.name + "`");
+  for (const syntax::FunctionDecl& f : m.functions) misplaced(f.name_span, "function `" + f.name + "`");
+  for (const syntax::RecordDecl& r : m.records) misplaced(r.name_span, "record `" + r.name + "`");
+  for (const syntax::EnumDecl& e : m.enums) misplaced(e.name_span, "enum `" + e.name + "`");
+}
+
+// The canonical forms of the modules that declare something, sorted; a test
+// file (only `test` declarations) adds nothing to the rule set.
+std::vector<std::string> CanonicalModules(const check::Program& program) {
+  std::vector<std::string> parts;
+  for (const auto& m : program.modules) {
+    if (m->rules.empty() && m->params.empty() && m->functions.empty() && m->records.empty() && m->enums.empty()) {
+      continue;
+    }
+    parts.push_back(syntax::CanonicalModule(*m));
+  }
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
 }  // namespace
 
 Engine::Engine(EngineOptions options) : options_(std::move(options)) {}
@@ -43,12 +81,29 @@ void Engine::AddPolicy(std::string path, std::string text) {
   policy_files_.push_back(sources_.Add(std::move(path), std::move(text)));
 }
 
+// A literal pattern that RE2 refuses is a policy error, found once at
+// compile time rather than once per fact at run time.
+void Engine::CheckRegexLiterals(Diagnostics* diagnostics) const {
+  for (size_t m = 0; m < program_->modules.size(); ++m) {
+    const check::ModuleTables& tables = program_->tables[m];
+    syntax::ForEachExpr(*program_->modules[m], [&](const syntax::Expr& e) {
+      if (e.kind != syntax::ExprKind::kCall || tables.functions[e.id] != check::FunctionId::kMatches) return;
+      if (tables.symbols[e.id].kind == check::SymbolKind::kFunction || e.args.size() != 2) return;
+      const syntax::Expr& pattern = *e.args[1];
+      if (pattern.kind != syntax::ExprKind::kLiteral || !pattern.literal.is(ValueKind::kString)) return;
+      std::string error = eval::CheckRegex(pattern.literal.string_value());
+      if (!error.empty()) diagnostics->Error(sources_, pattern.span, error);
+    });
+  }
+}
+
 bool Engine::Compile(Diagnostics* diagnostics) {
   std::vector<std::unique_ptr<syntax::Module>> modules;
   Diagnostics found;
   for (FileId f : policy_files_) {
     syntax::ParseResult parsed = syntax::Parse(sources_, f, options_.parse);
     found.Append(parsed.diagnostics);
+    if (parsed.module) CheckTestPlacement(sources_, *parsed.module, &found);
     if (parsed.module) modules.push_back(std::move(parsed.module));
   }
   if (!found.HasErrors()) {
@@ -57,20 +112,41 @@ bool Engine::Compile(Diagnostics* diagnostics) {
     program_ = std::move(checked.program);
   }
   if (program_) params_ = eval::EvaluateParams(*program_, sources_, &found);
+  if (program_) CheckRegexLiterals(&found);
   found.Sort();
   diagnostics->Append(found);
   if (found.HasErrors()) {
     program_.reset();
     return false;
   }
-  // The digest ties a report to the exact rule set: texts in path order.
-  std::vector<std::pair<std::string_view, const std::string*>> texts;
-  for (FileId f : policy_files_) texts.emplace_back(sources_.Path(f), &sources_.file(f).text());
-  std::sort(texts.begin(), texts.end());
-  std::vector<const std::string*> parts;
-  for (const auto& [path, text] : texts) parts.push_back(text);
-  digest_ = Sha256Hex(parts);
+  ComputeDigest();
   return true;
+}
+
+// The digest ties a report to the exact rule set: the canonical form of each
+// module (sorted, so file names and load order do not count) and every
+// param's current value by qualified name. Layout, comments and tests do not
+// count; see syntax::CanonicalModule.
+void Engine::ComputeDigest() {
+  std::vector<std::string> parts = CanonicalModules(*program_);
+  std::vector<std::string> values;
+  for (size_t i = 0; i < program_->params.size() && i < params_.size(); ++i) {
+    const check::ParamInfo& p = program_->params[i];
+    values.push_back("value " + program_->modules[p.module]->package + "." + p.decl->name + " = " +
+                     params_[i].ToLiteral());
+  }
+  std::sort(values.begin(), values.end());
+  parts.insert(parts.end(), values.begin(), values.end());
+  std::vector<const std::string*> pointers;
+  for (const std::string& part : parts) pointers.push_back(&part);
+  digest_ = Sha256Hex(pointers);
+}
+
+std::string Engine::CanonicalForm() const {
+  std::string out;
+  if (!program_) return out;
+  for (const std::string& part : CanonicalModules(*program_)) out += part;
+  return out;
 }
 
 eval::LintReport Engine::Lint(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories) {

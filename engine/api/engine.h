@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/policy_test.h"
 #include "engine/check/checker.h"
 #include "engine/common/source.h"
 #include "engine/eval/evaluator.h"
@@ -81,23 +82,43 @@ class Engine {
   std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
                                            const std::function<bool(const Value&)>& focus);
 
+  /// The `test` declarations of the compiled policies, in file order.
+  std::vector<PolicyTest> Tests() const;
+  /// Lints `plans` and `inventories` (the test's facts, read by the caller)
+  /// and judges the test's expectations. With `coverage`, every `where`
+  /// outcome is also counted there. Requires a successful Compile().
+  PolicyTestResult RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
+                           const std::vector<TextFile>& inventories, eval::Coverage* coverage);
+
   /// Current param values, in Program::params order.
   const std::vector<Value>& params() const { return params_; }
 
   /// The compiled rule set, or null before a successful Compile().
   const check::Program* program() const { return program_.get(); }
-  /// "sha256:<hex>" over the policy texts in path order; empty before Compile().
+  /// "sha256:<hex>" over the canonical form of the compiled modules and the
+  /// current param values: unchanged by layout, comments, doc comments, file
+  /// names and policy tests; changed by any semantic edit. Empty before Compile().
   const std::string& ruleset_digest() const { return digest_; }
+  /// The canonical text the digest hashes (without the param values), for
+  /// inspecting what a digest covers; empty before Compile().
+  std::string CanonicalForm() const;
   const SourceManager& sources() const { return sources_; }
+  /// Adds a file that is neither policy nor facts (a waivers or baseline
+  /// file) so that diagnostics in a report can point into it.
+  FileId AddSource(std::string path, std::string text) { return sources_.Add(std::move(path), std::move(text)); }
   EngineOptions& options() { return options_; }
 
  private:
+  void CheckRegexLiterals(Diagnostics* diagnostics) const;
+
   EngineOptions options_;
   SourceManager sources_;
   std::vector<FileId> policy_files_;
   std::unique_ptr<check::Program> program_;
   std::vector<Value> params_;
   std::string digest_;
+
+  void ComputeDigest();
 };
 
 }  // namespace capops

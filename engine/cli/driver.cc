@@ -11,6 +11,10 @@
 
 #include "engine/cli/check_command.h"
 #include "engine/cli/check_rules_command.h"
+#include "engine/cli/doc_command.h"
+#include "engine/cli/fmt_command.h"
+#include "engine/cli/rules_command.h"
+#include "engine/cli/test_command.h"
 #include "engine/cli/eval_command.h"
 #include "engine/cli/explain_command.h"
 #include "engine/cli/why_not_command.h"
@@ -62,7 +66,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   CheckOptions options;
-  std::string format = "text", color = "auto", fail_on = "error";
+  std::string format = "text", color = "auto", fail_on;
   bool verbose = false;
   // One value per flag (`--policy a --policy b`), so plan files are never swallowed.
   app.add_option("--policy", options.policies, "policy file or directory (repeatable; default: the shipped pack)")
@@ -70,14 +74,21 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.add_option("--inventory", options.inventories,
                  "inventory file (repeatable; default: inventory.yaml beside each plan)")
       ->allow_extra_args(false);
-  app.add_option("--format", format, "output format")->check(CLI::IsMember({"text", "short", "json"}));
+  app.add_option("--format", format, "output format")
+      ->check(CLI::IsMember({"text", "short", "json", "sarif", "junit", "github"}));
+  app.add_option("-o,--output", options.output, "write the report to FILE instead of stdout");
+  app.add_option("--config", options.config, "config file (default: .capops.yaml here or in a parent directory)");
+  app.add_flag("--no-config", options.no_config, "do not look for .capops.yaml");
+  app.add_option("--waivers", options.waivers, "waivers file (default: the config's `waivers`)");
+  app.add_option("--baseline", options.baseline, "report only findings not listed in this baseline file");
+  app.add_option("--write-baseline", options.write_baseline, "record the findings in FILE, then report only new ones");
   app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
-  app.add_option("--fail-on", fail_on, "lowest severity that fails the run")
-      ->check(CLI::IsMember({"error", "warning", "info"}));
+  app.add_option("--fail-on", fail_on, "lowest severity that fails the run (default: the config's, else error)")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
-  app.add_option("plans", options.plans, "plan files");
+  app.add_option("plans", options.plans, "plan files, directories or globs (default: the config's `plans`)");
   AddLimitOptions(&app, &options.engine);
 
   std::string why_not, why_not_at;
@@ -104,12 +115,38 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
       app.add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
   check_rules->add_option("paths", rules_options.policies, "policy files or directories (default: the shipped pack)");
   check_rules->add_flag("--cost", rules_options.cost, "show each rule's static cost bound");
+  TestOptions test_options;
+  CLI::App* test = app.add_subcommand("test", "run the policy tests (`*_test.cpl`) of policy packs");
+  test->add_option("paths", test_options.policies, "policy files or directories (default: the shipped pack)");
+  test->add_flag("--coverage", test_options.coverage, "report rule and condition (`where`/`when`) coverage");
+  test->add_option("--min-coverage", test_options.min_coverage, "fail when rule or condition coverage is below N%")
+      ->check(CLI::Range(0.0, 100.0));
+  test->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
+
+  RulesOptions rules_list_options;
+  CLI::App* rules = app.add_subcommand("rules", "list the rules of policy packs, or print the ruleset digest");
+  rules->add_option("paths", rules_list_options.policies, "policy files or directories (default: the shipped pack)");
+  rules->add_flag("--digest", rules_list_options.digest, "print only the ruleset digest");
+  rules->add_flag("--canonical", rules_list_options.canonical, "print the canonical form the digest hashes");
+  rules->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json", "markdown"}));
+
+  DocOptions doc_options;
+  CLI::App* doc = app.add_subcommand("doc", "write a Markdown and HTML catalogue of policy packs");
+  doc->add_option("paths", doc_options.policies, "policy files or directories (default: the shipped pack)");
+  doc->add_option("-o,--output", doc_options.out_dir, "output directory")->required();
+
+  FmtOptions fmt_options;
+  CLI::App* fmt = app.add_subcommand("fmt", "re-indent CPL files in place (never moves a token)");
+  fmt->add_option("paths", fmt_options.paths, "CPL files or directories")->required();
+  fmt->add_flag("--check", fmt_options.check, "list the files that would change; exit 1 if any");
   app.require_subcommand(0, 1);
 
   try {
     app.parse(argc, argv);
-    bool subcommand = check_rules->parsed() || explain->parsed() || eval->parsed();
-    if (!subcommand && options.plans.empty()) throw CLI::ValidationError("no plan files given");
+    bool subcommand = check_rules->parsed() || explain->parsed() || eval->parsed() || test->parsed() ||
+                      rules->parsed() || doc->parsed() || fmt->parsed();
+    // For a check, plan files may also come from .capops.yaml: RunCheck says when there are none.
+    if (!subcommand && !why_not.empty() && options.plans.empty()) throw CLI::ValidationError("no plan files given");
     if (why_not.empty() != why_not_at.empty()) throw CLI::ValidationError("--why-not and --at go together");
   } catch (const CLI::CallForHelp&) {
     out << app.help();
@@ -124,6 +161,20 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     return kExitUsage;
   }
   SetUpLogging(err, verbose);
+  if (test->parsed()) {
+    test_options.json = format == "json";
+    test_options.color = WantColor(color, out);
+    return RunTest(test_options, out, err);
+  }
+  if (rules->parsed()) {
+    rules_list_options.format = format;
+    return RunRules(rules_list_options, out, err);
+  }
+  if (doc->parsed()) return RunDoc(doc_options, out, err);
+  if (fmt->parsed()) {
+    fmt_options.color = WantColor(color, out);
+    return RunFmt(fmt_options, out, err);
+  }
   if (check_rules->parsed()) {
     rules_options.color = WantColor(color, out);
     return RunCheckRules(rules_options, out, err);
@@ -138,9 +189,15 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     eval_options.engine = options.engine;
     return RunEval(eval_options, in, out, err);
   }
-  options.format = format == "json" ? Format::kJson : format == "short" ? Format::kShort : Format::kText;
-  options.color = options.format == Format::kText && WantColor(color, out);
-  ParseSeverity(fail_on, &options.fail_on);
+  options.format = format == "json"     ? Format::kJson
+                   : format == "short"  ? Format::kShort
+                   : format == "sarif"  ? Format::kSarif
+                   : format == "junit"  ? Format::kJunit
+                   : format == "github" ? Format::kGithub
+                                        : Format::kText;
+  options.color = options.format == Format::kText && options.output.empty() && WantColor(color, out);
+  FailOn threshold;
+  if (ParseFailOn(fail_on, &threshold)) options.fail_on = threshold;
   if (!why_not.empty()) return RunWhyNot(options, why_not, why_not_at, out, err);
   return RunCheck(options, out, err);
 }

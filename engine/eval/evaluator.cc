@@ -34,6 +34,13 @@ class RuleRun {
 
   void Run() {
     RunClauses(0);
+    if (capped_) {
+      Diagnostic& d = out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
+                                       "rule `" + rule_.id + "` stopped after " +
+                                           std::to_string(options_.max_violations_per_rule) + " violations");
+      d.code = rule_.id;
+      d.help = "fix the first ones; the rest may follow from them";
+    }
     if (suppressed_ > 0) {
       out_->errors.Error(sources_.Resolve(rule_.rule->name_span),
                          std::to_string(suppressed_) + " more errors of rule `" + rule_.id + "` not shown")
@@ -43,8 +50,9 @@ class RuleRun {
 
  private:
   void RunClauses(size_t i);
-  bool RunWhere(const syntax::Clause& clause);
-  void Emit(const syntax::Emit& emit);
+  bool RunWhere(const syntax::Clause& clause, size_t index);
+  void Emit(const syntax::Emit& emit, size_t index);
+  void Cover(size_t index, bool outcome);
   std::vector<Evidence> CollectEvidence();
   std::vector<TraceStep> TraceWheres();
   std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const;
@@ -59,6 +67,8 @@ class RuleRun {
   SourceLoc plan_loc_;
   size_t errors_ = 0;
   size_t suppressed_ = 0;
+  size_t emitted_ = 0;
+  bool capped_ = false;  // stopped at max_violations_per_rule
   bool aborted_ = false;
 };
 
@@ -80,7 +90,7 @@ void RuleRun::RunClauses(size_t i) {
   if (aborted_) return;
   const auto& clauses = rule_.rule->clauses;
   if (i == clauses.size()) {
-    for (const syntax::Emit& emit : rule_.rule->emits) Emit(emit);
+    for (size_t e = 0; e < rule_.rule->emits.size(); ++e) Emit(rule_.rule->emits[e], e);
     return;
   }
   const syntax::Clause& clause = clauses[i];
@@ -106,14 +116,14 @@ void RuleRun::RunClauses(size_t i) {
       return RunClauses(i + 1);
     }
     case syntax::ClauseKind::kWhere:
-      if (RunWhere(clause)) RunClauses(i + 1);
+      if (RunWhere(clause, i)) RunClauses(i + 1);
       return;
   }
 }
 
 // True when the clause holds. Nothing is traced here: tracing costs nothing
 // until a binding fires (see TraceWheres).
-bool RuleRun::RunWhere(const syntax::Clause& clause) {
+bool RuleRun::RunWhere(const syntax::Clause& clause, size_t index) {
   Value v = eval_.Eval(*clause.expr);
   if (v.is_error()) {
     RuleError(v, clause.expr->span, "this `where`");
@@ -124,7 +134,16 @@ bool RuleRun::RunWhere(const syntax::Clause& clause) {
               "this `where`");
     return false;
   }
+  if (options_.coverage != nullptr) Cover(index, v.bool_value());
   return v.bool_value();
+}
+
+// Counts one condition's outcome: clause `index` of the rule, or its emit
+// `index - clauses.size()` (a `when`).
+void RuleRun::Cover(size_t index, bool outcome) {
+  auto& outcomes = options_.coverage->rules[rule_.id];
+  outcomes.resize(rule_.rule->clauses.size() + rule_.rule->emits.size());
+  ++(outcome ? outcomes[index].seen_true : outcomes[index].seen_false);
 }
 
 // Re-evaluates the `where` clauses of a binding that fired, recording every
@@ -176,13 +195,14 @@ std::vector<Evidence> RuleRun::CollectEvidence() {
   return evidence;
 }
 
-void RuleRun::Emit(const syntax::Emit& emit) {
+void RuleRun::Emit(const syntax::Emit& emit, size_t index) {
   if (emit.when) {
     Value cond = eval_.Eval(*emit.when);
     if (cond.is_error()) return RuleError(cond, emit.when->span, "this `when`");
     if (!cond.is(ValueKind::kBool)) {
       return RuleError(Value::Error("`when` needs a bool, not " + DescribeKind(cond)), emit.when->span, "this `when`");
     }
+    if (options_.coverage != nullptr) Cover(rule_.rule->clauses.size() + index, cond.bool_value());
     if (!cond.bool_value()) return;
   }
   Violation v;
@@ -214,6 +234,7 @@ void RuleRun::Emit(const syntax::Emit& emit) {
   v.labels = LabelsFrom(trace, v);
   if (options_.trace) v.trace = std::move(trace);
   out_->violations.push_back(std::move(v));
+  if (++emitted_ >= options_.max_violations_per_rule) capped_ = aborted_ = true;
 }
 
 }  // namespace

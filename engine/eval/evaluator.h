@@ -34,6 +34,10 @@ struct EvalOptions {
   bool trace = false;             // record each `where` clause's sub-expression values
   uint64_t max_steps = 20'000'000;  // per rule and fact set
   size_t max_errors_per_rule = 20;  // rule errors reported per rule, then a count
+  size_t max_violations_per_rule = 1000;  // then the rule stops, and says so
+  /// When set, each `where` outcome is counted here (for `capops-lint test
+  /// --coverage`); null costs nothing. Not thread-safe: one evaluation at a time.
+  Coverage* coverage = nullptr;
 };
 
 /// The fact roots a rule can read; an absent document is an empty map.
@@ -41,6 +45,10 @@ struct Facts {
   Value plan = Value::Map({});
   Value inventory = Value::Map({});
 };
+
+/// Why `pattern` is not a usable regular expression (RE2 syntax, size
+/// limits), or "" when it is.
+std::string CheckRegex(const std::string& pattern);
 
 /// A value as traces show it: short, a record by its id, a long text cut.
 std::string TraceText(const Value& v);

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "engine/eval/builtins.h"
+#include "engine/eval/evaluator.h"
 #include "engine/eval/operators.h"
 
 namespace capops::eval {
@@ -158,6 +159,12 @@ Value ToDouble(const Value& v) {
 }
 
 }  // namespace
+
+std::string CheckRegex(const std::string& pattern) {
+  std::string error;
+  CompiledPattern(pattern, &error);
+  return error;
+}
 
 Value CallBuiltin(FunctionId id, const std::vector<Value>& args) {
   switch (id) {

@@ -1,6 +1,9 @@
 // What an evaluation produces: violations with their evidence and trace.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +42,14 @@ struct TraceStep {
   std::vector<TraceValue> values;  // innermost first, as evaluated
 };
 
+/// Why a violation is reported but not counted toward failure: a waiver covers it.
+struct Suppression {
+  std::string owner;          // who accepted the finding
+  std::string justification;  // the waiver's reason
+  std::string expires;        // YYYY-MM-DD, the last day the waiver applies
+  SourceLoc loc;              // the waiver's entry in its file
+};
+
 struct Violation {
   std::string rule_id;
   std::string rule_name;
@@ -51,6 +62,7 @@ struct Violation {
   std::vector<Evidence> evidence;
   std::vector<Label> labels;      // other facts its `where` clauses read
   std::vector<TraceStep> trace;   // only with EvalOptions::trace
+  std::optional<Suppression> suppression;  // set: waived; listed, never counted
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not
@@ -61,6 +73,20 @@ struct EvalResult {
   Diagnostics errors;
 };
 
+/// How often one `where` or `when` condition held and failed (policy test coverage).
+struct ClauseCoverage {
+  uint64_t seen_true = 0;
+  uint64_t seen_false = 0;
+};
+
+/// Condition outcomes across evaluations, by rule id, then by index: first
+/// the rule's clauses (`where`s; `for`/`let` entries stay zero), then its
+/// deny/warn statements (their `when`). Filled only when
+/// EvalOptions::coverage points at one.
+struct Coverage {
+  std::map<std::string, std::vector<ClauseCoverage>> rules;
+};
+
 /// Everything one lint run found, ready for a report.
 struct LintReport {
   std::vector<Violation> violations;  // sorted by file, line, column, rule
@@ -69,6 +95,7 @@ struct LintReport {
   size_t files = 0;                   // fact files read
   size_t plans = 0;                   // plan documents evaluated
   size_t rules = 0;                   // rules in the rule set
+  size_t baselined = 0;               // findings left out because the baseline lists them
 };
 
 }  // namespace capops::eval

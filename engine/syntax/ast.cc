@@ -43,4 +43,30 @@ const Annotation* Rule::FindAnnotation(std::string_view name) const {
   return nullptr;
 }
 
+void ForEachExpr(const Module& module, const std::function<void(const Expr&)>& visit) {
+  std::vector<const Expr*> stack;
+  auto push = [&](const ExprPtr& e) {
+    if (e) stack.push_back(e.get());
+  };
+  for (const Param& p : module.params) push(p.default_value);
+  for (const FunctionDecl& f : module.functions) push(f.body);
+  for (const RecordDecl& r : module.records) {
+    for (const FieldDecl& f : r.fields) push(f.default_value);
+  }
+  for (const Rule& r : module.rules) {
+    for (const Clause& c : r.clauses) push(c.expr);
+    for (const Emit& e : r.emits) {
+      push(e.when);
+      push(e.at);
+      for (const Template::Part& part : e.message.parts) push(part.expr);
+    }
+  }
+  while (!stack.empty()) {
+    const Expr* e = stack.back();
+    stack.pop_back();
+    visit(*e);
+    for (const ExprPtr& arg : e->args) push(arg);
+  }
+}
+
 }  // namespace capops::syntax

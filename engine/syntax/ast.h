@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -196,6 +197,37 @@ struct EnumDecl {
   Span span;
 };
 
+/// One expectation of a policy test:
+///   expect CAP-ALC-001 at "allocations[a-explore].pool" count 1 message "replacement"
+///   expect_none CAP-SUP-001
+/// Without `count`, at least one matching finding; with it, exactly that many.
+/// `at` is a fact selector (`allocations[a-x].pool`, `inventory.pools[p]`) or
+/// `LINE:COL` in the first fact file.
+struct TestExpectation {
+  bool none = false;      // expect_none: no finding of the rule (at that place)
+  std::string rule_id;
+  std::string at;         // empty: anywhere
+  int64_t count = -1;     // -1: at least one
+  std::string message;    // a fragment every counted finding's message holds
+  Span span;
+};
+
+/// `test "name" { facts "f.yaml"  expect … }` — a policy test. Tests live in
+/// `*_test.cpl` files; the checker and the digest ignore them.
+struct TestDecl {
+  struct Facts {
+    enum class Kind { kFile, kInventoryFile, kInlineYaml } kind = Kind::kFile;
+    std::string value;  // a path relative to the test's file, or YAML text
+    Span span;
+  };
+  std::string name;
+  Span name_span;
+  std::string doc;
+  std::vector<Facts> facts;
+  std::vector<TestExpectation> expectations;
+  Span span;
+};
+
 struct Module {
   FileId file = kNoFile;
   std::string package;  // empty when the file has no `package` line
@@ -205,12 +237,23 @@ struct Module {
   std::vector<Rule> rules;
   std::vector<Param> params;
   std::vector<EnumDecl> enums;
+  std::vector<TestDecl> tests;  // policy tests (not part of the rule set)
   NodeId node_count = 0;  // ids are 0 … node_count-1
 };
+
+/// Calls `visit` on every expression node of a module (rules, params,
+/// functions, field defaults, message holes), without recursion.
+void ForEachExpr(const Module& module, const std::function<void(const Expr&)>& visit);
 
 /// A compact, stable text form of an expression (for tests and traces).
 std::string DumpExpr(const Expr& expr);
 /// A text form of a whole module: declarations, clauses and expressions.
 std::string DumpModule(const Module& module);
+/// The canonical form of a module for the ruleset digest (canonical.cc):
+/// every semantic part (package, imports, records, enums, functions, params,
+/// rules with annotations, clauses, messages, because and fix), strings
+/// quoted and escaped; no spans, no comments, no doc comments, no tests.
+/// Two modules that differ only in layout or comments have the same form.
+std::string CanonicalModule(const Module& module);
 
 }  // namespace capops::syntax

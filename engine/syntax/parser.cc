@@ -148,8 +148,10 @@ class ErrorCollector : public antlr4::BaseErrorListener {
 bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets, FileId file,
                      const SourceManager& sources, size_t max_depth, Diagnostics* diags) {
   std::vector<size_t> conditionals = {0};
+  size_t unary_run = 0;  // `!!!!x` nests as deep as it is long
   for (antlr4::Token* t : tokens.getTokens()) {
     std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    unary_run = (text == "!" || text == "-") ? unary_run + 1 : 0;
     if (text == "(" || text == "[" || text == "{") conditionals.push_back(0);
     if ((text == ")" || text == "]" || text == "}") && conditionals.size() > 1) conditionals.pop_back();
     if (text == "?") ++conditionals.back();
@@ -159,7 +161,7 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
         kind == CPLLexer::PARAM || kind == CPLLexer::FN) {
       conditionals.back() = 0;
     }
-    if (conditionals.size() + conditionals.back() > max_depth) {
+    if (conditionals.size() + conditionals.back() + unary_run > max_depth) {
       uint32_t offset = offsets.ToByte(t->getStartIndex());
       diags->Error(sources, Span{file, offset, offset + 1},
                    "expression nested more than " + std::to_string(max_depth) + " levels deep")
@@ -172,12 +174,14 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
 
 // The parse tree of a long operator chain is deep even without brackets; the
 // AST builder recurses over it, so measure its depth without recursing first.
-size_t ParseTreeDepth(antlr4::tree::ParseTree* root) {
+// `*deepest_node` receives the deepest node, to locate the error.
+size_t ParseTreeDepth(antlr4::tree::ParseTree* root, antlr4::tree::ParseTree** deepest_node = nullptr) {
   size_t deepest = 0;
   std::vector<std::pair<antlr4::tree::ParseTree*, size_t>> stack = {{root, 1}};
   while (!stack.empty()) {
     auto [node, depth] = stack.back();
     stack.pop_back();
+    if (depth > deepest && deepest_node != nullptr) *deepest_node = node;
     deepest = std::max(deepest, depth);
     for (antlr4::tree::ParseTree* child : node->children) stack.emplace_back(child, depth + 1);
   }
@@ -247,8 +251,10 @@ class AstBuilder {
     return Span{file_, offsets_->ToByte(token->getStartIndex()),
                 offsets_->ToByte(token->getStopIndex() + 1)};
   }
-  void Error(Span span, std::string message) {
-    diags_->Error(sources_, span, std::move(message)).code = "syntax";
+  Diagnostic& Error(Span span, std::string message) {
+    Diagnostic& d = diags_->Error(sources_, span, std::move(message));
+    d.code = "syntax";
+    return d;
   }
   ExprPtr NewExpr(ExprKind kind, Span span) {
     auto e = std::make_unique<Expr>();
@@ -261,11 +267,14 @@ class AstBuilder {
   std::string DocBefore(antlr4::ParserRuleContext* ctx, antlr4::CommonTokenStream& tokens);
   void BuildRule(CPLParser::RuleDeclContext* ctx, Rule* rule);
   void BuildEmit(CPLParser::EmitContext* ctx, Emit* emit);
+  void BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test);
+  void BuildExpectation(CPLParser::TestExpectContext* ctx, TestExpectation* expect);
   TypeRef BuildType(CPLParser::TypeRefContext* ctx);
   void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens, RecordDecl* record);
   std::string StringToken(antlr4::Token* token);
   Template BuildTemplate(antlr4::Token* token);
 
+  bool ChainTooLong(size_t operands, antlr4::ParserRuleContext* ctx);
   ExprPtr BuildOr(CPLParser::ConditionalOrContext* ctx);
   ExprPtr BuildAnd(CPLParser::ConditionalAndContext* ctx);
   ExprPtr BuildRelation(CPLParser::RelationContext* ctx);
@@ -326,6 +335,10 @@ void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenS
       f.body = BuildExpr(fn->expr());
     } else if (auto* r = dynamic_cast<CPLParser::RecordDeclContext*>(decl)) {
       BuildRecord(r, tokens, &module->records.emplace_back());
+    } else if (auto* t = dynamic_cast<CPLParser::TestDeclContext*>(decl)) {
+      TestDecl& test = module->tests.emplace_back();
+      test.doc = DocBefore(t, tokens);
+      BuildTest(t, &test);
     } else if (auto* e = dynamic_cast<CPLParser::EnumDeclContext*>(decl)) {
       EnumDecl& en = module->enums.emplace_back();
       en.name = e->name->getText();
@@ -383,6 +396,54 @@ void AstBuilder::BuildEmit(CPLParser::EmitContext* ctx, Emit* emit) {
   emit->message = BuildTemplate(ctx->message);
   if (ctx->because != nullptr) emit->because = StringToken(ctx->because);
   if (ctx->fix != nullptr) emit->fix = StringToken(ctx->fix);
+}
+
+void AstBuilder::BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test) {
+  test->name = StringToken(ctx->name);
+  test->name_span = SpanOf(ctx->name);
+  test->span = SpanOf(ctx);
+  for (auto* f : ctx->testFacts()) {
+    std::string kind = f->kind->getText();
+    TestDecl::Facts facts{TestDecl::Facts::Kind::kFile, StringToken(f->value), SpanOf(f)};
+    if (kind == "inventory") {
+      facts.kind = TestDecl::Facts::Kind::kInventoryFile;
+    } else if (kind == "yaml") {
+      facts.kind = TestDecl::Facts::Kind::kInlineYaml;
+    } else if (kind != "facts") {
+      Error(SpanOf(f->kind), "unknown fact source `" + kind + "`").help = "write `facts \"FILE\"`, `inventory \"FILE\"` or `yaml \"TEXT\"`";
+    }
+    test->facts.push_back(std::move(facts));
+  }
+  for (auto* e : ctx->testExpect()) BuildExpectation(e, &test->expectations.emplace_back());
+  if (test->facts.empty()) Error(SpanOf(ctx->name), "test `" + test->name + "` names no facts");
+}
+
+void AstBuilder::BuildExpectation(CPLParser::TestExpectContext* ctx, TestExpectation* expect) {
+  std::string kind = ctx->kind->getText();
+  expect->span = SpanOf(ctx);
+  expect->none = kind == "expect_none";
+  if (kind != "expect" && kind != "expect_none") {
+    Error(SpanOf(ctx->kind), "unknown test statement `" + kind + "`").help = "a test lists `facts`, `inventory` or `yaml` first, then `expect` and `expect_none`";
+  }
+  expect->rule_id = ctx->ruleRef()->getText();
+  if (ctx->at != nullptr) expect->at = StringToken(ctx->at);
+  for (auto* o : ctx->testOption()) {
+    std::string name = o->name->getText();
+    if (name == "count" && o->INT() != nullptr && !expect->none) {
+      auto [p, ec] = std::from_chars(o->INT()->getText().data(),
+                                     o->INT()->getText().data() + o->INT()->getText().size(), expect->count);
+      if (ec != std::errc()) Error(SpanOf(o), "count is out of range");
+    } else if (name == "message" && o->STRING() != nullptr) {
+      expect->message = StringToken(o->STRING()->getSymbol());
+    } else {
+      std::string problem = name == "count" && expect->none ? "`expect_none` takes no `count`"
+                            : name == "count"                   ? "`count` takes a number"
+                            : name == "message"                 ? "`message` takes a string"
+                                                                : "unknown option `" + name + "` of `" + kind + "`";
+      Error(SpanOf(o), problem).help = expect->none ? "`expect_none` takes `at \"SELECTOR\"` and `message \"TEXT\"`"
+                                         : "`expect` takes `at \"SELECTOR\"`, `count N` and `message \"TEXT\"`";
+    }
+  }
 }
 
 TypeRef AstBuilder::BuildType(CPLParser::TypeRefContext* ctx) {
@@ -537,8 +598,16 @@ ExprPtr AstBuilder::BuildExpr(CPLParser::ExprContext* ctx) {
 }
 
 // `a || b || c` is a left-leaning chain, as CEL builds it.
+// A chain of N operands becomes a tree N deep; later stages recurse over it.
+bool AstBuilder::ChainTooLong(size_t operands, antlr4::ParserRuleContext* ctx) {
+  if (operands <= options_.max_depth * 4) return false;
+  Error(SpanOf(ctx), "a chain of more than " + std::to_string(options_.max_depth * 4) + " operands");
+  return true;
+}
+
 ExprPtr AstBuilder::BuildOr(CPLParser::ConditionalOrContext* ctx) {
   auto parts = ctx->conditionalAnd();
+  if (ChainTooLong(parts.size(), ctx)) return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
   ExprPtr e = BuildAnd(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
     Span span{file_, e->span.begin, SpanOf(parts[i]).end};
@@ -549,6 +618,7 @@ ExprPtr AstBuilder::BuildOr(CPLParser::ConditionalOrContext* ctx) {
 
 ExprPtr AstBuilder::BuildAnd(CPLParser::ConditionalAndContext* ctx) {
   auto parts = ctx->relation();
+  if (ChainTooLong(parts.size(), ctx)) return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
   ExprPtr e = BuildRelation(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
     Span span{file_, e->span.begin, SpanOf(parts[i]).end};
@@ -781,6 +851,19 @@ ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions&
         .code = "syntax";
     return result;
   }
+  if (size_t nul = source.text().find('\0'); nul != std::string::npos) {
+    result.diagnostics.Error(sources, Span{file, static_cast<uint32_t>(nul), static_cast<uint32_t>(nul) + 1},
+                             "file is not text: NUL byte")
+        .code = "syntax";
+    return result;
+  }
+  // The ANTLR runtime throws on malformed UTF-8; refuse such text first.
+  if (size_t bad = FirstInvalidUtf8(source.text()); bad != std::string::npos) {
+    result.diagnostics.Error(sources, Span{file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1},
+                             "invalid UTF-8")
+        .code = "syntax";
+    return result;
+  }
   OffsetMap offsets{&source, 0, {}};
   antlr4::ANTLRInputStream input(source.text());
   CPLLexer lexer(&input);
@@ -801,8 +884,14 @@ ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions&
                                  " more syntax errors not shown")
         .code = "syntax";
   }
-  if (errors.count() == 0 && ParseTreeDepth(tree) > options.max_depth * 10) {
-    result.diagnostics.Error(SourceLoc{file, 1, 1}, "an expression is nested too deeply").code = "syntax";
+  antlr4::tree::ParseTree* deepest = nullptr;
+  if (errors.count() == 0 && ParseTreeDepth(tree, &deepest) > options.max_depth * 10) {
+    SourceLoc loc{file, 1, 1};
+    if (auto* terminal = dynamic_cast<antlr4::tree::TerminalNode*>(deepest)) {
+      uint32_t at = offsets.ToByte(terminal->getSymbol()->getStartIndex());
+      loc = sources.Resolve(Span{file, at, at + 1});
+    }
+    result.diagnostics.Error(loc, "an expression is nested too deeply").code = "syntax";
   }
   if (result.diagnostics.HasErrors()) {
     result.diagnostics.Sort();
@@ -824,6 +913,11 @@ ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file,
   if (text.size() > options.max_file_bytes) {
     result.diagnostics.Error(SourceLoc{file, 1, 1}, "expression is longer than " +
                                                         std::to_string(options.max_file_bytes) + " bytes");
+    return result;
+  }
+  if (size_t bad = FirstInvalidUtf8(text); bad != std::string::npos) {
+    result.diagnostics.Error(sources, Span{file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1},
+                             "invalid UTF-8");
     return result;
   }
   AstBuilder builder(sources, file, options, &result.diagnostics, &result.node_count);

@@ -183,7 +183,7 @@ TEST_CASE("hostile nesting is rejected, not recursed into", "[syntax]") {
   for (int i = 0; i < 5000; ++i) chain += " + 1";
   errors = ErrorsOf(chain);
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0] == "1:1: an expression is nested too deeply");
+  CHECK(errors[0] == "1:20: an expression is nested too deeply");  // inside the chain
   std::string ternary = "param x: int = a";
   for (int i = 0; i < 1000; ++i) ternary += " ? a : a";
   CHECK(ErrorsOf(ternary).size() == 1);
@@ -194,6 +194,74 @@ TEST_CASE("non-ASCII text keeps byte spans and character columns", "[syntax]") {
   REQUIRE(!p->result.diagnostics.empty());
   CHECK(p->result.diagnostics[0].loc.line == 2);
   CHECK(p->result.diagnostics[0].loc.column == 7);
+}
+
+}  // namespace
+}  // namespace capops::syntax
+
+namespace capops::syntax {
+namespace {
+
+TEST_CASE("test declarations: facts first, then expectations", "[syntax]") {
+  auto p = ParseText(
+      "/// the replacement pool is not free\n"
+      "test \"alc-001 fires\" {\n"
+      "  facts \"fixtures/f.yaml\"\n"
+      "  inventory \"inv.yaml\"\n"
+      "  yaml \"kind: CapacityPlan\\n\"\n"
+      "  expect CAP-ALC-001 at \"allocations[a-x].pool\" count 2 message \"replacement\"\n"
+      "  expect_none CAP-SUP-001 at \"3:4\"\n"
+      "  expect X\n"
+      "}\n");
+  REQUIRE(p->result.module);
+  REQUIRE(p->result.module->tests.size() == 1);
+  const TestDecl& t = p->result.module->tests[0];
+  CHECK(t.name == "alc-001 fires");
+  CHECK(t.doc == "the replacement pool is not free");
+  REQUIRE(t.facts.size() == 3);
+  CHECK(t.facts[0].kind == TestDecl::Facts::Kind::kFile);
+  CHECK(t.facts[1].kind == TestDecl::Facts::Kind::kInventoryFile);
+  CHECK(t.facts[2].kind == TestDecl::Facts::Kind::kInlineYaml);
+  CHECK(t.facts[2].value == "kind: CapacityPlan\n");
+  REQUIRE(t.expectations.size() == 3);
+  CHECK(t.expectations[0].rule_id == "CAP-ALC-001");
+  CHECK(t.expectations[0].at == "allocations[a-x].pool");
+  CHECK(t.expectations[0].count == 2);
+  CHECK(t.expectations[0].message == "replacement");
+  CHECK(t.expectations[1].none);
+  CHECK(t.expectations[1].at == "3:4");
+  CHECK(t.expectations[2].count == -1);
+  // Test words are names elsewhere: `count(...)` and a field named `test` still parse.
+  CHECK(DumpOf("count(plan.test)") == "(call count (. plan test))");
+}
+
+TEST_CASE("mistakes in test declarations are located", "[syntax]") {
+  CHECK(ErrorsOf("test \"t\" { fact \"f.yaml\" }") == std::vector<std::string>{"1:12: unknown fact source `fact`"});
+  CHECK(ErrorsOf("test \"t\" { facts \"f\" expekt R }") ==
+        std::vector<std::string>{"1:22: unknown test statement `expekt`"});
+  CHECK(ErrorsOf("test \"t\" { facts \"f\" expect_none R count 1 }") ==
+        std::vector<std::string>{"1:36: `expect_none` takes no `count`"});
+  CHECK(ErrorsOf("test \"t\" { facts \"f\" expect R colour \"x\" }") ==
+        std::vector<std::string>{"1:31: unknown option `colour` of `expect`"});
+  CHECK(ErrorsOf("test \"t\" { expect R }") == std::vector<std::string>{"1:6: test `t` names no facts"});
+}
+
+}  // namespace
+}  // namespace capops::syntax
+
+namespace capops::syntax {
+namespace {
+
+// Found by fuzzing: the ANTLR runtime throws on malformed UTF-8.
+TEST_CASE("invalid UTF-8 is a located error, not a crash", "[syntax]") {
+  auto errors = ErrorsOf("rule r { deny \"too \xff\xfe many\" }");
+  CHECK(errors == std::vector<std::string>{"1:20: invalid UTF-8"});
+  SourceManager sources;
+  FileId f = sources.Add("<expression>", "'\xc3\x28'");
+  ExpressionParseResult r = ParseExpression(sources, f);
+  CHECK(r.expr == nullptr);
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].message == "invalid UTF-8");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "engine/api/engine.h"
 
 #include "engine/api/lint_run.h"
+#include "engine/facts/validate.h"
 
 #include <openssl/evp.h>
 
@@ -127,6 +128,39 @@ bool Engine::Compile(Diagnostics* diagnostics) {
 // module (sorted, so file names and load order do not count) and every
 // param's current value by qualified name. Layout, comments and tests do not
 // count; see syntax::CanonicalModule.
+bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* problems) {
+  if (!program_) return false;
+  std::vector<size_t> matches;
+  std::vector<std::string> qualified;
+  for (size_t i = 0; i < program_->params.size(); ++i) {
+    const check::ParamInfo& p = program_->params[i];
+    const std::string& package = program_->modules[p.module]->package;
+    qualified.push_back(package.empty() ? p.decl->name : package + "." + p.decl->name);
+    if (name == p.decl->name || name == qualified.back()) matches.push_back(i);
+  }
+  if (matches.size() != 1) {
+    Diagnostic& d = problems->Error(value.loc(), matches.empty() ? "unknown param `" + name + "`"
+                                                                 : "`" + name + "` names params in several packages");
+    d.code = "config";
+    // A misspelling is usually in the name, whatever the package prefix says.
+    std::string wanted = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+    std::vector<std::string> bare;
+    for (const check::ParamInfo& p : program_->params) bare.push_back(p.decl->name);
+    std::string guess = ClosestName(wanted, bare);
+    auto it = std::find(bare.begin(), bare.end(), guess);
+    d.help = matches.empty() && !guess.empty() ? "did you mean `" + qualified[it - bare.begin()] + "`?"
+                                               : "name it as `package.name`";
+    return false;
+  }
+  Diagnostics wrong;
+  Value checked = facts::ValidateValue(program_->schema, program_->params[matches[0]].type, value, &wrong);
+  problems->Append(wrong);
+  if (wrong.HasErrors()) return false;
+  params_[matches[0]] = std::move(checked);
+  ComputeDigest();
+  return true;
+}
+
 void Engine::ComputeDigest() {
   std::vector<std::string> parts = CanonicalModules(*program_);
   std::vector<std::string> values;

@@ -90,6 +90,11 @@ class Engine {
   PolicyTestResult RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
                            const std::vector<TextFile>& inventories, eval::Coverage* coverage);
 
+  /// Sets a param from outside (a config file): `name` is `package.name` or,
+  /// when unambiguous, the bare name; `value` is checked against the param's
+  /// type. The ruleset digest follows. False with located `*problems`.
+  bool SetParam(const std::string& name, const Value& value, Diagnostics* problems);
+
   /// Current param values, in Program::params order.
   const std::vector<Value>& params() const { return params_; }
 

@@ -162,12 +162,7 @@ int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
   spdlog::debug("{} rules, ruleset {}", engine.program()->rules.size(), engine.ruleset_digest());
   Diagnostics config_problems;
   RuleSelection selection = RuleSelection::Make(config, *engine.program(), &config_problems);
-  CheckParamNames(config, *engine.program(), &config_problems);
-  for (const ParamOverride& p : config.params) {
-    config_problems
-        .Error(p.value.loc(), "setting `param` values from the config is not supported yet")
-        .code = "config";
-  }
+  for (const ParamOverride& p : config.params) engine.SetParam(p.name.text, p.value, &config_problems);
   if (config_problems.HasErrors()) {
     config_problems.Sort();
     report::WriteDiagnostics(config_sources, config_problems, {false, options.color}, err);

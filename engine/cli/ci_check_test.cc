@@ -156,6 +156,29 @@ TEST_CASE("config: rule selection, severity and fail-on apply; flags win", "[cli
   CHECK(Lint({"--config", config, "--fail-on", "error"}).exit_code == kExitFindings);
 }
 
+TEST_CASE("config: param values are checked against their types and change the outcome", "[cli][config]") {
+  Scratch s;
+  // With exploration no longer a research slice, the replacement-pool rule stays quiet.
+  std::string config = s.Write(".capops.yaml",
+                               "plans: [plan.yaml]\n"
+                               "params:\n  capops.ai.allocation.research_slices: [training, tuning]\n");
+  RunResult r = Lint({"--config", config, "--format", "json"});
+  CHECK_FALSE(Has(r.out, "\"CAP-ALC-001\""));
+  RunResult plain = Lint({"--config", s.Write("plain.yaml", "plans: [plan.yaml]\n"), "--format", "json"});
+  CHECK(Has(plain.out, "\"CAP-ALC-001\""));
+  // The digest ties the report to the values in force.
+  CHECK(nlohmann::json::parse(r.out)["ruleset_digest"] != nlohmann::json::parse(plain.out)["ruleset_digest"]);
+
+  std::string bad = s.Write("bad.yaml",
+                            "plans: [plan.yaml]\n"
+                            "params:\n  research_slices: [trainin]\n  reserch_slices: [training]\n");
+  RunResult wrong = Lint({"--config", bad});
+  CHECK(wrong.exit_code == kExitUsage);
+  CHECK(Has(wrong.err, "unknown Slice `trainin`"));
+  CHECK(Has(wrong.err, "unknown param `reserch_slices`"));
+  CHECK(Has(wrong.err, "did you mean `capops.ai.allocation.research_slices`?"));
+}
+
 TEST_CASE("config: CI reports show disabled and re-graded rules", "[cli][config]") {
   Scratch s;
   std::string config =

@@ -95,24 +95,4 @@ void RuleSelection::Apply(eval::LintReport* report) const {
   if (total_ != 0) report->rules = enabled_count();
 }
 
-void CheckParamNames(const Config& config, const check::Program& program, Diagnostics* diags) {
-  std::vector<std::string> qualified, bare;
-  for (const check::ParamInfo& p : program.params) {
-    const std::string& package = program.modules[p.module]->package;
-    qualified.push_back(package.empty() ? p.decl->name : package + "." + p.decl->name);
-    bare.push_back(p.decl->name);
-  }
-  for (const ParamOverride& o : config.params) {
-    const std::string& name = o.name.text;
-    bool found = std::count(qualified.begin(), qualified.end(), name) == 1 ||
-                 std::count(bare.begin(), bare.end(), name) == 1;
-    if (found) continue;
-    Diagnostic& d = diags->Error(o.value.loc(), "unknown param `" + name + "`");
-    d.code = "config";
-    std::string closest = ClosestName(name, qualified);
-    d.help =
-        closest.empty() ? "name a `param` as `package.name`" : "did you mean `" + closest + "`?";
-  }
-}
-
 }  // namespace capops::cli

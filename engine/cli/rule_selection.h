@@ -48,8 +48,5 @@ class RuleSelection {
 /// True when `selector` (an id, an id glob or `tag:NAME`) names `rule`.
 bool SelectorMatches(std::string_view selector, const check::RuleInfo& rule);
 
-/// Checks `params:` names against the rule set's params (qualified
-/// `package.name`, or bare when unambiguous); unknown names are errors.
-void CheckParamNames(const Config& config, const check::Program& program, Diagnostics* diags);
 
 }  // namespace capops::cli

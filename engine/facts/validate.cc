@@ -141,6 +141,7 @@ class Validator {
       : schema_(schema), options_(options), out_(out) {}
 
   Value Document(const RecordDef& def, const Value& root) { return Record(def, root, 0, true); }
+  Value Of(TypeId type, const Value& v) { return Check(type, v, "", 0); }
 
  private:
   Value Check(TypeId type, const Value& v, std::string_view field, size_t depth);
@@ -670,6 +671,14 @@ Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics
   Value root = validator.Document(*record, doc.root);
   out.Finish(doc.loc);
   return root;
+}
+
+Value ValidateValue(const TypeTable& schema, TypeId type, const Value& value, Diagnostics* diags,
+                    const ValidateOptions& options) {
+  Reporter out(diags, options.max_diagnostics);
+  Value result = Validator(schema, options, &out).Of(type, value);
+  out.Finish(value.loc());
+  return result;
 }
 
 void CheckReferences(const TypeTable& schema, const std::vector<ValidatedRoot>& roots,

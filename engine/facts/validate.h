@@ -66,6 +66,11 @@ struct ValidateOptions {
 Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
                        const ValidateOptions& options = {});
 
+/// Validates one value (a param value from a config file, say) against a
+/// type, with the rules of ValidateDocument; returns it normalized.
+Value ValidateValue(const TypeTable& schema, TypeId type, const Value& value, Diagnostics* diags,
+                    const ValidateOptions& options = {});
+
 /// A document root that ValidateDocument (and MergeDocuments) produced.
 struct ValidatedRoot {
   const RecordDef* record = nullptr;  // its document record, in the same TypeTable

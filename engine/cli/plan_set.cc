@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "engine/cli/pack_locator.h"
+#include "engine/cli/policy_loader.h"
 
 namespace capops::cli {
 
@@ -167,16 +168,6 @@ void PlanSet::Group(const std::vector<std::string>& inventories) {
 
 namespace {
 
-bool ReadFiles(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out,
-               std::string* error) {
-  for (const std::string& p : paths) {
-    TextFile f{p, {}};
-    if (!ReadFile(p, &f.text, error, limit)) return false;
-    out->push_back(std::move(f));
-  }
-  return true;
-}
-
 void Merge(eval::LintReport part, eval::LintReport* into) {
   into->violations.insert(into->violations.end(), std::make_move_iterator(part.violations.begin()),
                           std::make_move_iterator(part.violations.end()));
@@ -194,8 +185,8 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
   std::vector<std::vector<TextFile>> plans(set.groups().size()), inventories(set.groups().size());
   for (size_t g = 0; g < set.groups().size();
        ++g) {  // every file read before any lint: exit 2 early
-    if (!ReadFiles(set.groups()[g].plans, max_file_bytes, &plans[g], error) ||
-        !ReadFiles(set.groups()[g].inventories, max_file_bytes, &inventories[g], error)) {
+    if (!ReadAll(set.groups()[g].plans, max_file_bytes, &plans[g], error) ||
+        !ReadAll(set.groups()[g].inventories, max_file_bytes, &inventories[g], error)) {
       return false;
     }
   }

@@ -136,7 +136,7 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   doc->add_option("-o,--output", doc_options.out_dir, "output directory")->required();
 
   FmtOptions fmt_options;
-  CLI::App* fmt = app.add_subcommand("fmt", "re-indent CPL files in place (never moves a token)");
+  CLI::App* fmt = app.add_subcommand("fmt", "rewrite CPL files in place in one canonical layout");
   fmt->add_option("paths", fmt_options.paths, "CPL files or directories")->required();
   fmt->add_flag("--check", fmt_options.check, "list the files that would change; exit 1 if any");
   app.require_subcommand(0, 1);

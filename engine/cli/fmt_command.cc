@@ -27,6 +27,7 @@ int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
     if (!ReadFile(f, &text, &error)) return Fail(err, error);
     FileId id = sources.Add(f.string(), text);
     syntax::FormatResult r = syntax::Format(sources, id);
+    if (!r.internal_error.empty()) return Fail(err, r.internal_error);
     if (!r.ok) {
       report::WriteDiagnostics(sources, r.diagnostics, {false, options.color}, err);
       Fail(err, "`" + f.string() + "` does not parse; not formatted");

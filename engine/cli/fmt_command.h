@@ -1,7 +1,8 @@
-// `capops-lint fmt [--check] PATH…`: formats CPL files in place
-// (syntax/formatter.h: indentation, trailing whitespace, blank lines; tokens
-// and comments are never touched). With --check nothing is written: the
-// files that would change are listed and the exit code is 1.
+// `capops-lint fmt [--check] PATH…`: rewrites CPL files in place in their
+// one canonical layout (syntax/formatter.h: spacing, line breaks,
+// indentation, blank lines; tokens and comments are kept). With --check
+// nothing is written: the files that would change are listed and the exit
+// code is 1.
 #pragma once
 
 #include <ostream>
@@ -17,7 +18,8 @@ struct FmtOptions {
 };
 
 /// Exit 0 when all is formatted (or was rewritten), 1 with --check when a
-/// file would change, 2 when a file cannot be read, parsed or written.
+/// file would change, 2 when a file cannot be read, parsed or written (or
+/// the formatter fails on it).
 int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace capops::cli

@@ -124,10 +124,23 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   test->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
 
   RulesOptions rules_list_options;
-  CLI::App* rules = app.add_subcommand("rules", "list the rules of policy packs, or print the ruleset digest");
-  rules->add_option("paths", rules_list_options.policies, "policy files or directories (default: the shipped pack)");
-  rules->add_flag("--digest", rules_list_options.digest, "print only the ruleset digest");
-  rules->add_flag("--canonical", rules_list_options.canonical, "print the canonical form the digest hashes");
+  CLI::App* rules = app.add_subcommand(
+      "rules", "list the rules of policy packs, print the ruleset digest, or compare two versions (--diff)");
+  rules->add_option("paths", rules_list_options.policies,
+                    "policy files or directories (default: the shipped pack); with --diff: plans, directories or globs");
+  CLI::Option* rules_diff =
+      rules->add_option("--diff", rules_list_options.diff,
+                        "compare two rule sets, and their findings on both versions' test fixtures and the plans "
+                        "given; OLD may be `git:REV`: NEW as of git revision REV")
+          ->expected(2)->allow_extra_args(false)->type_name("OLD NEW");
+  rules->add_option("--inventory", rules_list_options.inventories,
+                    "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
+      ->allow_extra_args(false)->needs(rules_diff);
+  rules->add_flag("--fail-on-new", rules_list_options.fail_on_new, "with --diff: exit 1 when a finding appears")
+      ->needs(rules_diff);
+  rules->add_flag("--digest", rules_list_options.digest, "print only the ruleset digest")->excludes(rules_diff);
+  rules->add_flag("--canonical", rules_list_options.canonical, "print the canonical form the digest hashes")
+      ->excludes(rules_diff);
   rules->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json", "markdown"}));
 
   DocOptions doc_options;

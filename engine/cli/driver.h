@@ -6,6 +6,8 @@
 //   1  findings: violations, rule errors, or fact files that are not valid
 //   2  the tool could not do its job: bad arguments, a missing file, a
 //      policy that does not compile
+// `rules --diff` exits 0 when the diff ran, whatever it found (1 only with
+// --fail-on-new and a finding that appears), 2 as above.
 #pragma once
 
 #include <istream>

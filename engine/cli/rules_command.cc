@@ -1,4 +1,5 @@
-// The rules command: compile the packs and print their catalogue or digest.
+// The rules command: compile the packs and print their catalogue or digest
+// (or hand a --diff to rules_diff_command.cc).
 #include "engine/cli/rules_command.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "engine/cli/driver.h"
 #include "engine/cli/policy_loader.h"
 #include "engine/cli/rule_catalog.h"
+#include "engine/cli/rules_diff.h"
 
 namespace capops::cli {
 
@@ -80,6 +82,11 @@ void WriteText(const Engine& engine, std::ostream& out) {
 }  // namespace
 
 int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.diff.size() == 2) {
+    return RunRulesDiff({options.diff[0], options.diff[1], options.policies, options.inventories,
+                         options.format, options.fail_on_new},
+                        out, err);
+  }
   Engine engine;
   std::string error;
   if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);

@@ -255,5 +255,8 @@ std::string DumpModule(const Module& module);
 /// quoted and escaped; no spans, no comments, no doc comments, no tests.
 /// Two modules that differ only in layout or comments have the same form.
 std::string CanonicalModule(const Module& module);
+/// The canonical form of one expression, as CanonicalModule writes it: two
+/// expressions that differ only in layout or comments have the same form.
+std::string CanonicalExpr(const Expr& expr);
 
 }  // namespace capops::syntax

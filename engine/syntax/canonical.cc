@@ -1,5 +1,5 @@
 // The canonical form of a module, hashed into the ruleset digest.
-// Entry point: syntax::CanonicalModule.
+// Entry points: syntax::CanonicalModule, and CanonicalExpr for one expression.
 //
 // It differs from DumpModule (a form for reading in tests) in being complete
 // and unambiguous: every string is quoted and escaped, doubles are written
@@ -118,6 +118,8 @@ void RuleInto(const Rule& rule, std::string* out) {
 }
 
 }  // namespace
+
+std::string CanonicalExpr(const Expr& expr) { return ExprText(&expr); }
 
 std::string CanonicalModule(const Module& module) {
   std::string out = "package " + module.package + '\n';

@@ -1,0 +1,32 @@
+// Test helper: run capops-lint in-process with string streams, as a user
+// would from the command line (engine/cli/driver.h).
+//
+//   CliResult r = RunCli({"rules", "--digest"});
+//   CHECK(r.exit_code == cli::kExitClean);
+#pragma once
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/cli/driver.h"
+
+namespace capops::testing {
+
+struct CliResult {
+  int exit_code = 0;
+  std::string out;
+  std::string err;
+};
+
+/// `args` without the program name.
+inline CliResult RunCli(std::vector<std::string> args) {
+  args.insert(args.begin(), "capops-lint");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = cli::Run(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+}  // namespace capops::testing

@@ -95,6 +95,23 @@ TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the ot
   }
 }
 
+TEST_CASE("the planner changes no finding of the pack on its fixtures", "[policies][plan]") {
+  auto pack = CompilePack();
+  REQUIRE(pack->ok);
+  size_t findings = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kPack / "fixtures")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path().string());
+    std::string text = testing::ReadSourceFile(fs::relative(entry.path(), CAPOPS_SOURCE_DIR).string());
+    pack->engine.options().optimize = true;
+    std::vector<std::string> planned = testing::Findings(pack->engine.Lint({{"f.yaml", text}}, {}));
+    pack->engine.options().optimize = false;
+    CHECK(planned == testing::Findings(pack->engine.Lint({{"f.yaml", text}}, {})));
+    findings += planned.size();
+  }
+  CHECK(findings > 33);
+}
+
 // The rule ids listed in an `expected-rules.txt`: one a line, `#` comments.
 std::set<std::string> ExpectedRules(const fs::path& file) {
   std::set<std::string> ids;

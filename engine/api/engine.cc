@@ -120,6 +120,7 @@ bool Engine::Compile(Diagnostics* diagnostics) {
     program_.reset();
     return false;
   }
+  plan_ = std::make_unique<plan::ProgramPlan>(plan::Build(*program_));
   ComputeDigest();
   return true;
 }
@@ -188,18 +189,18 @@ eval::LintReport Engine::Lint(const std::vector<TextFile>& plans, const std::vec
     eval::LintReport empty;
     return empty;
   }
+  options_.eval.plan = options_.optimize ? plan_.get() : nullptr;
   LintRun run(*program_, params_, digest_, options_, &sources_);
-  for (const TextFile& f : inventories) run.Load(f, false);
-  for (const TextFile& f : plans) run.Load(f, true);
+  run.Load(inventories, plans);
   return run.Finish();
 }
 
 bool Engine::LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
                        eval::Facts* facts, Diagnostics* problems) {
   if (!program_) return false;
+  options_.eval.plan = options_.optimize ? plan_.get() : nullptr;
   LintRun run(*program_, params_, digest_, options_, &sources_);
-  for (const TextFile& f : inventories) run.Load(f, false);
-  for (const TextFile& f : plans) run.Load(f, true);
+  run.Load(inventories, plans);
   return run.FirstPlanFacts(facts, problems);
 }
 

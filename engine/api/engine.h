@@ -37,6 +37,13 @@ struct EngineOptions {
   syntax::ParseOptions parse;
   facts::LoadOptions facts;
   eval::EvalOptions eval;
+  /// Run rules planned (engine/plan: joins, invariant expressions once,
+  /// hoisted clauses); false runs them as written. Same findings either way.
+  bool optimize = true;
+  /// Threads for loading, validating and evaluating (files, plans and
+  /// rules run in parallel); 0: the cores available. The report is the
+  /// same, byte for byte, for any number.
+  size_t jobs = 0;
 };
 
 /// A file given to the engine by path and content.
@@ -100,6 +107,8 @@ class Engine {
 
   /// The compiled rule set, or null before a successful Compile().
   const check::Program* program() const { return program_.get(); }
+  /// How its rules run (plan.h), or null before a successful Compile().
+  const plan::ProgramPlan* plan() const { return plan_.get(); }
   /// "sha256:<hex>" over the canonical form of the compiled modules and the
   /// current param values: unchanged by layout, comments, doc comments, file
   /// names and policy tests; changed by any semantic edit. Empty before Compile().
@@ -112,6 +121,7 @@ class Engine {
   /// file) so that diagnostics in a report can point into it.
   FileId AddSource(std::string path, std::string text) { return sources_.Add(std::move(path), std::move(text)); }
   EngineOptions& options() { return options_; }
+  const EngineOptions& options() const { return options_; }
 
  private:
   void CheckRegexLiterals(Diagnostics* diagnostics) const;
@@ -120,6 +130,7 @@ class Engine {
   SourceManager sources_;
   std::vector<FileId> policy_files_;
   std::unique_ptr<check::Program> program_;
+  std::unique_ptr<plan::ProgramPlan> plan_;
   std::vector<Value> params_;
   std::string digest_;
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "engine/common/parallel.h"
 #include "engine/facts/validate.h"
 
 namespace capops {
@@ -18,9 +19,21 @@ LintRun::LintRun(const check::Program& program, const std::vector<Value>& params
   report_.rules = program.rules.size();
 }
 
-void LintRun::Load(const TextFile& file, bool is_plan_file) {
-  FileId id = sources_->Add(file.path, file.text);
-  facts::LoadResult loaded = facts::LoadYaml(*sources_, id, options_.facts);
+size_t LintRun::jobs() const { return options_.jobs == 0 ? DefaultJobs() : options_.jobs; }
+
+// Files are added in order (FileIds as a sequential run gives them), parsed
+// in parallel, then taken in order.
+void LintRun::Load(const std::vector<TextFile>& inventories, const std::vector<TextFile>& plans) {
+  std::vector<FileId> ids;
+  for (const auto* files : {&inventories, &plans}) {
+    for (const TextFile& f : *files) ids.push_back(sources_->Add(f.path, f.text));
+  }
+  std::vector<facts::LoadResult> loaded(ids.size());
+  ParallelFor(ids.size(), jobs(), [&](size_t i) { loaded[i] = facts::LoadYaml(*sources_, ids[i], options_.facts); });
+  for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventories.size());
+}
+
+void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
   report_.errors.Append(loaded.diagnostics);
   ++report_.files;
   if (loaded.documents.empty() && !loaded.diagnostics.HasErrors()) {
@@ -41,14 +54,14 @@ void LintRun::Load(const TextFile& file, bool is_plan_file) {
 void LintRun::Validate() {
   const TypeTable& schema = program_.schema;
   valid_.assign(documents_.size(), true);
-  for (size_t i = 0; i < documents_.size(); ++i) {
+  std::vector<Diagnostics> problems(documents_.size());
+  ParallelFor(documents_.size(), jobs(), [&](size_t i) {
     facts::Document& d = documents_[i];
-    if (schema.Document(facts::DocumentKindName(d.kind)) == nullptr) continue;  // an untyped rule set
-    Diagnostics problems;
-    d.root = facts::ValidateDocument(schema, d, &problems);
-    valid_[i] = !problems.HasErrors();
-    report_.errors.Append(problems);
-  }
+    if (schema.Document(facts::DocumentKindName(d.kind)) == nullptr) return;  // an untyped rule set
+    d.root = facts::ValidateDocument(schema, d, &problems[i]);
+    valid_[i] = !problems[i].HasErrors();
+  });
+  for (const Diagnostics& p : problems) report_.errors.Append(p);
 }
 
 void LintRun::MergeInventories() {
@@ -68,9 +81,11 @@ void LintRun::MergeInventories() {
   }
 }
 
-void LintRun::EvaluatePlan(size_t index) {
+// False, with a note in the report, when the plan's facts are not fit for rules.
+bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
   const TypeTable& schema = program_.schema;
-  eval::Facts facts{documents_[index].root, inventory_};
+  eval::Facts& facts = *out;
+  facts = eval::Facts{documents_[index].root, inventory_};
   bool ok = valid_[index] && inventory_valid_;
   const RecordDef* plan_record = schema.Document("CapacityPlan");
   const RecordDef* inventory_record = schema.Document("Inventory");
@@ -86,13 +101,34 @@ void LintRun::EvaluatePlan(size_t index) {
     d.code = "schema";
     d.help = "fix the schema errors of this plan and its inventory first";
     d.length = 1;
-    return;
+    return false;
   }
-  eval::EvalResult r = eval::Evaluate(program_, params_, facts, *sources_, options_.eval);
-  ++report_.plans;
-  report_.violations.insert(report_.violations.end(), std::make_move_iterator(r.violations.begin()),
-                            std::make_move_iterator(r.violations.end()));
-  report_.errors.Append(r.errors);
+  return true;
+}
+
+// Every rule over every plan, as tasks on the threads; then each plan's
+// results merged in rule order and sorted, as eval::Evaluate does.
+void LintRun::EvaluatePlans() {
+  std::vector<eval::Facts> facts;
+  for (size_t index : plans_) {
+    eval::Facts f;
+    if (ReadyToEvaluate(index, &f)) facts.push_back(std::move(f));
+  }
+  size_t rules = program_.rules.size();
+  std::vector<eval::EvalResult> results(facts.size() * rules);
+  size_t threads = options_.eval.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
+  ParallelFor(results.size(), threads, [&](size_t task) {
+    results[task] = eval::EvaluateRule(program_, task % rules, params_, facts[task / rules], *sources_, options_.eval);
+  });
+  for (size_t p = 0; p < facts.size(); ++p) {
+    eval::EvalResult r;
+    for (size_t rule = 0; rule < rules; ++rule) eval::AppendResult(std::move(results[p * rules + rule]), &r);
+    eval::SortResult(*sources_, &r);
+    ++report_.plans;
+    report_.violations.insert(report_.violations.end(), std::make_move_iterator(r.violations.begin()),
+                              std::make_move_iterator(r.violations.end()));
+    report_.errors.Append(r.errors);
+  }
 }
 
 // Sorted by file, line, column, rule; inventory-only findings repeat for
@@ -123,7 +159,7 @@ bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
 eval::LintReport LintRun::Finish() {
   Validate();
   MergeInventories();
-  for (size_t index : plans_) EvaluatePlan(index);
+  EvaluatePlans();
   SortAndDedupe();
   return std::move(report_);
 }

@@ -13,8 +13,9 @@ class LintRun {
   LintRun(const check::Program& program, const std::vector<Value>& params, const std::string& digest,
           const EngineOptions& options, SourceManager* sources);
 
-  /// Loads every document of a file. A CapacityPlan in an inventory file is refused.
-  void Load(const TextFile& file, bool is_plan_file);
+  /// Loads every document of the files (in parallel). A CapacityPlan in an
+  /// inventory file is refused.
+  void Load(const std::vector<TextFile>& inventories, const std::vector<TextFile>& plans);
   /// Validates, merges the inventories, evaluates each valid plan; sorts the report.
   eval::LintReport Finish();
   /// Validates and merges, then gives the facts of the first plan (an empty
@@ -23,9 +24,12 @@ class LintRun {
   bool FirstPlanFacts(eval::Facts* facts, Diagnostics* problems);
 
  private:
+  void Accept(FileId file, facts::LoadResult loaded, bool is_plan_file);
   void Validate();
+  size_t jobs() const;
   void MergeInventories();
-  void EvaluatePlan(size_t index);
+  bool ReadyToEvaluate(size_t index, eval::Facts* facts);
+  void EvaluatePlans();
   void SortAndDedupe();
 
   const check::Program& program_;
@@ -35,7 +39,7 @@ class LintRun {
   eval::LintReport report_;
   std::vector<facts::Document> documents_;
   std::vector<size_t> plans_;       // indexes of CapacityPlan documents
-  std::vector<bool> valid_;         // per document: matches the schema
+  std::vector<char> valid_;         // per document: matches the schema (char: written by threads)
   Value inventory_;
   bool inventory_valid_ = true;
 };

@@ -87,6 +87,8 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
+  app.add_option("-j,--jobs", options.engine.jobs, "threads for files, plans and rules (default: the cores available)")
+      ->check(CLI::Range(1, 256));
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
   app.add_option("plans", options.plans, "plan files, directories or globs (default: the config's `plans`)");
   AddLimitOptions(&app, &options.engine);

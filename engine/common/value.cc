@@ -242,27 +242,41 @@ std::string Value::ToString() const {
   return "";
 }
 
-std::string Value::ToLiteral() const {
-  switch (kind_) {
-    case ValueKind::kString: return Quote(string_value());
-    case ValueKind::kList: {
-      std::string out = "[";
-      for (size_t i = 0; i < items().size(); ++i) {
-        if (i > 0) out += ", ";
-        out += items()[i].ToLiteral();
+namespace {
+// Appends `v` as a literal, stopping soon after `out` passes `limit` chars.
+void AppendLiteral(const Value& v, size_t limit, std::string* out) {
+  if (out->size() > limit) return;
+  switch (v.kind()) {
+    case ValueKind::kString: *out += Quote(v.string_value()); return;
+    case ValueKind::kList:
+      *out += "[";
+      for (size_t i = 0; i < v.items().size() && out->size() <= limit; ++i) {
+        if (i > 0) *out += ", ";
+        AppendLiteral(v.items()[i], limit, out);
       }
-      return out + "]";
-    }
-    case ValueKind::kMap: {
-      std::string out = "{";
-      for (size_t i = 0; i < entries().size(); ++i) {
-        if (i > 0) out += ", ";
-        out += entries()[i].first + ": " + entries()[i].second.ToLiteral();
+      *out += "]";
+      return;
+    case ValueKind::kMap:
+      *out += "{";
+      for (size_t i = 0; i < v.entries().size() && out->size() <= limit; ++i) {
+        if (i > 0) *out += ", ";
+        *out += v.entries()[i].first + ": ";
+        AppendLiteral(v.entries()[i].second, limit, out);
       }
-      return out + "}";
-    }
-    default: return ToString();
+      *out += "}";
+      return;
+    default: *out += v.ToString();
   }
+}
+}  // namespace
+
+std::string Value::ToLiteral() const { return ToLiteral(std::string::npos); }
+
+std::string Value::ToLiteral(size_t max_chars) const {
+  std::string out;
+  AppendLiteral(*this, max_chars, &out);
+  if (out.size() > max_chars) out = out.substr(0, max_chars - 3) + "...";
+  return out;
 }
 
 bool operator==(const Value& a, const Value& b) {

@@ -97,6 +97,9 @@ class Value {
   std::string ToString() const;
   /// Like ToString, but strings quoted (for evidence and traces).
   std::string ToLiteral() const;
+  /// At most `max_chars` (> 3) of it, cut with "..." and without rendering
+  /// the rest, so a list of 100k facts costs no more than a short one.
+  std::string ToLiteral(size_t max_chars) const;
 
   /// Structural equality across kinds of the same family (int == double
   /// compares numerically); locations are ignored.

@@ -25,12 +25,20 @@ using syntax::MacroKind;
 // Runs one rule over one fact set.
 class RuleRun {
  public:
-  RuleRun(const check::Program& program, const check::RuleInfo& rule, const std::vector<Value>& params,
-          const Facts& facts, const SourceManager& sources, const EvalOptions& options, EvalResult* out)
-      : rule_(rule), sources_(sources), options_(options), out_(out),
-        eval_(program, program.tables[rule.module], params, facts, sources, rule.slot_count, options.max_steps),
-        slot_of_(program.tables[rule.module].slots),
-        plan_loc_(facts.plan.loc()) {}
+  RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params, const Facts& facts,
+          const SourceManager& sources, const EvalOptions& options, EvalResult* out)
+      : rule_(program.rules[rule_index]), sources_(sources), options_(options), out_(out),
+        eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps),
+        slot_of_(program.tables[rule_.module].slots),
+        plan_loc_(facts.plan.loc()) {
+    // Coverage counts each condition as written, so it runs the rule unplanned.
+    if (options.plan != nullptr && options.coverage == nullptr) {
+      eval_.UsePlan(options.plan, rule_.module, &memo_);
+      order_ = options.plan->rules[rule_index].order;
+    } else {
+      for (uint32_t i = 0; i < rule_.rule->clauses.size(); ++i) order_.push_back(i);
+    }
+  }
 
   void Run() {
     RunClauses(0);
@@ -49,7 +57,8 @@ class RuleRun {
   }
 
  private:
-  void RunClauses(size_t i);
+  void RunClauses(size_t position);
+  void RunFor(const syntax::Clause& clause, size_t position);
   bool RunWhere(const syntax::Clause& clause, size_t index);
   void Emit(const syntax::Emit& emit, size_t index);
   void Cover(size_t index, bool outcome);
@@ -63,6 +72,8 @@ class RuleRun {
   const EvalOptions& options_;
   EvalResult* out_;
   ExprEvaluator eval_;
+  Memo memo_;
+  std::vector<uint32_t> order_;  // clause indexes in the order they run (the plan's, or as written)
   const std::vector<uint32_t>& slot_of_;
   SourceLoc plan_loc_;
   size_t errors_ = 0;
@@ -86,38 +97,44 @@ void RuleRun::RuleError(const Value& error, const Span& where, const char* what)
   if (eval_.out_of_budget()) d.help = "raise the budget with `--max-steps`, or bound the rule's loops";
 }
 
-void RuleRun::RunClauses(size_t i) {
+void RuleRun::RunClauses(size_t position) {
   if (aborted_) return;
-  const auto& clauses = rule_.rule->clauses;
-  if (i == clauses.size()) {
+  if (position == order_.size()) {
     for (size_t e = 0; e < rule_.rule->emits.size(); ++e) Emit(rule_.rule->emits[e], e);
     return;
   }
-  const syntax::Clause& clause = clauses[i];
+  const syntax::Clause& clause = rule_.rule->clauses[order_[position]];
   switch (clause.kind) {
-    case syntax::ClauseKind::kFor: {
-      Value range = eval_.Eval(*clause.expr);
-      if (range.is_error()) return RuleError(range, clause.expr->span, "this `for`");
-      if (!range.is(ValueKind::kList)) {
-        return RuleError(Value::Error("`for` needs a list, not " + DescribeKind(range), range.loc()),
-                         clause.expr->span, "this `for`");
-      }
-      for (const Value& item : range.items()) {
-        eval_.slots()[slot_of_[clause.id]] = item;
-        RunClauses(i + 1);
-        if (aborted_) return;
-      }
-      return;
-    }
+    case syntax::ClauseKind::kFor: return RunFor(clause, position);
     case syntax::ClauseKind::kLet: {
       Value v = eval_.Eval(*clause.expr);
       if (v.is_error()) return RuleError(v, clause.expr->span, "this `let`");
       eval_.slots()[slot_of_[clause.id]] = std::move(v);
-      return RunClauses(i + 1);
+      return RunClauses(position + 1);
     }
     case syntax::ClauseKind::kWhere:
-      if (RunWhere(clause, i)) RunClauses(i + 1);
+      if (RunWhere(clause, order_[position])) RunClauses(position + 1);
       return;
+  }
+}
+
+// Every item of the range, or with a join only those its index selects.
+void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
+  Value range = eval_.Eval(*clause.expr);
+  if (range.is_error()) return RuleError(range, clause.expr->span, "this `for`");
+  if (!range.is(ValueKind::kList)) {
+    return RuleError(Value::Error("`for` needs a list, not " + DescribeKind(range), range.loc()),
+                     clause.expr->span, "this `for`");
+  }
+  uint32_t slot = slot_of_[clause.id];
+  std::vector<uint32_t> scratch;
+  const std::vector<uint32_t>* picked = eval_.Candidates(clause.id, range, slot, &scratch);
+  const std::vector<Value>& items = range.items();
+  size_t count = picked != nullptr ? picked->size() : items.size();
+  for (size_t k = 0; k < count; ++k) {
+    eval_.slots()[slot] = items[picked != nullptr ? (*picked)[k] : k];
+    RunClauses(position + 1);
+    if (aborted_) return;
   }
 }
 
@@ -188,8 +205,7 @@ std::vector<Evidence> RuleRun::CollectEvidence() {
   for (const syntax::Clause& c : rule_.rule->clauses) {
     if (c.kind == syntax::ClauseKind::kWhere) continue;
     const Value& v = eval_.slots()[slot_of_[c.id]];
-    std::string text = v.Id().empty() ? v.ToLiteral() : std::string(v.Id());
-    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    std::string text = v.Id().empty() ? v.ToLiteral(120) : std::string(v.Id());
     evidence.push_back(Evidence{c.var, std::move(text), v.loc()});
   }
   return evidence;
@@ -255,19 +271,36 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
   return values;
 }
 
-EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params, const Facts& facts,
-                    const SourceManager& sources, const EvalOptions& options) {
+EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
+                        const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
-  for (const check::RuleInfo& rule : program.rules) {
-    RuleRun(program, rule, params, facts, sources, options, &result).Run();
-  }
+  RuleRun(program, rule, params, facts, sources, options, &result).Run();
+  return result;
+}
+
+void SortResult(const SourceManager& sources, EvalResult* result) {
   auto key = [&](const Violation& v) {
     return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column, std::string_view(v.rule_id),
                            std::string_view(v.message));
   };
-  std::stable_sort(result.violations.begin(), result.violations.end(),
+  std::stable_sort(result->violations.begin(), result->violations.end(),
                    [&](const Violation& a, const Violation& b) { return key(a) < key(b); });
-  result.errors.Sort();
+  result->errors.Sort();
+}
+
+void AppendResult(EvalResult part, EvalResult* whole) {
+  whole->violations.insert(whole->violations.end(), std::make_move_iterator(part.violations.begin()),
+                           std::make_move_iterator(part.violations.end()));
+  whole->errors.Append(part.errors);
+}
+
+EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params, const Facts& facts,
+                    const SourceManager& sources, const EvalOptions& options) {
+  EvalResult result;
+  for (size_t r = 0; r < program.rules.size(); ++r) {
+    AppendResult(EvaluateRule(program, r, params, facts, sources, options), &result);
+  }
+  SortResult(sources, &result);
   return result;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "engine/check/checker.h"
+#include "engine/plan/plan.h"
 #include "engine/eval/result.h"
 
 namespace capops::eval {
@@ -38,6 +39,10 @@ struct EvalOptions {
   /// When set, each `where` outcome is counted here (for `capops-lint test
   /// --coverage`); null costs nothing. Not thread-safe: one evaluation at a time.
   Coverage* coverage = nullptr;
+  /// The rule set's plan (plan::Build): with it, rules run planned (joins,
+  /// invariant expressions computed once, hoisted clauses); null runs them
+  /// as written. Findings are the same either way.
+  const plan::ProgramPlan* plan = nullptr;
 };
 
 /// The fact roots a rule can read; an absent document is an empty map.
@@ -60,6 +65,15 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
 /// Runs every rule of `program` over `facts`; violations and errors are sorted.
 EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params,
                     const Facts& facts, const SourceManager& sources, const EvalOptions& options);
+
+/// One rule of Evaluate (`program.rules[rule]`), unsorted. Rules are
+/// independent: several may run at once on different threads (without
+/// `options.coverage`). Evaluate = AppendResult of each rule in order, then
+/// SortResult.
+EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
+                        const Facts& facts, const SourceManager& sources, const EvalOptions& options);
+void AppendResult(EvalResult part, EvalResult* whole);
+void SortResult(const SourceManager& sources, EvalResult* result);
 
 /// One standalone expression (`capops-lint eval`), checked into `tables`.
 /// The value may be an error value; `trace` (if not null) receives every

@@ -20,8 +20,6 @@ using syntax::MacroKind;
 
 }  // namespace
 
-
-
 std::string ExprEvaluator::Text(const Span& span) const {
   if (!span.valid()) return "";
   const std::string& text = sources_.file(span.file).text();
@@ -30,14 +28,78 @@ std::string ExprEvaluator::Text(const Span& span) const {
 }
 
 Value ExprEvaluator::Eval(const Expr& e) {
+  Value holder;
+  const Value& v = Ref(e, &holder);
+  if (&v == &holder) return holder;
+  return v;
+}
+
+const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   if (++steps_ > max_steps_) {
-    return Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
+    return *holder = Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
   }
-  Value v = EvalNode(e);
+  const Value& v = memo_ != nullptr && module_plan_->memo[e.id] ? Remembered(e) : RefNode(e, holder);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
     trace_->push_back(TraceValue{Text(e.span), TraceText(v), sources_.Resolve(e.span), v.loc(), Anchor(e)});
   }
   return v;
+}
+
+// Names, fields, items and the chosen branch of `?:` are passed on by
+// reference; everything else is computed into `*holder`.
+const Value& ExprEvaluator::RefNode(const Expr& e, Value* holder) {
+  switch (e.kind) {
+    case ExprKind::kLiteral: return e.literal;
+    case ExprKind::kIdent: return RefIdent(e, holder);
+    case ExprKind::kSelect: return RefSelect(e, holder);
+    case ExprKind::kIndex: return RefIndex(e, holder);
+    case ExprKind::kConditional: {
+      Value held;
+      const Value& cond = Ref(*e.args[0], &held);
+      if (cond.is_error()) return *holder = cond;
+      if (!cond.is(ValueKind::kBool)) {
+        return *holder = Value::Error("`?:` needs a bool condition, not " + DescribeKind(cond));
+      }
+      return Ref(*e.args[cond.bool_value() ? 1 : 2], holder);
+    }
+    default: return *holder = EvalNode(e);
+  }
+}
+
+// A loop-invariant expression: computed once per evaluation. A trace shows
+// its value, not the steps inside it.
+const Value& ExprEvaluator::Remembered(const Expr& e) {
+  auto it = memo_->values.find(&e);
+  if (it != memo_->values.end()) return it->second;
+  std::vector<TraceValue>* trace = trace_;
+  trace_ = nullptr;
+  Value v = EvalNode(e);
+  trace_ = trace;
+  // Running out of budget is no property of the expression: not remembered.
+  if (out_of_budget()) return memo_->scratch = std::move(v);
+  return memo_->values.emplace(&e, std::move(v)).first->second;
+}
+
+const std::vector<uint32_t>* ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot,
+                                                       std::vector<uint32_t>* scratch) {
+  if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return nullptr;
+  const plan::Join& join = module_plan_->joins[module_plan_->join[id]];
+  Value probe = Eval(*join.probe);
+  if (!probe.is(ValueKind::kString)) return nullptr;
+  auto it = memo_->indexes.find(join.key);
+  if (it == memo_->indexes.end()) {
+    std::vector<TraceValue>* trace = trace_;
+    trace_ = nullptr;
+    Value saved = slots_[slot];
+    JoinIndex index(list, join.membership, [&](const Value& item) {
+      slots_[slot] = item;
+      return Eval(*join.key);
+    });
+    slots_[slot] = std::move(saved);
+    trace_ = trace;
+    it = memo_->indexes.emplace(join.key, std::move(index)).first;
+  }
+  return &it->second.Candidates(probe.string_value(), scratch);
 }
 
 SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
@@ -66,17 +128,21 @@ SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
 std::string TraceText(const Value& v) {
   if (v.is_error()) return "error: " + v.string_value();
   std::string_view id = v.Id();
-  std::string text = id.empty() ? v.ToLiteral() : "{id: \"" + std::string(id) + "\", …}";
+  std::string text = id.empty() ? v.ToLiteral(160) : "{id: \"" + std::string(id) + "\", …}";
   if (text.size() > 160) text = text.substr(0, 157) + "...";
   return text;
 }
 
 Value ExprEvaluator::EvalNode(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::kLiteral: return e.literal;
-    case ExprKind::kIdent: return EvalIdent(e);
-    case ExprKind::kSelect: return EvalSelect(e);
-    case ExprKind::kIndex: return EvalIndex(e);
+    case ExprKind::kLiteral:
+    case ExprKind::kIdent:
+    case ExprKind::kSelect:
+    case ExprKind::kIndex:
+    case ExprKind::kConditional: {
+      Value holder;
+      return RefNode(e, &holder);
+    }
     case ExprKind::kCall: return EvalCall(e);
     case ExprKind::kMacro: return EvalMacro(e);
     case ExprKind::kList:
@@ -84,7 +150,8 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
     case ExprKind::kMap: return EvalCollection(e);
     case ExprKind::kHas: {
       const Expr& select = *e.args[0];
-      Value operand = Eval(*select.args[0]);
+      Value held;
+      const Value& operand = Ref(*select.args[0], &held);
       if (operand.is_error()) return operand;
       if (!operand.is(ValueKind::kMap)) {
         return Value::Error("`has` needs a map, not " + DescribeKind(operand), operand.loc());
@@ -92,31 +159,27 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       return Value::Bool(operand.Field(select.name) != nullptr);
     }
     case ExprKind::kUnary: {
-      Value v = Eval(*e.args[0]);
+      Value held;
+      const Value& v = Ref(*e.args[0], &held);
       return v.is_error() ? v : ApplyUnary(e.unary_op, v);
     }
     case ExprKind::kBinary: {
       if (e.binary_op == BinaryOp::kAnd || e.binary_op == BinaryOp::kOr) return EvalLogical(e);
-      Value lhs = Eval(*e.args[0]);
+      Value lhs_held, rhs_held;
+      const Value& lhs = Ref(*e.args[0], &lhs_held);
       if (lhs.is_error()) return lhs;
-      Value rhs = Eval(*e.args[1]);
+      const Value& rhs = Ref(*e.args[1], &rhs_held);
       if (rhs.is_error()) return rhs;
       Value r = ApplyBinary(e.binary_op, lhs, rhs);
       // An error about fact values points at the fact it came from.
       if (r.is_error() && !r.loc().valid()) r.set_loc(lhs.loc().valid() ? lhs.loc() : rhs.loc());
       return r;
     }
-    case ExprKind::kConditional: {
-      Value cond = Eval(*e.args[0]);
-      if (cond.is_error()) return cond;
-      if (!cond.is(ValueKind::kBool)) return Value::Error("`?:` needs a bool condition, not " + DescribeKind(cond));
-      return Eval(*e.args[cond.bool_value() ? 1 : 2]);
-    }
   }
   return Value::Error("unknown expression");
 }
 
-Value ExprEvaluator::EvalIdent(const Expr& e) {
+const Value& ExprEvaluator::RefIdent(const Expr& e, Value* holder) {
   const check::Symbol& sym = tables_.symbols[e.id];
   switch (sym.kind) {
     case SymbolKind::kLocal: return slots_[sym.index];
@@ -126,7 +189,15 @@ Value ExprEvaluator::EvalIdent(const Expr& e) {
     case SymbolKind::kConstant: return program_.constants[sym.index];
     case SymbolKind::kUnresolved: break;
   }
-  return Value::Error("unresolved name `" + e.name + "`");
+  return *holder = Value::Error("unresolved name `" + e.name + "`");
+}
+
+// A part of `whole`: itself when `whole` outlives the call, else a copy in
+// `*holder` (`whole` is then the caller's temporary).
+static const Value& PartOf(const Value& whole, const Value* temporary, const Value& part, Value* holder) {
+  if (&whole != temporary) return part;
+  Value copy = part;
+  return *holder = std::move(copy);
 }
 
 // Names an object in messages: "allocation `a-explore`"-like via its id.
@@ -135,50 +206,52 @@ static std::string Describe(const Value& v) {
   return id.empty() ? DescribeKind(v) : "`" + std::string(id) + "`";
 }
 
-Value ExprEvaluator::EvalSelect(const Expr& e) {
+const Value& ExprEvaluator::RefSelect(const Expr& e, Value* holder) {
   const check::Symbol& sym = tables_.symbols[e.id];
   if (sym.kind == SymbolKind::kConstant) return program_.constants[sym.index];  // `Enum.member`
-  Value operand = Eval(*e.args[0]);
-  if (operand.is_error()) return operand;
+  Value held;
+  const Value& operand = Ref(*e.args[0], &held);
+  if (operand.is_error()) return *holder = operand;
   if (!operand.is(ValueKind::kMap)) {
-    return Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
+    return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
   }
-  if (const Value* field = operand.Field(e.name)) return *field;
+  if (const Value* field = operand.Field(e.name)) return PartOf(operand, &held, *field, holder);
   std::vector<std::string> keys;
   for (const auto& [key, _] : operand.entries()) keys.push_back(key);
   std::string message = Describe(operand) + " has no field `" + e.name + "`";
   std::string guess = ClosestName(e.name, keys);
   if (!guess.empty()) message += " (did you mean `" + guess + "`?)";
-  return Value::Error(message, operand.loc());
+  return *holder = Value::Error(message, operand.loc());
 }
 
-Value ExprEvaluator::EvalIndex(const Expr& e) {
-  Value operand = Eval(*e.args[0]);
-  if (operand.is_error()) return operand;
-  Value index = Eval(*e.args[1]);
-  if (index.is_error()) return index;
+const Value& ExprEvaluator::RefIndex(const Expr& e, Value* holder) {
+  Value operand_held, index_held;
+  const Value& operand = Ref(*e.args[0], &operand_held);
+  if (operand.is_error()) return *holder = operand;
+  const Value& index = Ref(*e.args[1], &index_held);
+  if (index.is_error()) return *holder = index;
   if (operand.is(ValueKind::kList) && index.is(ValueKind::kInt)) {
     int64_t i = index.int_value();
     if (i < 0 || static_cast<uint64_t>(i) >= operand.items().size()) {
-      return Value::Error("index " + std::to_string(i) + " is out of range", index.loc());
+      return *holder = Value::Error("index " + std::to_string(i) + " is out of range", index.loc());
     }
-    return operand.items()[static_cast<size_t>(i)];
+    return PartOf(operand, &operand_held, operand.items()[static_cast<size_t>(i)], holder);
   }
   if (operand.is(ValueKind::kList) && index.is(ValueKind::kString)) {
-    if (const Value* item = operand.FindById(index.string_value())) return *item;
+    if (const Value* item = operand.FindById(index.string_value())) return PartOf(operand, &operand_held, *item, holder);
     std::string what = Text(e.args[0]->span);
     if (!operand.keyed() && !operand.items().empty()) {
-      return Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());
+      return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());
     }
     // A dangling reference: point at the value that names the missing id.
-    return Value::Error("no item with id `" + index.string_value() + "` in `" + what + "`",
+    return *holder = Value::Error("no item with id `" + index.string_value() + "` in `" + what + "`",
                         index.loc().valid() ? index.loc() : operand.loc());
   }
   if (operand.is(ValueKind::kMap) && index.is(ValueKind::kString)) {
-    if (const Value* field = operand.Field(index.string_value())) return *field;
-    return Value::Error("no key `" + index.string_value() + "`", index.loc().valid() ? index.loc() : operand.loc());
+    if (const Value* field = operand.Field(index.string_value())) return PartOf(operand, &operand_held, *field, holder);
+    return *holder = Value::Error("no key `" + index.string_value() + "`", index.loc().valid() ? index.loc() : operand.loc());
   }
-  return Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
+  return *holder = Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
                       operand.loc());
 }
 
@@ -187,9 +260,10 @@ Value ExprEvaluator::EvalLogical(const Expr& e) {
   bool is_and = e.binary_op == BinaryOp::kAnd;
   const char* op = is_and ? "&&" : "||";
   auto decisive = [&](const Value& v) { return v.is(ValueKind::kBool) && v.bool_value() != is_and; };
-  Value lhs = Eval(*e.args[0]);
+  Value lhs_held, rhs_held;
+  const Value& lhs = Ref(*e.args[0], &lhs_held);
   if (decisive(lhs)) return lhs;
-  Value rhs = Eval(*e.args[1]);
+  const Value& rhs = Ref(*e.args[1], &rhs_held);
   if (decisive(rhs)) return rhs;
   for (const Value* v : {&lhs, &rhs}) {
     if (v->is_error()) return *v;
@@ -208,7 +282,7 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
     if (args.back().is_error()) return args.back();
   }
   const check::Symbol& sym = tables_.symbols[e.id];
-  if (sym.kind == SymbolKind::kFunction) return CallUser(program_.functions[sym.index], std::move(args));
+  if (sym.kind == SymbolKind::kFunction) return CallUser(sym.index, std::move(args));
   Value r = CallBuiltin(tables_.functions[e.id], args);
   if (r.is_error() && !r.loc().valid() && !args.empty()) r.set_loc(args[0].loc());
   return r;
@@ -217,12 +291,19 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
 // A `fn` body runs in its own frame, against its own module's tables; the
 // step budget is shared. Functions cannot recurse, so frames nest at most as
 // deep as the chain of declarations.
-Value ExprEvaluator::CallUser(const check::UserFunction& f, std::vector<Value> args) {
-  ExprEvaluator frame(program_, program_.tables[f.module], params_, facts_, sources_, f.slot_count, max_steps_);
-  frame.steps_ = steps_;
-  for (size_t i = 0; i < args.size(); ++i) frame.slots_[i] = std::move(args[i]);
-  Value v = frame.Eval(*f.decl->body);
-  steps_ = frame.steps_;
+Value ExprEvaluator::CallUser(uint32_t index, std::vector<Value> args) {
+  const check::UserFunction& f = program_.functions[index];
+  if (frames_.size() <= index) frames_.resize(index + 1);
+  std::unique_ptr<ExprEvaluator>& frame = frames_[index];
+  if (!frame) {
+    frame = std::make_unique<ExprEvaluator>(program_, program_.tables[f.module], params_, facts_, sources_,
+                                            f.slot_count, max_steps_);
+    if (memo_ != nullptr) frame->UsePlan(plan_, f.module, memo_);
+  }
+  frame->steps_ = steps_;
+  for (size_t i = 0; i < args.size(); ++i) frame->slots_[i] = std::move(args[i]);
+  Value v = frame->Eval(*f.decl->body);
+  steps_ = frame->steps_;
   return v;
 }
 
@@ -251,7 +332,8 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
 }
 
 Value ExprEvaluator::EvalMacro(const Expr& e) {
-  Value range = Eval(*e.args[0]);
+  Value range_held;
+  const Value& range = Ref(*e.args[0], &range_held);
   if (range.is_error()) return range;
   std::vector<Value> keys;
   const std::vector<Value>* items = &range.items();
@@ -262,18 +344,24 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
     return Value::Error("`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or map, not " +
                             DescribeKind(range), range.loc());
   }
-  Value& var = slots_[tables_.slots[e.id]];
+  uint32_t slot = tables_.slots[e.id];
+  std::vector<uint32_t> scratch;
+  const std::vector<uint32_t>* picked = Candidates(e.id, range, slot, &scratch);  // a join's items only
+  size_t count = picked != nullptr ? picked->size() : items->size();
+  Value& var = slots_[slot];
   const Expr& body = *e.args[1];
   Value first_error;
   int64_t true_count = 0;
   std::vector<Value> out;
-  for (const Value& item : *items) {
+  for (size_t k = 0; k < count; ++k) {
+    const Value& item = (*items)[picked != nullptr ? (*picked)[k] : k];
     var = item;
-    Value v = Eval(body);
+    Value held;
+    const Value& v = Ref(body, &held);
     if (out_of_budget()) return v;
     if (e.macro == MacroKind::kMap && e.args.size() == 2) {
       if (v.is_error()) return v;
-      out.push_back(std::move(v));
+      out.push_back(v);
       continue;
     }
     if (v.is_error()) {

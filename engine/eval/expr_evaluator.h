@@ -3,11 +3,13 @@
 // checker, so nothing is looked up by name here.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/check/checker.h"
 #include "engine/eval/evaluator.h"
+#include "engine/eval/memo.h"
 
 namespace capops::eval {
 
@@ -20,9 +22,26 @@ class ExprEvaluator {
         slots_(slot_count), max_steps_(max_steps) {}
 
   Value Eval(const syntax::Expr& e);
+  /// Like Eval, without copying: the value is the slot, param, fact or
+  /// remembered value itself, or else stored in `*holder`. Valid until the
+  /// holder or the slot changes.
+  const Value& Ref(const syntax::Expr& e, Value* holder);
   std::vector<Value>& slots() { return slots_; }
   const std::vector<Value>& slots() const { return slots_; }
   bool out_of_budget() const { return steps_ > max_steps_; }
+  /// Follows `plan` (module `module`'s tables), remembering in `memo`; until
+  /// called, expressions run as written.
+  void UsePlan(const plan::ProgramPlan* plan, uint32_t module, Memo* memo) {
+    plan_ = plan;
+    module_plan_ = &plan->modules[module];
+    memo_ = memo;
+  }
+  /// The items of `list` that the join of node `id` (a comprehension or a
+  /// `for` clause, binding slot `slot`) can select, in list order: from the
+  /// index, or `*scratch`. Null when every item must be visited (no plan,
+  /// no join there, a probe that is not a string).
+  const std::vector<uint32_t>* Candidates(syntax::NodeId id, const Value& list, uint32_t slot,
+                                          std::vector<uint32_t>* scratch);
   /// While set, every evaluated non-literal sub-expression is appended here.
   void set_trace(std::vector<TraceValue>* sink) { trace_ = sink; }
   /// The source text of a span.
@@ -32,13 +51,15 @@ class ExprEvaluator {
   SourceLoc Anchor(const syntax::Expr& e) const;
 
  private:
+  const Value& RefNode(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
-  Value EvalIdent(const syntax::Expr& e);
-  Value EvalSelect(const syntax::Expr& e);
-  Value EvalIndex(const syntax::Expr& e);
+  const Value& Remembered(const syntax::Expr& e);
+  const Value& RefIdent(const syntax::Expr& e, Value* holder);
+  const Value& RefSelect(const syntax::Expr& e, Value* holder);
+  const Value& RefIndex(const syntax::Expr& e, Value* holder);
   Value EvalLogical(const syntax::Expr& e);
   Value EvalCall(const syntax::Expr& e);
-  Value CallUser(const check::UserFunction& f, std::vector<Value> args);
+  Value CallUser(uint32_t index, std::vector<Value> args);
   Value EvalMacro(const syntax::Expr& e);
   Value EvalCollection(const syntax::Expr& e);
 
@@ -51,6 +72,12 @@ class ExprEvaluator {
   uint64_t steps_ = 0;
   uint64_t max_steps_;
   std::vector<TraceValue>* trace_ = nullptr;
+  const plan::ProgramPlan* plan_ = nullptr;
+  const plan::ModulePlan* module_plan_ = nullptr;
+  Memo* memo_ = nullptr;  // null: no plan
+  // One frame per user function called from here, reused: without
+  // recursion a function is never running twice below one caller.
+  std::vector<std::unique_ptr<ExprEvaluator>> frames_;
 };
 
 }  // namespace capops::eval

@@ -59,4 +59,18 @@ std::vector<std::string> Messages(const eval::LintReport& report) {
   return out;
 }
 
+std::vector<std::string> Findings(const eval::LintReport& report) {
+  std::vector<std::string> out;
+  for (const eval::Violation& v : report.violations) {
+    std::string s = v.rule_id + " " + std::to_string(v.loc.line) + ":" +
+                    std::to_string(v.loc.column) + " " + v.message + " |";
+    for (const eval::Evidence& e : v.evidence) s += " " + e.name + "=" + e.value;
+    out.push_back(s);
+  }
+  for (const Diagnostic& d : report.errors.items()) {
+    out.push_back("error " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " + d.message);
+  }
+  return out;
+}
+
 }  // namespace capops::testing

@@ -36,6 +36,10 @@ std::vector<std::string> Lines(const Diagnostics& diagnostics);
 /// Violation messages, in report order.
 std::vector<std::string> Messages(const eval::LintReport& report);
 
+/// Everything each finding says but its labels (which follow clause
+/// traces): rule, place, message, evidence; then the rule errors.
+std::vector<std::string> Findings(const eval::LintReport& report);
+
 /// The text of a shipped file, relative to the source tree.
 std::string ReadSourceFile(const std::string& relative_path);
 

@@ -1,0 +1,47 @@
+// Memo: what one evaluation remembers for the plan (internal to engine/eval):
+// the values of loop-invariant expressions and the join indexes of lists.
+// Facts and params do not change during an evaluation, so neither goes stale;
+// a Memo lives as long as one rule's run over one fact set.
+#pragma once
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/common/value.h"
+#include "engine/plan/plan.h"
+
+namespace capops::eval {
+
+/// The items of a list grouped by the string a key expression gives each.
+/// Items whose key is not a string (or not a list of strings, for a
+/// membership join) are kept aside and are candidates for every probe.
+class JoinIndex {
+ public:
+  /// `key_of(item)` evaluates the join's key for one item.
+  template <typename KeyOf>
+  JoinIndex(const Value& list, bool membership, KeyOf key_of) : list_(list) {
+    const std::vector<Value>& items = list_.items();
+    for (uint32_t i = 0; i < items.size(); ++i) Add(i, key_of(items[i]), membership);
+  }
+  /// The positions of the items that may match `probe`, in list order: a
+  /// list held by the index, or `*scratch` filled in.
+  const std::vector<uint32_t>& Candidates(std::string_view probe,
+                                          std::vector<uint32_t>* scratch) const;
+
+ private:
+  void Add(uint32_t item, const Value& key, bool membership);
+
+  Value list_;
+  std::vector<Value> keys_;  // own the strings `by_key_` views
+  std::unordered_map<std::string_view, std::vector<uint32_t>> by_key_;
+  std::vector<uint32_t> residual_;
+};
+
+struct Memo {
+  std::unordered_map<const syntax::Expr*, Value> values;       // by remembered expression
+  std::unordered_map<const syntax::Expr*, JoinIndex> indexes;  // by the join's key expression
+  Value scratch;  // a value not worth remembering (the budget ran out)
+};
+
+}  // namespace capops::eval

@@ -1,0 +1,260 @@
+// The planner: finds loop-invariant expressions, hash joins and the order of
+// a rule's clauses. Entry points: plan::Build, plan::Dump.
+//
+// Everything rests on one fact per expression: the set of loop variables it
+// reads (its free slots), as a bit mask over the slots of its rule or
+// function. Slots are unique per binding within a rule, so a mask of 0 means
+// "the same value for every binding of this evaluation".
+#include "engine/plan/plan.h"
+
+#include <algorithm>
+
+namespace capops::plan {
+
+namespace {
+
+using syntax::BinaryOp;
+using syntax::Expr;
+using syntax::ExprKind;
+using syntax::MacroKind;
+
+using Mask = uint64_t;
+constexpr Mask kAllSlots = ~Mask{0};  // slots past 63: treated as read everywhere
+
+Mask Bit(uint32_t slot) {
+  return slot < 64 ? Mask{1} << slot : kAllSlots;
+}
+
+class ModulePlanner {
+ public:
+  ModulePlanner(const check::ModuleTables& tables, size_t node_count, ModulePlan* out)
+      : tables_(tables), out_(out), free_(node_count, 0) {
+    out_->memo.assign(node_count, 0);
+    out_->join.assign(node_count, -1);
+  }
+
+  /// Plans one top-level expression (a clause, a hole, a function body).
+  void PlanExpr(const Expr& e) {
+    FreeSlots(e);
+    Mark(e, false);
+  }
+  /// The order of a rule's clauses, and joins of its `for` clauses.
+  RulePlan PlanRule(const syntax::Rule& rule);
+
+ private:
+  Mask FreeSlots(const Expr& e);
+  void Mark(const Expr& e, bool inside_invariant);
+  int32_t FindJoin(const Expr& condition, Mask var);
+  void AddJoinFor(syntax::NodeId id, const Expr& condition, Mask var);
+  bool Binds(const syntax::Clause& c, Mask deps) const {
+    return c.kind != syntax::ClauseKind::kWhere && (Bit(tables_.slots[c.id]) & deps) != 0;
+  }
+
+  const check::ModuleTables& tables_;
+  ModulePlan* out_;
+  std::vector<Mask> free_;  // by node id
+};
+
+Mask ModulePlanner::FreeSlots(const Expr& e) {
+  Mask m = 0;
+  if (e.kind == ExprKind::kIdent) {
+    const check::Symbol& sym = tables_.symbols[e.id];
+    if (sym.kind == check::SymbolKind::kLocal) m = Bit(sym.index);
+  } else if (e.kind == ExprKind::kMacro) {
+    Mask var = Bit(tables_.slots[e.id]);
+    Mask body = 0;
+    for (size_t i = 1; i < e.args.size(); ++i) body |= FreeSlots(*e.args[i]);
+    m = FreeSlots(*e.args[0]) | (var == kAllSlots ? body : body & ~var);
+    if (e.macro != MacroKind::kAll && (e.macro != MacroKind::kMap || e.args.size() == 3) &&
+        free_[e.args[0]->id] == 0) {
+      AddJoinFor(e.id, *e.args[1], var);
+    }
+  } else {
+    for (const auto& arg : e.args) m |= FreeSlots(*arg);
+  }
+  free_[e.id] = m;
+  return m;
+}
+
+// Worth remembering: anything that does more than read a name or a field.
+bool Worth(const Expr& e) {
+  return e.kind != ExprKind::kLiteral && e.kind != ExprKind::kIdent &&
+         e.kind != ExprKind::kSelect && e.kind != ExprKind::kHas;
+}
+
+void ModulePlanner::Mark(const Expr& e, bool inside_invariant) {
+  bool invariant = free_[e.id] == 0;
+  bool marked = invariant && !inside_invariant && Worth(e);
+  if (marked) out_->memo[e.id] = 1;
+  for (const auto& arg : e.args) Mark(*arg, inside_invariant || marked);
+}
+
+// The first conjunct of `condition` that equates (or tests membership of) a
+// key of the variable `var` alone with a value that does not read `var`.
+int32_t ModulePlanner::FindJoin(const Expr& condition, Mask var) {
+  if (var == kAllSlots) return -1;
+  std::vector<const Expr*> pending{&condition};
+  while (!pending.empty()) {
+    const Expr& c = *pending.back();
+    pending.pop_back();
+    if (c.kind != ExprKind::kBinary) continue;
+    if (c.binary_op == BinaryOp::kAnd) {
+      pending.push_back(c.args[1].get());  // visited after args[0]: left to right
+      pending.push_back(c.args[0].get());
+      continue;
+    }
+    const Expr& lhs = *c.args[0];
+    const Expr& rhs = *c.args[1];
+    auto key_of_var = [&](const Expr& x) { return free_[x.id] == var; };
+    auto not_var = [&](const Expr& x) { return (free_[x.id] & var) == 0; };
+    Join join;
+    if (c.binary_op == BinaryOp::kEq && key_of_var(lhs) && not_var(rhs)) {
+      join = Join{&lhs, &rhs, false};
+    } else if (c.binary_op == BinaryOp::kEq && key_of_var(rhs) && not_var(lhs)) {
+      join = Join{&rhs, &lhs, false};
+    } else if (c.binary_op == BinaryOp::kIn && key_of_var(rhs) && not_var(lhs)) {
+      join = Join{&rhs, &lhs, true};
+    } else {
+      continue;
+    }
+    out_->joins.push_back(join);
+    return static_cast<int32_t>(out_->joins.size() - 1);
+  }
+  return -1;
+}
+
+void ModulePlanner::AddJoinFor(syntax::NodeId id, const Expr& condition, Mask var) {
+  out_->join[id] = FindJoin(condition, var);
+}
+
+// Each `where` goes right after the last clause binding a variable it reads;
+// the other clauses keep their order, and so do the `where`s among themselves.
+RulePlan ModulePlanner::PlanRule(const syntax::Rule& rule) {
+  const auto& clauses = rule.clauses;
+  size_t n = clauses.size();
+  std::vector<std::vector<uint32_t>> after(n + 1);  // after[k+1]: wheres placed after clause k
+  for (size_t i = 0; i < n; ++i) {
+    if (clauses[i].kind != syntax::ClauseKind::kWhere) continue;
+    Mask deps = free_[clauses[i].expr->id];
+    size_t anchor = 0;
+    for (size_t k = 0; k < i; ++k) {
+      if (Binds(clauses[k], deps)) anchor = k + 1;
+    }
+    after[anchor].push_back(static_cast<uint32_t>(i));
+  }
+  RulePlan plan;
+  plan.order = after[0];
+  for (size_t k = 0; k < n; ++k) {
+    if (clauses[k].kind == syntax::ClauseKind::kWhere) continue;
+    plan.order.push_back(static_cast<uint32_t>(k));
+    plan.order.insert(plan.order.end(), after[k + 1].begin(), after[k + 1].end());
+  }
+  // A `for` over an invariant list, directly followed by a joining `where`.
+  for (size_t i = 0; i + 1 < plan.order.size(); ++i) {
+    const syntax::Clause& loop = clauses[plan.order[i]];
+    const syntax::Clause& next = clauses[plan.order[i + 1]];
+    if (loop.kind != syntax::ClauseKind::kFor || next.kind != syntax::ClauseKind::kWhere) continue;
+    if (free_[loop.expr->id] != 0) continue;
+    AddJoinFor(loop.id, *next.expr, Bit(tables_.slots[loop.id]));
+  }
+  return plan;
+}
+
+// Every top-level expression of a rule, in source order.
+std::vector<const Expr*> RuleExprs(const syntax::Rule& rule) {
+  std::vector<const Expr*> exprs;
+  for (const syntax::Clause& c : rule.clauses) exprs.push_back(c.expr.get());
+  for (const syntax::Emit& emit : rule.emits) {
+    if (emit.when) exprs.push_back(emit.when.get());
+    if (emit.at) exprs.push_back(emit.at.get());
+    for (const auto& part : emit.message.parts) {
+      if (part.expr) exprs.push_back(part.expr.get());
+    }
+  }
+  return exprs;
+}
+
+}  // namespace
+
+ProgramPlan Build(const check::Program& program) {
+  ProgramPlan plan;
+  plan.modules.resize(program.modules.size());
+  std::vector<std::unique_ptr<ModulePlanner>> planners;
+  for (size_t m = 0; m < program.modules.size(); ++m) {
+    planners.push_back(std::make_unique<ModulePlanner>(
+        program.tables[m], program.modules[m]->node_count, &plan.modules[m]));
+  }
+  for (const check::UserFunction& f : program.functions) {
+    if (f.checked) planners[f.module]->PlanExpr(*f.decl->body);
+  }
+  for (const check::RuleInfo& rule : program.rules) {
+    ModulePlanner& planner = *planners[rule.module];
+    for (const Expr* e : RuleExprs(*rule.rule)) planner.PlanExpr(*e);
+    plan.rules.push_back(planner.PlanRule(*rule.rule));
+  }
+  return plan;
+}
+
+}  // namespace capops::plan
+
+namespace capops::plan {
+
+namespace {
+
+std::string Text(const SourceManager& sources, const Span& span) {
+  const std::string& text = sources.file(span.file).text();
+  if (!span.valid() || span.begin >= text.size()) return "";
+  std::string s = text.substr(span.begin, std::min<size_t>(span.end, text.size()) - span.begin);
+  for (char& c : s) {
+    if (c == '\n') c = ' ';
+  }
+  s.erase(std::unique(s.begin(), s.end(), [](char a, char b) { return a == ' ' && b == ' '; }),
+          s.end());
+  return s.size() > 72 ? s.substr(0, 69) + "..." : s;
+}
+
+std::string DescribeJoin(const Join& j, const SourceManager& sources) {
+  std::string key = "`" + Text(sources, j.key->span) + "`";
+  std::string probe = "`" + Text(sources, j.probe->span) + "`";
+  return j.membership ? "by each of " + key + " for " + probe : "by " + key + " == " + probe;
+}
+
+// The remembered expressions and joining comprehensions below `e`.
+void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, std::string* out) {
+  if (m.memo[e.id]) *out += "  once `" + Text(sources, e.span) + "`\n";
+  if (e.kind == ExprKind::kMacro && m.join[e.id] >= 0) {
+    *out += "  join `" + Text(sources, e.span) + "` " +
+            DescribeJoin(m.joins[m.join[e.id]], sources) + "\n";
+  }
+  for (const auto& arg : e.args) DumpExpr(*arg, m, sources, out);
+}
+
+}  // namespace
+
+std::string Dump(const check::Program& program, const ProgramPlan& plan,
+                 const SourceManager& sources) {
+  std::string out;
+  for (size_t r = 0; r < program.rules.size(); ++r) {
+    const check::RuleInfo& info = program.rules[r];
+    const ModulePlan& m = plan.modules[info.module];
+    const auto& clauses = info.rule->clauses;
+    out += "rule " + info.id + "\n";
+    for (uint32_t i : plan.rules[r].order) {
+      const syntax::Clause& c = clauses[i];
+      out += "  " + std::to_string(i + 1) + ": " + Text(sources, c.span) + "\n";
+      if (c.kind == syntax::ClauseKind::kFor && m.join[c.id] >= 0) {
+        out += "     join " + DescribeJoin(m.joins[m.join[c.id]], sources) + "\n";
+      }
+    }
+    for (const Expr* e : RuleExprs(*info.rule)) DumpExpr(*e, m, sources, &out);
+  }
+  for (const check::UserFunction& f : program.functions) {
+    if (!f.checked) continue;
+    std::string body;
+    DumpExpr(*f.decl->body, plan.modules[f.module], sources, &body);
+    if (!body.empty()) out += "fn " + f.decl->name + "\n" + body;
+  }
+  return out;
+}
+
+}  // namespace capops::plan

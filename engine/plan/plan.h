@@ -1,0 +1,72 @@
+// The planner: what the evaluator may do instead of running a checked rule
+// exactly as written, decided once per rule set, before any fact is read.
+//
+// Three rewrites, each preserving findings:
+//
+//  - Loop-invariant expressions. An expression that reads no loop variable
+//    (only facts, params and constants) has one value per evaluation; the
+//    evaluator computes it once and remembers it. This folds constants and
+//    hoists work such as `sum(plan.demands.map(x, …))` out of the loops.
+//  - Hash joins. A comprehension over a loop-invariant list whose condition
+//    is a conjunction holding `key(x) == probe` (or `probe in key(x)`), where
+//    `key` reads only the comprehension's variable and `probe` does not read
+//    it, is answered from an index of the list by key, built once per
+//    evaluation: items whose key differs make the conjunction false whatever
+//    the other conjuncts say, so only the index's candidates are visited.
+//    This holds for `filter`, `exists`, `exists_one` and the filtering
+//    `map(x, pred, f)`, and for a `for` clause followed by such a `where`.
+//    So `plan.allocations.filter(b, b.pool == a.pool && …)` inside a loop
+//    over allocations costs O(n) in all, not O(n²).
+//  - Clause hoisting. A `where` runs as soon as the variables it reads are
+//    bound (the clauses of a rule are a conjunction, so, as with CEL's `&&`,
+//    a false `where` decides the binding before the clauses it skips).
+//
+// The evaluator keeps the values and indexes per evaluation (eval::Memo);
+// this plan only says where they apply. Node ids are per module, so plans
+// are tables keyed by node id like the checker's.
+//
+//   plan::ProgramPlan p = plan::Build(program);
+//   std::cout << plan::Dump(program, p, sources);
+//
+// Immutable after Build(); any number of evaluations may share it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/check/checker.h"
+
+namespace capops::plan {
+
+/// An equality (or membership) that selects items of a list by a key.
+struct Join {
+  const syntax::Expr* key = nullptr;    // reads the loop variable only
+  const syntax::Expr* probe = nullptr;  // does not read the loop variable
+  bool membership = false;              // `probe in key(x)`: key is a list
+};
+
+/// Per module, indexed by node id.
+struct ModulePlan {
+  std::vector<uint8_t> memo;  // 1: a maximal loop-invariant expression worth remembering
+  std::vector<int32_t> join;  // kMacro nodes and `for` clauses: index into `joins`, or -1
+  std::vector<Join> joins;
+};
+
+struct RulePlan {
+  std::vector<uint32_t> order;  // the rule's clause indexes in the order they run
+};
+
+struct ProgramPlan {
+  std::vector<ModulePlan> modules;  // parallel to Program::tables
+  std::vector<RulePlan> rules;      // parallel to Program::rules
+};
+
+ProgramPlan Build(const check::Program& program);
+
+/// A text form: per rule, its clause order, its joins and the expressions
+/// it evaluates once, each as source text.
+std::string Dump(const check::Program& program, const ProgramPlan& plan,
+                 const SourceManager& sources);
+
+}  // namespace capops::plan

@@ -15,6 +15,7 @@
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/plan_set.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/cli/result_cache.h"
 #include "engine/cli/rule_selection.h"
 #include "engine/cli/waivers.h"
 #include "engine/report/ci_report.h"
@@ -55,6 +56,7 @@ bool SettleConfig(CheckOptions* options, SourceManager* sources, Config* config,
   options->plans = Either(options->plans, config->plans);
   options->waivers = Either(options->waivers, config->waivers);
   options->baseline = Either(options->baseline, config->baseline);
+  options->cache = Either(options->cache, config->cache);
   if (!options->fail_on) options->fail_on = config->fail_on.value_or(FailOn::kError);
   return true;
 }
@@ -88,6 +90,16 @@ bool WriteBaselineFile(const std::string& path, const eval::LintReport& report, 
   }
   spdlog::info("wrote the baseline {}", path);
   return true;
+}
+
+// The result cache of `--cache DIR`, or null: not asked for, or unusable
+// (then the run goes on without it, after a warning).
+std::unique_ptr<ResultCache> OpenCache(const std::string& dir) {
+  if (dir.empty()) return nullptr;
+  std::string warning;
+  std::unique_ptr<ResultCache> cache = ResultCache::Open(dir, &warning);
+  if (!cache) spdlog::warn("{}", warning);
+  return cache;
 }
 
 // Waivers, then the baseline (written first if asked): known findings go.
@@ -176,7 +188,9 @@ int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
   plans.Group(options.inventories);
   engine.options().eval.trace = options.explain;
   eval::LintReport report;
-  if (!LintPlanSet(&engine, plans, options.engine.facts.max_file_bytes, &report, &error))
+  std::unique_ptr<ResultCache> cache = OpenCache(options.cache);
+  if (!LintPlanSet(&engine, plans, options.engine.facts.max_file_bytes, &report, &error,
+                   cache.get()))
     return Fail(err, error);
   selection.Apply(&report);
   if (!Triage(options, &engine, &report, err)) return kExitUsage;

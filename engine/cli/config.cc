@@ -79,6 +79,7 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
   LocatedString file;
   if (r.String("waivers", &file)) config->waivers = Resolve(dir, file.text);
   if (r.String("baseline", &file)) config->baseline = Resolve(dir, file.text);
+  if (r.String("cache", &file)) config->cache = Resolve(dir, file.text);
   r.Finish();
 }
 

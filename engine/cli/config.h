@@ -19,6 +19,7 @@
 //   fail-on: error                        # error, warning, info or never
 //   waivers: .capops-waivers.yaml
 //   baseline: .capops-baseline.yaml
+//   cache: .capops-cache                  # reuse findings of unchanged plans (--cache)
 //
 //   SourceManager sm;
 //   ConfigResult r = LoadConfig(sm, *FindConfig(fs::current_path()), {});
@@ -65,6 +66,7 @@ struct Config {
   std::optional<FailOn> fail_on;
   std::string waivers;   // resolved; empty: none
   std::string baseline;  // resolved; empty: none
+  std::string cache;     // resolved; empty: no result cache
 };
 
 struct ConfigResult {

@@ -13,6 +13,7 @@
 #include "engine/cli/check_rules_command.h"
 #include "engine/cli/doc_command.h"
 #include "engine/cli/fmt_command.h"
+#include "engine/cli/result_cache.h"
 #include "engine/cli/rules_command.h"
 #include "engine/cli/test_command.h"
 #include "engine/cli/eval_command.h"
@@ -83,6 +84,9 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.add_option("--baseline", options.baseline, "report only findings not listed in this baseline file");
   app.add_option("--write-baseline", options.write_baseline, "record the findings in FILE, then report only new ones");
   app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
+  app.add_option("--cache", options.cache,
+                 std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") + kDefaultCacheDir + ")")
+      ->expected(0, 1)->default_str(kDefaultCacheDir)->type_name("[DIR]");
   app.add_option("--fail-on", fail_on, "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));

@@ -8,10 +8,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <numeric>
+#include <optional>
+#include <set>
 #include <tuple>
 
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/facts/loader.h"
 
 namespace capops::cli {
 
@@ -178,10 +182,292 @@ void Merge(eval::LintReport part, eval::LintReport* into) {
   into->ruleset_digest = part.ruleset_digest;
 }
 
+// Violations are ordered by file, line, column, rule and message, as LintRun orders them.
+auto ViolationKey(const SourceManager& sources, const eval::Violation& v) {
+  return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column,
+                         std::string_view(v.rule_id), std::string_view(v.message));
+}
+
+void SortViolations(const SourceManager& sources, std::vector<eval::Violation>* violations) {
+  std::stable_sort(violations->begin(), violations->end(), [&](const auto& a, const auto& b) {
+    return ViolationKey(sources, a) < ViolationKey(sources, b);
+  });
+}
+
+void Push(const Diagnostic& d, Diagnostics* into) {
+  into->Add(d.severity, d.loc, d.message) = d;
+}
+
+bool Empty(const Findings& f) {
+  return f.violations.empty() && f.errors.empty();
+}
+
+// True when a plan file holds an `Inventory` document, which would merge into
+// the inventory of every plan linted with it. Any YAML spelling of the kind
+// has these letters or an escape, so most files need no parse.
+bool HoldsInventory(const TextFile& plan, const facts::LoadOptions& options) {
+  if (plan.text.find("Inventory") == std::string::npos && plan.text.find('\\') == std::string::npos)
+    return false;
+  SourceManager scratch;
+  facts::LoadResult loaded = facts::LoadYaml(scratch, scratch.Add(plan.path, plan.text), options);
+  return std::any_of(
+      loaded.documents.begin(), loaded.documents.end(),
+      [](const facts::Document& d) { return d.kind == facts::DocumentKind::kInventory; });
+}
+
+// One Engine::Lint call's findings by plan file: each plan's `main` holds
+// those located in it; the others (in the inventory, the policies) are shared.
+struct Split {
+  std::vector<CacheEntry> plans;
+  Findings shared;
+  bool usable = false;  // false: the call's files are not as expected, or the inventory is broken
+};
+
+// A group's lint with the cache. Entries: per plan file, the findings
+// located in it and, when it was linted alone or its lint shared nothing,
+// `solo`; per group (key over its plan keys), the shared findings. A report
+// is composed from entries when that is exact, else the group is linted
+// whole, as without the cache — the findings a plan adds to the inventory's
+// cannot be told apart from another plan's in one Lint call.
+class GroupLint {
+ public:
+  GroupLint(Engine* engine, ResultCache* cache, const CacheKeys& keys,
+            const std::map<std::string, FileId, std::less<>>& policies,
+            const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories)
+      : engine_(engine),
+        cache_(cache),
+        keys_(keys),
+        policies_(policies),
+        plans_(plans),
+        inventories_(inventories) {
+    for (const check::RuleInfo& r : engine->program()->rules) rule_ids_.insert(r.id);
+  }
+
+  eval::LintReport Run();
+
+ private:
+  void LookUp();
+  std::optional<CacheEntry> Decode(const std::string& body);
+  FileResolver Resolver() const;
+  eval::LintReport LintWhole();
+  eval::LintReport LintMisses(const std::vector<size_t>& misses);
+  Split LintAndSplit(const std::vector<size_t>& which, eval::LintReport* report);
+  void Attribute(const eval::LintReport& report, FileId inventories,
+                 const std::map<FileId, size_t>& owner, Split* split) const;
+  eval::LintReport Compose(const std::vector<const Findings*>& parts, size_t plans) const;
+
+  Engine* engine_;
+  ResultCache* cache_;
+  const CacheKeys& keys_;
+  const std::map<std::string, FileId, std::less<>>& policies_;
+  const std::vector<TextFile>& plans_;
+  const std::vector<TextFile>& inventories_;
+  std::set<std::string, std::less<>> rule_ids_;
+  std::vector<std::string> plan_keys_;
+  std::map<std::string, FileId, std::less<>> files_;  // the group's files as entries resolve them
+  std::vector<std::optional<CacheEntry>> entries_;
+};
+
+// Paths in entries name the group's files, or policy files.
+FileResolver GroupLint::Resolver() const {
+  return [this](std::string_view path) -> std::optional<FileId> {
+    if (auto it = files_.find(path); it != files_.end()) return it->second;
+    if (auto it = policies_.find(path); it != policies_.end()) return it->second;
+    return std::nullopt;
+  };
+}
+
+std::optional<CacheEntry> GroupLint::Decode(const std::string& body) {
+  CacheEntry entry;
+  if (DecodeEntry(body, Resolver(), &entry)) return entry;
+  cache_->Reject();
+  return std::nullopt;
+}
+
+// The group's files join the sources in the order a lint gives them
+// (inventories, then plans), so that diagnostics sort as after a lint.
+void GroupLint::LookUp() {
+  for (const auto* files : {&inventories_, &plans_}) {
+    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(f.path, f.text));
+  }
+  std::string inventory = keys_.InventoryDigest(inventories_);
+  for (const TextFile& plan : plans_) {
+    plan_keys_.push_back(keys_.PlanKey(inventory, plan));
+    std::optional<std::string> body = cache_->Lookup(plan_keys_.back());
+    entries_.push_back(body ? Decode(*body) : std::nullopt);
+  }
+}
+
+eval::LintReport GroupLint::Run() {
+  // Without inventories, a lint's error names its first plan only: not per plan.
+  if (inventories_.empty()) return engine_->Lint(plans_, inventories_);
+  LookUp();
+  std::vector<size_t> misses;
+  bool solo = true;  // every hit knows its whole contribution
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    if (!entries_[i]) misses.push_back(i);
+    solo = solo && (!entries_[i] || entries_[i]->solo);
+  }
+  spdlog::debug("cache: {} of {} plans with `{}` found", plans_.size() - misses.size(),
+                plans_.size(), inventories_[0].path);
+  for (size_t i : misses) {
+    if (!HoldsInventory(plans_[i], engine_->options().facts)) continue;
+    spdlog::debug("cache: `{}` holds an `Inventory` document; its group is linted uncached",
+                  plans_[i].path);
+    return engine_->Lint(plans_, inventories_);
+  }
+  if (misses.size() == plans_.size()) return LintWhole();
+  if (!misses.empty()) return solo ? LintMisses(misses) : LintWhole();
+  std::vector<const Findings*> parts;
+  size_t plans = 0;
+  for (const std::optional<CacheEntry>& e : entries_) {
+    parts.push_back(&e->main);
+    if (solo) parts.push_back(&*e->solo);
+    if (solo) plans += e->solo->plans;
+  }
+  if (solo) return Compose(parts, plans);
+  std::optional<std::string> body = cache_->Lookup(keys_.GroupKey(plan_keys_));
+  std::optional<CacheEntry> group = body ? Decode(*body) : std::nullopt;
+  if (!group) return LintWhole();
+  parts.push_back(&group->main);
+  return Compose(parts, group->main.plans);
+}
+
+// Lints the whole group and stores what can be told apart: each missed
+// plan's own findings, and the group's shared ones.
+eval::LintReport GroupLint::LintWhole() {
+  spdlog::debug("cache: linting the {} plans with `{}`", plans_.size(), inventories_[0].path);
+  std::vector<size_t> all(plans_.size());
+  std::iota(all.begin(), all.end(), 0);
+  eval::LintReport report;
+  Split split = LintAndSplit(all, &report);
+  if (!split.usable) return report;
+  bool solo = true;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    if (!entries_[i]) cache_->Store(plan_keys_[i], EncodeEntry(split.plans[i], engine_->sources()));
+    solo = solo && (entries_[i] ? entries_[i]->solo : split.plans[i].solo);
+  }
+  if (solo) return report;  // the plan entries say it all
+  split.shared.plans = report.plans;
+  cache_->Store(keys_.GroupKey(plan_keys_),
+                EncodeEntry(CacheEntry{std::move(split.shared), {}}, engine_->sources()));
+  return report;
+}
+
+// Lints only the missed plans, when every hit knows its whole contribution.
+// Exact when one plan is linted (its shared findings are its own) or when
+// the lint shares nothing; otherwise the whole group is linted.
+eval::LintReport GroupLint::LintMisses(const std::vector<size_t>& misses) {
+  eval::LintReport report;
+  Split split = LintAndSplit(misses, &report);
+  if (!split.usable || (misses.size() > 1 && !Empty(split.shared))) return LintWhole();
+  for (size_t k = 0; k < misses.size(); ++k) {
+    std::string body = EncodeEntry(split.plans[k], engine_->sources());
+    cache_->Store(plan_keys_[misses[k]], body);
+    CacheEntry entry;  // read back as from the disk: locations in the group's files
+    if (!DecodeEntry(body, Resolver(), &entry)) return LintWhole();
+    entries_[misses[k]] = std::move(entry);
+  }
+  std::vector<const Findings*> parts;
+  size_t plans = report.plans;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    bool missed = std::binary_search(misses.begin(), misses.end(), i);
+    parts.push_back(&entries_[i]->main);
+    if (entries_[i]->solo) parts.push_back(&*entries_[i]->solo);
+    if (!missed) plans += entries_[i]->solo->plans;
+  }
+  return Compose(parts, plans);
+}
+
+// Lints plans `which` of the group and splits the findings by plan file.
+Split GroupLint::LintAndSplit(const std::vector<size_t>& which, eval::LintReport* report) {
+  std::vector<TextFile> some;
+  if (which.size() != plans_.size()) {
+    for (size_t i : which) some.push_back(plans_[i]);
+  }
+  const SourceManager& sources = engine_->sources();
+  FileId base = static_cast<FileId>(sources.size());
+  *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_);
+  // Lint adds the inventories, then the plans, in order; else nothing is told apart.
+  Split split;
+  size_t first_plan = base + inventories_.size();
+  if (sources.size() != first_plan + which.size()) return split;
+  for (size_t k = 0; k < inventories_.size(); ++k) {
+    if (sources.Path(static_cast<FileId>(base + k)) != inventories_[k].path) return split;
+  }
+  std::map<FileId, size_t> owner;
+  for (size_t k = 0; k < which.size(); ++k) {
+    FileId id = static_cast<FileId>(first_plan + k);
+    if (sources.Path(id) != plans_[which[k]].path) return split;
+    owner.emplace(id, k);
+  }
+  split.plans.resize(which.size());
+  Attribute(*report, base, owner, &split);
+  return split;
+}
+
+// Fills `split` from `report`. A plan counts one evaluated document unless a
+// diagnostic in it (not a warning, not a rule's error) says it may not have
+// been evaluated; that estimate never exceeds the truth, so it is exact when
+// the counts add up to the report's.
+void GroupLint::Attribute(const eval::LintReport& report, FileId inventories,
+                          const std::map<FileId, size_t>& owner, Split* split) const {
+  for (const eval::Violation& v : report.violations) {
+    auto it = owner.find(v.loc.file);
+    (it == owner.end() ? split->shared : split->plans[it->second].main).violations.push_back(v);
+  }
+  std::vector<size_t> counted(split->plans.size(), 1);
+  for (const Diagnostic& d : report.errors.items()) {
+    auto it = owner.find(d.loc.file);
+    bool rule_error = rule_ids_.count(d.code) != 0;
+    if (it != owner.end()) {
+      Push(d, &split->plans[it->second].main.errors);
+      if (d.severity != Severity::kWarning && !rule_error) counted[it->second] = 0;
+      continue;
+    }
+    Push(d, &split->shared.errors);
+    bool in_inventory = d.loc.file >= inventories && d.loc.file < inventories + inventories_.size();
+    if (in_inventory && d.severity == Severity::kError && !rule_error)
+      return;  // broken: not usable
+  }
+  bool counts_known = std::accumulate(counted.begin(), counted.end(), size_t{0}) == report.plans;
+  for (size_t k = 0; k < split->plans.size(); ++k) {
+    if (split->plans.size() == 1) {
+      split->plans[k].solo = split->shared;
+      split->plans[k].solo->plans = report.plans;
+    } else if (counts_known && Empty(split->shared)) {
+      split->plans[k].solo = Findings{{}, {}, counted[k]};
+    }
+  }
+  split->usable = true;
+}
+
+// A group's report from entries, sorted and deduplicated as a lint's.
+eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, size_t plans) const {
+  eval::LintReport report;
+  report.ruleset_digest = engine_->ruleset_digest();
+  report.rules = engine_->program()->rules.size();
+  report.files = inventories_.size() + plans_.size();
+  report.plans = plans;
+  for (const Findings* f : parts) {
+    report.violations.insert(report.violations.end(), f->violations.begin(), f->violations.end());
+    report.errors.Append(f->errors);
+  }
+  const SourceManager& sources = engine_->sources();
+  SortViolations(sources, &report.violations);
+  report.violations.erase(std::unique(report.violations.begin(), report.violations.end(),
+                                      [&](const auto& a, const auto& b) {
+                                        return ViolationKey(sources, a) == ViolationKey(sources, b);
+                                      }),
+                          report.violations.end());
+  report.errors.Sort();
+  return report;
+}
+
 }  // namespace
 
 bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
-                 eval::LintReport* report, std::string* error) {
+                 eval::LintReport* report, std::string* error, ResultCache* cache) {
   std::vector<std::vector<TextFile>> plans(set.groups().size()), inventories(set.groups().size());
   for (size_t g = 0; g < set.groups().size();
        ++g) {  // every file read before any lint: exit 2 early
@@ -193,16 +479,24 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
   *report = eval::LintReport{};
   report->ruleset_digest = engine->ruleset_digest();
   report->rules = engine->program() != nullptr ? engine->program()->rules.size() : 0;
-  for (size_t g = 0; g < set.groups().size(); ++g)
-    Merge(engine->Lint(plans[g], inventories[g]), report);
-  const SourceManager& sources = engine->sources();
-  auto key = [&](const eval::Violation& v) {
-    return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column,
-                           std::string_view(v.rule_id), std::string_view(v.message));
-  };
-  std::stable_sort(report->violations.begin(), report->violations.end(),
-                   [&](const auto& a, const auto& b) { return key(a) < key(b); });
+  std::optional<CacheKeys> keys;
+  std::map<std::string, FileId, std::less<>> policies;  // every source so far is a policy file
+  if (cache != nullptr && engine->program() != nullptr) {
+    keys.emplace(*engine);
+    for (FileId f = 0; f < engine->sources().size(); ++f)
+      policies.emplace(engine->sources().Path(f), f);
+  }
+  for (size_t g = 0; g < set.groups().size(); ++g) {
+    Merge(keys ? GroupLint(engine, cache, *keys, policies, plans[g], inventories[g]).Run()
+               : engine->Lint(plans[g], inventories[g]),
+          report);
+  }
+  SortViolations(engine->sources(), &report->violations);
   report->errors.Sort();
+  if (keys) {
+    spdlog::debug("cache `{}`: {} hits, {} misses, {} stored", cache->dir().string(), cache->hits(),
+                  cache->misses(), cache->stored());
+  }
   return true;
 }
 

@@ -16,12 +16,22 @@
 //   if (!set.Add("plans/", &error)) … exit 2
 //   set.Group({});                          // no --inventory
 //   eval::LintReport r = LintPlanSet(&engine, set, limit, &error);
+//
+// With a ResultCache (`--cache`), a plan file whose key (result_cache.h) is
+// unchanged is not parsed or evaluated again: its stored findings are read
+// back, and the report is byte for byte the one a fresh lint gives. A group
+// is linted in one call over the plans that missed; but since findings
+// located in the inventory cannot be told apart by plan within one call,
+// when such findings exist any miss relints the whole group (an unchanged
+// group is still read from its group entry). A group without inventory
+// files, or with a plan file holding an `Inventory` document, is never cached.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/cli/result_cache.h"
 
 namespace capops::cli {
 
@@ -55,8 +65,10 @@ bool LooksLikePlan(std::string_view text);
 bool GlobMatch(std::string_view pattern, std::string_view path);
 
 /// Reads each group's files and lints them; the reports are merged into one,
-/// sorted like a single run's. False with `*error` set when a file cannot be read.
+/// sorted like a single run's. False with `*error` set when a file cannot be
+/// read. With `cache` (may be null), findings are reused and stored there;
+/// the engine's sources must then be its policy files only.
 bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
-                 eval::LintReport* report, std::string* error);
+                 eval::LintReport* report, std::string* error, ResultCache* cache = nullptr);
 
 }  // namespace capops::cli

@@ -26,7 +26,10 @@ size_t LintRun::jobs() const { return options_.jobs == 0 ? DefaultJobs() : optio
 void LintRun::Load(const std::vector<TextFile>& inventories, const std::vector<TextFile>& plans) {
   std::vector<FileId> ids;
   for (const auto* files : {&inventories, &plans}) {
-    for (const TextFile& f : *files) ids.push_back(sources_->Add(f.path, f.text));
+    for (const TextFile& f : *files) {
+      ids.push_back(sources_->Add(f.path, f.text));
+      fact_bytes_ += f.text.size();
+    }
   }
   std::vector<facts::LoadResult> loaded(ids.size());
   ParallelFor(ids.size(), jobs(), [&](size_t i) { loaded[i] = facts::LoadYaml(*sources_, ids[i], options_.facts); });
@@ -114,11 +117,16 @@ void LintRun::EvaluatePlans() {
     eval::Facts f;
     if (ReadyToEvaluate(index, &f)) facts.push_back(std::move(f));
   }
+  // The step budget grows with the facts: a linear rule over 100k
+  // allocations needs far more steps than one over a hundred.
+  eval::EvalOptions options = options_.eval;
+  uint64_t mib = std::max<uint64_t>(1, (fact_bytes_ + (1u << 20) - 1) >> 20);
+  options.max_steps = options.max_steps > UINT64_MAX / mib ? UINT64_MAX : options.max_steps * mib;
   size_t rules = program_.rules.size();
   std::vector<eval::EvalResult> results(facts.size() * rules);
   size_t threads = options_.eval.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
   ParallelFor(results.size(), threads, [&](size_t task) {
-    results[task] = eval::EvaluateRule(program_, task % rules, params_, facts[task / rules], *sources_, options_.eval);
+    results[task] = eval::EvaluateRule(program_, task % rules, params_, facts[task / rules], *sources_, options);
   });
   for (size_t p = 0; p < facts.size(); ++p) {
     eval::EvalResult r;

@@ -42,6 +42,7 @@ class LintRun {
   std::vector<char> valid_;         // per document: matches the schema (char: written by threads)
   Value inventory_;
   bool inventory_valid_ = true;
+  uint64_t fact_bytes_ = 0;  // of every file loaded
 };
 
 }  // namespace capops

@@ -15,6 +15,10 @@ int RunCheckRules(const CheckRulesOptions& options, std::ostream& out, std::ostr
   if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   const check::Program& program = *engine.program();
+  if (options.plan) {
+    out << plan::Dump(program, *engine.plan(), engine.sources());
+    return kExitClean;
+  }
   size_t id_width = 2;
   for (const check::RuleInfo& r : program.rules) id_width = std::max(id_width, r.id.size());
   for (const check::RuleInfo& r : program.rules) {

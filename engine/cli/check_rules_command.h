@@ -1,5 +1,7 @@
-// `capops-lint check-rules [--cost] [PATH…]`: compile and type-check policy
-// packs without any facts, for the CI of a policy repository.
+// `capops-lint check-rules [--cost] [--plan] [PATH…]`: compile and type-check
+// policy packs without any facts, for the CI of a policy repository; --plan
+// prints how each rule will run (plan::Dump: clause order, joins, what is
+// computed once).
 #pragma once
 
 #include <ostream>
@@ -11,6 +13,7 @@ namespace capops::cli {
 struct CheckRulesOptions {
   std::vector<std::string> policies;  // files or directories; default: the shipped pack
   bool cost = false;                  // print each rule's static cost bound
+  bool plan = false;                  // print the evaluation plan instead of the list
   bool color = false;
 };
 

@@ -54,7 +54,7 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
       ->group(group)->capture_default_str();
   app->add_option("--max-string-length", o->facts.max_string_length, "bytes in one YAML value")
       ->group(group)->capture_default_str();
-  app->add_option("--max-steps", o->eval.max_steps, "evaluation steps per rule and plan")
+  app->add_option("--max-steps", o->eval.max_steps, "evaluation steps per rule and plan, for each MiB of facts")
       ->group(group)->capture_default_str();
 }
 
@@ -121,6 +121,7 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
       app.add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
   check_rules->add_option("paths", rules_options.policies, "policy files or directories (default: the shipped pack)");
   check_rules->add_flag("--cost", rules_options.cost, "show each rule's static cost bound");
+  check_rules->add_flag("--plan", rules_options.plan, "show how each rule will run: clause order, joins, values computed once");
   TestOptions test_options;
   CLI::App* test = app.add_subcommand("test", "run the policy tests (`*_test.cpl`) of policy packs");
   test->add_option("paths", test_options.policies, "policy files or directories (default: the shipped pack)");

@@ -101,6 +101,14 @@ class Value {
   /// the rest, so a list of 100k facts costs no more than a short one.
   std::string ToLiteral(size_t max_chars) const;
 
+  /// Same identity means same value (not conversely): the shared heap
+  /// object of a string, list or map, else the kind and the bits. Valid
+  /// while the value lives.
+  std::pair<uint64_t, uint64_t> Identity() const {
+    if (heap_) return {static_cast<uint64_t>(kind_), reinterpret_cast<uintptr_t>(heap_.get())};
+    return {static_cast<uint64_t>(kind_) | static_cast<uint64_t>(dimension_) << 8, static_cast<uint64_t>(scalar_.i)};
+  }
+
   /// Structural equality across kinds of the same family (int == double
   /// compares numerically); locations are ignored.
   friend bool operator==(const Value& a, const Value& b);

@@ -33,7 +33,7 @@ namespace capops::eval {
 
 struct EvalOptions {
   bool trace = false;             // record each `where` clause's sub-expression values
-  uint64_t max_steps = 20'000'000;  // per rule and fact set
+  uint64_t max_steps = 20'000'000;  // per rule and fact set (Engine::Lint: per MiB of facts)
   size_t max_errors_per_rule = 20;  // rule errors reported per rule, then a count
   size_t max_violations_per_rule = 1000;  // then the rule stops, and says so
   /// When set, each `where` outcome is counted here (for `capops-lint test

@@ -211,7 +211,7 @@ TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[
 @id("T-2") rule b { for d in plan.dataset deny "x" }
 @id("T-3") rule c {
   for a in plan.allocations for b in plan.allocations for x in plan.allocations
-  where [1,2,3,4,5,6,7,8,9,10].map(i, [1,2,3,4,5,6,7,8,9,10].map(j, i * j * x.gpus)).size() < 0
+  where [1,2,3,4,5,6,7,8,9,10].map(i, [1,2,3,4,5,6,7,8,9,10].map(j, i * j * (a.gpus + b.gpus + x.gpus))).size() < 0
   deny "x"
 }
 )", false);

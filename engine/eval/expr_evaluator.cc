@@ -38,7 +38,8 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   if (++steps_ > max_steps_) {
     return *holder = Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
   }
-  const Value& v = memo_ != nullptr && module_plan_->memo[e.id] ? Remembered(e) : RefNode(e, holder);
+  plan::MemoKind memo = memo_ != nullptr ? module_plan_->memo[e.id] : plan::MemoKind::kNone;
+  const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
     trace_->push_back(TraceValue{Text(e.span), TraceText(v), sources_.Resolve(e.span), v.loc(), Anchor(e)});
   }
@@ -66,17 +67,30 @@ const Value& ExprEvaluator::RefNode(const Expr& e, Value* holder) {
   }
 }
 
-// A loop-invariant expression: computed once per evaluation. A trace shows
-// its value, not the steps inside it.
-const Value& ExprEvaluator::Remembered(const Expr& e) {
-  auto it = memo_->values.find(&e);
-  if (it != memo_->values.end()) return it->second;
+// A loop-invariant expression: computed once per evaluation (or once per
+// value of the loop variables it reads). A trace shows its value, not the
+// steps inside it.
+const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
+  std::unordered_map<VarsKey, Value, VarsKeyHash>* per_vars = nullptr;
+  VarsKey key;
+  if (kind == plan::MemoKind::kOnce) {
+    auto it = memo_->values.find(&e);
+    if (it != memo_->values.end()) return it->second;
+  } else {
+    for (uint64_t bits = module_plan_->free[e.id]; bits != 0; bits &= bits - 1) {
+      key.values.push_back(slots_[static_cast<size_t>(__builtin_ctzll(bits))]);
+    }
+    per_vars = &memo_->per_vars[&e];
+    auto it = per_vars->find(key);
+    if (it != per_vars->end()) return it->second;
+  }
   std::vector<TraceValue>* trace = trace_;
   trace_ = nullptr;
   Value v = EvalNode(e);
   trace_ = trace;
   // Running out of budget is no property of the expression: not remembered.
   if (out_of_budget()) return memo_->scratch = std::move(v);
+  if (per_vars != nullptr) return per_vars->emplace(std::move(key), std::move(v)).first->second;
   return memo_->values.emplace(&e, std::move(v)).first->second;
 }
 

@@ -53,7 +53,7 @@ class ExprEvaluator {
  private:
   const Value& RefNode(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
-  const Value& Remembered(const syntax::Expr& e);
+  const Value& Remembered(const syntax::Expr& e, plan::MemoKind kind);
   const Value& RefIdent(const syntax::Expr& e, Value* holder);
   const Value& RefSelect(const syntax::Expr& e, Value* holder);
   const Value& RefIndex(const syntax::Expr& e, Value* holder);

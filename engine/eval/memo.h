@@ -38,7 +38,33 @@ class JoinIndex {
   std::vector<uint32_t> residual_;
 };
 
+/// The values of the loop variables an expression reads, compared by
+/// identity (Value::Identity); holding them keeps the identities unique.
+struct VarsKey {
+  std::vector<Value> values;
+  friend bool operator==(const VarsKey& a, const VarsKey& b) {
+    if (a.values.size() != b.values.size()) return false;
+    for (size_t i = 0; i < a.values.size(); ++i) {
+      if (a.values[i].Identity() != b.values[i].Identity()) return false;
+    }
+    return true;
+  }
+};
+struct VarsKeyHash {
+  size_t operator()(const VarsKey& k) const {
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (const Value& v : k.values) {
+      auto [a, b] = v.Identity();
+      h = (h ^ a) * 0x100000001b3u;
+      h = (h ^ b) * 0x100000001b3u;
+    }
+    return static_cast<size_t>(h);
+  }
+};
+
 struct Memo {
+  /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
+  std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;       // by remembered expression
   std::unordered_map<const syntax::Expr*, JoinIndex> indexes;  // by the join's key expression
   Value scratch;  // a value not worth remembering (the budget ran out)

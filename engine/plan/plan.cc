@@ -29,13 +29,17 @@ class ModulePlanner {
  public:
   ModulePlanner(const check::ModuleTables& tables, size_t node_count, ModulePlan* out)
       : tables_(tables), out_(out), free_(node_count, 0) {
-    out_->memo.assign(node_count, 0);
+    out_->memo.assign(node_count, MemoKind::kNone);
+    out_->free.assign(node_count, 0);
     out_->join.assign(node_count, -1);
   }
 
   /// Plans one top-level expression (a clause, a hole, a function body).
-  void PlanExpr(const Expr& e) {
+  /// `distinct`: loop variables whose values never repeat (the outermost
+  /// loop of a rule), so remembering per their value gains nothing.
+  void PlanExpr(const Expr& e, Mask distinct) {
     FreeSlots(e);
+    distinct_ = distinct;
     Mark(e, false);
   }
   /// The order of a rule's clauses, and joins of its `for` clauses.
@@ -43,7 +47,8 @@ class ModulePlanner {
 
  private:
   Mask FreeSlots(const Expr& e);
-  void Mark(const Expr& e, bool inside_invariant);
+  void Mark(const Expr& e, bool inside_remembered);
+  bool PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
   void AddJoinFor(syntax::NodeId id, const Expr& condition, Mask var);
   bool Binds(const syntax::Clause& c, Mask deps) const {
@@ -53,6 +58,7 @@ class ModulePlanner {
   const check::ModuleTables& tables_;
   ModulePlan* out_;
   std::vector<Mask> free_;  // by node id
+  Mask distinct_ = 0;
 };
 
 Mask ModulePlanner::FreeSlots(const Expr& e) {
@@ -82,11 +88,24 @@ bool Worth(const Expr& e) {
          e.kind != ExprKind::kSelect && e.kind != ExprKind::kHas;
 }
 
-void ModulePlanner::Mark(const Expr& e, bool inside_invariant) {
-  bool invariant = free_[e.id] == 0;
-  bool marked = invariant && !inside_invariant && Worth(e);
-  if (marked) out_->memo[e.id] = 1;
-  for (const auto& arg : e.args) Mark(*arg, inside_invariant || marked);
+// A comprehension over a loop-invariant list that reads at most two loop
+// variables: its value repeats whenever they do.
+// Or a call of a CPL function (pure, and often called again with the same
+// record, as `windows_of(b, …)` for each `a` sharing b's pool).
+bool ModulePlanner::PerVars(const Expr& e) const {
+  Mask m = free_[e.id];
+  if (m == 0 || m == kAllSlots || (m & distinct_) != 0 || __builtin_popcountll(m) > 2) return false;
+  if (e.kind == ExprKind::kMacro) return free_[e.args[0]->id] == 0;
+  return e.kind == ExprKind::kCall && tables_.symbols[e.id].kind == check::SymbolKind::kFunction;
+}
+
+void ModulePlanner::Mark(const Expr& e, bool inside_remembered) {
+  MemoKind memo = MemoKind::kNone;
+  if (!inside_remembered && free_[e.id] == 0 && Worth(e)) memo = MemoKind::kOnce;
+  if (!inside_remembered && PerVars(e)) memo = MemoKind::kPerVars;
+  out_->memo[e.id] = memo;
+  out_->free[e.id] = free_[e.id];
+  for (const auto& arg : e.args) Mark(*arg, inside_remembered || memo != MemoKind::kNone);
 }
 
 // The first conjunct of `condition` that equates (or tests membership of) a
@@ -185,11 +204,15 @@ ProgramPlan Build(const check::Program& program) {
         program.tables[m], program.modules[m]->node_count, &plan.modules[m]));
   }
   for (const check::UserFunction& f : program.functions) {
-    if (f.checked) planners[f.module]->PlanExpr(*f.decl->body);
+    if (f.checked) planners[f.module]->PlanExpr(*f.decl->body, 0);
   }
   for (const check::RuleInfo& rule : program.rules) {
     ModulePlanner& planner = *planners[rule.module];
-    for (const Expr* e : RuleExprs(*rule.rule)) planner.PlanExpr(*e);
+    const auto& clauses = rule.rule->clauses;
+    Mask outermost = !clauses.empty() && clauses[0].kind == syntax::ClauseKind::kFor
+                         ? Bit(program.tables[rule.module].slots[clauses[0].id])
+                         : 0;
+    for (const Expr* e : RuleExprs(*rule.rule)) planner.PlanExpr(*e, outermost);
     plan.rules.push_back(planner.PlanRule(*rule.rule));
   }
   return plan;
@@ -221,7 +244,8 @@ std::string DescribeJoin(const Join& j, const SourceManager& sources) {
 
 // The remembered expressions and joining comprehensions below `e`.
 void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, std::string* out) {
-  if (m.memo[e.id]) *out += "  once `" + Text(sources, e.span) + "`\n";
+  if (m.memo[e.id] == MemoKind::kOnce) *out += "  once `" + Text(sources, e.span) + "`\n";
+  if (m.memo[e.id] == MemoKind::kPerVars) *out += "  once per loop values `" + Text(sources, e.span) + "`\n";
   if (e.kind == ExprKind::kMacro && m.join[e.id] >= 0) {
     *out += "  join `" + Text(sources, e.span) + "` " +
             DescribeJoin(m.joins[m.join[e.id]], sources) + "\n";

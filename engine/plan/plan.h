@@ -7,6 +7,12 @@
 //    (only facts, params and constants) has one value per evaluation; the
 //    evaluator computes it once and remembers it. This folds constants and
 //    hoists work such as `sum(plan.demands.map(x, …))` out of the loops.
+//    A comprehension over such a list that reads one or two loop variables
+//    is remembered per value of those variables (a correlated subquery runs
+//    once per pool rather than once per allocation on it).
+//    A comprehension over such a list that reads a few loop variables is
+//    remembered per value of those variables (a correlated subquery run
+//    once per pool rather than once per allocation on it).
 //  - Hash joins. A comprehension over a loop-invariant list whose condition
 //    is a conjunction holding `key(x) == probe` (or `probe in key(x)`), where
 //    `key` reads only the comprehension's variable and `probe` does not read
@@ -46,9 +52,17 @@ struct Join {
   bool membership = false;              // `probe in key(x)`: key is a list
 };
 
+/// How an expression's value is remembered.
+enum class MemoKind : uint8_t {
+  kNone,
+  kOnce,     // loop-invariant: one value per evaluation
+  kPerVars,  // one value per value of the loop variables it reads (`free`)
+};
+
 /// Per module, indexed by node id.
 struct ModulePlan {
-  std::vector<uint8_t> memo;  // 1: a maximal loop-invariant expression worth remembering
+  std::vector<MemoKind> memo;
+  std::vector<uint64_t> free;  // the slots each expression reads, as bits
   std::vector<int32_t> join;  // kMacro nodes and `for` clauses: index into `joins`, or -1
   std::vector<Join> joins;
 };

@@ -1,0 +1,29 @@
+// The benchmarks of capops_bench, registered at startup (bench_main.cc)
+// because the sizes come from the environment (bench_corpora.h). Each
+// registers under a name `stage/allocations` that run-benchmarks reads.
+#pragma once
+
+#include <cstddef>
+
+namespace capops::bench {
+
+/// compile_pack: parsing and checking stdlib and policies/capops-ai.
+void RegisterCompileBenchmark();
+
+/// Over the corpus of `allocations`: yaml_load (YAML::Load of both files,
+/// the floor), yaml_events (yaml-cpp's parser alone), fact_load,
+/// validate, evaluate, evaluate_trace, evaluate_as_written and
+/// lint_in_process (Engine::Lint).
+void RegisterStageBenchmarks(size_t allocations);
+
+/// rule/<id>/<allocations> and rule_as_written/<id>/<allocations>: each
+/// rule of the pack evaluated alone, planned and as written.
+void RegisterRuleBenchmarks(size_t allocations);
+
+/// capops_lint/<allocations>: the built capops-lint spawned on the corpus.
+void RegisterLintBenchmark(size_t allocations);
+
+/// capops_lint/scenario: capops-lint on examples/visual-inspection.
+void RegisterScenarioBenchmark();
+
+}  // namespace capops::bench

@@ -1,0 +1,66 @@
+// A synthetic, deterministic fact corpus for the benchmarks.
+//
+// GenerateCorpus builds one Inventory and one or more CapacityPlans shaped
+// like the visual-inspection scenario, at any size: accelerator types,
+// pools of every role in several regions, supply of every kind (reservations,
+// physical confirmations, quotas, forecasts, catalog listings, commitments),
+// managed services, and plans whose demands cover every slice (with windows,
+// group sizes, datasets, readiness, checkpoints) and whose allocations carry
+// evidence, windows, alternatives, queue positions and approvals. Every field
+// of stdlib/schema.cpl appears somewhere, and the facts validate against it.
+//
+// Most of the corpus is clean; a few percent of the allocations and demands
+// are broken on purpose, one fault at a time, so that every rule of the
+// shipped pack fires somewhere (each fault kind is injected at its first
+// eligible site, then at a small rate).
+//
+// The output depends only on the options: the generator draws from its own
+// splitmix64 sequence, never from the platform's random library, so a seed
+// gives byte-identical files on every machine.
+//
+//   bench::CorpusOptions o;
+//   o.allocations = 10'000;
+//   o.pools = 1'000;
+//   bench::Corpus c = bench::GenerateCorpus(o);
+//   std::string error;
+//   if (!bench::WriteCorpus(c, "/tmp/corpus", &error)) …
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace capops::bench {
+
+struct CorpusOptions {
+  size_t allocations = 1000;  // across all plans; at least 1
+  size_t pools = 100;         // at least 8
+  size_t plans = 1;           // plan files the demands (and their allocations) are split into
+  uint64_t seed = 1;
+  double fault_scale = 1.0;  // multiplies every fault rate; 0 leaves only the first of each kind
+};
+
+/// The texts of one corpus: YAML documents ready to be written or loaded.
+struct Corpus {
+  std::string inventory;           // one Inventory document
+  std::vector<std::string> plans;  // one CapacityPlan document each
+  size_t demands = 0;              // over all plans
+  size_t allocations = 0;          // over all plans
+  size_t supply = 0;               // supply entries of the inventory
+};
+
+/// Builds the corpus the options describe. Pure: same options, same bytes.
+Corpus GenerateCorpus(const CorpusOptions& options);
+
+/// The file names WriteCorpus uses for the plans: `plan.yaml` for a single
+/// plan, else `plan-000.yaml`, `plan-001.yaml`, …
+std::vector<std::string> PlanFileNames(size_t plans);
+
+/// Writes `inventory.yaml` and the plan files into `dir` (created if
+/// missing), removing plan files of an earlier corpus there (`plan.yaml`,
+/// `plan-NNN.yaml`). False with `*error` set when a file cannot be written.
+bool WriteCorpus(const Corpus& corpus, const std::filesystem::path& dir, std::string* error);
+
+}  // namespace capops::bench

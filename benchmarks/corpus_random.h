@@ -1,0 +1,91 @@
+// Internal to the corpus generator: its only sources of choice — a
+// platform-independent random sequence, and the injector that decides which
+// sites are broken on purpose, and how (Fault).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace capops::bench {
+
+/// splitmix64: a tiny generator with the same sequence on every platform.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, n); n > 0. The modulo bias is negligible for our n.
+  size_t Below(size_t n) { return static_cast<size_t>(Next() % n); }
+  /// Uniform in [lo, hi].
+  int Between(int lo, int hi) {
+    return lo + static_cast<int>(Below(static_cast<size_t>(hi - lo + 1)));
+  }
+  /// True with probability p (53 bits, exact in IEEE doubles everywhere).
+  bool Chance(double p) { return static_cast<double>(Next() >> 11) * 0x1.0p-53 < p; }
+
+ private:
+  uint64_t state_;
+};
+
+/// The ways the generator breaks a site on purpose, each aimed at one rule
+/// (sometimes others fire along: a catalog-only group is also not supply).
+enum class Fault {
+  kReplacementNotFree,     // CAP-ALC-001: exploration on a replacement pool
+  kFloorUncovered,         // CAP-ALC-002: a floor above what production holds
+  kBorrowAboveFloor,       // CAP-ALC-003: borrowed headroom the floors leave no room for
+  kOvercommit,             // CAP-ALC-004: a whole-pool allocation in a taken slot
+  kBorrowWithoutApproval,  // CAP-ALC-005
+  kNoRestoreTest,          // CAP-ALC-006
+  kNoQueue,                // CAP-ALC-007
+  kNoRelease,              // CAP-ALC-008
+  kUnvalidatedSubstitute,  // CAP-CMP-001: an alternative on an unvalidated accelerator
+  kRequirementUnmet,       // CAP-CMP-002: more memory than the pool's accelerator has
+  kPartialGroup,           // CAP-CMP-003: half a training group
+  kMixedGroup,             // CAP-CMP-004
+  kUnapprovedRegion,       // CAP-CMP-005
+  kFarDataset,             // CAP-CMP-006: the dataset in another region, no bandwidth
+  kAggregate,              // CAP-DEM-001
+  kNoShape,                // CAP-DEM-002: no image (or no storage throughput)
+  kExplorationTooBig,      // CAP-DEM-003
+  kTuningShape,            // CAP-DEM-004: no trial limit, or no training configuration
+  kNoSizes,                // CAP-DEM-005
+  kPastBusinessWindow,     // CAP-DEM-006
+  kZeroGpus,               // CAP-DEM-007
+  kNoTrials,               // CAP-DEM-008: zero parallel trials
+  kLongTerm,               // CAP-FIN-001: a commitment outliving its hardware
+  kShortModelLife,         // CAP-FIN-001: … or the model it serves
+  kNoQualityGate,          // CAP-FIN-002
+  kNotReady,               // CAP-RDY-001 and CAP-FIN-003
+  kQuotaEvidence,          // CAP-SUP-001: a quota and a forecast as evidence
+  kCatalogGroup,           // CAP-SUP-002
+  kMergedQuota,            // CAP-SUP-003
+  kUndocumentedService,    // CAP-SUP-004
+  kCount
+};
+
+/// Decides which sites to break: each fault with its rate times `scale`,
+/// and a fault that has not fired yet at the first eligible site, unless
+/// another one was forced there already (so that every rule fires even in a
+/// small corpus, each on its own site). Draws one number per call whatever
+/// the answer, so the rest of the sequence does not depend on the rates.
+class Injector {
+ public:
+  Injector(Rng* rng, double scale) : rng_(rng), scale_(scale) {}
+  /// Starts a new site (a demand, an allocation, a pool, a supply entry).
+  void BeginSite() { forced_here_ = false; }
+  /// Whether to break the current site with `f`.
+  bool operator()(Fault f);
+
+ private:
+  Rng* rng_;
+  double scale_;
+  bool forced_here_ = false;
+  std::array<bool, static_cast<size_t>(Fault::kCount)> fired_{};
+};
+
+}  // namespace capops::bench

@@ -1,0 +1,114 @@
+// End-to-end benchmarks: the built capops-lint spawned (posix_spawn) on a
+// corpus and on the scenario example, as a user runs it — process start,
+// policy compile, fact load, validation, evaluation and the text report
+// (written to /dev/null). Wall time per run. (Not peak memory: a spawned
+// child's ru_maxrss counts this process's memory from before its exec;
+// run-benchmarks measures it with /usr/bin/time instead.) Entry points:
+// RegisterLintBenchmark, RegisterScenarioBenchmark.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "benchmarks/bench_corpora.h"
+#include "benchmarks/bench_registry.h"
+
+extern char** environ;
+
+namespace capops::bench {
+
+namespace {
+
+struct Run {
+  int exit_code = -1;  // -1: killed by a signal
+  double seconds = 0;
+};
+
+// Runs `args` with stdout and stderr sent to /dev/null and waits for it.
+bool Spawn(const std::vector<std::string>& args, Run* run, std::string* error) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    *error = "cannot run `" + args[0] + "`: " + std::strerror(rc);
+    return false;
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) {
+    *error = std::string("waitpid: ") + std::strerror(errno);
+    return false;
+  }
+  run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return true;
+}
+
+// Exit 0 (no findings) and 1 (findings) are both a finished run.
+void CapopsLint(benchmark::State& state, std::vector<std::string> args, size_t bytes,
+                size_t allocations) {
+  for (auto _ : state) {
+    Run run;
+    std::string error;
+    if (!Spawn(args, &run, &error)) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    if (run.exit_code != 0 && run.exit_code != 1) {
+      state.SkipWithError(("capops-lint exited with " + std::to_string(run.exit_code)).c_str());
+      break;
+    }
+    state.SetIterationTime(run.seconds);
+  }
+  state.counters["allocations"] = static_cast<double>(allocations);
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["MB/s"] = benchmark::Counter(static_cast<double>(bytes) / 1e6,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+}
+
+benchmark::internal::Benchmark* Spawned(benchmark::internal::Benchmark* b) {
+  return b->Unit(benchmark::kMillisecond)->UseManualTime();
+}
+
+}  // namespace
+
+void RegisterLintBenchmark(size_t n) {
+  // The corpus is made when the benchmark first runs, not at registration,
+  // so --benchmark_filter skips the corpora it does not need.
+  auto run = [n](benchmark::State& state) {
+    const CorpusFiles& c = CorpusOf(n);
+    CapopsLint(state,
+               {CAPOPS_LINT_PATH, "--no-config", "--max-file-size", "1073741824", "--max-values",
+                "100000000", "--inventory", c.inventory.path, c.plan.path},
+               c.bytes(), c.allocations);
+  };
+  Spawned(benchmark::RegisterBenchmark(("capops_lint/" + std::to_string(n)).c_str(), run));
+}
+
+void RegisterScenarioBenchmark() {
+  std::string dir = (SourceDir() / "examples" / "visual-inspection").string();
+  auto run = [dir](benchmark::State& state) {
+    std::error_code ec;
+    size_t bytes = std::filesystem::file_size(dir + "/plan.yaml", ec) +
+                   std::filesystem::file_size(dir + "/inventory.yaml", ec);
+    CapopsLint(state,
+               {CAPOPS_LINT_PATH, "--no-config", "--inventory", dir + "/inventory.yaml",
+                dir + "/plan.yaml"},
+               bytes, 5);
+  };
+  Spawned(benchmark::RegisterBenchmark("capops_lint/scenario", run));
+}
+
+}  // namespace capops::bench

@@ -33,6 +33,17 @@ void SetUpLogging(std::ostream& err, bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
+// SetUpLogging's logger writes into the caller's `err`, which need not
+// outlive Run (tests and embedders pass a string stream): the logger that was
+// in place before comes back when Run returns.
+class LoggerScope {
+ public:
+  ~LoggerScope() { spdlog::set_default_logger(previous_); }
+
+ private:
+  std::shared_ptr<spdlog::logger> previous_ = spdlog::default_logger();
+};
+
 bool WantColor(const std::string& mode, std::ostream& out) {
   if (mode == "always") return true;
   if (mode == "never") return false;
@@ -180,6 +191,7 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     err << "capops-lint: error: " << reason << '\n' << "run `capops-lint --help` for usage\n";
     return kExitUsage;
   }
+  LoggerScope logger_scope;
   SetUpLogging(err, verbose);
   if (test->parsed()) {
     test_options.json = format == "json";

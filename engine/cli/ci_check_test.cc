@@ -12,6 +12,7 @@
 #include "engine/cli/config.h"
 #include "engine/cli/driver.h"
 #include "engine/cli/plan_set.h"
+#include "tests/support/run_cli.h"
 
 namespace capops::cli {
 namespace {
@@ -20,20 +21,9 @@ namespace fs = std::filesystem;
 
 const fs::path kExample = fs::path(CAPOPS_SOURCE_DIR) / "examples/visual-inspection";
 
-struct RunResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-RunResult Lint(std::vector<std::string> args) {
-  args.insert(args.begin(), "capops-lint");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int code = Run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using RunResult = testing::CliResult;
+// capops-lint in-process from the source tree, like a user would run it.
+constexpr auto& Lint = testing::RunCli;
 
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

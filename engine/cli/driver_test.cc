@@ -4,24 +4,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/support/run_cli.h"
+
 namespace capops::cli {
 namespace {
 
-struct RunResult {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-// Runs capops-lint in-process from the source tree, like a user would.
-RunResult Lint(std::vector<std::string> args) {
-  args.insert(args.begin(), "capops-lint");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int code = Run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using RunResult = testing::CliResult;
+// capops-lint in-process from the source tree, like a user would run it.
+constexpr auto& Lint = testing::RunCli;
 
 const std::string kExample = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/";
 

@@ -27,21 +27,27 @@ Mask Bit(uint32_t slot) {
 
 class ModulePlanner {
  public:
-  ModulePlanner(const check::ModuleTables& tables, size_t node_count, ModulePlan* out)
-      : tables_(tables), out_(out), free_(node_count, 0) {
+  ModulePlanner(const check::ModuleTables& tables, size_t node_count, const std::vector<bool>& costly,
+                ModulePlan* out)
+      : tables_(tables), costly_functions_(costly), out_(out), free_(node_count, 0) {
     out_->memo.assign(node_count, MemoKind::kNone);
     out_->free.assign(node_count, 0);
     out_->join.assign(node_count, -1);
   }
 
   /// Plans one top-level expression (a clause, a hole, a function body).
-  /// `distinct`: loop variables whose values never repeat (the outermost
-  /// loop of a rule), so remembering per their value gains nothing.
+  /// `distinct`: variables whose values never repeat within an evaluation
+  /// (see DistinctLet), so remembering per their value gains nothing.
   void PlanExpr(const Expr& e, Mask distinct) {
     FreeSlots(e);
     distinct_ = distinct;
     Mark(e, false);
   }
+  /// Whether a planned `let` expression gives a value that never repeats:
+  /// a list or map built afresh (a new heap object, so a new identity)
+  /// each time the clause runs. Remembering per such a value (as `starts`
+  /// in CAP-ALC-004, built per allocation) would only store every one.
+  bool DistinctLet(const Expr& e) const;
   /// The order of a rule's clauses, and joins of its `for` clauses.
   RulePlan PlanRule(const syntax::Rule& rule);
 
@@ -56,6 +62,7 @@ class ModulePlanner {
   }
 
   const check::ModuleTables& tables_;
+  const std::vector<bool>& costly_functions_;  // by function index: see CostlyFunctions
   ModulePlan* out_;
   std::vector<Mask> free_;  // by node id
   Mask distinct_ = 0;
@@ -82,6 +89,17 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
   return m;
 }
 
+bool ModulePlanner::DistinctLet(const Expr& e) const {
+  if (free_[e.id] == 0 || out_->memo[e.id] != MemoKind::kNone) return false;
+  switch (e.kind) {
+    case ExprKind::kList:
+    case ExprKind::kMap:
+    case ExprKind::kSet: return true;
+    case ExprKind::kMacro: return e.macro == MacroKind::kMap || e.macro == MacroKind::kFilter;
+    default: return false;
+  }
+}
+
 // Worth remembering: anything that does more than read a name or a field.
 bool Worth(const Expr& e) {
   return e.kind != ExprKind::kLiteral && e.kind != ExprKind::kIdent &&
@@ -90,13 +108,15 @@ bool Worth(const Expr& e) {
 
 // A comprehension over a loop-invariant list that reads at most two loop
 // variables: its value repeats whenever they do.
-// Or a call of a CPL function (pure, and often called again with the same
-// record, as `windows_of(b, …)` for each `a` sharing b's pool).
+// Or a call of a CPL function that runs a comprehension (pure, and often
+// called again with the same record); one that only reads fields and
+// compares them costs less than the lookup that would remember it.
 bool ModulePlanner::PerVars(const Expr& e) const {
   Mask m = free_[e.id];
   if (m == 0 || m == kAllSlots || (m & distinct_) != 0 || __builtin_popcountll(m) > 2) return false;
   if (e.kind == ExprKind::kMacro) return free_[e.args[0]->id] == 0;
-  return e.kind == ExprKind::kCall && tables_.symbols[e.id].kind == check::SymbolKind::kFunction;
+  const check::Symbol& sym = tables_.symbols[e.id];
+  return e.kind == ExprKind::kCall && sym.kind == check::SymbolKind::kFunction && costly_functions_[sym.index];
 }
 
 void ModulePlanner::Mark(const Expr& e, bool inside_remembered) {
@@ -146,12 +166,17 @@ void ModulePlanner::AddJoinFor(syntax::NodeId id, const Expr& condition, Mask va
   out_->join[id] = FindJoin(condition, var);
 }
 
-// Each `where` goes right after the last clause binding a variable it reads;
-// the other clauses keep their order, and so do the `where`s among themselves.
+// Each `where` goes right after the last clause binding a variable it reads.
+// It passes an earlier `where` only to leave a `for` loop: authors put the
+// cheap and selective conditions first (CAP-ALC-004 tests `used > capacity`
+// before its costlier check for an earlier report), and passing `let`s alone
+// saves less than a failing earlier `where` would. The other clauses keep
+// their order.
 RulePlan ModulePlanner::PlanRule(const syntax::Rule& rule) {
   const auto& clauses = rule.clauses;
   size_t n = clauses.size();
   std::vector<std::vector<uint32_t>> after(n + 1);  // after[k+1]: wheres placed after clause k
+  size_t previous = 0;  // the anchor of the last `where` placed
   for (size_t i = 0; i < n; ++i) {
     if (clauses[i].kind != syntax::ClauseKind::kWhere) continue;
     Mask deps = free_[clauses[i].expr->id];
@@ -159,7 +184,11 @@ RulePlan ModulePlanner::PlanRule(const syntax::Rule& rule) {
     for (size_t k = 0; k < i; ++k) {
       if (Binds(clauses[k], deps)) anchor = k + 1;
     }
+    bool leaves_loop = false;
+    for (size_t k = anchor; k < previous; ++k) leaves_loop = leaves_loop || clauses[k].kind == syntax::ClauseKind::kFor;
+    if (!leaves_loop) anchor = std::max(anchor, previous);
     after[anchor].push_back(static_cast<uint32_t>(i));
+    previous = anchor;
   }
   RulePlan plan;
   plan.order = after[0];
@@ -193,15 +222,45 @@ std::vector<const Expr*> RuleExprs(const syntax::Rule& rule) {
   return exprs;
 }
 
+// Whether an expression runs a comprehension, or calls a function marked in
+// `costly`.
+bool RunsComprehension(const Expr& e, const check::ModuleTables& tables, const std::vector<bool>& costly) {
+  if (e.kind == ExprKind::kMacro) return true;
+  if (e.kind == ExprKind::kCall && tables.symbols[e.id].kind == check::SymbolKind::kFunction &&
+      costly[tables.symbols[e.id].index]) {
+    return true;
+  }
+  for (const auto& arg : e.args) {
+    if (RunsComprehension(*arg, tables, costly)) return true;
+  }
+  return false;
+}
+
+// By function index: the functions whose body runs a comprehension, directly
+// or through the functions it calls (to a fixed point: calls may nest).
+std::vector<bool> CostlyFunctions(const check::Program& program) {
+  std::vector<bool> costly(program.functions.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t f = 0; f < program.functions.size(); ++f) {
+      const check::UserFunction& fn = program.functions[f];
+      if (costly[f] || !fn.checked) continue;
+      if (RunsComprehension(*fn.decl->body, program.tables[fn.module], costly)) costly[f] = changed = true;
+    }
+  }
+  return costly;
+}
+
 }  // namespace
 
 ProgramPlan Build(const check::Program& program) {
   ProgramPlan plan;
   plan.modules.resize(program.modules.size());
+  std::vector<bool> costly = CostlyFunctions(program);
   std::vector<std::unique_ptr<ModulePlanner>> planners;
   for (size_t m = 0; m < program.modules.size(); ++m) {
     planners.push_back(std::make_unique<ModulePlanner>(
-        program.tables[m], program.modules[m]->node_count, &plan.modules[m]));
+        program.tables[m], program.modules[m]->node_count, costly, &plan.modules[m]));
   }
   for (const check::UserFunction& f : program.functions) {
     if (f.checked) planners[f.module]->PlanExpr(*f.decl->body, 0);
@@ -209,10 +268,15 @@ ProgramPlan Build(const check::Program& program) {
   for (const check::RuleInfo& rule : program.rules) {
     ModulePlanner& planner = *planners[rule.module];
     const auto& clauses = rule.rule->clauses;
-    Mask outermost = !clauses.empty() && clauses[0].kind == syntax::ClauseKind::kFor
-                         ? Bit(program.tables[rule.module].slots[clauses[0].id])
-                         : 0;
-    for (const Expr* e : RuleExprs(*rule.rule)) planner.PlanExpr(*e, outermost);
+    const auto& slots = program.tables[rule.module].slots;
+    // The outermost loop's values never repeat, nor lists built from them.
+    Mask distinct = !clauses.empty() && clauses[0].kind == syntax::ClauseKind::kFor ? Bit(slots[clauses[0].id]) : 0;
+    for (const syntax::Clause& c : clauses) {
+      planner.PlanExpr(*c.expr, distinct);
+      if (c.kind == syntax::ClauseKind::kLet && planner.DistinctLet(*c.expr)) distinct |= Bit(slots[c.id]);
+    }
+    std::vector<const Expr*> exprs = RuleExprs(*rule.rule);
+    for (size_t i = clauses.size(); i < exprs.size(); ++i) planner.PlanExpr(*exprs[i], distinct);
     plan.rules.push_back(planner.PlanRule(*rule.rule));
   }
   return plan;

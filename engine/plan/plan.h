@@ -9,10 +9,11 @@
 //    hoists work such as `sum(plan.demands.map(x, …))` out of the loops.
 //    A comprehension over such a list that reads one or two loop variables
 //    is remembered per value of those variables (a correlated subquery runs
-//    once per pool rather than once per allocation on it).
-//    A comprehension over such a list that reads a few loop variables is
-//    remembered per value of those variables (a correlated subquery run
-//    once per pool rather than once per allocation on it).
+//    once per pool rather than once per allocation on it), and so is a call
+//    of a CPL function that runs a comprehension. Not remembered: what reads
+//    a variable whose values never repeat (the rule's outermost loop, a
+//    list a `let` builds from it), and calls of functions that only read
+//    and compare fields (cheaper than the lookup).
 //  - Hash joins. A comprehension over a loop-invariant list whose condition
 //    is a conjunction holding `key(x) == probe` (or `probe in key(x)`), where
 //    `key` reads only the comprehension's variable and `probe` does not read
@@ -24,8 +25,9 @@
 //    So `plan.allocations.filter(b, b.pool == a.pool && …)` inside a loop
 //    over allocations costs O(n) in all, not O(n²).
 //  - Clause hoisting. A `where` runs as soon as the variables it reads are
-//    bound (the clauses of a rule are a conjunction, so, as with CEL's `&&`,
-//    a false `where` decides the binding before the clauses it skips).
+//    bound, though ahead of an earlier `where` only to leave a `for` loop
+//    (the clauses of a rule are a conjunction, so, as with CEL's `&&`, a
+//    false `where` decides the binding before the clauses it skips).
 //
 // The evaluator keeps the values and indexes per evaluation (eval::Memo);
 // this plan only says where they apply. Node ids are per module, so plans

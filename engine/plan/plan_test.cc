@@ -54,6 +54,51 @@ TEST_CASE("the plan dump shows hoisted clauses, joins and invariant expressions"
 )");
 }
 
+TEST_CASE("a where passes an earlier where only to leave a loop", "[plan]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule r {
+  for a in plan.allocations
+  let same = plan.allocations.filter(b, b.pool == a.pool)
+  where size(same) > 1
+  where a.gpus > 1
+  deny "{a.id}"
+}
+)");
+  REQUIRE(c->ok);
+  std::string dump = Dump(*c->engine.program(), *c->engine.plan(), c->engine.sources());
+  CHECK(dump.substr(0, dump.find("\n  join")) == R"(rule T-1
+  1: for a in plan.allocations
+  2: let same = plan.allocations.filter(b, b.pool == a.pool)
+  3: where size(same) > 1
+  4: where a.gpus > 1)");
+}
+
+TEST_CASE("remembered per loop values: costly calls, not cheap ones nor never-repeating values", "[plan]") {
+  auto c = CompilePolicy(R"(fn cheap(n: int): bool = n > 1
+fn costly(xs: list<ref Supply>): int = size(xs.filter(x, x != ""))
+fn indirect(xs: list<ref Supply>): int = costly(xs) + 1
+@id("T-1") rule r {
+  for p in inventory.pools
+  for a in plan.allocations
+  let fresh = a.evidence.map(e, e)
+  let counted = costly(a.evidence) + indirect(a.evidence)
+  where cheap(a.gpus)
+  let seen = plan.allocations.filter(x, x.evidence == fresh)
+  let kept = plan.allocations.filter(x, x.evidence == a.evidence)
+  deny "{p.id} {counted} {size(seen)} {size(kept)}"
+}
+)");
+  REQUIRE(c->ok);
+  std::string dump = Dump(*c->engine.program(), *c->engine.plan(), c->engine.sources());
+  CHECK(dump.find("once per loop values `costly(a.evidence)`") != std::string::npos);
+  CHECK(dump.find("once per loop values `indirect(a.evidence)`") != std::string::npos);
+  CHECK(dump.find("`cheap(") == std::string::npos);
+  // `fresh` is a new list each time: remembering per its value only stores.
+  CHECK(dump.find("once per loop values `plan.allocations.filter(x, x.evidence == fresh)`") == std::string::npos);
+  // `a.evidence` is a fact, the same list whenever `a` is.
+  CHECK(dump.find("once per loop values `plan.allocations.filter(x, x.evidence == a.evidence)`") !=
+        std::string::npos);
+}
+
 TEST_CASE("no join where the list depends on the loop or the key on other variables", "[plan]") {
   auto c = CompilePolicy(R"(@id("T-1") rule r {
   for a in plan.allocations

@@ -184,14 +184,14 @@ std::string Engine::CanonicalForm() const {
   return out;
 }
 
-eval::LintReport Engine::Lint(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories) {
+eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories) {
   if (!program_) {
     eval::LintReport empty;
     return empty;
   }
   options_.eval.plan = options_.optimize ? plan_.get() : nullptr;
   LintRun run(*program_, params_, digest_, options_, &sources_);
-  run.Load(inventories, plans);
+  run.Load(std::move(inventories), std::move(plans));
   return run.Finish();
 }
 

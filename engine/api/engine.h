@@ -64,7 +64,7 @@ class Engine {
   bool Compile(Diagnostics* diagnostics);
 
   /// Lints plan files against the inventory files. Requires a successful Compile().
-  eval::LintReport Lint(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories);
+  eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories);
 
   /// The facts of the first plan among `plans` with the merged inventory,
   /// validated. False (and `*problems` filled) when they have errors.

@@ -23,17 +23,19 @@ size_t LintRun::jobs() const { return options_.jobs == 0 ? DefaultJobs() : optio
 
 // Files are added in order (FileIds as a sequential run gives them), parsed
 // in parallel, then taken in order.
-void LintRun::Load(const std::vector<TextFile>& inventories, const std::vector<TextFile>& plans) {
+// The texts move into the source manager: a large plan is held once.
+void LintRun::Load(std::vector<TextFile> inventories, std::vector<TextFile> plans) {
   std::vector<FileId> ids;
-  for (const auto* files : {&inventories, &plans}) {
-    for (const TextFile& f : *files) {
-      ids.push_back(sources_->Add(f.path, f.text));
+  size_t inventory_files = inventories.size();
+  for (auto* files : {&inventories, &plans}) {
+    for (TextFile& f : *files) {
       fact_bytes_ += f.text.size();
+      ids.push_back(sources_->Add(std::move(f.path), std::move(f.text)));
     }
   }
   std::vector<facts::LoadResult> loaded(ids.size());
   ParallelFor(ids.size(), jobs(), [&](size_t i) { loaded[i] = facts::LoadYaml(*sources_, ids[i], options_.facts); });
-  for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventories.size());
+  for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventory_files);
 }
 
 void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {

@@ -15,7 +15,7 @@ class LintRun {
 
   /// Loads every document of the files (in parallel). A CapacityPlan in an
   /// inventory file is refused.
-  void Load(const std::vector<TextFile>& inventories, const std::vector<TextFile>& plans);
+  void Load(std::vector<TextFile> inventories, std::vector<TextFile> plans);
   /// Validates, merges the inventories, evaluates each valid plan; sorts the report.
   eval::LintReport Finish();
   /// Validates and merges, then gives the facts of the first plan (an empty

@@ -71,6 +71,9 @@ bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_
     return false;
   }
   text->clear();
+  // Sized once: appending chunks would leave up to twice the file reserved.
+  uintmax_t size = fs::file_size(path, ec);
+  if (!ec) text->reserve(static_cast<size_t>(std::min<uintmax_t>(size, limit) + 1));
   char chunk[1 << 16];
   while (in && text->size() <= limit) {
     in.read(chunk, static_cast<std::streamsize>(std::min<size_t>(sizeof chunk, limit + 1 - text->size())));

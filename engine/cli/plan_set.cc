@@ -488,7 +488,7 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
   }
   for (size_t g = 0; g < set.groups().size(); ++g) {
     Merge(keys ? GroupLint(engine, cache, *keys, policies, plans[g], inventories[g]).Run()
-               : engine->Lint(plans[g], inventories[g]),
+               : engine->Lint(std::move(plans[g]), std::move(inventories[g])),
           report);
   }
   SortViolations(engine->sources(), &report->violations);

@@ -4,22 +4,42 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <unordered_map>
 
 namespace capops {
 
-struct Value::ListData {
-  std::vector<Value> items;
-  std::unordered_map<std::string_view, uint32_t> by_id;  // views into items' ids
-  bool keyed = false;
+static_assert(sizeof(Value) == 24, "a Value is a kind, a location and one word");
+
+struct Value::StringData : Heap {
+  explicit StringData(std::string s) : text(std::move(s)) {}
+  std::string text;
 };
 
-struct Value::MapData {
+using Positions = std::unordered_map<std::string_view, uint32_t>;
+
+struct Value::ListData : Heap {
+  std::vector<Value> items;
+  std::unique_ptr<Positions> by_id;  // when keyed: views into items' ids
+};
+
+struct Value::MapData : Heap {
   MapEntries entries;
   // Small maps (records) are searched linearly; large ones get an index.
   static constexpr size_t kIndexFrom = 16;
-  std::unordered_map<std::string_view, uint32_t> index;
+  std::unique_ptr<Positions> index;  // views into the keys
 };
+
+void Value::Destroy() {
+  switch (kind_) {
+    case ValueKind::kString:
+    case ValueKind::kError: delete static_cast<StringData*>(u_.heap); break;
+    case ValueKind::kList: delete static_cast<ListData*>(u_.heap); break;
+    case ValueKind::kMap: delete static_cast<MapData*>(u_.heap); break;
+    default: break;
+  }
+  u_.i = 0;
+}
 
 const char* KindName(ValueKind kind) {
   switch (kind) {
@@ -41,28 +61,28 @@ const char* KindName(ValueKind kind) {
 Value Value::Bool(bool b) {
   Value v;
   v.kind_ = ValueKind::kBool;
-  v.scalar_.b = b;
+  v.u_.b = b;
   return v;
 }
 
 Value Value::Int(int64_t i) {
   Value v;
   v.kind_ = ValueKind::kInt;
-  v.scalar_.i = i;
+  v.u_.i = i;
   return v;
 }
 
 Value Value::Double(double d) {
   Value v;
   v.kind_ = ValueKind::kDouble;
-  v.scalar_.d = d;
+  v.u_.d = d;
   return v;
 }
 
 Value Value::String(std::string s) {
   Value v;
+  v.u_.heap = new StringData(std::move(s));
   v.kind_ = ValueKind::kString;
-  v.heap_ = std::make_shared<const std::string>(std::move(s));
   return v;
 }
 
@@ -86,38 +106,46 @@ Value Value::Quantity(capops::Quantity q) {
 }
 
 Value Value::List(std::vector<Value> items) {
-  auto data = std::make_shared<ListData>();
+  auto data = std::make_unique<ListData>();
   data->items = std::move(items);
-  data->keyed = !data->items.empty();
-  for (uint32_t i = 0; i < data->items.size() && data->keyed; ++i) {
-    std::string_view id = data->items[i].Id();
-    data->keyed = !id.empty() && data->by_id.emplace(id, i).second;
+  bool keyed = !data->items.empty() && !data->items[0].Id().empty();
+  if (keyed) {
+    auto by_id = std::make_unique<Positions>(data->items.size());
+    for (uint32_t i = 0; i < data->items.size() && keyed; ++i) {
+      std::string_view id = data->items[i].Id();
+      keyed = !id.empty() && by_id->emplace(id, i).second;
+    }
+    if (keyed) data->by_id = std::move(by_id);
   }
-  if (!data->keyed) data->by_id.clear();
   Value v;
+  v.u_.heap = data.release();
   v.kind_ = ValueKind::kList;
-  v.heap_ = std::move(data);
   return v;
 }
 
 Value Value::Map(MapEntries entries) {
-  auto data = std::make_shared<MapData>();
-  data->entries.reserve(entries.size());
-  // Views point into data->entries, which reserve() keeps from moving.
-  std::unordered_map<std::string_view, uint32_t> seen;
-  for (auto& [key, value] : entries) {
-    if (seen.count(key) != 0) continue;
-    data->entries.emplace_back(std::move(key), std::move(value));
-    seen.emplace(data->entries.back().first, 0);
-  }
-  if (data->entries.size() >= MapData::kIndexFrom) {
-    for (uint32_t i = 0; i < data->entries.size(); ++i) {
-      data->index.emplace(data->entries[i].first, i);
+  auto data = std::make_unique<MapData>();
+  if (entries.size() < MapData::kIndexFrom) {
+    // A record: keys compared pairwise, a repeat keeps its first value.
+    data->entries.reserve(entries.size());
+    for (auto& entry : entries) {
+      bool repeat = false;
+      for (const auto& kept : data->entries) repeat = repeat || kept.first == entry.first;
+      if (!repeat) data->entries.push_back(std::move(entry));
+    }
+  } else {
+    // Views point into data->entries, which reserve() keeps from moving.
+    data->entries.reserve(entries.size());
+    data->index = std::make_unique<Positions>(entries.size());
+    for (auto& entry : entries) {
+      if (data->index->count(entry.first) != 0) continue;
+      data->entries.push_back(std::move(entry));
+      data->index->emplace(data->entries.back().first, static_cast<uint32_t>(data->entries.size() - 1));
     }
   }
   Value v;
+  v.u_.heap = data.release();
   v.kind_ = ValueKind::kMap;
-  v.heap_ = std::move(data);
   return v;
 }
 
@@ -131,27 +159,27 @@ Value Value::Error(std::string message, SourceLoc fact) {
 const std::string& Value::string_value() const {
   static const std::string kEmpty;
   if (kind_ != ValueKind::kString && kind_ != ValueKind::kError) return kEmpty;
-  return *static_cast<const std::string*>(heap_.get());
+  return static_cast<const StringData*>(u_.heap)->text;
 }
 
 const std::vector<Value>& Value::items() const {
   static const std::vector<Value> kEmpty;
   if (kind_ != ValueKind::kList) return kEmpty;
-  return static_cast<const ListData*>(heap_.get())->items;
+  return static_cast<const ListData*>(u_.heap)->items;
 }
 
 const MapEntries& Value::entries() const {
   static const MapEntries kEmpty;
   if (kind_ != ValueKind::kMap) return kEmpty;
-  return static_cast<const MapData*>(heap_.get())->entries;
+  return static_cast<const MapData*>(u_.heap)->entries;
 }
 
 const Value* Value::Field(std::string_view name) const {
   if (kind_ != ValueKind::kMap) return nullptr;
-  const auto* data = static_cast<const MapData*>(heap_.get());
-  if (!data->index.empty()) {
-    auto it = data->index.find(name);
-    return it == data->index.end() ? nullptr : &data->entries[it->second].second;
+  const auto* data = static_cast<const MapData*>(u_.heap);
+  if (data->index) {
+    auto it = data->index->find(name);
+    return it == data->index->end() ? nullptr : &data->entries[it->second].second;
   }
   for (const auto& [key, value] : data->entries) {
     if (key == name) return &value;
@@ -160,14 +188,14 @@ const Value* Value::Field(std::string_view name) const {
 }
 
 bool Value::keyed() const {
-  return kind_ == ValueKind::kList && static_cast<const ListData*>(heap_.get())->keyed;
+  return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->by_id != nullptr;
 }
 
 const Value* Value::FindById(std::string_view id) const {
   if (!keyed()) return nullptr;
-  const auto* data = static_cast<const ListData*>(heap_.get());
-  auto it = data->by_id.find(id);
-  return it == data->by_id.end() ? nullptr : &data->items[it->second];
+  const auto* data = static_cast<const ListData*>(u_.heap);
+  auto it = data->by_id->find(id);
+  return it == data->by_id->end() ? nullptr : &data->items[it->second];
 }
 
 std::string_view Value::Id() const {
@@ -212,13 +240,13 @@ std::string Quote(const std::string& s) {
 std::string Value::ToString() const {
   switch (kind_) {
     case ValueKind::kNull: return "null";
-    case ValueKind::kBool: return scalar_.b ? "true" : "false";
-    case ValueKind::kInt: return std::to_string(scalar_.i);
-    case ValueKind::kDouble: return FormatDouble(scalar_.d);
+    case ValueKind::kBool: return u_.b ? "true" : "false";
+    case ValueKind::kInt: return std::to_string(u_.i);
+    case ValueKind::kDouble: return FormatDouble(u_.d);
     case ValueKind::kString:
     case ValueKind::kError: return string_value();
-    case ValueKind::kDate: return FormatDate(scalar_.i);
-    case ValueKind::kDuration: return FormatDuration(scalar_.i);
+    case ValueKind::kDate: return FormatDate(u_.i);
+    case ValueKind::kDuration: return FormatDuration(u_.i);
     case ValueKind::kQuantity: return FormatQuantity(quantity_value());
     case ValueKind::kList: {
       std::string out = "[";
@@ -283,19 +311,19 @@ bool operator==(const Value& a, const Value& b) {
   bool a_num = a.kind_ == ValueKind::kInt || a.kind_ == ValueKind::kDouble;
   bool b_num = b.kind_ == ValueKind::kInt || b.kind_ == ValueKind::kDouble;
   if (a_num && b_num && a.kind_ != b.kind_) {
-    double x = a.kind_ == ValueKind::kInt ? static_cast<double>(a.scalar_.i) : a.scalar_.d;
-    double y = b.kind_ == ValueKind::kInt ? static_cast<double>(b.scalar_.i) : b.scalar_.d;
+    double x = a.kind_ == ValueKind::kInt ? static_cast<double>(a.u_.i) : a.u_.d;
+    double y = b.kind_ == ValueKind::kInt ? static_cast<double>(b.u_.i) : b.u_.d;
     return x == y;
   }
   if (a.kind_ != b.kind_) return false;
   switch (a.kind_) {
     case ValueKind::kNull: return true;
-    case ValueKind::kBool: return a.scalar_.b == b.scalar_.b;
+    case ValueKind::kBool: return a.u_.b == b.u_.b;
     case ValueKind::kInt:
     case ValueKind::kDate:
-    case ValueKind::kDuration: return a.scalar_.i == b.scalar_.i;
+    case ValueKind::kDuration: return a.u_.i == b.u_.i;
     case ValueKind::kQuantity: return a.quantity_value() == b.quantity_value();
-    case ValueKind::kDouble: return a.scalar_.d == b.scalar_.d;
+    case ValueKind::kDouble: return a.u_.d == b.u_.d;
     case ValueKind::kString:
     case ValueKind::kError: return a.string_value() == b.string_value();
     case ValueKind::kList: return a.items() == b.items();

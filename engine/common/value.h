@@ -1,7 +1,8 @@
 // Value: the engine's one representation of data, for facts and results.
 //
-// A Value is a small handle: scalars are held inline, strings, lists and maps
-// are shared immutable heap data, so copying a Value never copies a tree.
+// A Value is a small handle (24 bytes): scalars are held inline, strings,
+// lists and maps are shared immutable heap data with an intrusive reference
+// count, so copying a Value never copies a tree.
 // Values read from YAML carry the location of their text; computed values
 // have none. A list whose items are all maps with a string `id` is *keyed*:
 // FindById() looks an item up in O(1).
@@ -15,8 +16,8 @@
 //   std::string s = Value::Int(4).ToString();         // "4"
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,6 +51,26 @@ using MapEntries = std::vector<std::pair<std::string, Value>>;
 class Value {
  public:
   Value() = default;  // null
+  Value(const Value& other) : kind_(other.kind_), dimension_(other.dimension_), loc_(other.loc_), u_(other.u_) {
+    Retain();
+  }
+  Value(Value&& other) noexcept
+      : kind_(other.kind_), dimension_(other.dimension_), loc_(other.loc_), u_(other.u_) {
+    other.kind_ = ValueKind::kNull;
+    other.u_.i = 0;
+  }
+  // Through a temporary: the value assigned may live inside this one's tree.
+  Value& operator=(const Value& other) {
+    Value copy(other);
+    Swap(copy);
+    return *this;
+  }
+  Value& operator=(Value&& other) noexcept {
+    Value taken(std::move(other));
+    Swap(taken);
+    return *this;
+  }
+  ~Value() { Release(); }
 
   static Value Null() { return Value(); }
   static Value Bool(bool b);
@@ -77,10 +98,10 @@ class Value {
     return *this;
   }
 
-  bool bool_value() const { return scalar_.b; }
-  int64_t int_value() const { return scalar_.i; }  // also days and seconds
-  double double_value() const { return scalar_.d; }
-  capops::Quantity quantity_value() const { return {scalar_.i, dimension_}; }
+  bool bool_value() const { return u_.b; }
+  int64_t int_value() const { return u_.i; }  // also days and seconds
+  double double_value() const { return u_.d; }
+  capops::Quantity quantity_value() const { return {u_.i, dimension_}; }
   const std::string& string_value() const;  // kString and kError (the message)
   const std::vector<Value>& items() const;  // kList
   const MapEntries& entries() const;        // kMap
@@ -105,8 +126,8 @@ class Value {
   /// object of a string, list or map, else the kind and the bits. Valid
   /// while the value lives.
   std::pair<uint64_t, uint64_t> Identity() const {
-    if (heap_) return {static_cast<uint64_t>(kind_), reinterpret_cast<uintptr_t>(heap_.get())};
-    return {static_cast<uint64_t>(kind_) | static_cast<uint64_t>(dimension_) << 8, static_cast<uint64_t>(scalar_.i)};
+    if (on_heap()) return {static_cast<uint64_t>(kind_), reinterpret_cast<uintptr_t>(u_.heap)};
+    return {static_cast<uint64_t>(kind_) | static_cast<uint64_t>(dimension_) << 8, static_cast<uint64_t>(u_.i)};
   }
 
   /// Structural equality across kinds of the same family (int == double
@@ -114,18 +135,40 @@ class Value {
   friend bool operator==(const Value& a, const Value& b);
 
  private:
+  struct Heap {
+    std::atomic<uint32_t> refs{1};
+  };
+  struct StringData;  // kString and kError
   struct ListData;
   struct MapData;
+
+  bool on_heap() const {
+    return kind_ == ValueKind::kString || kind_ == ValueKind::kError || kind_ == ValueKind::kList ||
+           kind_ == ValueKind::kMap;
+  }
+  void Retain() const {
+    if (on_heap()) u_.heap->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  void Release() {
+    if (on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Destroy();
+  }
+  void Destroy();
+  void Swap(Value& other) noexcept {
+    std::swap(kind_, other.kind_);
+    std::swap(dimension_, other.dimension_);
+    std::swap(loc_, other.loc_);
+    std::swap(u_, other.u_);
+  }
 
   ValueKind kind_ = ValueKind::kNull;
   Dimension dimension_ = Dimension::kBytes;
   SourceLoc loc_;
-  union Scalar {
+  union Payload {
     bool b;
     int64_t i;
     double d;
-  } scalar_{.i = 0};
-  std::shared_ptr<const void> heap_;  // std::string, ListData or MapData
+    Heap* heap;  // never null when on_heap()
+  } u_{.i = 0};
 };
 
 }  // namespace capops

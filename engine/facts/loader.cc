@@ -363,8 +363,21 @@ class DocumentBuilder : public YAML::EventHandler {
       }
       value = Value::String(text);
     }
+    if (value.is(ValueKind::kString)) value = Shared(std::move(value));
     value.set_loc(loc);
     return value;
+  }
+
+  // One heap string per distinct short text of the file: ids and names are
+  // repeated by every fact that refers to them (an allocation's `demand`,
+  // `pool`, regions, enum members), and Values are immutable.
+  Value Shared(Value value) {
+    static constexpr size_t kLongest = 64;
+    const std::string& text = value.string_value();
+    if (text.size() > kLongest) return value;
+    auto [it, inserted] = strings_.try_emplace(text, value);
+    if (inserted) return value;
+    return it->second;  // the caller gives it this scalar's location
   }
 
   void Open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
@@ -458,6 +471,7 @@ class DocumentBuilder : public YAML::EventHandler {
   YAML::Mark start_ = YAML::Mark::null_mark();
   Value root_;
   std::vector<Frame> stack_;
+  std::unordered_map<std::string_view, Value> strings_;  // by text, viewing the Values' own strings
   size_t skip_depth_ = 0;
   size_t nodes_ = 0;
   bool stopped_ = false;

@@ -63,7 +63,8 @@ void LintRun::Validate() {
   ParallelFor(documents_.size(), jobs(), [&](size_t i) {
     facts::Document& d = documents_[i];
     if (schema.Document(facts::DocumentKindName(d.kind)) == nullptr) return;  // an untyped rule set
-    d.root = facts::ValidateDocument(schema, d, &problems[i]);
+    facts::Document taken{d.kind, std::move(d.root), d.loc};
+    d.root = facts::ValidateDocument(schema, std::move(taken), &problems[i]);
     valid_[i] = !problems[i].HasErrors();
   });
   for (const Diagnostics& p : problems) report_.errors.Append(p);

@@ -174,6 +174,24 @@ const MapEntries& Value::entries() const {
   return static_cast<const MapData*>(u_.heap)->entries;
 }
 
+bool Value::TakeEntries(MapEntries* out) {
+  if (kind_ != ValueKind::kMap || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
+  auto* data = static_cast<MapData*>(u_.heap);
+  data->index.reset();
+  *out = std::move(data->entries);
+  data->entries.clear();
+  return true;
+}
+
+bool Value::TakeItems(std::vector<Value>* out) {
+  if (kind_ != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
+  auto* data = static_cast<ListData*>(u_.heap);
+  data->by_id.reset();
+  *out = std::move(data->items);
+  data->items.clear();
+  return true;
+}
+
 const Value* Value::Field(std::string_view name) const {
   if (kind_ != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);

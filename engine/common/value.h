@@ -106,6 +106,13 @@ class Value {
   const std::vector<Value>& items() const;  // kList
   const MapEntries& entries() const;        // kMap
 
+  /// Moves the entries of a map (the items of a list) into `*out` when this
+  /// Value is their only holder, leaving it empty; false, and nothing moved,
+  /// when they are shared. For a one-pass rewrite of a tree that is being
+  /// replaced (validation): the old tree is freed as the new one grows.
+  bool TakeEntries(MapEntries* out);
+  bool TakeItems(std::vector<Value>* out);
+
   /// Map field by name, or nullptr.
   const Value* Field(std::string_view name) const;
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).

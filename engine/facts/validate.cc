@@ -126,32 +126,43 @@ bool LooksNumeric(std::string_view text) {
   return i < text.size() && text[i] >= '0' && text[i] <= '9';
 }
 
+// The value of `key` among `entries`, or nullptr.
+const Value* Find(const MapEntries& entries, std::string_view key) {
+  for (const auto& entry : entries) {
+    if (entry.first == key) return &entry.second;
+  }
+  return nullptr;
+}
+
 // The record's name for a message, with its id when it has one: "`Allocation` `a-train`".
-std::string RecordName(const RecordDef& def, const Value& map) {
+std::string RecordName(const RecordDef& def, const MapEntries& fields) {
   std::string name = Tick(def.name);
-  const Value* id = map.Field("id");
+  const Value* id = Find(fields, "id");
   if (id != nullptr && IsScalar(*id)) name += " " + Tick(id->ToString());
   return name;
 }
 
-// Checks one document's values against their types and returns them normalized.
+// Checks one document's values against their types and returns them
+// normalized. Maps and lists that only the value given holds are taken apart
+// (Value::TakeEntries) rather than copied, so a document being replaced by
+// its validated form is not held twice.
 class Validator {
  public:
   Validator(const TypeTable& schema, const ValidateOptions& options, Reporter* out)
       : schema_(schema), options_(options), out_(out) {}
 
-  Value Document(const RecordDef& def, const Value& root) { return Record(def, root, 0, true); }
+  Value Document(const RecordDef& def, Value root) { return Record(def, std::move(root), 0, true); }
   Value Of(TypeId type, const Value& v) { return Check(type, v, "", 0); }
 
  private:
-  Value Check(TypeId type, const Value& v, std::string_view field, size_t depth);
-  Value Record(const RecordDef& def, const Value& v, size_t depth, bool document);
-  bool FillAbsent(const RecordDef& def, const Value& v, MapEntries* out);
+  Value Check(TypeId type, Value v, std::string_view field, size_t depth);
+  Value Record(const RecordDef& def, Value v, size_t depth, bool document);
+  bool FillAbsent(const RecordDef& def, const MapEntries& given, SourceLoc loc, MapEntries* out);
   void UnknownField(const RecordDef& def, const std::string& key, const Value& value);
-  Value List(const Type& t, const Value& v, std::string_view field, size_t depth);
+  Value List(const Type& t, Value v, std::string_view field, size_t depth);
   void Unique(const Value& item, bool keyed, std::string_view field,
               std::unordered_map<std::string, SourceLoc>* seen);
-  Value Map(const Type& t, const Value& v, size_t depth);
+  Value Map(const Type& t, Value v, size_t depth);
   Value Scalar(TypeKind kind, const Value& v);
   Value Quantity(TypeKind kind, const Value& v);
   Value Enum(const EnumDef& def, const Value& v);
@@ -160,9 +171,10 @@ class Validator {
 
   // A new value in place of `original`, at its location. Counted, so that a
   // collection none of whose items changed is returned as it was, shared.
-  Value Rebuilt(Value value, const Value& original) {
+  Value Rebuilt(Value value, const Value& original) { return Rebuilt(std::move(value), original.loc()); }
+  Value Rebuilt(Value value, SourceLoc loc) {
     ++edits_;
-    value.set_loc(original.loc());
+    value.set_loc(loc);
     return value;
   }
 
@@ -173,7 +185,7 @@ class Validator {
   bool too_deep_ = false;
 };
 
-Value Validator::Check(TypeId type, const Value& v, std::string_view field, size_t depth) {
+Value Validator::Check(TypeId type, Value v, std::string_view field, size_t depth) {
   if (depth > options_.max_depth) {
     if (!too_deep_) {
       out_->Error(v.loc(), "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
@@ -202,25 +214,29 @@ Value Validator::Check(TypeId type, const Value& v, std::string_view field, size
     case TypeKind::kEnum:
       return Enum(schema_.enums[t.index], v);
     case TypeKind::kRecord:
-      return Record(schema_.records[t.index], v, depth, false);
+      return Record(schema_.records[t.index], std::move(v), depth, false);
     case TypeKind::kList:
-      return List(t, v, field, depth);
+      return List(t, std::move(v), field, depth);
     case TypeKind::kMap:
-      return Map(t, v, depth);
+      return Map(t, std::move(v), depth);
   }
   return v;
 }
 
-Value Validator::Record(const RecordDef& def, const Value& v, size_t depth, bool document) {
+Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool document) {
   if (!v.is(ValueKind::kMap)) {
     out_->Error(v.loc(), "expected a " + Tick(def.name) + " mapping, got " + Got(v));
     return v;
   }
   size_t edits = edits_;
   bool dropped = false;
+  MapEntries taken;
+  bool owned = v.TakeEntries(&taken);
+  const MapEntries& given = owned ? taken : v.entries();
   MapEntries entries;
-  entries.reserve(v.entries().size() + def.fields.size());
-  for (const auto& [key, value] : v.entries()) {
+  entries.reserve(given.size() + def.fields.size());
+  for (size_t i = 0; i < given.size(); ++i) {
+    const auto& [key, value] = given[i];
     const FieldDef* field = def.Find(key);
     if (field == nullptr && document && (key == "apiVersion" || key == "kind")) {
       entries.emplace_back(key, value);  // the loader checked them
@@ -235,28 +251,28 @@ Value Validator::Record(const RecordDef& def, const Value& v, size_t depth, bool
       }
       dropped = true;
     } else {
-      entries.emplace_back(key, Check(field->type, value, key, depth + 1));
+      entries.emplace_back(key, Check(field->type, owned ? std::move(taken[i].second) : value, key, depth + 1));
     }
   }
-  bool filled = FillAbsent(def, v, &entries);
-  if (!dropped && !filled && edits_ == edits) return v;
-  return Rebuilt(Value::Map(std::move(entries)), v);
+  bool filled = FillAbsent(def, given, v.loc(), &entries);
+  if (!owned && !dropped && !filled && edits_ == edits) return v;
+  return Rebuilt(Value::Map(std::move(entries)), v.loc());
 }
 
 // Adds the defaults of absent fields and reports the missing required ones;
-// true if a default was added.
-bool Validator::FillAbsent(const RecordDef& def, const Value& v, MapEntries* out) {
+// true if a default was added. `out` holds the fields given a value so far;
+// `given` the record's keys as read (their values may have been moved).
+bool Validator::FillAbsent(const RecordDef& def, const MapEntries& given, SourceLoc loc, MapEntries* out) {
   bool filled = false;
   for (const FieldDef& field : def.fields) {
-    const Value* present = v.Field(field.name);
-    if (present != nullptr && !present->is(ValueKind::kNull)) continue;
+    if (Find(*out, field.name) != nullptr) continue;
     if (field.has_default) {
       Value value = field.default_value;
-      value.set_loc(v.loc());
+      value.set_loc(loc);
       out->emplace_back(field.name, std::move(value));
       filled = true;
-    } else if (!field.optional && present == nullptr) {
-      out_->Error(v.loc(), "missing field " + Tick(field.name) + " in " + RecordName(def, v)).help =
+    } else if (!field.optional && Find(given, field.name) == nullptr) {
+      out_->Error(loc, "missing field " + Tick(field.name) + " in " + RecordName(def, *out)).help =
           "add " + Tick(field.name + ":") + " with a value of type " +
           Tick(schema_.Name(field.type));
     }
@@ -275,17 +291,23 @@ void Validator::UnknownField(const RecordDef& def, const std::string& key, const
                             : Tick(def.name) + " has fields " + ListNames(names, kListedNames);
 }
 
-Value Validator::List(const Type& t, const Value& v, std::string_view field, size_t depth) {
+Value Validator::List(const Type& t, Value v, std::string_view field, size_t depth) {
   if (!v.is(ValueKind::kList)) {
     Diagnostic& d = out_->Error(v.loc(), "expected a list, got " + Got(v));
     if (IsScalar(v)) d.help = "write " + Tick("[" + v.ToString() + "]") + " for a list of one";
     return v;
   }
   size_t edits = edits_;
+  std::vector<Value> taken;
+  bool owned = v.TakeItems(&taken);
   std::vector<Value> items;
-  items.reserve(v.items().size());
-  for (const Value& item : v.items()) items.push_back(Check(t.elem, item, field, depth + 1));
-  Value result = edits_ == edits ? v : Rebuilt(Value::List(std::move(items)), v);
+  items.reserve(owned ? taken.size() : v.items().size());
+  if (owned) {
+    for (Value& item : taken) items.push_back(Check(t.elem, std::move(item), field, depth + 1));
+  } else {
+    for (const Value& item : v.items()) items.push_back(Check(t.elem, item, field, depth + 1));
+  }
+  Value result = !owned && edits_ == edits ? v : Rebuilt(Value::List(std::move(items)), v.loc());
   // Value::List keys a list whose ids are distinct: only an unkeyed one can repeat an id.
   const Type& elem = schema_.Get(t.elem);
   bool keyed = elem.kind == TypeKind::kRecord && schema_.records[elem.index].keyed();
@@ -313,7 +335,7 @@ void Validator::Unique(const Value& item, bool keyed, std::string_view field,
   d.related.push_back({first->second, "the first " + Tick(text) + " is here"});
 }
 
-Value Validator::Map(const Type& t, const Value& v, size_t depth) {
+Value Validator::Map(const Type& t, Value v, size_t depth) {
   if (!v.is(ValueKind::kMap)) {
     out_->Error(v.loc(), "expected a mapping, got " + Got(v));
     return v;
@@ -322,9 +344,13 @@ Value Validator::Map(const Type& t, const Value& v, size_t depth) {
   const EnumDef* members = key.kind == TypeKind::kEnum ? &schema_.enums[key.index] : nullptr;
   size_t edits = edits_;
   bool dropped = false;
+  MapEntries taken;
+  bool owned = v.TakeEntries(&taken);
+  const MapEntries& given = owned ? taken : v.entries();
   MapEntries entries;
-  entries.reserve(v.entries().size());
-  for (const auto& [name, value] : v.entries()) {
+  entries.reserve(given.size());
+  for (size_t i = 0; i < given.size(); ++i) {
+    const auto& [name, value] = given[i];
     int member = members != nullptr ? members->FindFact(name) : 0;
     if (member < 0) {
       UnknownMember(*members, name, value.loc().valid() ? value.loc() : v.loc(), true);
@@ -334,10 +360,10 @@ Value Validator::Map(const Type& t, const Value& v, size_t depth) {
     // Enum keys are stored in their canonical spelling, as rules compare them.
     std::string key = members != nullptr ? EnumDef::FactSpelling(members->members[member]) : name;
     dropped = dropped || key != name;
-    entries.emplace_back(std::move(key), Check(t.elem, value, name, depth + 1));
+    entries.emplace_back(std::move(key), Check(t.elem, owned ? std::move(taken[i].second) : value, name, depth + 1));
   }
-  if (!dropped && edits_ == edits) return v;
-  return Rebuilt(Value::Map(std::move(entries)), v);
+  if (!owned && !dropped && edits_ == edits) return v;
+  return Rebuilt(Value::Map(std::move(entries)), v.loc());
 }
 
 Value Validator::Scalar(TypeKind kind, const Value& v) {
@@ -659,6 +685,10 @@ void RefChecker::Unheld(uint32_t record, Targets* targets, const Value& v) {
 
 Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
                        const ValidateOptions& options) {
+  return ValidateDocument(schema, Document(doc), diags, options);
+}
+
+Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* diags, const ValidateOptions& options) {
   Reporter out(diags, options.max_diagnostics);
   const char* kind = DocumentKindName(doc.kind);
   const RecordDef* record = schema.Document(kind);
@@ -668,7 +698,7 @@ Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics
     return doc.root;
   }
   Validator validator(schema, options, &out);
-  Value root = validator.Document(*record, doc.root);
+  Value root = validator.Document(*record, std::move(doc.root));
   out.Finish(doc.loc);
   return root;
 }

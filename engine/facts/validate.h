@@ -65,6 +65,11 @@ struct ValidateOptions {
 /// is reported and `doc.root` returned unchanged. `diags` must not be null.
 Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
                        const ValidateOptions& options = {});
+/// The same, consuming `doc`: the maps and lists of its tree that nothing
+/// else holds are taken apart as the result is built, so a large document
+/// is not held twice (peak memory of a lint run).
+Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* diags,
+                       const ValidateOptions& options = {});
 
 /// Validates one value (a param value from a config file, say) against a
 /// type, with the rules of ValidateDocument; returns it normalized.

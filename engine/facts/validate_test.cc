@@ -208,14 +208,35 @@ struct Checked {
     diags.Sort();
   }
 
+  // Every document is validated twice, from two loads: consumed (its tree
+  // taken apart, as a lint run does) and shared (its tree kept); both must
+  // give the same value and the same diagnostics.
   void Load(FileId id, const TypeTable& schema, const ValidateOptions& options) {
     LoadResult loaded = LoadYaml(sources, id, {});
+    LoadResult again = LoadYaml(sources, id, {});
     diags.Append(loaded.diagnostics);
-    for (const Document& d : loaded.documents) {
-      Value root = ValidateDocument(schema, d, &diags, options);
-      const RecordDef* record = schema.Document(DocumentKindName(d.kind));
+    REQUIRE(loaded.documents.size() == again.documents.size());
+    for (size_t i = 0; i < loaded.documents.size(); ++i) {
+      const Document& kept = again.documents[i];
+      Diagnostics shared_diags;
+      Value shared = ValidateDocument(schema, kept, &shared_diags, options);
+      Diagnostics consumed_diags;
+      Value root = ValidateDocument(schema, std::move(loaded.documents[i]), &consumed_diags, options);
+      CHECK(root == shared);
+      CHECK(Lines(consumed_diags) == Lines(shared_diags));
+      diags.Append(consumed_diags);
+      const RecordDef* record = schema.Document(DocumentKindName(kept.kind));
       if (record != nullptr) roots.push_back(ValidatedRoot{record, root});
     }
+  }
+
+  static std::vector<std::string> Lines(const Diagnostics& ds) {
+    std::vector<std::string> lines;
+    for (const Diagnostic& d : ds.items()) {
+      lines.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " + d.message + " | " +
+                      d.help);
+    }
+    return lines;
   }
 
   const Value& plan() const { return Root("CapacityPlan"); }

@@ -34,7 +34,7 @@ std::string PlaceOf(const SourceManager& sources, const eval::Facts& facts, cons
     std::vector<std::pair<const Value*, std::string>> children;
     if (v->is(ValueKind::kMap)) {
       for (const auto& [key, child] : v->entries())
-        children.emplace_back(&child, selector.empty() ? key : selector + "." + key);
+        children.emplace_back(&child, selector.empty() ? key.str() : selector + "." + key.str());
     } else if (v->is(ValueKind::kList)) {
       for (size_t i = 0; i < v->items().size(); ++i) {
         const Value& item = v->items()[i];

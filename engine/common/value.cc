@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 
 namespace capops {
@@ -16,7 +18,61 @@ struct Value::StringData : Heap {
   std::string text;
 };
 
+namespace {
+// Every key's text, never freed: addresses stay valid for the process.
+struct Interned {
+  std::shared_mutex mutex;
+  std::unordered_map<std::string_view, std::unique_ptr<const std::string>> texts;
+};
+
+Interned& Table() {
+  static Interned* table = new Interned;  // outlives every static Value
+  return *table;
+}
+
+const std::string* Intern(std::string_view text) {
+  Interned& t = Table();
+  {
+    std::shared_lock lock(t.mutex);
+    auto it = t.texts.find(text);
+    if (it != t.texts.end()) return it->second.get();
+  }
+  std::unique_lock lock(t.mutex);
+  auto it = t.texts.find(text);
+  if (it != t.texts.end()) return it->second.get();
+  auto owned = std::make_unique<const std::string>(text);
+  const std::string* address = owned.get();
+  t.texts.emplace(*address, std::move(owned));
+  return address;
+}
+
+const std::string* EmptyText() {
+  static const std::string* empty = Intern("");
+  return empty;
+}
+
+Key IdKey() {
+  static const Key id("id");
+  return id;
+}
+}  // namespace
+
+Key::Key() : text_(EmptyText()) {}
+
+Key::Key(std::string_view text) : text_(text.empty() ? EmptyText() : Intern(text)) {}
+
+Key Key::Find(std::string_view text, bool* found) {
+  Key key;
+  Interned& t = Table();
+  std::shared_lock lock(t.mutex);
+  auto it = t.texts.find(text);
+  *found = it != t.texts.end();
+  if (*found) key.text_ = it->second.get();
+  return key;
+}
+
 using Positions = std::unordered_map<std::string_view, uint32_t>;
+using KeyPositions = std::unordered_map<const std::string*, uint32_t>;
 
 struct Value::ListData : Heap {
   std::vector<Value> items;
@@ -27,7 +83,7 @@ struct Value::MapData : Heap {
   MapEntries entries;
   // Small maps (records) are searched linearly; large ones get an index.
   static constexpr size_t kIndexFrom = 16;
-  std::unique_ptr<Positions> index;  // views into the keys
+  std::unique_ptr<KeyPositions> index;  // by key address
 };
 
 void Value::Destroy() {
@@ -136,11 +192,11 @@ Value Value::Map(MapEntries entries) {
   } else {
     // Views point into data->entries, which reserve() keeps from moving.
     data->entries.reserve(entries.size());
-    data->index = std::make_unique<Positions>(entries.size());
+    data->index = std::make_unique<KeyPositions>(entries.size());
     for (auto& entry : entries) {
-      if (data->index->count(entry.first) != 0) continue;
+      if (data->index->count(entry.first.address()) != 0) continue;
       data->entries.push_back(std::move(entry));
-      data->index->emplace(data->entries.back().first, static_cast<uint32_t>(data->entries.size() - 1));
+      data->index->emplace(data->entries.back().first.address(), static_cast<uint32_t>(data->entries.size() - 1));
     }
   }
   Value v;
@@ -192,17 +248,25 @@ bool Value::TakeItems(std::vector<Value>* out) {
   return true;
 }
 
-const Value* Value::Field(std::string_view name) const {
+const Value* Value::Field(Key name) const {
   if (kind_ != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
   if (data->index) {
-    auto it = data->index->find(name);
+    auto it = data->index->find(name.address());
     return it == data->index->end() ? nullptr : &data->entries[it->second].second;
   }
   for (const auto& [key, value] : data->entries) {
     if (key == name) return &value;
   }
   return nullptr;
+}
+
+// A text no map was given as a key is a field of no map.
+const Value* Value::Field(std::string_view name) const {
+  if (kind_ != ValueKind::kMap) return nullptr;
+  bool found = false;
+  Key key = Key::Find(name, &found);
+  return found ? Field(key) : nullptr;
 }
 
 bool Value::keyed() const {
@@ -217,7 +281,7 @@ const Value* Value::FindById(std::string_view id) const {
 }
 
 std::string_view Value::Id() const {
-  const Value* id = Field("id");
+  const Value* id = Field(IdKey());
   if (id == nullptr || id->kind_ != ValueKind::kString) return {};
   return id->string_value();
 }
@@ -280,7 +344,7 @@ std::string Value::ToString() const {
       std::string out = "{";
       for (size_t i = 0; i < entries().size(); ++i) {
         if (i > 0) out += ", ";
-        out += entries()[i].first + ": " + entries()[i].second.ToLiteral();
+        out += entries()[i].first.str() + ": " + entries()[i].second.ToLiteral();
       }
       return out + "}";
     }
@@ -306,7 +370,7 @@ void AppendLiteral(const Value& v, size_t limit, std::string* out) {
       *out += "{";
       for (size_t i = 0; i < v.entries().size() && out->size() <= limit; ++i) {
         if (i > 0) *out += ", ";
-        *out += v.entries()[i].first + ": ";
+        *out += v.entries()[i].first.str() + ": ";
         AppendLiteral(v.entries()[i].second, limit, out);
       }
       *out += "}";

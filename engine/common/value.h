@@ -45,8 +45,46 @@ enum class ValueKind : uint8_t {
 /// A user-facing name of a kind: "int", "string", "list", "bytes" …
 const char* KindName(ValueKind kind);
 
+/// A map key: one string per distinct text for the whole process, so keys
+/// are a pointer wide and compare by address. Record fields, enum members
+/// and the keys of fact maps are few; interning them costs a lookup where
+/// a map is built, and saves a string per field of every fact. Texts are
+/// never freed: a process that reads an unbounded number of distinct keys
+/// grows by each (they are bounded by --max-string-length apiece).
+///
+///   Key k("pool");                // interned
+///   k == Key("pool");             // same address
+///   k.str() == "pool";
+class Key {
+ public:
+  Key();  // ""
+  explicit Key(std::string_view text);
+  Key(const char* text) : Key(std::string_view(text)) {}  // NOLINT: literals as keys
+  /// The key of `text` if any map was ever given it, else nullopt-like:
+  /// an empty key with found() false. Never interns.
+  static Key Find(std::string_view text, bool* found);
+
+  const std::string& str() const { return *text_; }
+  operator const std::string&() const { return *text_; }  // NOLINT: a key reads as its text
+  operator std::string_view() const { return *text_; }     // NOLINT
+  bool empty() const { return text_->empty(); }
+  const std::string* address() const { return text_; }
+
+  friend bool operator==(Key a, Key b) { return a.text_ == b.text_; }
+  friend bool operator==(Key a, std::string_view b) { return *a.text_ == b; }
+  friend bool operator==(Key a, const char* b) { return *a.text_ == b; }
+  friend bool operator<(Key a, Key b) { return *a.text_ < *b.text_; }
+  friend std::string operator+(const std::string& a, Key b) { return a + *b.text_; }
+  friend std::string operator+(Key a, const std::string& b) { return *a.text_ + b; }
+  friend std::string operator+(const char* a, Key b) { return a + *b.text_; }
+  friend std::string operator+(Key a, const char* b) { return *a.text_ + b; }
+
+ private:
+  const std::string* text_;
+};
+
 class Value;
-using MapEntries = std::vector<std::pair<std::string, Value>>;
+using MapEntries = std::vector<std::pair<Key, Value>>;
 
 class Value {
  public:
@@ -114,7 +152,9 @@ class Value {
   bool TakeItems(std::vector<Value>* out);
 
   /// Map field by name, or nullptr.
+  const Value* Field(Key name) const;
   const Value* Field(std::string_view name) const;
+  const Value* Field(const char* name) const { return Field(std::string_view(name)); }
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).
   const Value* FindById(std::string_view id) const;
   bool keyed() const;

@@ -170,7 +170,7 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       if (!operand.is(ValueKind::kMap)) {
         return Value::Error("`has` needs a map, not " + DescribeKind(operand), operand.loc());
       }
-      return Value::Bool(operand.Field(select.name) != nullptr);
+      return Value::Bool(operand.Field(select.field) != nullptr);
     }
     case ExprKind::kUnary: {
       Value held;
@@ -229,7 +229,7 @@ const Value& ExprEvaluator::RefSelect(const Expr& e, Value* holder) {
   if (!operand.is(ValueKind::kMap)) {
     return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
   }
-  if (const Value* field = operand.Field(e.name)) return PartOf(operand, &held, *field, holder);
+  if (const Value* field = operand.Field(e.field)) return PartOf(operand, &held, *field, holder);
   std::vector<std::string> keys;
   for (const auto& [key, _] : operand.entries()) keys.push_back(key);
   std::string message = Describe(operand) + " has no field `" + e.name + "`";

@@ -286,7 +286,7 @@ class DocumentBuilder : public YAML::EventHandler {
     std::unordered_map<std::string, SourceLoc> keys;
     bool expect_key = true;
     bool drop_value = false;  // the pending key was rejected
-    std::string key;
+    Key key;
     SourceLoc key_loc;
     int key_line = 0;
   };
@@ -343,7 +343,7 @@ class DocumentBuilder : public YAML::EventHandler {
       f.drop_value = true;
       return;
     }
-    f.key = text;
+    f.key = Interned(text);
     f.key_loc = loc;
     f.key_line = mark.line;
   }
@@ -366,6 +366,16 @@ class DocumentBuilder : public YAML::EventHandler {
     if (value.is(ValueKind::kString)) value = Shared(std::move(value));
     value.set_loc(loc);
     return value;
+  }
+
+  // Keys are interned process-wide (Key); this cache saves the shared lock
+  // for the few field names a file repeats.
+  Key Interned(const std::string& text) {
+    auto it = keys_.find(text);
+    if (it != keys_.end()) return it->second;
+    Key key(text);
+    keys_.emplace(key.str(), key);
+    return key;
   }
 
   // One heap string per distinct short text of the file: ids and names are
@@ -472,6 +482,7 @@ class DocumentBuilder : public YAML::EventHandler {
   Value root_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string_view, Value> strings_;  // by text, viewing the Values' own strings
+  std::unordered_map<std::string_view, Key> keys_;       // by text, viewing the interned texts
   size_t skip_depth_ = 0;
   size_t nodes_ = 0;
   bool stopped_ = false;

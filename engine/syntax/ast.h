@@ -67,6 +67,7 @@ struct Expr {
   Span span;
   Value literal;      // kLiteral
   std::string name;   // kIdent, kSelect field, kCall function, kMacro variable
+  Key field;          // kSelect: `name` as a map key
   UnaryOp unary_op = UnaryOp::kNot;
   BinaryOp binary_op = BinaryOp::kOr;
   MacroKind macro = MacroKind::kAll;

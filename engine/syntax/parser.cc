@@ -708,6 +708,7 @@ ExprPtr AstBuilder::BuildMember(CPLParser::MemberContext* ctx) {
   if (auto* s = dynamic_cast<CPLParser::SelectMemberContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kSelect, SpanOf(ctx));
     e->name = s->field->getText();
+    e->field = Key(e->name);
     e->args.push_back(BuildMember(s->member()));
     return e;
   }

@@ -25,7 +25,8 @@
 #include <yaml-cpp/parser.h>
 
 #include <algorithm>
-#include <sstream>
+#include <istream>
+#include <streambuf>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -565,12 +566,23 @@ bool NextDocument(YAML::Parser* parser, const Locator& at, size_t max_depth,
   return false;
 }
 
+// A read-only stream over text the caller keeps: yaml-cpp reads an
+// std::istream, and an istringstream would copy the whole file.
+class TextBuffer : public std::streambuf {
+ public:
+  explicit TextBuffer(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());  // the get area is only read
+    setg(begin, begin, begin + text.size());
+  }
+};
+
 // Feeds yaml-cpp's documents one by one to a DocumentBuilder. Documents
 // before a syntax error are kept. With `raw`, every non-empty root goes
 // there unchecked instead of becoming a fact Document.
 void ParseDocuments(std::string_view text, const Locator& at, size_t max_depth,
                     const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
-  std::istringstream stream{std::string(text)};
+  TextBuffer buffer(text);
+  std::istream stream(&buffer);
   YAML::Parser parser(stream);
   int last_start = -1;
   size_t documents = 0;

@@ -6,10 +6,17 @@
 
 namespace capops::eval {
 
+// The index views the string of the first key of each text; keys_ holds
+// that one (not every item's), so the view outlives the evaluation.
+std::vector<uint32_t>& JoinIndex::Slot(const Value& key) {
+  auto [it, inserted] = by_key_.try_emplace(key.string_value());
+  if (inserted) keys_.push_back(key);
+  return it->second;
+}
+
 void JoinIndex::Add(uint32_t item, const Value& key, bool membership) {
   if (key.is(ValueKind::kString) && !membership) {
-    keys_.push_back(key);
-    by_key_[key.string_value()].push_back(item);
+    Slot(key).push_back(item);
     return;
   }
   if (!membership || !key.is(ValueKind::kList) ||
@@ -18,9 +25,8 @@ void JoinIndex::Add(uint32_t item, const Value& key, bool membership) {
     residual_.push_back(item);  // compared the slow way, by the condition itself
     return;
   }
-  keys_.push_back(key);
   for (const Value& element : key.items()) {
-    std::vector<uint32_t>& slot = by_key_[element.string_value()];
+    std::vector<uint32_t>& slot = Slot(element);
     if (slot.empty() || slot.back() != item)
       slot.push_back(item);  // a repeated element counts once
   }

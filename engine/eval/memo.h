@@ -31,9 +31,10 @@ class JoinIndex {
 
  private:
   void Add(uint32_t item, const Value& key, bool membership);
+  std::vector<uint32_t>& Slot(const Value& key);
 
   Value list_;
-  std::vector<Value> keys_;  // own the strings `by_key_` views
+  std::vector<Value> keys_;  // own the strings `by_key_` views: one per distinct key
   std::unordered_map<std::string_view, std::vector<uint32_t>> by_key_;
   std::vector<uint32_t> residual_;
 };

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct EngineOptions {
   /// rules run in parallel); 0: the cores available. The report is the
   /// same, byte for byte, for any number.
   size_t jobs = 0;
+  /// Ids of rules Lint() does not evaluate (a config disabled them): they
+  /// find nothing and cost nothing.
+  std::set<std::string> skip_rules;
 };
 
 /// A file given to the engine by path and content.

@@ -127,8 +127,13 @@ void LintRun::EvaluatePlans() {
   options.max_steps = options.max_steps > UINT64_MAX / mib ? UINT64_MAX : options.max_steps * mib;
   size_t rules = program_.rules.size();
   std::vector<eval::EvalResult> results(facts.size() * rules);
+  std::vector<size_t> tasks;  // (plan, rule) pairs, skipped rules left out
+  for (size_t task = 0; task < results.size(); ++task) {
+    if (options_.skip_rules.count(program_.rules[task % rules].id) == 0) tasks.push_back(task);
+  }
   size_t threads = options_.eval.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
-  ParallelFor(results.size(), threads, [&](size_t task) {
+  ParallelFor(tasks.size(), threads, [&](size_t i) {
+    size_t task = tasks[i];
     results[task] = eval::EvaluateRule(program_, task % rules, params_, facts[task / rules], *sources_, options);
   });
   for (size_t p = 0; p < facts.size(); ++p) {

@@ -187,6 +187,7 @@ int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
   }
   plans.Group(options.inventories);
   engine.options().eval.trace = options.explain;
+  engine.options().skip_rules = selection.disabled();
   eval::LintReport report;
   std::unique_ptr<ResultCache> cache = OpenCache(options.cache);
   if (!LintPlanSet(&engine, plans, options.engine.facts.max_file_bytes, &report, &error,

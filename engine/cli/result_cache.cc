@@ -238,6 +238,10 @@ CacheKeys::CacheKeys(const Engine& engine) {
   }
   h.Add(std::to_string(o.eval.max_steps)).Add(o.eval.trace ? "trace" : "no-trace");
   h.Add(o.optimize ? "planned" : "as-written");
+  // Rules not evaluated find nothing: a run that enables one must not reuse
+  // an entry stored without it.
+  h.Add(o.skip_rules.size());
+  for (const std::string& id : o.skip_rules) h.Add(id);
   // The policy texts: the digest ignores layout and file names, but
   // findings point into the policies by line and column.
   const SourceManager& sources = engine.sources();

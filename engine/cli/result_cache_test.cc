@@ -215,6 +215,18 @@ TEST_CASE("cache: a change to anything findings depend on is a miss", "[cli][cac
   CHECK(c.Cached(pack).out == c.Fresh(pack).out);
 }
 
+TEST_CASE("cache: rules left unevaluated are part of the key", "[cli][cache]") {
+  Engine engine;
+  engine.AddPolicy("p.cpl", "@id(\"T-1\") rule a { for x in plan.allocations deny \"x\" }\n");
+  Diagnostics problems;
+  REQUIRE(engine.Compile(&problems));
+  TextFile plan{"plan.yaml", "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"};
+  std::string all = CacheKeys(engine).PlanKey("", plan);
+  CHECK(CacheKeys(engine).PlanKey("", plan) == all);
+  engine.options().skip_rules = {"T-1"};
+  CHECK(CacheKeys(engine).PlanKey("", plan) != all);
+}
+
 TEST_CASE("cache: a finding in the inventory, stored with each plan, is reported once",
           "[cli][cache]") {
   Corpus c;

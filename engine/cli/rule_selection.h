@@ -4,12 +4,16 @@
 // globs (`CAP-ALC-*`) and `tag:NAME` (a rule annotated `@NAME` or
 // `@tag("NAME")`); `severity` replaces a rule's severity. A selector that
 // names no rule is a located error with a did-you-mean: a typo must not
-// quietly keep a rule on. Rules are still evaluated; Apply() takes the
-// disabled rules' findings out of the report and re-grades the rest.
+// quietly keep a rule on. Disabled rules are not evaluated
+// (EngineOptions::skip_rules = disabled()); Apply() re-grades the findings
+// and takes out any a disabled rule still has (from a report made without
+// skipping).
 //
 //   Diagnostics problems;
 //   RuleSelection s = RuleSelection::Make(config, *engine.program(), &problems);
 //   if (problems.HasErrors()) … exit 2
+//   engine.options().skip_rules = s.disabled();
+//   … lint …
 //   s.Apply(&report);
 #pragma once
 
@@ -34,6 +38,7 @@ class RuleSelection {
   /// A rule's severity after the config's overrides (`declared` if none).
   Severity SeverityOf(const std::string& rule_id, Severity declared) const;
   size_t enabled_count() const { return total_ - disabled_.size(); }
+  const std::set<std::string>& disabled() const { return disabled_; }
 
   /// Removes disabled rules' violations and rule errors, applies the
   /// severity overrides, and sets `report->rules` to the enabled count.

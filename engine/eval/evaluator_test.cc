@@ -227,5 +227,21 @@ TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[
                                "10:10: rule `T-2` could not be evaluated: `for` needs a list, not map"});
 }
 
+TEST_CASE("skipped rules are not evaluated: no findings, no rule errors", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule a { for d in plan.demands where d.gpus deny "x" }
+@id("T-2") rule b { for a in plan.allocations deny "{a.id}" }
+)", false);
+  REQUIRE(c->ok);
+  LintReport all = LintText(*c, kPlan, kInventory);
+  REQUIRE_FALSE(all.errors.empty());  // T-1 fails on every demand
+  REQUIRE_FALSE(all.violations.empty());
+  c->engine.options().skip_rules = {"T-1"};
+  LintReport some = LintText(*c, kPlan, kInventory);
+  CHECK(some.errors.empty());
+  CHECK(Messages(some) == Messages(all));
+  c->engine.options().skip_rules = {"T-1", "T-2"};
+  CHECK(LintText(*c, kPlan, kInventory).violations.empty());
+}
+
 }  // namespace
 }  // namespace capops::eval

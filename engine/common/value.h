@@ -89,12 +89,15 @@ using MapEntries = std::vector<std::pair<Key, Value>>;
 class Value {
  public:
   Value() = default;  // null
+  // A copy always holds its own reference, also a copy of a borrowed value.
   Value(const Value& other) : kind_(other.kind_), dimension_(other.dimension_), loc_(other.loc_), u_(other.u_) {
     Retain();
   }
   Value(Value&& other) noexcept
       : kind_(other.kind_), dimension_(other.dimension_), loc_(other.loc_), u_(other.u_) {
+    if (other.borrowed_) Retain();
     other.kind_ = ValueKind::kNull;
+    other.borrowed_ = false;
     other.u_.i = 0;
   }
   // Through a temporary: the value assigned may live inside this one's tree.
@@ -125,6 +128,19 @@ class Value {
   static Value Map(MapEntries entries);
   /// An evaluation error; `fact` is where in the facts it arose, if anywhere.
   static Value Error(std::string message, SourceLoc fact = {});
+  /// Makes this value `v` without a reference of its own, for a loop
+  /// variable bound to each item of a list the loop holds: no atomic count
+  /// per item, and no write to facts that other threads read. It must not
+  /// be read after `v`'s data is gone; copies of it (and moves from it) are
+  /// ordinary, counted Values.
+  void Borrow(const Value& v) {
+    Release();
+    kind_ = v.kind_;
+    dimension_ = v.dimension_;
+    loc_ = v.loc_;
+    u_ = v.u_;
+    borrowed_ = true;
+  }
 
   ValueKind kind() const { return kind_; }
   bool is(ValueKind k) const { return kind_ == k; }
@@ -197,18 +213,20 @@ class Value {
     if (on_heap()) u_.heap->refs.fetch_add(1, std::memory_order_relaxed);
   }
   void Release() {
-    if (on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Destroy();
+    if (!borrowed_ && on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Destroy();
   }
   void Destroy();
   void Swap(Value& other) noexcept {
     std::swap(kind_, other.kind_);
     std::swap(dimension_, other.dimension_);
+    std::swap(borrowed_, other.borrowed_);
     std::swap(loc_, other.loc_);
     std::swap(u_, other.u_);
   }
 
   ValueKind kind_ = ValueKind::kNull;
   Dimension dimension_ = Dimension::kBytes;
+  bool borrowed_ = false;  // see Borrow(): holds no reference
   SourceLoc loc_;
   union Payload {
     bool b;

@@ -131,8 +131,9 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
   const std::vector<uint32_t>* picked = eval_.Candidates(clause.id, range, slot, &scratch);
   const std::vector<Value>& items = range.items();
   size_t count = picked != nullptr ? picked->size() : items.size();
+  LoopVariable var(&eval_.slots()[slot]);
   for (size_t k = 0; k < count; ++k) {
-    eval_.slots()[slot] = items[picked != nullptr ? (*picked)[k] : k];
+    var.Bind(items[picked != nullptr ? (*picked)[k] : k]);
     RunClauses(position + 1);
     if (aborted_) return;
   }

@@ -4,6 +4,7 @@
 #include "engine/eval/expr_evaluator.h"
 
 #include <algorithm>
+#include <array>
 
 #include "engine/eval/builtins.h"
 #include "engine/eval/operators.h"
@@ -289,14 +290,25 @@ Value ExprEvaluator::EvalLogical(const Expr& e) {
 }
 
 Value ExprEvaluator::EvalCall(const Expr& e) {
+  const check::Symbol& sym = tables_.symbols[e.id];
+  // A CPL function's few arguments are held on the stack: a call is made
+  // per pair of facts in a join, and an allocation each would show.
+  constexpr size_t kHeldArgs = 4;
+  if (sym.kind == SymbolKind::kFunction && e.args.size() <= kHeldArgs) {
+    std::array<Value, kHeldArgs> held;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      held[i] = Eval(*e.args[i]);
+      if (held[i].is_error()) return held[i];
+    }
+    return CallUser(sym.index, held.data(), e.args.size());
+  }
   std::vector<Value> args;
   args.reserve(e.args.size());
   for (const auto& arg : e.args) {
     args.push_back(Eval(*arg));
     if (args.back().is_error()) return args.back();
   }
-  const check::Symbol& sym = tables_.symbols[e.id];
-  if (sym.kind == SymbolKind::kFunction) return CallUser(sym.index, std::move(args));
+  if (sym.kind == SymbolKind::kFunction) return CallUser(sym.index, args.data(), args.size());
   Value r = CallBuiltin(tables_.functions[e.id], args);
   if (r.is_error() && !r.loc().valid() && !args.empty()) r.set_loc(args[0].loc());
   return r;
@@ -305,7 +317,7 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
 // A `fn` body runs in its own frame, against its own module's tables; the
 // step budget is shared. Functions cannot recurse, so frames nest at most as
 // deep as the chain of declarations.
-Value ExprEvaluator::CallUser(uint32_t index, std::vector<Value> args) {
+Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   const check::UserFunction& f = program_.functions[index];
   if (frames_.size() <= index) frames_.resize(index + 1);
   std::unique_ptr<ExprEvaluator>& frame = frames_[index];
@@ -315,7 +327,7 @@ Value ExprEvaluator::CallUser(uint32_t index, std::vector<Value> args) {
     if (memo_ != nullptr) frame->UsePlan(plan_, f.module, memo_);
   }
   frame->steps_ = steps_;
-  for (size_t i = 0; i < args.size(); ++i) frame->slots_[i] = std::move(args[i]);
+  for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);
   Value v = frame->Eval(*f.decl->body);
   steps_ = frame->steps_;
   return v;
@@ -362,14 +374,14 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   std::vector<uint32_t> scratch;
   const std::vector<uint32_t>* picked = Candidates(e.id, range, slot, &scratch);  // a join's items only
   size_t count = picked != nullptr ? picked->size() : items->size();
-  Value& var = slots_[slot];
+  LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];
   Value first_error;
   int64_t true_count = 0;
   std::vector<Value> out;
   for (size_t k = 0; k < count; ++k) {
     const Value& item = (*items)[picked != nullptr ? (*picked)[k] : k];
-    var = item;
+    var.Bind(item);
     Value held;
     const Value& v = Ref(body, &held);
     if (out_of_budget()) return v;

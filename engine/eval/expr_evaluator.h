@@ -13,6 +13,21 @@
 
 namespace capops::eval {
 
+/// A loop variable bound to each item of a list in turn without taking a
+/// reference (Value::Borrow); unbound when the loop ends, however it ends,
+/// so no slot keeps a view of a list that is gone.
+class LoopVariable {
+ public:
+  explicit LoopVariable(Value* slot) : slot_(slot) {}
+  LoopVariable(const LoopVariable&) = delete;
+  LoopVariable& operator=(const LoopVariable&) = delete;
+  ~LoopVariable() { *slot_ = Value(); }
+  void Bind(const Value& item) { slot_->Borrow(item); }
+
+ private:
+  Value* slot_;
+};
+
 class ExprEvaluator {
  public:
   ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
@@ -59,7 +74,7 @@ class ExprEvaluator {
   const Value& RefIndex(const syntax::Expr& e, Value* holder);
   Value EvalLogical(const syntax::Expr& e);
   Value EvalCall(const syntax::Expr& e);
-  Value CallUser(uint32_t index, std::vector<Value> args);
+  Value CallUser(uint32_t index, Value* args, size_t count);
   Value EvalMacro(const syntax::Expr& e);
   Value EvalCollection(const syntax::Expr& e);
 

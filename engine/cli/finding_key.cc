@@ -18,7 +18,7 @@ void IndexPaths(const Value& root, const std::string& prefix,
     stack.pop_back();
     if (value->loc().valid()) out->try_emplace({value->loc().line, value->loc().column}, path);
     if (value->is(ValueKind::kMap)) {
-      const MapEntries& entries = value->entries();
+      MapView entries = value->entries();
       for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         stack.emplace_back(&it->second, path.empty() ? it->first : path + "." + it->first);
       }

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -84,7 +85,11 @@ class Key {
 };
 
 class Value;
-using MapEntries = std::vector<std::pair<Key, Value>>;
+using MapEntry = std::pair<Key, Value>;
+/// What Value::Map() is built from.
+using MapEntries = std::vector<MapEntry>;
+
+class MapView;
 
 class Value {
  public:
@@ -158,7 +163,7 @@ class Value {
   capops::Quantity quantity_value() const { return {u_.i, dimension_}; }
   const std::string& string_value() const;  // kString and kError (the message)
   const std::vector<Value>& items() const;  // kList
-  const MapEntries& entries() const;        // kMap
+  MapView entries() const;                  // kMap
 
   /// Moves the entries of a map (the items of a list) into `*out` when this
   /// Value is their only holder, leaving it empty; false, and nothing moved,
@@ -234,6 +239,26 @@ class Value {
     double d;
     Heap* heap;  // never null when on_heap()
   } u_{.i = 0};
+};
+
+/// A map's entries in order, as Value::entries() gives them (they are stored
+/// in the map's own allocation, not in a vector).
+class MapView {
+ public:
+  MapView() = default;
+  MapView(const MapEntry* data, size_t size) : data_(data), size_(size) {}
+  MapView(const MapEntries& entries) : data_(entries.data()), size_(entries.size()) {}  // NOLINT
+  const MapEntry* begin() const { return data_; }
+  const MapEntry* end() const { return data_ + size_; }
+  std::reverse_iterator<const MapEntry*> rbegin() const { return std::reverse_iterator<const MapEntry*>(end()); }
+  std::reverse_iterator<const MapEntry*> rend() const { return std::reverse_iterator<const MapEntry*>(begin()); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const MapEntry& operator[](size_t i) const { return data_[i]; }
+
+ private:
+  const MapEntry* data_ = nullptr;
+  size_t size_ = 0;
 };
 
 }  // namespace capops

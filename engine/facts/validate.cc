@@ -127,7 +127,7 @@ bool LooksNumeric(std::string_view text) {
 }
 
 // The value of `key` among `entries`, or nullptr.
-const Value* Find(const MapEntries& entries, std::string_view key) {
+const Value* Find(MapView entries, std::string_view key) {
   for (const auto& entry : entries) {
     if (entry.first == key) return &entry.second;
   }
@@ -135,7 +135,7 @@ const Value* Find(const MapEntries& entries, std::string_view key) {
 }
 
 // The record's name for a message, with its id when it has one: "`Allocation` `a-train`".
-std::string RecordName(const RecordDef& def, const MapEntries& fields) {
+std::string RecordName(const RecordDef& def, MapView fields) {
   std::string name = Tick(def.name);
   const Value* id = Find(fields, "id");
   if (id != nullptr && IsScalar(*id)) name += " " + Tick(id->ToString());
@@ -157,7 +157,7 @@ class Validator {
  private:
   Value Check(TypeId type, Value v, std::string_view field, size_t depth);
   Value Record(const RecordDef& def, Value v, size_t depth, bool document);
-  bool FillAbsent(const RecordDef& def, const MapEntries& given, SourceLoc loc, MapEntries* out);
+  bool FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, MapEntries* out);
   void UnknownField(const RecordDef& def, const std::string& key, const Value& value);
   Value List(const Type& t, Value v, std::string_view field, size_t depth);
   void Unique(const Value& item, bool keyed, std::string_view field,
@@ -232,7 +232,7 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
   bool dropped = false;
   MapEntries taken;
   bool owned = v.TakeEntries(&taken);
-  const MapEntries& given = owned ? taken : v.entries();
+  MapView given = owned ? MapView(taken) : v.entries();
   MapEntries entries;
   entries.reserve(given.size() + def.fields.size());
   for (size_t i = 0; i < given.size(); ++i) {
@@ -262,7 +262,7 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
 // Adds the defaults of absent fields and reports the missing required ones;
 // true if a default was added. `out` holds the fields given a value so far;
 // `given` the record's keys as read (their values may have been moved).
-bool Validator::FillAbsent(const RecordDef& def, const MapEntries& given, SourceLoc loc, MapEntries* out) {
+bool Validator::FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, MapEntries* out) {
   bool filled = false;
   for (const FieldDef& field : def.fields) {
     if (Find(*out, field.name) != nullptr) continue;
@@ -346,7 +346,7 @@ Value Validator::Map(const Type& t, Value v, size_t depth) {
   bool dropped = false;
   MapEntries taken;
   bool owned = v.TakeEntries(&taken);
-  const MapEntries& given = owned ? taken : v.entries();
+  MapView given = owned ? MapView(taken) : v.entries();
   MapEntries entries;
   entries.reserve(given.size());
   for (size_t i = 0; i < given.size(); ++i) {

@@ -23,7 +23,7 @@ void IndexPaths(const Value& root, const std::string& prefix,
         stack.emplace_back(&it->second, path.empty() ? it->first : path + "." + it->first);
       }
     } else if (value->is(ValueKind::kList)) {
-      const std::vector<Value>& items = value->items();
+      ListView items = value->items();
       for (size_t i = items.size(); i-- > 0;) {
         std::string_view id = items[i].Id();
         stack.emplace_back(&items[i],

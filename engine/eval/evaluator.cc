@@ -129,7 +129,7 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
   uint32_t slot = slot_of_[clause.id];
   std::vector<uint32_t> scratch;
   const std::vector<uint32_t>* picked = eval_.Candidates(clause.id, range, slot, &scratch);
-  const std::vector<Value>& items = range.items();
+  ListView items = range.items();
   size_t count = picked != nullptr ? picked->size() : items.size();
   LoopVariable var(&eval_.slots()[slot]);
   for (size_t k = 0; k < count; ++k) {

@@ -362,10 +362,10 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   const Value& range = Ref(*e.args[0], &range_held);
   if (range.is_error()) return range;
   std::vector<Value> keys;
-  const std::vector<Value>* items = &range.items();
+  ListView items = range.items();
   if (range.is(ValueKind::kMap)) {
     for (const auto& [key, _] : range.entries()) keys.push_back(Value::String(key));
-    items = &keys;
+    items = keys;
   } else if (!range.is(ValueKind::kList)) {
     return Value::Error("`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or map, not " +
                             DescribeKind(range), range.loc());
@@ -373,14 +373,14 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   uint32_t slot = tables_.slots[e.id];
   std::vector<uint32_t> scratch;
   const std::vector<uint32_t>* picked = Candidates(e.id, range, slot, &scratch);  // a join's items only
-  size_t count = picked != nullptr ? picked->size() : items->size();
+  size_t count = picked != nullptr ? picked->size() : items.size();
   LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];
   Value first_error;
   int64_t true_count = 0;
   std::vector<Value> out;
   for (size_t k = 0; k < count; ++k) {
-    const Value& item = (*items)[picked != nullptr ? (*picked)[k] : k];
+    const Value& item = items[picked != nullptr ? (*picked)[k] : k];
     var.Bind(item);
     Value held;
     const Value& v = Ref(body, &held);

@@ -21,7 +21,7 @@ class JoinIndex {
   /// `key_of(item)` evaluates the join's key for one item.
   template <typename KeyOf>
   JoinIndex(const Value& list, bool membership, KeyOf key_of) : list_(list) {
-    const std::vector<Value>& items = list_.items();
+    ListView items = list_.items();
     for (uint32_t i = 0; i < items.size(); ++i) Add(i, key_of(items[i]), membership);
   }
   /// The positions of the items that may match `probe`, in list order: a

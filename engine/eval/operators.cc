@@ -127,7 +127,7 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b) {
     return Value::String(a.string_value() + b.string_value());
   }
   if (op == BinaryOp::kAdd && a.is(ValueKind::kList) && b.is(ValueKind::kList)) {
-    std::vector<Value> items = a.items();
+    std::vector<Value> items(a.items().begin(), a.items().end());
     items.insert(items.end(), b.items().begin(), b.items().end());
     return Value::List(std::move(items));
   }

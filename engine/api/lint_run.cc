@@ -127,14 +127,21 @@ void LintRun::EvaluatePlans() {
   options.max_steps = options.max_steps > UINT64_MAX / mib ? UINT64_MAX : options.max_steps * mib;
   size_t rules = program_.rules.size();
   std::vector<eval::EvalResult> results(facts.size() * rules);
-  std::vector<size_t> tasks;  // (plan, rule) pairs, skipped rules left out
-  for (size_t task = 0; task < results.size(); ++task) {
-    if (options_.skip_rules.count(program_.rules[task % rules].id) == 0) tasks.push_back(task);
+  std::vector<size_t> enabled;  // skipped rules left out
+  for (size_t rule = 0; rule < rules; ++rule) {
+    if (options_.skip_rules.count(program_.rules[rule].id) == 0) enabled.push_back(rule);
   }
   size_t threads = options_.eval.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
-  ParallelFor(tasks.size(), threads, [&](size_t i) {
-    size_t task = tasks[i];
-    results[task] = eval::EvaluateRule(program_, task % rules, params_, facts[task / rules], *sources_, options);
+  // Each plan's rules in a few groups, dealt round-robin: a group shares
+  // passes over the facts (eval::EvaluateRules); more groups than threads
+  // keep the threads busy while one group holds a costly rule.
+  size_t groups = threads == 1 ? 1 : std::min(enabled.size(), threads * 2);
+  ParallelFor(facts.size() * groups, threads, [&](size_t task) {
+    size_t plan = task / groups;
+    std::vector<size_t> group;
+    for (size_t i = task % groups; i < enabled.size(); i += groups) group.push_back(enabled[i]);
+    std::vector<eval::EvalResult> parts = eval::EvaluateRules(program_, group, params_, facts[plan], *sources_, options);
+    for (size_t i = 0; i < group.size(); ++i) results[plan * rules + group[i]] = std::move(parts[i]);
   });
   for (size_t p = 0; p < facts.size(); ++p) {
     eval::EvalResult r;

@@ -7,6 +7,7 @@
 #include "engine/eval/evaluator.h"
 
 #include <algorithm>
+#include <memory>
 #include <tuple>
 
 #include "engine/eval/expr_evaluator.h"
@@ -42,6 +43,39 @@ class RuleRun {
 
   void Run() {
     RunClauses(0);
+    Finish();
+  }
+
+  // A shared pass (EvaluateRules): rules whose plans open with a `for` over
+  // the same list, without a join, visit its items together, so each item's
+  // facts are read into the cache once for all of them. OpenLoop evaluates
+  // that list (as RunFor would, steps included); false when the rule does
+  // not open so, or its list is not a list: then it runs alone, with Run().
+  bool OpenLoop(Value* range) {
+    if (order_.empty() || options_.plan == nullptr || options_.coverage != nullptr) return false;
+    const syntax::Clause& first = rule_.rule->clauses[order_[0]];
+    if (first.kind != syntax::ClauseKind::kFor || options_.plan->modules[rule_.module].join[first.id] >= 0) {
+      return false;
+    }
+    *range = eval_.Eval(*first.expr);
+    if (!range->is(ValueKind::kList)) {
+      // Run() evaluates it again and reports it; its steps are counted twice
+      // only in this failing case.
+      return false;
+    }
+    return true;
+  }
+  // The rest of the rule for one item of the opening loop's list.
+  void RunItem(const Value& item) {
+    if (aborted_) return;
+    Value& var = eval_.slots()[slot_of_[rule_.rule->clauses[order_[0]].id]];
+    var.Borrow(item);
+    RunClauses(1);
+    var = Value();
+  }
+  bool aborted() const { return aborted_; }
+
+  void Finish() {
     if (capped_) {
       Diagnostic& d = out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
                                        "rule `" + rule_.id + "` stopped after " +
@@ -279,6 +313,45 @@ EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::v
   return result;
 }
 
+std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
+                                      const std::vector<Value>& params, const Facts& facts,
+                                      const SourceManager& sources, const EvalOptions& options) {
+  std::vector<EvalResult> results(rules.size());
+  std::vector<std::unique_ptr<RuleRun>> runs;
+  std::vector<Value> ranges(rules.size());
+  // Rules opening with a loop over the same list (the same value, not just
+  // equal), in rule order; the others run alone.
+  std::vector<std::vector<size_t>> passes;
+  std::vector<std::pair<uint64_t, uint64_t>> pass_lists;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &results[i]));
+    if (!runs[i]->OpenLoop(&ranges[i])) {
+      runs[i]->Run();
+      continue;
+    }
+    auto list = ranges[i].Identity();
+    auto it = std::find(pass_lists.begin(), pass_lists.end(), list);
+    if (it == pass_lists.end()) {
+      pass_lists.push_back(list);
+      passes.emplace_back();
+      it = pass_lists.end() - 1;
+    }
+    passes[static_cast<size_t>(it - pass_lists.begin())].push_back(i);
+  }
+  for (const std::vector<size_t>& pass : passes) {
+    for (const Value& item : ranges[pass[0]].items()) {
+      bool running = false;
+      for (size_t i : pass) {
+        runs[i]->RunItem(item);
+        running = running || !runs[i]->aborted();
+      }
+      if (!running) break;
+    }
+    for (size_t i : pass) runs[i]->Finish();
+  }
+  return results;
+}
+
 void SortResult(const SourceManager& sources, EvalResult* result) {
   auto key = [&](const Violation& v) {
     return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column, std::string_view(v.rule_id),
@@ -298,8 +371,10 @@ void AppendResult(EvalResult part, EvalResult* whole) {
 EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params, const Facts& facts,
                     const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
-  for (size_t r = 0; r < program.rules.size(); ++r) {
-    AppendResult(EvaluateRule(program, r, params, facts, sources, options), &result);
+  std::vector<size_t> rules(program.rules.size());
+  for (size_t r = 0; r < rules.size(); ++r) rules[r] = r;
+  for (EvalResult& part : EvaluateRules(program, rules, params, facts, sources, options)) {
+    AppendResult(std::move(part), &result);
   }
   SortResult(sources, &result);
   return result;

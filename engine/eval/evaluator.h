@@ -72,6 +72,13 @@ EvalResult Evaluate(const check::Program& program, const std::vector<Value>& par
 /// SortResult.
 EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
                         const Facts& facts, const SourceManager& sources, const EvalOptions& options);
+/// Several rules of Evaluate, each result as EvaluateRule gives it (in the
+/// order of `rules`). Planned rules that open with a `for` over the same
+/// list share one pass over it: each item's facts are read once for all
+/// of them, where rule after rule would read them from memory again.
+std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
+                                      const std::vector<Value>& params, const Facts& facts,
+                                      const SourceManager& sources, const EvalOptions& options);
 void AppendResult(EvalResult part, EvalResult* whole);
 void SortResult(const SourceManager& sources, EvalResult* result);
 

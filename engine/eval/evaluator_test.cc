@@ -243,5 +243,42 @@ TEST_CASE("skipped rules are not evaluated: no findings, no rule errors", "[eval
   CHECK(LintText(*c, kPlan, kInventory).violations.empty());
 }
 
+TEST_CASE("rules sharing a pass over a list find what each finds alone", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule a { for a in plan.allocations deny "{a.id}" }
+@id("T-2") rule b {
+  for a in plan.allocations
+  let p = inventory.pools[a.pool]
+  where p.gpus < a.gpus * 4
+  deny at a.gpus "{a.id} on {p.id}"
+}
+@id("T-3") rule c { for d in plan.demands where d.gpus deny "x" }
+@id("T-4") rule d { for a in plan.allocations for b in plan.allocations where a.id < b.id deny "{a.id} {b.id}" }
+@id("T-5") rule e { let n = size(plan.allocations) for a in plan.allocations where n > 2 deny "{a.id} of {n}" }
+)", false);
+  REQUIRE(c->ok);
+  Engine& engine = c->engine;
+  engine.options().eval.max_violations_per_rule = 2;  // T-4 and T-1 stop early
+  eval::Facts facts;
+  Diagnostics problems;
+  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &facts, &problems));
+  EvalOptions options = engine.options().eval;
+  options.plan = engine.plan();
+  std::vector<size_t> rules = {0, 1, 2, 3, 4};
+  std::vector<EvalResult> together =
+      EvaluateRules(*engine.program(), rules, engine.params(), facts, engine.sources(), options);
+  REQUIRE(together.size() == rules.size());
+  for (size_t r : rules) {
+    INFO(engine.program()->rules[r].id);
+    EvalResult alone = EvaluateRule(*engine.program(), r, engine.params(), facts, engine.sources(), options);
+    std::vector<std::string> together_messages, alone_messages;
+    for (const Violation& v : together[r].violations) together_messages.push_back(v.message);
+    for (const Violation& v : alone.violations) alone_messages.push_back(v.message);
+    CHECK(together_messages == alone_messages);
+    CHECK(Lines(together[r].errors) == Lines(alone.errors));
+  }
+  CHECK(together[0].violations.size() == 2);  // capped, in the shared pass too
+  CHECK_FALSE(together[2].errors.empty());      // T-3's rule errors
+}
+
 }  // namespace
 }  // namespace capops::eval

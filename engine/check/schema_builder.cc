@@ -139,6 +139,7 @@ void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceM
     }
     FieldDef& field = fields.emplace_back();
     field.name = f.name;
+    field.key = Key(f.name);
     field.span = f.name_span;
     field.optional = f.optional;
     field.type = ResolveType(f.type, &types, sources, diags);

@@ -66,6 +66,7 @@ struct EnumDef {
 
 struct FieldDef {
   std::string name;
+  Key key;  // `name` as a map key (set with it)
   TypeId type = 0;
   bool optional = false;  // may be absent (written `name?: T`)
   bool has_default = false;

@@ -127,7 +127,7 @@ bool LooksNumeric(std::string_view text) {
 }
 
 // The value of `key` among `entries`, or nullptr.
-const Value* Find(MapView entries, std::string_view key) {
+const Value* Find(MapView entries, Key key) {
   for (const auto& entry : entries) {
     if (entry.first == key) return &entry.second;
   }
@@ -137,7 +137,7 @@ const Value* Find(MapView entries, std::string_view key) {
 // The record's name for a message, with its id when it has one: "`Allocation` `a-train`".
 std::string RecordName(const RecordDef& def, MapView fields) {
   std::string name = Tick(def.name);
-  const Value* id = Find(fields, "id");
+  const Value* id = Find(fields, Key("id"));
   if (id != nullptr && IsScalar(*id)) name += " " + Tick(id->ToString());
   return name;
 }
@@ -265,13 +265,13 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
 bool Validator::FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, MapEntries* out) {
   bool filled = false;
   for (const FieldDef& field : def.fields) {
-    if (Find(*out, field.name) != nullptr) continue;
+    if (Find(*out, field.key) != nullptr) continue;
     if (field.has_default) {
       Value value = field.default_value;
       value.set_loc(loc);
       out->emplace_back(field.name, std::move(value));
       filled = true;
-    } else if (!field.optional && Find(given, field.name) == nullptr) {
+    } else if (!field.optional && Find(given, field.key) == nullptr) {
       out_->Error(loc, "missing field " + Tick(field.name) + " in " + RecordName(def, *out)).help =
           "add " + Tick(field.name + ":") + " with a value of type " +
           Tick(schema_.Name(field.type));
@@ -578,7 +578,7 @@ void RefChecker::Walk(TypeId type, const Value& v, size_t depth) {
 void RefChecker::WalkRecord(const RecordDef& def, const Value& v, size_t depth) {
   for (const FieldDef& f : def.fields) {
     if (!HasRef(f.type)) continue;
-    const Value* value = v.Field(f.name);
+    const Value* value = v.Field(f.key);
     if (value != nullptr) Walk(f.type, *value, depth + 1);
   }
 }
@@ -607,7 +607,7 @@ Targets& RefChecker::TargetsOf(uint32_t record) {
       const Type& elem = schema_.Get(t.elem);
       if (elem.kind != TypeKind::kRecord || elem.index != record) continue;
       targets.held = true;
-      const Value* list = root.value.Field(f.name);
+      const Value* list = root.value.Field(f.key);
       if (list == nullptr) continue;
       if (list->keyed()) {
         targets.keyed_lists.push_back(list);

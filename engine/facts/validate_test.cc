@@ -43,6 +43,7 @@ class SchemaBuilder {
     for (FieldSpec& spec : fields) {
       FieldDef f;
       f.name = spec.name;
+      f.key = Key(spec.name);
       f.type = spec.type;
       f.optional = spec.how == '?';
       f.has_default = spec.how == '=';

@@ -61,8 +61,8 @@ class Key {
   Key();  // ""
   explicit Key(std::string_view text);
   Key(const char* text) : Key(std::string_view(text)) {}  // NOLINT: literals as keys
-  /// The key of `text` if any map was ever given it, else nullopt-like:
-  /// an empty key with found() false. Never interns.
+  /// The key of `text` if it was ever interned (`*found` true), else the
+  /// empty key with `*found` false. Never interns.
   static Key Find(std::string_view text, bool* found);
 
   const std::string& str() const { return *text_; }

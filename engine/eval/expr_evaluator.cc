@@ -39,6 +39,10 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   if (++steps_ > max_steps_) {
     return *holder = Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
   }
+  if (&e == holds_ && trace_ == nullptr) {
+    static const Value kTrue = Value::Bool(true);
+    return kTrue;
+  }
   plan::MemoKind memo = memo_ != nullptr ? module_plan_->memo[e.id] : plan::MemoKind::kNone;
   const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
@@ -96,7 +100,7 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
 }
 
 const std::vector<uint32_t>* ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot,
-                                                       std::vector<uint32_t>* scratch) {
+                                                       std::vector<uint32_t>* scratch, const syntax::Expr** holds) {
   if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return nullptr;
   const plan::Join& join = module_plan_->joins[module_plan_->join[id]];
   Value probe = Eval(*join.probe);
@@ -114,6 +118,7 @@ const std::vector<uint32_t>* ExprEvaluator::Candidates(syntax::NodeId id, const 
     trace_ = trace;
     it = memo_->indexes.emplace(join.key, std::move(index)).first;
   }
+  if (holds != nullptr && it->second.exact()) *holds = join.condition;
   return &it->second.Candidates(probe.string_value(), scratch);
 }
 
@@ -372,7 +377,14 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   }
   uint32_t slot = tables_.slots[e.id];
   std::vector<uint32_t> scratch;
-  const std::vector<uint32_t>* picked = Candidates(e.id, range, slot, &scratch);  // a join's items only
+  const syntax::Expr* holds = nullptr;
+  const std::vector<uint32_t>* picked = Candidates(e.id, range, slot, &scratch, &holds);  // a join's items only
+  struct Assumed {  // holds_ for this loop's body, restored however it ends
+    const syntax::Expr** at;
+    const syntax::Expr* saved;
+    ~Assumed() { *at = saved; }
+  } assumed{&holds_, holds_};
+  holds_ = holds;
   size_t count = picked != nullptr ? picked->size() : items.size();
   LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];

@@ -54,9 +54,10 @@ class ExprEvaluator {
   /// The items of `list` that the join of node `id` (a comprehension or a
   /// `for` clause, binding slot `slot`) can select, in list order: from the
   /// index, or `*scratch`. Null when every item must be visited (no plan,
-  /// no join there, a probe that is not a string).
+  /// no join there, a probe that is not a string). `*holds` (if given) is
+  /// set to the join's conjunct when it holds for every candidate.
   const std::vector<uint32_t>* Candidates(syntax::NodeId id, const Value& list, uint32_t slot,
-                                          std::vector<uint32_t>* scratch);
+                                          std::vector<uint32_t>* scratch, const syntax::Expr** holds = nullptr);
   /// While set, every evaluated non-literal sub-expression is appended here.
   void set_trace(std::vector<TraceValue>* sink) { trace_ = sink; }
   /// The source text of a span.
@@ -87,6 +88,9 @@ class ExprEvaluator {
   uint64_t steps_ = 0;
   uint64_t max_steps_;
   std::vector<TraceValue>* trace_ = nullptr;
+  // The join conjunct of the comprehension running, true for each of its
+  // candidates: not evaluated again (unless traced, so traces stay whole).
+  const syntax::Expr* holds_ = nullptr;
   const plan::ProgramPlan* plan_ = nullptr;
   const plan::ModulePlan* module_plan_ = nullptr;
   Memo* memo_ = nullptr;  // null: no plan

@@ -28,6 +28,9 @@ class JoinIndex {
   /// list held by the index, or `*scratch` filled in.
   const std::vector<uint32_t>& Candidates(std::string_view probe,
                                           std::vector<uint32_t>* scratch) const;
+  /// Every item's key was a string (or list of strings): a candidate's key
+  /// matches the probe, none is kept aside.
+  bool exact() const { return residual_.empty(); }
 
  private:
   void Add(uint32_t item, const Value& key, bool membership);

@@ -156,6 +156,7 @@ int32_t ModulePlanner::FindJoin(const Expr& condition, Mask var) {
     } else {
       continue;
     }
+    join.condition = &c;
     out_->joins.push_back(join);
     return static_cast<int32_t>(out_->joins.size() - 1);
   }

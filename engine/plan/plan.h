@@ -52,6 +52,7 @@ struct Join {
   const syntax::Expr* key = nullptr;    // reads the loop variable only
   const syntax::Expr* probe = nullptr;  // does not read the loop variable
   bool membership = false;              // `probe in key(x)`: key is a list
+  const syntax::Expr* condition = nullptr;  // the conjunct itself, true for the index's matches
 };
 
 /// How an expression's value is remembered.

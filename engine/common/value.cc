@@ -31,13 +31,17 @@ Interned& Table() {
   return *table;
 }
 
-const std::string* Intern(std::string_view text) {
+// The interned text equal to `text`, or null.
+const std::string* Lookup(std::string_view text) {
   Interned& t = Table();
-  {
-    std::shared_lock lock(t.mutex);
-    auto it = t.texts.find(text);
-    if (it != t.texts.end()) return it->second.get();
-  }
+  std::shared_lock lock(t.mutex);
+  auto it = t.texts.find(text);
+  return it == t.texts.end() ? nullptr : it->second.get();
+}
+
+const std::string* Intern(std::string_view text) {
+  if (const std::string* found = Lookup(text)) return found;
+  Interned& t = Table();
   std::unique_lock lock(t.mutex);
   auto it = t.texts.find(text);
   if (it != t.texts.end()) return it->second.get();
@@ -64,11 +68,9 @@ Key::Key(std::string_view text) : text_(text.empty() ? EmptyText() : Intern(text
 
 Key Key::Find(std::string_view text, bool* found) {
   Key key;
-  Interned& t = Table();
-  std::shared_lock lock(t.mutex);
-  auto it = t.texts.find(text);
-  *found = it != t.texts.end();
-  if (*found) key.text_ = it->second.get();
+  const std::string* interned = Lookup(text);
+  *found = interned != nullptr;
+  if (*found) key.text_ = interned;
   return key;
 }
 
@@ -128,6 +130,7 @@ struct Value::Trailing : Heap {
 
   T* data() { return reinterpret_cast<T*>(static_cast<D*>(this) + 1); }
   const T* data() const { return reinterpret_cast<const T*>(static_cast<const D*>(this) + 1); }
+  View<T> view() const { return {data(), size}; }
 
   // A D holding the elements of `from`, moved in.
   static D* Make(std::vector<T>* from) {
@@ -242,10 +245,9 @@ Value Value::Quantity(capops::Quantity q) {
 
 Value Value::List(std::vector<Value> items) {
   ListData* data = ListData::Make(&items);
-  ListView view(data->data(), data->size);
-  if (!view.empty() && !view[0].Id().empty()) {
+  if (data->size != 0 && !data->data()[0].Id().empty()) {
     auto by_id = std::make_unique<IdIndex>();
-    if (by_id->Build(view)) data->by_id = std::move(by_id);
+    if (by_id->Build(data->view())) data->by_id = std::move(by_id);
   }
   Value v;
   v.u_.heap = data;
@@ -254,29 +256,21 @@ Value Value::List(std::vector<Value> items) {
 }
 
 Value Value::Map(MapEntries entries) {
-  // A repeated key keeps its first value: repeats go before the entries move.
+  // A repeated key keeps its first value: repeats go before the entries
+  // move. A record's keys are compared pairwise; a large map is indexed.
   std::unique_ptr<KeyPositions> index;
-  if (entries.size() < MapData::kIndexFrom) {
-    size_t kept = 0;  // a record: keys compared pairwise
-    for (size_t i = 0; i < entries.size(); ++i) {
-      bool repeat = false;
-      for (size_t j = 0; j < kept && !repeat; ++j) repeat = entries[j].first == entries[i].first;
-      if (!repeat) {
-        if (kept != i) entries[kept] = std::move(entries[i]);
-        ++kept;
-      }
-    }
-    entries.resize(kept);
-  } else {
-    index = std::make_unique<KeyPositions>(entries.size());
-    size_t kept = 0;
-    for (size_t i = 0; i < entries.size(); ++i) {
-      if (!index->emplace(entries[i].first.address(), static_cast<uint32_t>(kept)).second) continue;
-      if (kept != i) entries[kept] = std::move(entries[i]);
-      ++kept;
-    }
-    entries.resize(kept);
+  if (entries.size() >= MapData::kIndexFrom) index = std::make_unique<KeyPositions>(entries.size());
+  size_t kept = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    Key key = entries[i].first;
+    bool repeat = index ? !index->emplace(key.address(), static_cast<uint32_t>(kept)).second
+                        : std::any_of(entries.begin(), entries.begin() + static_cast<ptrdiff_t>(kept),
+                                      [&](const MapEntry& e) { return e.first == key; });
+    if (repeat) continue;
+    if (kept != i) entries[kept] = std::move(entries[i]);
+    ++kept;
   }
+  entries.resize(kept);
   MapData* data = MapData::Make(&entries);
   data->index = std::move(index);
   Value v;
@@ -300,14 +294,12 @@ const std::string& Value::string_value() const {
 
 ListView Value::items() const {
   if (kind_ != ValueKind::kList) return {};
-  const auto* data = static_cast<const ListData*>(u_.heap);
-  return {data->data(), data->size};
+  return static_cast<const ListData*>(u_.heap)->view();
 }
 
 MapView Value::entries() const {
   if (kind_ != ValueKind::kMap) return {};
-  const auto* data = static_cast<const MapData*>(u_.heap);
-  return {data->data(), data->size};
+  return static_cast<const MapData*>(u_.heap)->view();
 }
 
 bool Value::TakeEntries(MapEntries* out) {
@@ -354,7 +346,7 @@ bool Value::keyed() const {
 const Value* Value::FindById(std::string_view id) const {
   if (!keyed()) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
-  return data->by_id->Find(ListView(data->data(), data->size), id);
+  return data->by_id->Find(data->view(), id);
 }
 
 std::string_view Value::Id() const {

@@ -68,10 +68,9 @@ class RuleRun {
   // The rest of the rule for one item of the opening loop's list.
   void RunItem(const Value& item) {
     if (aborted_) return;
-    Value& var = eval_.slots()[slot_of_[rule_.rule->clauses[order_[0]].id]];
-    var.Borrow(item);
+    LoopVariable var(&eval_.slots()[slot_of_[rule_.rule->clauses[order_[0]].id]]);
+    var.Bind(item);
     RunClauses(1);
-    var = Value();
   }
   bool aborted() const { return aborted_; }
 
@@ -320,9 +319,8 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
   std::vector<std::unique_ptr<RuleRun>> runs;
   std::vector<Value> ranges(rules.size());
   // Rules opening with a loop over the same list (the same value, not just
-  // equal), in rule order; the others run alone.
-  std::vector<std::vector<size_t>> passes;
-  std::vector<std::pair<uint64_t, uint64_t>> pass_lists;
+  // equal), in rule order, by the list's identity; the others run alone.
+  std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::vector<size_t>>> passes;
   for (size_t i = 0; i < rules.size(); ++i) {
     runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &results[i]));
     if (!runs[i]->OpenLoop(&ranges[i])) {
@@ -330,15 +328,11 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
       continue;
     }
     auto list = ranges[i].Identity();
-    auto it = std::find(pass_lists.begin(), pass_lists.end(), list);
-    if (it == pass_lists.end()) {
-      pass_lists.push_back(list);
-      passes.emplace_back();
-      it = pass_lists.end() - 1;
-    }
-    passes[static_cast<size_t>(it - pass_lists.begin())].push_back(i);
+    auto it = std::find_if(passes.begin(), passes.end(), [&](const auto& p) { return p.first == list; });
+    if (it == passes.end()) it = passes.insert(passes.end(), {list, {}});
+    it->second.push_back(i);
   }
-  for (const std::vector<size_t>& pass : passes) {
+  for (const auto& [list, pass] : passes) {
     for (const Value& item : ranges[pass[0]].items()) {
       bool running = false;
       for (size_t i : pass) {

@@ -216,7 +216,9 @@ std::vector<TraceStep> RuleRun::TraceWheres() {
 // Secondary labels: the facts (other than the primary one) whose values the
 // clauses compared, such as the pool's `role:` in the inventory.
 // A value located exactly where a bound record starts is a default the
-// schema filled in, not text in the file; it gets no label.
+// schema filled in, not text in the file; it gets no label. Nor does a value
+// read in a comprehension's body: it belongs to whichever item the
+// comprehension looked at last (a candidate it rejected, as often as not).
 std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const {
   constexpr size_t kMaxLabels = 4;
   std::vector<Label> labels;
@@ -226,7 +228,9 @@ std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace, cons
   for (const TraceStep& step : trace) {
     for (const TraceValue& t : step.values) {
       bool whole = !t.value.empty() && (t.value[0] == '{' || t.value[0] == '[');
-      if (!t.fact.valid() || t.fact == v.loc || whole || at_record(t.fact) || labels.size() == kMaxLabels) continue;
+      if (!t.fact.valid() || t.per_item || t.fact == v.loc || whole || at_record(t.fact) || labels.size() == kMaxLabels) {
+        continue;
+      }
       bool seen = std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.loc == t.fact; });
       if (!seen) labels.push_back(Label{t.fact, "`" + t.expr + "` is " + t.value});
     }

@@ -206,6 +206,32 @@ TEST_CASE("warn statements, when guards and traces", "[eval]") {
   CHECK(step.values[1].fact.line == 8);
 }
 
+// A comprehension's body is evaluated once per item; a label is due to the
+// item `exists` or `all` stopped at, not to those it went past, while one
+// that went through every item rests on each of them.
+TEST_CASE("labels show the witness of a comprehension, not the items before it", "[eval]") {
+  auto labels_of = [](const std::string& condition) {
+    auto c = CompilePolicy("@id(\"T-L\") rule r {\n  for d in plan.demands\n  where d.id == \"train\"\n  where " +
+                           condition + "\n  deny at d.id \"{d.id}\"\n}\n", false);
+    REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
+    LintReport r = LintText(*c, kPlan, kInventory);
+    REQUIRE(r.violations.size() == 1);
+    std::vector<std::string> out;
+    for (const Label& l : r.violations[0].labels) out.push_back(std::to_string(l.loc.line) + ": " + l.message);
+    return out;
+  };
+  // The bounds read `d` so that the comprehension is evaluated (and traced)
+  // for the binding rather than remembered. a1 (line 7) was looked at and
+  // passed over; a2 (line 8) is the witness.
+  CHECK(labels_of("plan.allocations.exists(b, b.gpus > size(d.id) + 4)") ==
+        std::vector<std::string>{"8: `b.gpus` is 16"});
+  CHECK(labels_of("!plan.allocations.all(b, b.gpus < size(d.id) + 4)") ==
+        std::vector<std::string>{"8: `b.gpus` is 16"});
+  // No allocation has 100 GPUs: each of them is a reason.
+  CHECK(labels_of("!plan.allocations.exists(b, b.gpus >= size(d.id) * 20)") ==
+        std::vector<std::string>{"7: `b.gpus` is 2", "8: `b.gpus` is 16", "9: `b.gpus` is 4"});
+}
+
 TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[eval]") {
   auto c = CompilePolicy(R"(@id("T-1") rule a { for d in plan.demands where d.gpus deny "x" }
 @id("T-2") rule b { for d in plan.dataset deny "x" }

@@ -385,6 +385,15 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
     ~Assumed() { *at = saved; }
   } assumed{&holds_, holds_};
   holds_ = holds;
+  // What the body read for an item is that item's alone. When `all` or
+  // `exists` stops at an item (its witness), what it read for the items it
+  // went past before is marked per_item: those are not the reason.
+  size_t loop_trace = trace_ != nullptr ? trace_->size() : 0;
+  size_t item_trace = loop_trace;
+  auto stopped = [&] {
+    if (trace_ == nullptr) return;
+    for (size_t i = loop_trace; i < item_trace; ++i) (*trace_)[i].per_item = true;
+  };
   size_t count = picked != nullptr ? picked->size() : items.size();
   LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];
@@ -392,6 +401,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   int64_t true_count = 0;
   std::vector<Value> out;
   for (size_t k = 0; k < count; ++k) {
+    if (trace_ != nullptr) item_trace = trace_->size();
     const Value& item = items[picked != nullptr ? (*picked)[k] : k];
     var.Bind(item);
     Value held;
@@ -412,8 +422,10 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
                           DescribeKind(v));
     }
     bool b = v.bool_value();
-    if (e.macro == MacroKind::kAll && !b) return Value::Bool(false);
-    if (e.macro == MacroKind::kExists && b) return Value::Bool(true);
+    if ((e.macro == MacroKind::kAll && !b) || (e.macro == MacroKind::kExists && b)) {
+      stopped();
+      return Value::Bool(b);
+    }
     true_count += b;
     if (b && e.macro == MacroKind::kFilter) out.push_back(item);
     if (b && e.macro == MacroKind::kMap) {

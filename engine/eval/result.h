@@ -26,6 +26,7 @@ struct TraceValue {
   SourceLoc loc;      // the sub-expression in the policy
   SourceLoc fact;     // where the value came from in the facts, if it did
   SourceLoc anchor;   // where to show the value: its operator, field or function name
+  bool per_item = false;  // read in a comprehension's body: its value for the last item it looked at
 };
 
 /// A secondary place in the facts that a violation rests on.

@@ -158,8 +158,43 @@ struct Value::Trailing : Heap {
   }
 };
 
+// A list's id index is built the first time it is asked for, not when the
+// list is made: most lists an evaluation makes (a filter's matches, a
+// window in brackets) are never looked up by id, and indexing each cost a
+// hash and a read of every item's id. Facts are read by several threads,
+// so the index is installed with a compare-exchange; a thread that loses
+// the race drops its own copy.
 struct Value::ListData : Trailing<ListData, Value> {
-  std::unique_ptr<IdIndex> by_id;  // when keyed
+  ~ListData() { Reset(); }
+
+  // The index, or nullptr when the list is not keyed.
+  const IdIndex* Index() const {
+    IdIndex* got = by_id.load(std::memory_order_acquire);
+    if (got == nullptr) {
+      auto built = std::make_unique<IdIndex>();
+      IdIndex* mine = size != 0 && built->Build(view()) ? built.get() : NotKeyed();
+      got = mine;
+      IdIndex* expected = nullptr;
+      if (by_id.compare_exchange_strong(expected, mine, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        if (mine == built.get()) built.release();
+      } else {
+        got = expected;
+      }
+    }
+    return got == NotKeyed() ? nullptr : got;
+  }
+  void Reset() {
+    IdIndex* index = by_id.exchange(nullptr, std::memory_order_acq_rel);
+    if (index != NotKeyed()) delete index;
+  }
+
+ private:
+  // Marks a list found not keyed, so that it is not looked at again.
+  static IdIndex* NotKeyed() {
+    static IdIndex none;
+    return &none;
+  }
+  mutable std::atomic<IdIndex*> by_id{nullptr};
 };
 
 struct Value::MapData : Trailing<MapData, MapEntry> {
@@ -245,10 +280,6 @@ Value Value::Quantity(capops::Quantity q) {
 
 Value Value::List(std::vector<Value> items) {
   ListData* data = ListData::Make(&items);
-  if (data->size != 0 && !data->data()[0].Id().empty()) {
-    auto by_id = std::make_unique<IdIndex>();
-    if (by_id->Build(data->view())) data->by_id = std::move(by_id);
-  }
   Value v;
   v.u_.heap = data;
   v.kind_ = ValueKind::kList;
@@ -313,7 +344,7 @@ bool Value::TakeEntries(MapEntries* out) {
 bool Value::TakeItems(std::vector<Value>* out) {
   if (kind_ != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
   auto* data = static_cast<ListData*>(u_.heap);
-  data->by_id.reset();
+  data->Reset();
   data->TakeInto(out);
   return true;
 }
@@ -340,13 +371,14 @@ const Value* Value::Field(std::string_view name) const {
 }
 
 bool Value::keyed() const {
-  return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->by_id != nullptr;
+  return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index() != nullptr;
 }
 
 const Value* Value::FindById(std::string_view id) const {
-  if (!keyed()) return nullptr;
+  if (kind_ != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
-  return data->by_id->Find(data->view(), id);
+  const IdIndex* index = data->Index();
+  return index == nullptr ? nullptr : index->Find(data->view(), id);
 }
 
 std::string_view Value::Id() const {

@@ -129,8 +129,9 @@ class Value {
   static Value Date(int64_t days);
   static Value Duration(int64_t seconds);
   static Value Quantity(capops::Quantity q);
-  /// Indexes the items by `id` when every item is a map with a string `id`
-  /// and no id repeats.
+  /// A list is keyed when every item is a map with a string `id` and no id
+  /// repeats; it is indexed by id the first time keyed() or FindById() asks
+  /// (safe from several threads at once).
   static Value List(std::vector<Value> items);
   /// Keys keep their order; a repeated key keeps its first value.
   static Value Map(MapEntries entries);

@@ -1,6 +1,9 @@
 #include "engine/common/units.h"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/common/value.h"
 
@@ -75,6 +78,48 @@ TEST_CASE("keyed lists look items up by id", "[common]") {
   Value repeated = Value::List({item("a", 1), item("a", 2)});
   CHECK_FALSE(repeated.keyed());
   CHECK(repeated.FindById("a") == nullptr);
+}
+
+TEST_CASE("a field hint is tried first and follows the maps it reads", "[common]") {
+  Value ab = Value::Map({{"a", Value::Int(1)}, {"b", Value::Int(2)}});
+  Value ba = Value::Map({{"b", Value::Int(20)}, {"a", Value::Int(10)}});
+  Value c = Value::Map({{"c", Value::Int(3)}});
+  FieldHint hint;
+  CHECK(ab.Field(Key("b"), hint)->int_value() == 2);
+  CHECK(hint.get() == 1);
+  CHECK(ab.Field(Key("b"), hint)->int_value() == 2);
+  // Another layout moves the hint; a map without the field leaves it.
+  CHECK(ba.Field(Key("b"), hint)->int_value() == 20);
+  CHECK(hint.get() == 0);
+  CHECK(c.Field(Key("b"), hint) == nullptr);
+  CHECK(hint.get() == 0);
+  // A hint past a small map's end, or at another key, is only a guess.
+  hint.set(7);
+  CHECK(c.Field(Key("c"), hint)->int_value() == 3);
+  CHECK(ab.Field(Key("a"), hint)->int_value() == 1);
+  CHECK(Value::Int(1).Field(Key("a"), hint) == nullptr);
+}
+
+// The index of a keyed list is built on the first lookup; lists made and
+// looked up from several threads at once agree.
+TEST_CASE("keyed lists index themselves once, from any thread", "[common]") {
+  std::vector<Value> items;
+  for (int i = 0; i < 1000; ++i) {
+    items.push_back(Value::Map({{"id", Value::String("x" + std::to_string(i))}, {"n", Value::Int(i)}}));
+  }
+  Value list = Value::List(std::move(items));
+  std::vector<int64_t> found(4, -1);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < found.size(); ++t) {
+    threads.emplace_back([&, t] {
+      const Value* item = list.FindById("x" + std::to_string(100 * t + 7));
+      found[t] = item != nullptr ? item->Field("n")->int_value() : -2;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(found == std::vector<int64_t>{7, 107, 207, 307});
+  CHECK(list.keyed());
+  CHECK_FALSE(Value::List({Value::Int(1)}).keyed());
 }
 
 TEST_CASE("values print for messages and literals", "[common]") {

@@ -201,6 +201,17 @@ struct Value::MapData : Trailing<MapData, MapEntry> {
   // Small maps (records) are searched linearly; large ones get an index.
   static constexpr size_t kIndexFrom = 16;
   std::unique_ptr<KeyPositions> index;  // by key address
+
+  // The position of `name`'s entry, or `size` when there is none.
+  uint32_t Position(Key name) const {
+    if (index) {
+      auto it = index->find(name.address());
+      return it == index->end() ? size : it->second;
+    }
+    uint32_t i = 0;
+    while (i < size && data()[i].first != name) ++i;
+    return i;
+  }
 };
 
 void Value::Destroy() {
@@ -352,14 +363,20 @@ bool Value::TakeItems(std::vector<Value>* out) {
 const Value* Value::Field(Key name) const {
   if (kind_ != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
-  if (data->index) {
-    auto it = data->index->find(name.address());
-    return it == data->index->end() ? nullptr : &data->data()[it->second].second;
+  uint32_t at = data->Position(name);
+  return at < data->size ? &data->data()[at].second : nullptr;
+}
+
+const Value* Value::Field(Key name, const FieldHint& hint) const {
+  if (kind_ != ValueKind::kMap) return nullptr;
+  const auto* data = static_cast<const MapData*>(u_.heap);
+  uint32_t at = hint.get();
+  if (at >= data->size || data->data()[at].first != name) {
+    at = data->Position(name);
+    if (at == data->size) return nullptr;
+    hint.set(at);
   }
-  for (uint32_t i = 0; i < data->size; ++i) {
-    if (data->data()[i].first == name) return &data->data()[i].second;
-  }
-  return nullptr;
+  return &data->data()[at].second;
 }
 
 // A text no map was given as a key is a field of no map.

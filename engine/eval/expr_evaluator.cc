@@ -176,7 +176,7 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       if (!operand.is(ValueKind::kMap)) {
         return Value::Error("`has` needs a map, not " + DescribeKind(operand), operand.loc());
       }
-      return Value::Bool(operand.Field(select.field) != nullptr);
+      return Value::Bool(operand.Field(select.field, select.field_hint) != nullptr);
     }
     case ExprKind::kUnary: {
       Value held;
@@ -235,7 +235,7 @@ const Value& ExprEvaluator::RefSelect(const Expr& e, Value* holder) {
   if (!operand.is(ValueKind::kMap)) {
     return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
   }
-  if (const Value* field = operand.Field(e.field)) return PartOf(operand, &held, *field, holder);
+  if (const Value* field = operand.Field(e.field, e.field_hint)) return PartOf(operand, &held, *field, holder);
   std::vector<std::string> keys;
   for (const auto& [key, _] : operand.entries()) keys.push_back(key);
   std::string message = Describe(operand) + " has no field `" + e.name + "`";

@@ -165,7 +165,28 @@ struct Value::Trailing : Heap {
 // so the index is installed with a compare-exchange; a thread that loses
 // the race drops its own copy.
 struct Value::ListData : Trailing<ListData, Value> {
+  struct DerivedNode {
+    const void* what;
+    const void* how;
+    std::unique_ptr<ListDerived> data;
+    DerivedNode* next;
+  };
+
   ~ListData() { Reset(); }
+
+  const ListDerived* Derived(const void* what, const void* how,
+                             const std::function<std::unique_ptr<ListDerived>()>& make) const {
+    DerivedNode* head = derived.load(std::memory_order_acquire);
+    if (const ListDerived* found = FindDerived(head, nullptr, what, how)) return found;
+    auto node = std::make_unique<DerivedNode>(DerivedNode{what, how, make(), head});
+    // Prepend; a thread that lost the race looks at what was added since.
+    while (!derived.compare_exchange_weak(node->next, node.get(), std::memory_order_acq_rel,
+                                          std::memory_order_acquire)) {
+      if (const ListDerived* found = FindDerived(node->next, head, what, how)) return found;
+      head = node->next;
+    }
+    return node.release()->data.get();
+  }
 
   // The index, or nullptr when the list is not keyed.
   const IdIndex* Index() const {
@@ -186,6 +207,11 @@ struct Value::ListData : Trailing<ListData, Value> {
   void Reset() {
     IdIndex* index = by_id.exchange(nullptr, std::memory_order_acq_rel);
     if (index != NotKeyed()) delete index;
+    for (DerivedNode* node = derived.exchange(nullptr, std::memory_order_acq_rel); node != nullptr;) {
+      DerivedNode* next = node->next;
+      delete node;
+      node = next;
+    }
   }
 
  private:
@@ -194,7 +220,17 @@ struct Value::ListData : Trailing<ListData, Value> {
     static IdIndex none;
     return &none;
   }
+  // The nodes from `from` up to (not including) `to` for (what, how).
+  static const ListDerived* FindDerived(const DerivedNode* from, const DerivedNode* to, const void* what,
+                                        const void* how) {
+    for (const DerivedNode* n = from; n != to; n = n->next) {
+      if (n->what == what && n->how == how) return n->data.get();
+    }
+    return nullptr;
+  }
+
   mutable std::atomic<IdIndex*> by_id{nullptr};
+  mutable std::atomic<DerivedNode*> derived{nullptr};  // newest first
 };
 
 struct Value::MapData : Trailing<MapData, MapEntry> {
@@ -389,6 +425,12 @@ const Value* Value::Field(std::string_view name) const {
 
 bool Value::keyed() const {
   return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index() != nullptr;
+}
+
+const ListDerived* Value::Derived(const void* what, const void* how,
+                                  const std::function<std::unique_ptr<ListDerived>()>& make) const {
+  if (kind_ != ValueKind::kList) return nullptr;
+  return static_cast<const ListData*>(u_.heap)->Derived(what, how, make);
 }
 
 const Value* Value::FindById(std::string_view id) const {

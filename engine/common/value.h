@@ -18,7 +18,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -103,6 +105,13 @@ class FieldHint {
 
  private:
   mutable std::atomic<uint32_t> at_{0};
+};
+
+/// Data derived from a list and kept with it (Value::Derived), such as an
+/// index of its items by a field.
+class ListDerived {
+ public:
+  virtual ~ListDerived() = default;
 };
 
 class Value;
@@ -206,6 +215,14 @@ class Value {
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).
   const Value* FindById(std::string_view id) const;
   bool keyed() const;
+  /// The data `make` derives from this list, made the first time (`what`,
+  /// `how`) is asked for — by whichever thread asks first; a thread that
+  /// loses the race drops its copy — and kept until the list is freed.
+  /// Facts are shared by every rule of a run, so what one rule derives
+  /// from them serves the others. Null when this is not a list. `make`
+  /// must not hold the list (the list would hold itself).
+  const ListDerived* Derived(const void* what, const void* how,
+                             const std::function<std::unique_ptr<ListDerived>()>& make) const;
   /// The `id` of a map, or "".
   std::string_view Id() const;
 

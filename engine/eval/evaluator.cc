@@ -161,12 +161,13 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
   }
   uint32_t slot = slot_of_[clause.id];
   std::vector<uint32_t> scratch;
-  const std::vector<uint32_t>* picked = eval_.Candidates(clause.id, range, slot, &scratch);
+  View<uint32_t> picked;
+  bool joined = eval_.Candidates(clause.id, range, slot, &scratch, &picked);
   ListView items = range.items();
-  size_t count = picked != nullptr ? picked->size() : items.size();
+  size_t count = joined ? picked.size() : items.size();
   LoopVariable var(&eval_.slots()[slot]);
   for (size_t k = 0; k < count; ++k) {
-    var.Bind(items[picked != nullptr ? (*picked)[k] : k]);
+    var.Bind(items[joined ? picked[k] : k]);
     RunClauses(position + 1);
     if (aborted_) return;
   }

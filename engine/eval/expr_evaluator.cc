@@ -99,27 +99,56 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
   return memo_->values.emplace(&e, std::move(v)).first->second;
 }
 
-const std::vector<uint32_t>* ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot,
-                                                       std::vector<uint32_t>* scratch, const syntax::Expr** holds) {
-  if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return nullptr;
+// What Value::Derived keeps a join index as: by the field's strings, or (a
+// membership join) by the strings of the field's list.
+const char kIndexByField = 'f';
+const char kIndexByListField = 'l';
+
+// A key that is a field of the item (`b.pool`) gives the same index in every
+// rule that joins the list on it: the index is kept with the list, built
+// once for all of them. Another key is evaluated item by item, for this
+// rule's run alone.
+const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& list, uint32_t slot) {
+  const Expr& key = *join.key;
+  if (key.kind == ExprKind::kSelect && key.args[0]->kind == ExprKind::kIdent &&
+      tables_.symbols[key.args[0]->id].kind == SymbolKind::kLocal &&
+      tables_.symbols[key.args[0]->id].index == slot) {
+    Key field = key.field;
+    bool membership = join.membership;
+    const ListDerived* index =
+        list.Derived(membership ? &kIndexByListField : &kIndexByField, field.address(), [&]() -> std::unique_ptr<ListDerived> {
+          static const Value kNoField = Value::Error("no field");
+          return std::make_unique<JoinIndex>(list, membership, [&](const Value& item) -> const Value& {
+            const Value* v = item.Field(field, key.field_hint);
+            return v != nullptr ? *v : kNoField;
+          });
+        });
+    return static_cast<const JoinIndex*>(index);
+  }
+  std::vector<TraceValue>* trace = trace_;
+  trace_ = nullptr;
+  Value saved = slots_[slot];
+  auto index = std::make_unique<JoinIndex>(list, join.membership, [&](const Value& item) {
+    slots_[slot] = item;
+    return Eval(key);
+  });
+  slots_[slot] = std::move(saved);
+  trace_ = trace;
+  memo_->own_indexes.push_back(std::move(index));
+  return memo_->own_indexes.back().get();
+}
+
+bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<uint32_t>* scratch,
+                               View<uint32_t>* picked, const syntax::Expr** holds) {
+  if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return false;
   const plan::Join& join = module_plan_->joins[module_plan_->join[id]];
   Value probe = Eval(*join.probe);
-  if (!probe.is(ValueKind::kString)) return nullptr;
+  if (!probe.is(ValueKind::kString)) return false;
   auto it = memo_->indexes.find(join.key);
-  if (it == memo_->indexes.end()) {
-    std::vector<TraceValue>* trace = trace_;
-    trace_ = nullptr;
-    Value saved = slots_[slot];
-    JoinIndex index(list, join.membership, [&](const Value& item) {
-      slots_[slot] = item;
-      return Eval(*join.key);
-    });
-    slots_[slot] = std::move(saved);
-    trace_ = trace;
-    it = memo_->indexes.emplace(join.key, std::move(index)).first;
-  }
-  if (holds != nullptr && it->second.exact()) *holds = join.condition;
-  return &it->second.Candidates(probe.string_value(), scratch);
+  if (it == memo_->indexes.end()) it = memo_->indexes.emplace(join.key, BuildIndex(join, list, slot)).first;
+  if (holds != nullptr && it->second->exact()) *holds = join.condition;
+  *picked = it->second->Candidates(probe.string_value(), scratch);
+  return true;
 }
 
 SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
@@ -378,7 +407,8 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   uint32_t slot = tables_.slots[e.id];
   std::vector<uint32_t> scratch;
   const syntax::Expr* holds = nullptr;
-  const std::vector<uint32_t>* picked = Candidates(e.id, range, slot, &scratch, &holds);  // a join's items only
+  View<uint32_t> picked;
+  bool joined = Candidates(e.id, range, slot, &scratch, &picked, &holds);  // a join's items only
   struct Assumed {  // holds_ for this loop's body, restored however it ends
     const syntax::Expr** at;
     const syntax::Expr* saved;
@@ -394,7 +424,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
     if (trace_ == nullptr) return;
     for (size_t i = loop_trace; i < item_trace; ++i) (*trace_)[i].per_item = true;
   };
-  size_t count = picked != nullptr ? picked->size() : items.size();
+  size_t count = joined ? picked.size() : items.size();
   LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];
   Value first_error;
@@ -402,7 +432,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   std::vector<Value> out;
   for (size_t k = 0; k < count; ++k) {
     if (trace_ != nullptr) item_trace = trace_->size();
-    const Value& item = items[picked != nullptr ? (*picked)[k] : k];
+    const Value& item = items[joined ? picked[k] : k];
     var.Bind(item);
     Value held;
     const Value& v = Ref(body, &held);

@@ -51,13 +51,16 @@ class ExprEvaluator {
     module_plan_ = &plan->modules[module];
     memo_ = memo;
   }
-  /// The items of `list` that the join of node `id` (a comprehension or a
-  /// `for` clause, binding slot `slot`) can select, in list order: from the
-  /// index, or `*scratch`. Null when every item must be visited (no plan,
-  /// no join there, a probe that is not a string). `*holds` (if given) is
-  /// set to the join's conjunct when it holds for every candidate.
-  const std::vector<uint32_t>* Candidates(syntax::NodeId id, const Value& list, uint32_t slot,
-                                          std::vector<uint32_t>* scratch, const syntax::Expr** holds = nullptr);
+  /// The positions of the items of `list` that the join of node `id` (a
+  /// comprehension or a `for` clause, binding slot `slot`) can select, in
+  /// list order, into `*picked`: held by the index, or by `*scratch`. False
+  /// when every item must be visited (no plan, no join there, a probe that
+  /// is not a string). `*holds` (if given) is set to the join's conjunct
+  /// when it holds for every candidate.
+  bool Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<uint32_t>* scratch,
+                  View<uint32_t>* picked, const syntax::Expr** holds = nullptr);
+  /// The index of `list` for `join` (the loop variable in `slot`).
+  const JoinIndex* BuildIndex(const plan::Join& join, const Value& list, uint32_t slot);
   /// While set, every evaluated non-literal sub-expression is appended here.
   void set_trace(std::vector<TraceValue>* sink) { trace_ = sink; }
   /// The source text of a span.

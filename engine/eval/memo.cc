@@ -6,41 +6,78 @@
 
 namespace capops::eval {
 
-// The index views the string of the first key of each text; keys_ holds
-// that one (not every item's), so the view outlives the evaluation.
-std::vector<uint32_t>& JoinIndex::Slot(const Value& key) {
-  auto [it, inserted] = by_key_.try_emplace(key.string_value());
-  if (inserted) keys_.push_back(key);
-  return it->second;
+const JoinIndex::Group* JoinIndex::Find(std::string_view text, size_t hash) const {
+  if (table_.empty()) return nullptr;
+  size_t mask = table_.size() - 1;
+  for (size_t at = hash & mask; table_[at] != 0; at = (at + 1) & mask) {
+    const Group& g = groups_[table_[at] - 1];
+    if (g.hash == hash && g.key.string_value() == text) return &g;
+  }
+  return nullptr;
 }
 
-void JoinIndex::Add(uint32_t item, const Value& key, bool membership) {
-  if (key.is(ValueKind::kString) && !membership) {
-    Slot(key).push_back(item);
-    return;
+uint32_t JoinIndex::GroupOf(const Value& key) {
+  const std::string& text = key.string_value();
+  size_t hash = std::hash<std::string_view>()(text);
+  if (const Group* g = Find(text, hash)) return static_cast<uint32_t>(g - groups_.data());
+  if ((groups_.size() + 1) * 2 > table_.size()) {  // at most half full
+    table_.assign(std::max<size_t>(16, table_.size() * 2), 0);
+    for (uint32_t i = 0; i < groups_.size(); ++i) {
+      size_t at = groups_[i].hash & (table_.size() - 1);
+      while (table_[at] != 0) at = (at + 1) & (table_.size() - 1);
+      table_[at] = i + 1;
+    }
   }
+  size_t at = hash & (table_.size() - 1);
+  while (table_[at] != 0) at = (at + 1) & (table_.size() - 1);
+  groups_.push_back(Group{hash, key});
+  table_[at] = static_cast<uint32_t>(groups_.size());
+  return static_cast<uint32_t>(groups_.size() - 1);
+}
+
+void JoinIndex::Add(uint32_t item, const Value& key, bool membership,
+                    std::vector<std::pair<uint32_t, uint32_t>>* placed) {
+  auto place = [&](const Value& text) {
+    uint32_t group = GroupOf(text);
+    Group& g = groups_[group];
+    if (g.last_item == item) return;
+    g.last_item = item;
+    ++g.size;
+    placed->emplace_back(item, group);
+  };
+  if (key.is(ValueKind::kString) && !membership) return place(key);
   if (!membership || !key.is(ValueKind::kList) ||
       !std::all_of(key.items().begin(), key.items().end(),
                    [](const Value& v) { return v.is(ValueKind::kString); })) {
     residual_.push_back(item);  // compared the slow way, by the condition itself
     return;
   }
-  for (const Value& element : key.items()) {
-    std::vector<uint32_t>& slot = Slot(element);
-    if (slot.empty() || slot.back() != item)
-      slot.push_back(item);  // a repeated element counts once
+  for (const Value& element : key.items()) place(element);
+}
+
+// Each group's positions follow the previous group's, in list order.
+void JoinIndex::LayOut(const std::vector<std::pair<uint32_t, uint32_t>>& placed) {
+  uint32_t next = 0;
+  for (Group& g : groups_) {
+    g.begin = next;
+    next += g.size;
+    g.size = 0;
+  }
+  positions_.resize(placed.size());
+  for (const auto& [item, group] : placed) {
+    Group& g = groups_[group];
+    positions_[g.begin + g.size++] = item;
   }
 }
 
-const std::vector<uint32_t>& JoinIndex::Candidates(std::string_view probe,
-                                                   std::vector<uint32_t>* scratch) const {
-  static const std::vector<uint32_t> kNone;
-  auto it = by_key_.find(probe);
-  const std::vector<uint32_t>& hits = it == by_key_.end() ? kNone : it->second;
+View<uint32_t> JoinIndex::Candidates(std::string_view probe, std::vector<uint32_t>* scratch) const {
+  View<uint32_t> hits;
+  if (const Group* g = Find(probe, std::hash<std::string_view>()(probe))) {
+    hits = View<uint32_t>(positions_.data() + g->begin, g->size);
+  }
   if (residual_.empty()) return hits;
   scratch->clear();
-  std::merge(hits.begin(), hits.end(), residual_.begin(), residual_.end(),
-             std::back_inserter(*scratch));
+  std::merge(hits.begin(), hits.end(), residual_.begin(), residual_.end(), std::back_inserter(*scratch));
   return *scratch;
 }
 

@@ -4,6 +4,7 @@
 // a Memo lives as long as one rule's run over one fact set.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -16,29 +17,40 @@ namespace capops::eval {
 /// The items of a list grouped by the string a key expression gives each.
 /// Items whose key is not a string (or not a list of strings, for a
 /// membership join) are kept aside and are candidates for every probe.
-class JoinIndex {
+class JoinIndex : public ListDerived {
  public:
   /// `key_of(item)` evaluates the join's key for one item.
   template <typename KeyOf>
-  JoinIndex(const Value& list, bool membership, KeyOf key_of) : list_(list) {
-    ListView items = list_.items();
-    for (uint32_t i = 0; i < items.size(); ++i) Add(i, key_of(items[i]), membership);
+  JoinIndex(const Value& list, bool membership, KeyOf key_of) {
+    ListView items = list.items();
+    std::vector<std::pair<uint32_t, uint32_t>> placed;  // (item, group) in list order
+    for (uint32_t i = 0; i < items.size(); ++i) Add(i, key_of(items[i]), membership, &placed);
+    LayOut(placed);
   }
-  /// The positions of the items that may match `probe`, in list order: a
-  /// list held by the index, or `*scratch` filled in.
-  const std::vector<uint32_t>& Candidates(std::string_view probe,
-                                          std::vector<uint32_t>* scratch) const;
+  /// The positions of the items that may match `probe`, in list order: held
+  /// by the index, or `*scratch` filled in.
+  View<uint32_t> Candidates(std::string_view probe, std::vector<uint32_t>* scratch) const;
   /// Every item's key was a string (or list of strings): a candidate's key
   /// matches the probe, none is kept aside.
   bool exact() const { return residual_.empty(); }
 
  private:
-  void Add(uint32_t item, const Value& key, bool membership);
-  std::vector<uint32_t>& Slot(const Value& key);
+  // The items of one distinct key text: positions_[begin, begin + size).
+  struct Group {
+    size_t hash = 0;
+    Value key;  // holds the text
+    uint32_t begin = 0;
+    uint32_t size = 0;
+    uint32_t last_item = UINT32_MAX;  // a repeated element of one item counts once
+  };
+  void Add(uint32_t item, const Value& key, bool membership, std::vector<std::pair<uint32_t, uint32_t>>* placed);
+  uint32_t GroupOf(const Value& key);
+  const Group* Find(std::string_view text, size_t hash) const;
+  void LayOut(const std::vector<std::pair<uint32_t, uint32_t>>& placed);
 
-  Value list_;
-  std::vector<Value> keys_;  // own the strings `by_key_` views: one per distinct key
-  std::unordered_map<std::string_view, std::vector<uint32_t>> by_key_;
+  std::vector<Group> groups_;
+  std::vector<uint32_t> table_;  // open addressing: group + 1, 0 when empty
+  std::vector<uint32_t> positions_;
   std::vector<uint32_t> residual_;
 };
 
@@ -70,7 +82,10 @@ struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;       // by remembered expression
-  std::unordered_map<const syntax::Expr*, JoinIndex> indexes;  // by the join's key expression
+  /// By the join's key expression: kept with the list when the key is a
+  /// field of the item (Value::Derived), else in `own_indexes`.
+  std::unordered_map<const syntax::Expr*, const JoinIndex*> indexes;
+  std::vector<std::unique_ptr<JoinIndex>> own_indexes;
   Value scratch;  // a value not worth remembering (the budget ran out)
 };
 

@@ -92,7 +92,7 @@ bool WriteBaselineFile(const std::string& path, const eval::LintReport& report, 
   return true;
 }
 
-// The result cache of `--cache DIR`, or null: not asked for, or unusable
+// The result cache of `--cache[=DIR]`, or null: not asked for, or unusable
 // (then the run goes on without it, after a warning).
 std::unique_ptr<ResultCache> OpenCache(const std::string& dir) {
   if (dir.empty()) return nullptr;

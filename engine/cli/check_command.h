@@ -28,7 +28,7 @@ struct CheckOptions {
   std::string baseline;                  // default: the config's
   std::string write_baseline;            // record the findings there, then report only new ones
   std::string output;                    // write the report there instead of to `out`
-  std::string cache;                     // --cache DIR: reuse findings of unchanged plans; empty: off
+  std::string cache;                     // --cache[=DIR]: reuse findings of unchanged plans; empty: off
   EngineOptions engine;  // limits on inputs and evaluation
 };
 

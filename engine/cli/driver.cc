@@ -69,6 +69,16 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
       ->group(group)->capture_default_str();
 }
 
+// The help shows `--cache[=DIR]` as it is written, not CLI11's notation for
+// a flag's default value (`--cache{.capops-cache}`).
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* opt, bool positional) const override {
+    if (!positional && opt->check_lname("cache")) return "--cache[=DIR]";
+    return CLI::Formatter::make_option_name(opt, positional);
+  }
+};
+
 }  // namespace
 
 int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -77,6 +87,7 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
 int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
+  app.formatter(std::make_shared<HelpFormatter>());
   CheckOptions options;
   std::string format = "text", color = "auto", fail_on;
   bool verbose = false;
@@ -95,9 +106,10 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.add_option("--baseline", options.baseline, "report only findings not listed in this baseline file");
   app.add_option("--write-baseline", options.write_baseline, "record the findings in FILE, then report only new ones");
   app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
-  app.add_option("--cache", options.cache,
-                 std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") + kDefaultCacheDir + ")")
-      ->expected(0, 1)->default_str(kDefaultCacheDir)->type_name("[DIR]");
+  // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
+  // `--cache plans/` lints plans/ with the default cache, never caches into it.
+  app.add_flag(std::string("--cache{") + kDefaultCacheDir + "}", options.cache,
+               std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") + kDefaultCacheDir + ")");
   app.add_option("--fail-on", fail_on, "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));

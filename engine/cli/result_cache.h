@@ -1,5 +1,5 @@
 // ResultCache: findings of earlier runs, reused when nothing they depend on
-// has changed (`capops-lint --cache [DIR]`).
+// has changed (`capops-lint --cache[=DIR]`).
 //
 // An entry is a file `DIR/<key>` named by a SHA-256 key over everything the
 // findings depend on (CacheKeys: the cache format, the capops version, the
@@ -107,7 +107,7 @@ class ResultCache {
  public:
   /// Opens `dir`, creating it with a CACHEDIR.TAG file. Null, with
   /// `*warning` set, when it cannot be created, or when it exists, is not
-  /// empty and has no CACHEDIR.TAG (so `--cache plans/` never litters a
+  /// empty and has no CACHEDIR.TAG (so `--cache=plans/` never litters a
   /// directory of plans).
   static std::unique_ptr<ResultCache> Open(const std::filesystem::path& dir, std::string* warning);
 

@@ -282,18 +282,33 @@ TEST_CASE("cache: the directory may go, and an unusable one is only warned about
   CHECK(again.out == fresh);
   CHECK(fs::exists(c / "cache/CACHEDIR.TAG"));
 
-  // A file in the way, or a directory of something else (`--cache plans/`): run uncached.
+  // A file in the way, or a directory of something else (`--cache=plans/`): run uncached.
   fs::remove_all(c.cache());
   Spit(c / "cache", "not a directory");
   Outcome file = Capops(
       {"--no-config", "--cache=" + c.cache(), (c / "solo").string(), (c / "shared").string()});
   CHECK(Contains(file.err, "warning: the cache directory `" + c.cache() + "` is not a directory"));
   CHECK(file.out == fresh);
-  Outcome plans =
-      Capops({"--no-config", "--cache", (c / "solo").string(), (c / "shared").string()});
+  Outcome plans = Capops({"--no-config", "--cache=" + (c / "solo").string(), (c / "shared").string()});
   CHECK(Contains(plans.err,
                  "is not a capops-lint cache directory (no CACHEDIR.TAG), so it is left alone"));
   CHECK_FALSE(fs::exists(c / "solo/CACHEDIR.TAG"));
+}
+
+// `--cache` never takes the next argument: what follows it is a plan.
+TEST_CASE("cache: --cache takes its directory only after =", "[cli][cache]") {
+  Corpus c;
+  fs::path before = fs::current_path();
+  fs::current_path(c / ".");
+  std::string fresh = Capops({"--no-config", "solo", "shared"}).out;
+  Outcome r = Capops({"--no-config", "-v", "--cache", "solo", "shared"});
+  fs::current_path(before);
+  CHECK(r.out == fresh);  // both directories linted
+  CHECK(Contains(r.err, "cache `.capops-cache`: 0 hits"));
+  CHECK(fs::exists(c / ".capops-cache/CACHEDIR.TAG"));
+  CHECK_FALSE(fs::exists(c / "solo/CACHEDIR.TAG"));
+  Outcome help = Capops({"--help"});
+  CHECK(Contains(help.out, "--cache[=DIR]"));
 }
 
 TEST_CASE("cache: bare --cache uses .capops-cache in the working directory", "[cli][cache]") {

@@ -82,6 +82,25 @@ TEST_CASE("keyed lists look items up by id", "[common]") {
   CHECK(repeated.FindById("a") == nullptr);
 }
 
+// Small maps are searched entry by entry, large ones through an index:
+// both find every key, and keep a repeated key's first value.
+TEST_CASE("maps of every size find their keys and keep the first of a repeat", "[common]") {
+  for (int n : {3, 15, 16, 40, 300}) {
+    MapEntries entries;
+    for (int i = 0; i < n; ++i) entries.emplace_back(Key("k" + std::to_string(i)), Value::Int(i));
+    entries.emplace_back(Key("k1"), Value::Int(-1));  // a repeat: dropped
+    Value map = Value::Map(std::move(entries));
+    CAPTURE(n);
+    REQUIRE(map.entries().size() == static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const Value* v = map.Field(Key("k" + std::to_string(i)));
+      REQUIRE(v != nullptr);
+      CHECK(v->int_value() == i);
+    }
+    CHECK(map.Field(Key("absent")) == nullptr);
+  }
+}
+
 TEST_CASE("a field hint is tried first and follows the maps it reads", "[common]") {
   Value ab = Value::Map({{"a", Value::Int(1)}, {"b", Value::Int(2)}});
   Value ba = Value::Map({{"b", Value::Int(20)}, {"a", Value::Int(10)}});

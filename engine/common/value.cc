@@ -74,7 +74,43 @@ Key Key::Find(std::string_view text, bool* found) {
   return key;
 }
 
-using KeyPositions = std::unordered_map<const std::string*, uint32_t>;
+// The entries of a large map by key: open addressing over positions, the
+// key compared at the entry itself (keys are interned: one pointer compare).
+// A lookup costs a slot and the entry, where a node-based map cost a
+// bucket, a node and a division.
+class KeyPositions {
+ public:
+  explicit KeyPositions(size_t n) {
+    size_t capacity = 4;
+    while (capacity < n * 2) capacity *= 2;
+    slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
+  }
+  // Records `key` at `position` unless the entries before it already hold it.
+  bool Insert(const MapEntry* entries, Key key, uint32_t position) {
+    size_t at = Home(key);
+    for (; slots_[at] != 0; at = (at + 1) & mask_) {
+      if (entries[slots_[at] - 1].first == key) return false;
+    }
+    slots_[at] = position + 1;
+    return true;
+  }
+  // The position of `key`, or `absent`.
+  uint32_t Find(const MapEntry* entries, Key key, uint32_t absent) const {
+    for (size_t at = Home(key); slots_[at] != 0; at = (at + 1) & mask_) {
+      if (entries[slots_[at] - 1].first == key) return slots_[at] - 1;
+    }
+    return absent;
+  }
+
+ private:
+  size_t Home(Key key) const {
+    return static_cast<size_t>((reinterpret_cast<uintptr_t>(key.address()) >> 4) * 0x9E3779B97F4A7C15ull >> 32) &
+           mask_;
+  }
+  std::vector<uint32_t> slots_;  // position + 1; 0: empty
+  size_t mask_ = 0;
+};
 
 // The items of a keyed list by id: open addressing over item positions, so
 // a lookup costs one probe into a flat array and a look at the item found,
@@ -241,8 +277,7 @@ struct Value::MapData : Trailing<MapData, MapEntry> {
   // The position of `name`'s entry, or `size` when there is none.
   uint32_t Position(Key name) const {
     if (index) {
-      auto it = index->find(name.address());
-      return it == index->end() ? size : it->second;
+      return index->Find(data(), name, size);
     }
     uint32_t i = 0;
     while (i < size && data()[i].first != name) ++i;
@@ -341,7 +376,7 @@ Value Value::Map(MapEntries entries) {
   size_t kept = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
     Key key = entries[i].first;
-    bool repeat = index ? !index->emplace(key.address(), static_cast<uint32_t>(kept)).second
+    bool repeat = index ? !index->Insert(entries.data(), key, static_cast<uint32_t>(kept))
                         : std::any_of(entries.begin(), entries.begin() + static_cast<ptrdiff_t>(kept),
                                       [&](const MapEntry& e) { return e.first == key; });
     if (repeat) continue;

@@ -168,6 +168,29 @@ TEST_CASE("a list keeps what is derived from it, made once per kind", "[common]"
   CHECK(Value::Int(1).Derived(&what, nullptr, make) == nullptr);
 }
 
+// A string remembers where it was last found; in another list, or where
+// that position holds another item, it is looked up afresh.
+TEST_CASE("a string looked up by id again finds the same item in any list", "[common]") {
+  auto item = [](const std::string& id, int64_t n) {
+    return Value::Map({{"id", Value::String(id)}, {"n", Value::Int(n)}});
+  };
+  Value first = Value::List({item("a", 1), item("b", 2), item("c", 3)});
+  Value second = Value::List({item("c", 30), item("a", 10)});
+  Value a = Value::String("a"), c = Value::String("c"), b = Value::String("b");
+  for (int round = 0; round < 2; ++round) {
+    REQUIRE(first.FindById(a) != nullptr);
+    CHECK(first.FindById(a)->Field("n")->int_value() == 1);
+    REQUIRE(second.FindById(a) != nullptr);
+    CHECK(second.FindById(a)->Field("n")->int_value() == 10);
+    CHECK(first.FindById(c)->Field("n")->int_value() == 3);
+    CHECK(second.FindById(c)->Field("n")->int_value() == 30);
+    CHECK(second.FindById(b) == nullptr);  // at its position in `first`, `second` holds `a`
+    CHECK(first.FindById(b)->Field("n")->int_value() == 2);
+  }
+  CHECK(first.FindById(Value::Int(1)) == nullptr);
+  CHECK(Value::List({Value::Int(1)}).FindById(a) == nullptr);
+}
+
 TEST_CASE("values print for messages and literals", "[common]") {
   CHECK(Value::Double(0.1).ToString() == "0.1");
   CHECK(Value::String("x").ToLiteral() == "\"x\"");

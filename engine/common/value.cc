@@ -16,6 +16,9 @@ static_assert(sizeof(Value) == 24, "a Value is a kind, a location and one word")
 
 struct Value::StringData : Heap {
   explicit StringData(std::string s) : text(std::move(s)) {}
+  // Where FindById last found this string as an id: position + 1, 0 for
+  // never. Sits in what was the header's padding.
+  mutable std::atomic<uint32_t> found_at{0};
   std::string text;
 };
 
@@ -466,6 +469,32 @@ const ListDerived* Value::Derived(const void* what, const void* how,
                                   const std::function<std::unique_ptr<ListDerived>()>& make) const {
   if (kind_ != ValueKind::kList) return nullptr;
   return static_cast<const ListData*>(u_.heap)->Derived(what, how, make);
+}
+
+// The facts that refer to an item (every allocation's `demand:`) mostly
+// share one string per text (the loader keeps one per file), and that string
+// remembers the position it was last found at: the item there is checked
+// first (ids are unique in a keyed list), which spares the index's probe and
+// the hash of the text, each a cache miss over large facts.
+const Value* Value::FindById(const Value& id) const {
+  if (!id.is(ValueKind::kString)) return nullptr;
+  if (kind_ != ValueKind::kList) return nullptr;
+  const auto* data = static_cast<const ListData*>(u_.heap);
+  const IdIndex* index = data->Index();
+  if (index == nullptr) return nullptr;
+  const auto* text = static_cast<const StringData*>(id.u_.heap);
+  uint32_t at = text->found_at.load(std::memory_order_relaxed);
+  if (at != 0 && at <= data->size) {
+    const Value& item = data->data()[at - 1];
+    const Value* item_id = item.Field(IdKey());
+    if (item_id != nullptr && item_id->is(ValueKind::kString) &&
+        (item_id->u_.heap == text || item_id->string_value() == text->text)) {
+      return &item;
+    }
+  }
+  const Value* found = index->Find(data->view(), text->text);
+  if (found != nullptr) text->found_at.store(static_cast<uint32_t>(found - data->data()) + 1, std::memory_order_relaxed);
+  return found;
 }
 
 const Value* Value::FindById(std::string_view id) const {

@@ -214,6 +214,9 @@ class Value {
   const Value* Field(const char* name) const { return Field(std::string_view(name)); }
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).
   const Value* FindById(std::string_view id) const;
+  /// The same for a string value; faster when the same string is looked up
+  /// again (it remembers where it was found).
+  const Value* FindById(const Value& id) const;
   bool keyed() const;
   /// The data `make` derives from this list, made the first time (`what`,
   /// `how`) is asked for — by whichever thread asks first; a thread that

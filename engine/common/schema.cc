@@ -26,6 +26,13 @@ const FieldDef* RecordDef::Find(std::string_view field) const {
   return nullptr;
 }
 
+const FieldDef* RecordDef::FindKey(Key field) const {
+  for (const FieldDef& f : fields) {
+    if (f.key == field) return &f;
+  }
+  return nullptr;
+}
+
 bool RecordDef::keyed() const {
   const FieldDef* id = Find("id");
   return id != nullptr && !id->optional;

@@ -81,6 +81,8 @@ struct RecordDef {
   Span span;
 
   const FieldDef* Find(std::string_view field) const;
+  /// The same by interned key: an address compared per field, not a text.
+  const FieldDef* FindKey(Key field) const;
   /// True when the record has a required string `id`: lists of it are keyed.
   bool keyed() const;
 };

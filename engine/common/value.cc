@@ -371,23 +371,27 @@ Value Value::List(std::vector<Value> items) {
   return v;
 }
 
-Value Value::Map(MapEntries entries) {
+Value Value::Map(MapEntries entries) { return MapFrom(&entries); }
+
+Value Value::MapFrom(MapEntries* entries) {
   // A repeated key keeps its first value: repeats go before the entries
   // move. A record's keys are compared pairwise; a large map is indexed.
+  MapEntries& e = *entries;
   std::unique_ptr<KeyPositions> index;
-  if (entries.size() >= MapData::kIndexFrom) index = std::make_unique<KeyPositions>(entries.size());
+  if (e.size() >= MapData::kIndexFrom) index = std::make_unique<KeyPositions>(e.size());
   size_t kept = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    Key key = entries[i].first;
-    bool repeat = index ? !index->Insert(entries.data(), key, static_cast<uint32_t>(kept))
-                        : std::any_of(entries.begin(), entries.begin() + static_cast<ptrdiff_t>(kept),
-                                      [&](const MapEntry& e) { return e.first == key; });
+  for (size_t i = 0; i < e.size(); ++i) {
+    Key key = e[i].first;
+    bool repeat = index ? !index->Insert(e.data(), key, static_cast<uint32_t>(kept))
+                        : std::any_of(e.begin(), e.begin() + static_cast<ptrdiff_t>(kept),
+                                      [&](const MapEntry& entry) { return entry.first == key; });
     if (repeat) continue;
-    if (kept != i) entries[kept] = std::move(entries[i]);
+    if (kept != i) e[kept] = std::move(e[i]);
     ++kept;
   }
-  entries.resize(kept);
-  MapData* data = MapData::Make(&entries);
+  e.resize(kept);
+  MapData* data = MapData::Make(entries);
+  e.clear();
   data->index = std::move(index);
   Value v;
   v.u_.heap = data;

@@ -165,6 +165,9 @@ class Value {
   static Value List(std::vector<Value> items);
   /// Keys keep their order; a repeated key keeps its first value.
   static Value Map(MapEntries entries);
+  /// The same, moving the entries out of `*entries`, which is left empty
+  /// with its capacity: a loop that builds many maps reuses one buffer.
+  static Value MapFrom(MapEntries* entries);
   /// An evaluation error; `fact` is where in the facts it arose, if anywhere.
   static Value Error(std::string message, SourceLoc fact = {});
   /// Makes this value `v` without a reference of its own, for a loop

@@ -11,6 +11,7 @@
 #include "engine/facts/validate.h"
 
 #include <algorithm>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -169,6 +170,17 @@ class Validator {
   void UnknownMember(const EnumDef& def, std::string_view text, SourceLoc loc, bool as_key);
   Value Text(const Type& t, const Value& v);
 
+  // A record's working vectors, one pair per depth (a record's fields are
+  // checked one level down), kept for the next record at that depth: a
+  // document's thousands of records reuse a few buffers.
+  struct Buffers {
+    MapEntries taken, entries;
+  };
+  Buffers& BuffersAt(size_t depth) {
+    while (buffers_.size() <= depth) buffers_.emplace_back();
+    return buffers_[depth];
+  }
+
   // A new value in place of `original`, at its location. Counted, so that a
   // collection none of whose items changed is returned as it was, shared.
   Value Rebuilt(Value value, const Value& original) { return Rebuilt(std::move(value), original.loc()); }
@@ -182,6 +194,7 @@ class Validator {
   const ValidateOptions& options_;
   Reporter* out_;
   size_t edits_ = 0;
+  std::deque<Buffers> buffers_;  // by depth; a deque keeps references to them valid
   bool too_deep_ = false;
 };
 
@@ -230,14 +243,16 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
   }
   size_t edits = edits_;
   bool dropped = false;
-  MapEntries taken;
+  Buffers& buffers = BuffersAt(depth);
+  MapEntries& taken = buffers.taken;
   bool owned = v.TakeEntries(&taken);
   MapView given = owned ? MapView(taken) : v.entries();
-  MapEntries entries;
+  MapEntries& entries = buffers.entries;
+  entries.clear();
   entries.reserve(given.size() + def.fields.size());
   for (size_t i = 0; i < given.size(); ++i) {
     const auto& [key, value] = given[i];
-    const FieldDef* field = def.Find(key);
+    const FieldDef* field = def.FindKey(key);
     if (field == nullptr && document && (key == "apiVersion" || key == "kind")) {
       entries.emplace_back(key, value);  // the loader checked them
     } else if (field == nullptr) {
@@ -255,8 +270,10 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
     }
   }
   bool filled = FillAbsent(def, given, v.loc(), &entries);
-  if (!owned && !dropped && !filled && edits_ == edits) return v;
-  return Rebuilt(Value::Map(std::move(entries)), v.loc());
+  Value result = !owned && !dropped && !filled && edits_ == edits ? v : Rebuilt(Value::MapFrom(&entries), v.loc());
+  entries.clear();
+  taken.clear();  // the values given, moved from or still shared
+  return result;
 }
 
 // Adds the defaults of absent fields and reports the missing required ones;
@@ -587,11 +604,10 @@ void RefChecker::Check(uint32_t record, const Value& v) {
   if (!v.is(ValueKind::kString)) return;  // ValidateDocument said why
   Targets& targets = TargetsOf(record);
   if (!targets.held) return Unheld(record, &targets, v);
-  std::string_view id = v.string_value();
   for (const Value* list : targets.keyed_lists) {
-    if (list->FindById(id) != nullptr) return;
+    if (list->FindById(v) != nullptr) return;  // and v remembers where, for the rules
   }
-  if (targets.other_ids.count(id) != 0) return;
+  if (targets.other_ids.count(v.string_value()) != 0) return;
   Dangling(record, &targets, v);
 }
 

@@ -91,25 +91,24 @@ class KeyPositions {
   }
   // Records `key` at `position` unless the entries before it already hold it.
   bool Insert(const MapEntry* entries, Key key, uint32_t position) {
-    size_t at = Home(key);
-    for (; slots_[at] != 0; at = (at + 1) & mask_) {
-      if (entries[slots_[at] - 1].first == key) return false;
-    }
+    size_t at = Probe(entries, key);
+    if (slots_[at] != 0) return false;
     slots_[at] = position + 1;
     return true;
   }
   // The position of `key`, or `absent`.
   uint32_t Find(const MapEntry* entries, Key key, uint32_t absent) const {
-    for (size_t at = Home(key); slots_[at] != 0; at = (at + 1) & mask_) {
-      if (entries[slots_[at] - 1].first == key) return slots_[at] - 1;
-    }
-    return absent;
+    size_t at = Probe(entries, key);
+    return slots_[at] != 0 ? slots_[at] - 1 : absent;
   }
 
  private:
-  size_t Home(Key key) const {
-    return static_cast<size_t>((reinterpret_cast<uintptr_t>(key.address()) >> 4) * 0x9E3779B97F4A7C15ull >> 32) &
-           mask_;
+  // The slot holding `key`, else the empty slot where it would go.
+  size_t Probe(const MapEntry* entries, Key key) const {
+    size_t at =
+        static_cast<size_t>((reinterpret_cast<uintptr_t>(key.address()) >> 4) * 0x9E3779B97F4A7C15ull >> 32) & mask_;
+    while (slots_[at] != 0 && entries[slots_[at] - 1].first != key) at = (at + 1) & mask_;
+    return at;
   }
   std::vector<uint32_t> slots_;  // position + 1; 0: empty
   size_t mask_ = 0;
@@ -119,9 +118,24 @@ class KeyPositions {
 // a lookup costs one probe into a flat array and a look at the item found,
 // which the caller reads next anyway (a node-based map cost two more cache
 // misses per lookup over large fact lists).
-class IdIndex {
+class IdIndex : public ListDerived {
  public:
-  // False when an id repeats (or an item has none): the list is not keyed.
+  explicit IdIndex(ListView items) { keyed_ = !items.empty() && Build(items); }
+  // False when an id repeats or an item has none: then Find finds nothing.
+  bool keyed() const { return keyed_; }
+
+  const Value* Find(ListView items, std::string_view id) const {
+    if (!keyed_) return nullptr;
+    size_t hash = std::hash<std::string_view>()(id);
+    for (size_t at = hash & mask_; slots_[at].item != 0; at = (at + 1) & mask_) {
+      if (slots_[at].tag != Tag(hash)) continue;
+      const Value& item = items[slots_[at].item - 1];
+      if (item.Id() == id) return &item;
+    }
+    return nullptr;
+  }
+
+ private:
   bool Build(ListView items) {
     size_t capacity = 4;
     while (capacity < items.size() * 2) capacity *= 2;
@@ -140,17 +154,6 @@ class IdIndex {
     return true;
   }
 
-  const Value* Find(ListView items, std::string_view id) const {
-    size_t hash = std::hash<std::string_view>()(id);
-    for (size_t at = hash & mask_; slots_[at].item != 0; at = (at + 1) & mask_) {
-      if (slots_[at].tag != Tag(hash)) continue;
-      const Value& item = items[slots_[at].item - 1];
-      if (item.Id() == id) return &item;
-    }
-    return nullptr;
-  }
-
- private:
   struct Slot {
     uint32_t item = 0;  // position + 1; 0: empty
     uint32_t tag = 0;   // high bits of the id's hash
@@ -159,7 +162,11 @@ class IdIndex {
 
   std::vector<Slot> slots_;
   size_t mask_ = 0;
+  bool keyed_ = false;
 };
+
+// What Value::Derived keeps a list's id index as.
+const char kIdIndex = 'i';
 
 // A header (D) followed by its elements in the same allocation: reaching
 // an item or a field costs one cache miss fewer than through a vector.
@@ -197,12 +204,13 @@ struct Value::Trailing : Heap {
   }
 };
 
-// A list's id index is built the first time it is asked for, not when the
-// list is made: most lists an evaluation makes (a filter's matches, a
-// window in brackets) are never looked up by id, and indexing each cost a
-// hash and a read of every item's id. Facts are read by several threads,
-// so the index is installed with a compare-exchange; a thread that loses
-// the race drops its own copy.
+// What is derived from a list (its id index, join indexes by a field) is
+// made the first time it is asked for, not when the list is made: most
+// lists an evaluation makes (a filter's matches, a window in brackets) are
+// never looked up, and indexing each cost a read of every item. Facts are
+// read by several threads, so each piece is prepended to a lock-free list
+// with a compare-exchange; a thread that loses the race to make the same
+// piece drops its own copy.
 struct Value::ListData : Trailing<ListData, Value> {
   struct DerivedNode {
     const void* what;
@@ -213,8 +221,8 @@ struct Value::ListData : Trailing<ListData, Value> {
 
   ~ListData() { Reset(); }
 
-  const ListDerived* Derived(const void* what, const void* how,
-                             const std::function<std::unique_ptr<ListDerived>()>& make) const {
+  template <typename Make>
+  const ListDerived* Derived(const void* what, const void* how, const Make& make) const {
     DerivedNode* head = derived.load(std::memory_order_acquire);
     if (const ListDerived* found = FindDerived(head, nullptr, what, how)) return found;
     auto node = std::make_unique<DerivedNode>(DerivedNode{what, how, make(), head});
@@ -227,25 +235,13 @@ struct Value::ListData : Trailing<ListData, Value> {
     return node.release()->data.get();
   }
 
-  // The index, or nullptr when the list is not keyed.
-  const IdIndex* Index() const {
-    IdIndex* got = by_id.load(std::memory_order_acquire);
-    if (got == nullptr) {
-      auto built = std::make_unique<IdIndex>();
-      IdIndex* mine = size != 0 && built->Build(view()) ? built.get() : NotKeyed();
-      got = mine;
-      IdIndex* expected = nullptr;
-      if (by_id.compare_exchange_strong(expected, mine, std::memory_order_acq_rel, std::memory_order_acquire)) {
-        if (mine == built.get()) built.release();
-      } else {
-        got = expected;
-      }
-    }
-    return got == NotKeyed() ? nullptr : got;
+  // The id index (IdIndex::keyed() says whether the list is keyed).
+  const IdIndex& Index() const {
+    return static_cast<const IdIndex&>(
+        *Derived(&kIdIndex, nullptr, [this] { return std::make_unique<IdIndex>(view()); }));
   }
+
   void Reset() {
-    IdIndex* index = by_id.exchange(nullptr, std::memory_order_acq_rel);
-    if (index != NotKeyed()) delete index;
     for (DerivedNode* node = derived.exchange(nullptr, std::memory_order_acq_rel); node != nullptr;) {
       DerivedNode* next = node->next;
       delete node;
@@ -254,11 +250,6 @@ struct Value::ListData : Trailing<ListData, Value> {
   }
 
  private:
-  // Marks a list found not keyed, so that it is not looked at again.
-  static IdIndex* NotKeyed() {
-    static IdIndex none;
-    return &none;
-  }
   // The nodes from `from` up to (not including) `to` for (what, how).
   static const ListDerived* FindDerived(const DerivedNode* from, const DerivedNode* to, const void* what,
                                         const void* how) {
@@ -268,7 +259,6 @@ struct Value::ListData : Trailing<ListData, Value> {
     return nullptr;
   }
 
-  mutable std::atomic<IdIndex*> by_id{nullptr};
   mutable std::atomic<DerivedNode*> derived{nullptr};  // newest first
 };
 
@@ -466,7 +456,7 @@ const Value* Value::Field(std::string_view name) const {
 }
 
 bool Value::keyed() const {
-  return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index() != nullptr;
+  return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index().keyed();
 }
 
 const ListDerived* Value::Derived(const void* what, const void* how,
@@ -484,8 +474,8 @@ const Value* Value::FindById(const Value& id) const {
   if (!id.is(ValueKind::kString)) return nullptr;
   if (kind_ != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
-  const IdIndex* index = data->Index();
-  if (index == nullptr) return nullptr;
+  const IdIndex& index = data->Index();
+  if (!index.keyed()) return nullptr;
   const auto* text = static_cast<const StringData*>(id.u_.heap);
   uint32_t at = text->found_at.load(std::memory_order_relaxed);
   if (at != 0 && at <= data->size) {
@@ -496,7 +486,7 @@ const Value* Value::FindById(const Value& id) const {
       return &item;
     }
   }
-  const Value* found = index->Find(data->view(), text->text);
+  const Value* found = index.Find(data->view(), text->text);
   if (found != nullptr) text->found_at.store(static_cast<uint32_t>(found - data->data()) + 1, std::memory_order_relaxed);
   return found;
 }
@@ -504,8 +494,7 @@ const Value* Value::FindById(const Value& id) const {
 const Value* Value::FindById(std::string_view id) const {
   if (kind_ != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
-  const IdIndex* index = data->Index();
-  return index == nullptr ? nullptr : index->Find(data->view(), id);
+  return data->Index().Find(data->view(), id);
 }
 
 std::string_view Value::Id() const {

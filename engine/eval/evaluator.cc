@@ -218,8 +218,8 @@ std::vector<TraceStep> RuleRun::TraceWheres() {
 // clauses compared, such as the pool's `role:` in the inventory.
 // A value located exactly where a bound record starts is a default the
 // schema filled in, not text in the file; it gets no label. Nor does a value
-// read in a comprehension's body: it belongs to whichever item the
-// comprehension looked at last (a candidate it rejected, as often as not).
+// marked per_item: read for an item that `exists` or `all` went past
+// before the item it stopped at.
 std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const {
   constexpr size_t kMaxLabels = 4;
   std::vector<Label> labels;

@@ -99,10 +99,12 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
   return memo_->values.emplace(&e, std::move(v)).first->second;
 }
 
+namespace {
 // What Value::Derived keeps a join index as: by the field's strings, or (a
 // membership join) by the strings of the field's list.
 const char kIndexByField = 'f';
 const char kIndexByListField = 'l';
+}  // namespace
 
 // A key that is a field of the item (`b.pool`) gives the same index in every
 // rule that joins the list on it: the index is kept with the list, built

@@ -22,17 +22,18 @@ uint32_t JoinIndex::GroupOf(const Value& key) {
   if (const Group* g = Find(text, hash)) return static_cast<uint32_t>(g - groups_.data());
   if ((groups_.size() + 1) * 2 > table_.size()) {  // at most half full
     table_.assign(std::max<size_t>(16, table_.size() * 2), 0);
-    for (uint32_t i = 0; i < groups_.size(); ++i) {
-      size_t at = groups_[i].hash & (table_.size() - 1);
-      while (table_[at] != 0) at = (at + 1) & (table_.size() - 1);
-      table_[at] = i + 1;
-    }
+    for (uint32_t i = 0; i < groups_.size(); ++i) table_[EmptySlot(groups_[i].hash)] = i + 1;
   }
-  size_t at = hash & (table_.size() - 1);
-  while (table_[at] != 0) at = (at + 1) & (table_.size() - 1);
   groups_.push_back(Group{hash, key});
-  table_[at] = static_cast<uint32_t>(groups_.size());
+  table_[EmptySlot(hash)] = static_cast<uint32_t>(groups_.size());
   return static_cast<uint32_t>(groups_.size() - 1);
+}
+
+size_t JoinIndex::EmptySlot(size_t hash) const {
+  size_t mask = table_.size() - 1;
+  size_t at = hash & mask;
+  while (table_[at] != 0) at = (at + 1) & mask;
+  return at;
 }
 
 void JoinIndex::Add(uint32_t item, const Value& key, bool membership,

@@ -46,6 +46,7 @@ class JoinIndex : public ListDerived {
   void Add(uint32_t item, const Value& key, bool membership, std::vector<std::pair<uint32_t, uint32_t>>* placed);
   uint32_t GroupOf(const Value& key);
   const Group* Find(std::string_view text, size_t hash) const;
+  size_t EmptySlot(size_t hash) const;  // where a new key of `hash` goes
   void LayOut(const std::vector<std::pair<uint32_t, uint32_t>>& placed);
 
   std::vector<Group> groups_;

@@ -243,7 +243,7 @@ class DocumentBuilder : public YAML::EventHandler {
       return Stop(mark, "a value longer than " + std::to_string(max_string_length_) +
                             " bytes (raise it with `--max-string-length`)");
     }
-    Deliver(Remember(anchor, TypeScalar(mark, tag, text), 1, 0), mark, 0);
+    Deliver(Remember(anchor, TypeScalar(mark, tag, text, NamesItsMap()), 1, 0), mark, 0);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -349,7 +349,16 @@ class DocumentBuilder : public YAML::EventHandler {
     f.key_line = mark.line;
   }
 
-  Value TypeScalar(const YAML::Mark& mark, const std::string& tag, const std::string& text) {
+  // True when the value about to arrive is its map's `id`.
+  bool NamesItsMap() const {
+    static const Key kId("id");
+    return !stack_.empty() && stack_.back().is_map && stack_.back().key == kId;
+  }
+
+  // `own_id`: the text is a fact's own `id`, which its list holds once;
+  // sharing is for the references to it.
+  Value TypeScalar(const YAML::Mark& mark, const std::string& tag, const std::string& text,
+                   bool own_id) {
     SourceLoc loc = at_.AtMark(mark);
     Value value;
     if (tag == "?") {
@@ -364,7 +373,7 @@ class DocumentBuilder : public YAML::EventHandler {
       }
       value = Value::String(text);
     }
-    if (value.is(ValueKind::kString)) value = Shared(std::move(value));
+    if (value.is(ValueKind::kString) && !own_id) value = Shared(std::move(value));
     value.set_loc(loc);
     return value;
   }
@@ -381,7 +390,9 @@ class DocumentBuilder : public YAML::EventHandler {
 
   // One heap string per distinct short text of the file: ids and names are
   // repeated by every fact that refers to them (an allocation's `demand`,
-  // `pool`, regions, enum members), and Values are immutable.
+  // `pool`, regions, enum members), and Values are immutable. A fact's own
+  // `id` is not entered: at 100k allocations, their ids would make most of
+  // the table and never be shared.
   Value Shared(Value value) {
     static constexpr size_t kLongest = 64;
     const std::string& text = value.string_value();

@@ -68,6 +68,44 @@ TEST_CASE("quantities are exact in base units", "[common]") {
   CHECK_FALSE(ParseQuantity("100000EB", &q));  // overflows int64
 }
 
+// A location is packed into the Value's word when it fits, else kept in a
+// side table: both give back exactly what was set, through copies and moves,
+// and the kind, dimension and payload beside it are untouched.
+TEST_CASE("values keep every location exactly, also past the packed range", "[common]") {
+  const std::vector<SourceLoc> locs = {
+      SourceLoc{},                       // none
+      SourceLoc{0, 1, 1},
+      SourceLoc{16381, (1u << 26) - 1, 65535},  // the largest that fit
+      SourceLoc{16382, 3, 4},            // the first file past them
+      SourceLoc{2, 1u << 26, 1},         // a line past them
+      SourceLoc{2, 7, 65536},            // a column past them (a long flow line)
+      SourceLoc{kNoFile, 5, 6},          // no file, yet a position
+      SourceLoc{UINT32_MAX - 1, UINT32_MAX, UINT32_MAX},
+  };
+  for (const SourceLoc& loc : locs) {
+    CAPTURE(loc.file, loc.line, loc.column);
+    Value q = Value::Quantity({5'000'000'000, Dimension::kBytesPerSecond});
+    q.set_loc(loc);
+    CHECK(q.loc() == loc);
+    Value copy = q;
+    Value moved = std::move(copy);
+    CHECK(moved.loc() == loc);
+    CHECK(moved.kind() == ValueKind::kQuantity);
+    CHECK(moved.quantity_value() == capops::Quantity{5'000'000'000, Dimension::kBytesPerSecond});
+    Value s = Value::String("text");
+    s.set_loc(loc);
+    Value borrowed;
+    borrowed.Borrow(s);
+    CHECK(borrowed.loc() == loc);
+    CHECK(borrowed.string_value() == "text");
+    s.set_loc(SourceLoc{1, 2, 3});  // moves the location, keeps the string
+    CHECK(s.loc() == SourceLoc{1, 2, 3});
+    CHECK(s.string_value() == "text");
+  }
+  // A computed value has no location.
+  CHECK_FALSE(Value::Int(3).loc().valid());
+}
+
 TEST_CASE("keyed lists look items up by id", "[common]") {
   auto item = [](const char* id, int64_t gpus) {
     return Value::Map({{"id", Value::String(id)}, {"gpus", Value::Int(gpus)}});

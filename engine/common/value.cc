@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -12,7 +13,7 @@
 
 namespace capops {
 
-static_assert(sizeof(Value) == 24, "a Value is a kind, a location and one word");
+static_assert(sizeof(Value) == 16, "a Value is a word of kind and location, and one of payload");
 
 struct Value::StringData : Heap {
   explicit StringData(std::string s) : text(std::move(s)) {}
@@ -52,6 +53,23 @@ const std::string* Intern(std::string_view text) {
   const std::string* address = owned.get();
   t.texts.emplace(*address, std::move(owned));
   return address;
+}
+
+// Locations too large for a Value's word (Value::PackLoc), each kept once.
+struct OverflowLocs {
+  struct Hash {
+    size_t operator()(const SourceLoc& l) const {
+      return std::hash<uint64_t>()((static_cast<uint64_t>(l.file) << 32 | l.line) * 31 + l.column);
+    }
+  };
+  std::mutex mutex;
+  std::deque<SourceLoc> locs;
+  std::unordered_map<SourceLoc, uint64_t, Hash> index;
+};
+
+OverflowLocs& Overflow() {
+  static OverflowLocs* table = new OverflowLocs;  // outlives every static Value
+  return *table;
 }
 
 const std::string* EmptyText() {
@@ -279,7 +297,7 @@ struct Value::MapData : Trailing<MapData, MapEntry> {
 };
 
 void Value::Destroy() {
-  switch (kind_) {
+  switch (kind()) {
     case ValueKind::kString:
     case ValueKind::kError: delete static_cast<StringData*>(u_.heap); break;
     case ValueKind::kList: ListData::Free(static_cast<ListData*>(u_.heap)); break;
@@ -287,6 +305,20 @@ void Value::Destroy() {
     default: break;
   }
   u_.i = 0;
+}
+
+uint64_t Value::OverflowIndex(const SourceLoc& loc) {
+  OverflowLocs& t = Overflow();
+  std::lock_guard lock(t.mutex);
+  auto [it, inserted] = t.index.try_emplace(loc, t.locs.size());
+  if (inserted) t.locs.push_back(loc);
+  return it->second;
+}
+
+SourceLoc Value::OverflowLoc(uint64_t index) {
+  OverflowLocs& t = Overflow();
+  std::lock_guard lock(t.mutex);
+  return index < t.locs.size() ? t.locs[index] : SourceLoc{};
 }
 
 const char* KindName(ValueKind kind) {
@@ -308,21 +340,21 @@ const char* KindName(ValueKind kind) {
 
 Value Value::Bool(bool b) {
   Value v;
-  v.kind_ = ValueKind::kBool;
+  v.set_kind(ValueKind::kBool);
   v.u_.b = b;
   return v;
 }
 
 Value Value::Int(int64_t i) {
   Value v;
-  v.kind_ = ValueKind::kInt;
+  v.set_kind(ValueKind::kInt);
   v.u_.i = i;
   return v;
 }
 
 Value Value::Double(double d) {
   Value v;
-  v.kind_ = ValueKind::kDouble;
+  v.set_kind(ValueKind::kDouble);
   v.u_.d = d;
   return v;
 }
@@ -330,26 +362,26 @@ Value Value::Double(double d) {
 Value Value::String(std::string s) {
   Value v;
   v.u_.heap = new StringData(std::move(s));
-  v.kind_ = ValueKind::kString;
+  v.set_kind(ValueKind::kString);
   return v;
 }
 
 Value Value::Date(int64_t days) {
   Value v = Int(days);
-  v.kind_ = ValueKind::kDate;
+  v.set_kind(ValueKind::kDate);
   return v;
 }
 
 Value Value::Duration(int64_t seconds) {
   Value v = Int(seconds);
-  v.kind_ = ValueKind::kDuration;
+  v.set_kind(ValueKind::kDuration);
   return v;
 }
 
 Value Value::Quantity(capops::Quantity q) {
   Value v = Int(q.amount);
-  v.kind_ = ValueKind::kQuantity;
-  v.dimension_ = q.dimension;
+  v.set_kind(ValueKind::kQuantity);
+  if (q.dimension == Dimension::kBytesPerSecond) v.meta_ |= kQuantityPerSecond;
   return v;
 }
 
@@ -357,7 +389,7 @@ Value Value::List(std::vector<Value> items) {
   ListData* data = ListData::Make(&items);
   Value v;
   v.u_.heap = data;
-  v.kind_ = ValueKind::kList;
+  v.set_kind(ValueKind::kList);
   return v;
 }
 
@@ -385,35 +417,35 @@ Value Value::MapFrom(MapEntries* entries) {
   data->index = std::move(index);
   Value v;
   v.u_.heap = data;
-  v.kind_ = ValueKind::kMap;
+  v.set_kind(ValueKind::kMap);
   return v;
 }
 
 Value Value::Error(std::string message, SourceLoc fact) {
   Value v = String(std::move(message));
-  v.kind_ = ValueKind::kError;
-  v.loc_ = fact;
+  v.set_kind(ValueKind::kError);
+  v.set_loc(fact);
   return v;
 }
 
 const std::string& Value::string_value() const {
   static const std::string kEmpty;
-  if (kind_ != ValueKind::kString && kind_ != ValueKind::kError) return kEmpty;
+  if (kind() != ValueKind::kString && kind() != ValueKind::kError) return kEmpty;
   return static_cast<const StringData*>(u_.heap)->text;
 }
 
 ListView Value::items() const {
-  if (kind_ != ValueKind::kList) return {};
+  if (kind() != ValueKind::kList) return {};
   return static_cast<const ListData*>(u_.heap)->view();
 }
 
 MapView Value::entries() const {
-  if (kind_ != ValueKind::kMap) return {};
+  if (kind() != ValueKind::kMap) return {};
   return static_cast<const MapData*>(u_.heap)->view();
 }
 
 bool Value::TakeEntries(MapEntries* out) {
-  if (kind_ != ValueKind::kMap || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
+  if (kind() != ValueKind::kMap || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
   auto* data = static_cast<MapData*>(u_.heap);
   data->index.reset();
   data->TakeInto(out);
@@ -421,7 +453,7 @@ bool Value::TakeEntries(MapEntries* out) {
 }
 
 bool Value::TakeItems(std::vector<Value>* out) {
-  if (kind_ != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
+  if (kind() != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
   auto* data = static_cast<ListData*>(u_.heap);
   data->Reset();
   data->TakeInto(out);
@@ -429,14 +461,14 @@ bool Value::TakeItems(std::vector<Value>* out) {
 }
 
 const Value* Value::Field(Key name) const {
-  if (kind_ != ValueKind::kMap) return nullptr;
+  if (kind() != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
   uint32_t at = data->Position(name);
   return at < data->size ? &data->data()[at].second : nullptr;
 }
 
 const Value* Value::Field(Key name, const FieldHint& hint) const {
-  if (kind_ != ValueKind::kMap) return nullptr;
+  if (kind() != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
   uint32_t at = hint.get();
   if (at >= data->size || data->data()[at].first != name) {
@@ -449,19 +481,19 @@ const Value* Value::Field(Key name, const FieldHint& hint) const {
 
 // A text no map was given as a key is a field of no map.
 const Value* Value::Field(std::string_view name) const {
-  if (kind_ != ValueKind::kMap) return nullptr;
+  if (kind() != ValueKind::kMap) return nullptr;
   bool found = false;
   Key key = Key::Find(name, &found);
   return found ? Field(key) : nullptr;
 }
 
 bool Value::keyed() const {
-  return kind_ == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index().keyed();
+  return kind() == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index().keyed();
 }
 
 const ListDerived* Value::Derived(const void* what, const void* how,
                                   const std::function<std::unique_ptr<ListDerived>()>& make) const {
-  if (kind_ != ValueKind::kList) return nullptr;
+  if (kind() != ValueKind::kList) return nullptr;
   return static_cast<const ListData*>(u_.heap)->Derived(what, how, make);
 }
 
@@ -472,7 +504,7 @@ const ListDerived* Value::Derived(const void* what, const void* how,
 // the hash of the text, each a cache miss over large facts.
 const Value* Value::FindById(const Value& id) const {
   if (!id.is(ValueKind::kString)) return nullptr;
-  if (kind_ != ValueKind::kList) return nullptr;
+  if (kind() != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
   const IdIndex& index = data->Index();
   if (!index.keyed()) return nullptr;
@@ -492,14 +524,14 @@ const Value* Value::FindById(const Value& id) const {
 }
 
 const Value* Value::FindById(std::string_view id) const {
-  if (kind_ != ValueKind::kList) return nullptr;
+  if (kind() != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
   return data->Index().Find(data->view(), id);
 }
 
 std::string_view Value::Id() const {
   const Value* id = Field(IdKey());
-  if (id == nullptr || id->kind_ != ValueKind::kString) return {};
+  if (id == nullptr || !id->is(ValueKind::kString)) return {};
   return id->string_value();
 }
 
@@ -537,7 +569,7 @@ std::string Quote(const std::string& s) {
 }  // namespace
 
 std::string Value::ToString() const {
-  switch (kind_) {
+  switch (kind()) {
     case ValueKind::kNull: return "null";
     case ValueKind::kBool: return u_.b ? "true" : "false";
     case ValueKind::kInt: return std::to_string(u_.i);
@@ -607,15 +639,15 @@ std::string Value::ToLiteral(size_t max_chars) const {
 }
 
 bool operator==(const Value& a, const Value& b) {
-  bool a_num = a.kind_ == ValueKind::kInt || a.kind_ == ValueKind::kDouble;
-  bool b_num = b.kind_ == ValueKind::kInt || b.kind_ == ValueKind::kDouble;
-  if (a_num && b_num && a.kind_ != b.kind_) {
-    double x = a.kind_ == ValueKind::kInt ? static_cast<double>(a.u_.i) : a.u_.d;
-    double y = b.kind_ == ValueKind::kInt ? static_cast<double>(b.u_.i) : b.u_.d;
+  bool a_num = a.kind() == ValueKind::kInt || a.kind() == ValueKind::kDouble;
+  bool b_num = b.kind() == ValueKind::kInt || b.kind() == ValueKind::kDouble;
+  if (a_num && b_num && a.kind() != b.kind()) {
+    double x = a.kind() == ValueKind::kInt ? static_cast<double>(a.u_.i) : a.u_.d;
+    double y = b.kind() == ValueKind::kInt ? static_cast<double>(b.u_.i) : b.u_.d;
     return x == y;
   }
-  if (a.kind_ != b.kind_) return false;
-  switch (a.kind_) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
     case ValueKind::kNull: return true;
     case ValueKind::kBool: return a.u_.b == b.u_.b;
     case ValueKind::kInt:

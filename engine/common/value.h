@@ -1,6 +1,6 @@
 // Value: the engine's one representation of data, for facts and results.
 //
-// A Value is a small handle (24 bytes): scalars are held inline, strings,
+// A Value is a small handle (16 bytes): scalars are held inline, strings,
 // lists and maps are shared immutable heap data with an intrusive reference
 // count, so copying a Value never copies a tree.
 // Values read from YAML carry the location of their text; computed values
@@ -128,14 +128,10 @@ class Value {
  public:
   Value() = default;  // null
   // A copy always holds its own reference, also a copy of a borrowed value.
-  Value(const Value& other) : kind_(other.kind_), dimension_(other.dimension_), loc_(other.loc_), u_(other.u_) {
-    Retain();
-  }
-  Value(Value&& other) noexcept
-      : kind_(other.kind_), dimension_(other.dimension_), loc_(other.loc_), u_(other.u_) {
-    if (other.borrowed_) Retain();
-    other.kind_ = ValueKind::kNull;
-    other.borrowed_ = false;
+  Value(const Value& other) : meta_(other.meta_ & ~kBorrowed), u_(other.u_) { Retain(); }
+  Value(Value&& other) noexcept : meta_(other.meta_ & ~kBorrowed), u_(other.u_) {
+    if (other.borrowed()) Retain();
+    other.meta_ &= ~(kKindBits | kBorrowed);  // null, with its location
     other.u_.i = 0;
   }
   // Through a temporary: the value assigned may live inside this one's tree.
@@ -177,27 +173,30 @@ class Value {
   /// ordinary, counted Values.
   void Borrow(const Value& v) {
     Release();
-    kind_ = v.kind_;
-    dimension_ = v.dimension_;
-    loc_ = v.loc_;
+    meta_ = v.meta_ | kBorrowed;
     u_ = v.u_;
-    borrowed_ = true;
   }
 
-  ValueKind kind() const { return kind_; }
-  bool is(ValueKind k) const { return kind_ == k; }
-  bool is_error() const { return kind_ == ValueKind::kError; }
+  ValueKind kind() const { return static_cast<ValueKind>(meta_ & kKindBits); }
+  bool is(ValueKind k) const { return kind() == k; }
+  bool is_error() const { return is(ValueKind::kError); }
   /// Where the value was read from; invalid for computed values.
-  const SourceLoc& loc() const { return loc_; }
-  Value& set_loc(SourceLoc loc) {
-    loc_ = loc;
+  SourceLoc loc() const {
+    uint64_t file = meta_ >> kFileShift & kFileBits;
+    if (file == kFileBits) return OverflowLoc(meta_ >> kLineShift);
+    return SourceLoc{file == 0 ? kNoFile : static_cast<FileId>(file - 1),
+                     static_cast<uint32_t>(meta_ >> kLineShift & kLineBits),
+                     static_cast<uint32_t>(meta_ >> kColumnShift)};
+  }
+  Value& set_loc(const SourceLoc& loc) {
+    meta_ = (meta_ & kLowBits) | PackLoc(loc);
     return *this;
   }
 
   bool bool_value() const { return u_.b; }
   int64_t int_value() const { return u_.i; }  // also days and seconds
   double double_value() const { return u_.d; }
-  capops::Quantity quantity_value() const { return {u_.i, dimension_}; }
+  capops::Quantity quantity_value() const { return {u_.i, dimension()}; }
   const std::string& string_value() const;  // kString and kError (the message)
   ListView items() const;                   // kList
   MapView entries() const;                  // kMap
@@ -244,8 +243,8 @@ class Value {
   /// object of a string, list or map, else the kind and the bits. Valid
   /// while the value lives.
   std::pair<uint64_t, uint64_t> Identity() const {
-    if (on_heap()) return {static_cast<uint64_t>(kind_), reinterpret_cast<uintptr_t>(u_.heap)};
-    return {static_cast<uint64_t>(kind_) | static_cast<uint64_t>(dimension_) << 8, static_cast<uint64_t>(u_.i)};
+    if (on_heap()) return {static_cast<uint64_t>(kind()), reinterpret_cast<uintptr_t>(u_.heap)};
+    return {static_cast<uint64_t>(kind()) | static_cast<uint64_t>(dimension()) << 8, static_cast<uint64_t>(u_.i)};
   }
 
   /// Structural equality across kinds of the same family (int == double
@@ -263,28 +262,55 @@ class Value {
   struct MapData;
 
   bool on_heap() const {
-    return kind_ == ValueKind::kString || kind_ == ValueKind::kError || kind_ == ValueKind::kList ||
-           kind_ == ValueKind::kMap;
+    ValueKind k = kind();
+    return k == ValueKind::kString || k == ValueKind::kError || k == ValueKind::kList || k == ValueKind::kMap;
   }
   void Retain() const {
     if (on_heap()) u_.heap->refs.fetch_add(1, std::memory_order_relaxed);
   }
   void Release() {
-    if (!borrowed_ && on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Destroy();
+    if (!borrowed() && on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Destroy();
   }
   void Destroy();
   void Swap(Value& other) noexcept {
-    std::swap(kind_, other.kind_);
-    std::swap(dimension_, other.dimension_);
-    std::swap(borrowed_, other.borrowed_);
-    std::swap(loc_, other.loc_);
+    std::swap(meta_, other.meta_);
     std::swap(u_, other.u_);
   }
 
-  ValueKind kind_ = ValueKind::kNull;
-  Dimension dimension_ = Dimension::kBytes;
-  bool borrowed_ = false;  // see Borrow(): holds no reference
-  SourceLoc loc_;
+  // The kind, the dimension, whether the value is borrowed (Borrow(): it
+  // holds no reference) and the location share one word. A location takes
+  // 56 bits: the file (14), line (26) and column (16). One that does not
+  // fit — the 16383rd file of a run, a line past 67 million, a column past
+  // 65535 (a long flow-style line) — is kept in a process-wide table, once
+  // per distinct location and never freed, and the word holds its index.
+  static constexpr uint64_t kKindBits = 0xF;
+  static constexpr uint64_t kQuantityPerSecond = 1 << 4;  // else bytes
+  static constexpr uint64_t kBorrowed = 1 << 5;
+  static constexpr uint64_t kLowBits = 0xFF;
+  static constexpr int kFileShift = 8;
+  static constexpr uint64_t kFileBits = (1 << 14) - 1;  // all set: the table
+  static constexpr int kLineShift = 22;
+  static constexpr uint64_t kLineBits = (1 << 26) - 1;
+  static constexpr int kColumnShift = 48;
+  static constexpr uint64_t kColumnBits = 0xFFFF;
+
+  Dimension dimension() const {
+    return (meta_ & kQuantityPerSecond) != 0 ? Dimension::kBytesPerSecond : Dimension::kBytes;
+  }
+  bool borrowed() const { return (meta_ & kBorrowed) != 0; }
+  void set_kind(ValueKind k) { meta_ = (meta_ & ~kKindBits) | static_cast<uint64_t>(k); }
+  static uint64_t PackLoc(const SourceLoc& loc) {
+    uint64_t file = loc.file == kNoFile ? 0 : static_cast<uint64_t>(loc.file) + 1;
+    bool fits = file < kFileBits && loc.line <= kLineBits && loc.column <= kColumnBits &&
+                (file != 0 || (loc.line == 0 && loc.column == 0));
+    if (!fits) return OverflowIndex(loc) << kLineShift | kFileBits << kFileShift;
+    return file << kFileShift | static_cast<uint64_t>(loc.line) << kLineShift |
+           static_cast<uint64_t>(loc.column) << kColumnShift;
+  }
+  static uint64_t OverflowIndex(const SourceLoc& loc);
+  static SourceLoc OverflowLoc(uint64_t index);
+
+  uint64_t meta_ = 0;  // null, bytes, not borrowed, no location
   union Payload {
     bool b;
     int64_t i;

@@ -179,6 +179,20 @@ TEST_CASE("values keep the line and column they came from", "[facts]") {
   CHECK(LineCol(*r.Field("note")->Field("gpus")) == std::pair<uint32_t, uint32_t>{10, 26});
 }
 
+// One flow-style line of 200k characters: columns past 65535 are exact too.
+TEST_CASE("values on a very long line keep their columns", "[facts]") {
+  std::string line = "  - {id: a-0, demand: d, pool: p, gpus: 1, evidence: [";
+  for (int i = 0; i < 20000; ++i) line += "ev-" + std::to_string(100000 + i) + ", ";
+  size_t last_column = line.size() + 1;
+  line += "ev-last]}\n";
+  Loaded l(std::string(kPlanHeader) + "allocations:\n" + line);
+  REQUIRE(l.diags().empty());
+  const Value& evidence = *l.root().Field("allocations")->items()[0].Field("evidence");
+  CHECK(LineCol(evidence.items().back()) == std::pair<uint32_t, uint32_t>{4, static_cast<uint32_t>(last_column)});
+  CHECK(LineCol(evidence.items()[10000]).second > 65535);
+  CHECK(evidence.items()[10000].string_value() == "ev-110000");
+}
+
 TEST_CASE("lists of maps with ids are keyed", "[facts]") {
   Loaded l(std::string(kInventoryHeader) +
            "pools:\n"

@@ -92,7 +92,7 @@ void Engine::CheckRegexLiterals(Diagnostics* diagnostics) const {
       if (tables.symbols[e.id].kind == check::SymbolKind::kFunction || e.args.size() != 2) return;
       const syntax::Expr& pattern = *e.args[1];
       if (pattern.kind != syntax::ExprKind::kLiteral || !pattern.literal.is(ValueKind::kString)) return;
-      std::string error = eval::CheckRegex(pattern.literal.string_value());
+      std::string error = eval::CheckRegex(std::string(pattern.literal.string_value()));
       if (!error.empty()) diagnostics->Error(sources_, pattern.span, error);
     });
   }

@@ -59,7 +59,7 @@ bool MapReader::String(std::string_view key, LocatedString* out, bool required) 
     WrongType(key, *v, "a string");
     return false;
   }
-  *out = LocatedString{v->string_value(), v->loc()};
+  *out = LocatedString{std::string(v->string_value()), v->loc()};
   return true;
 }
 
@@ -67,7 +67,7 @@ bool MapReader::Strings(std::string_view key, std::vector<LocatedString>* out) {
   const Value* v = Get(key);
   if (v == nullptr || v->is(ValueKind::kNull)) return false;
   if (v->is(ValueKind::kString)) {
-    out->push_back({v->string_value(), v->loc()});
+    out->push_back({std::string(v->string_value()), v->loc()});
     return true;
   }
   if (!v->is(ValueKind::kList)) {
@@ -77,7 +77,7 @@ bool MapReader::Strings(std::string_view key, std::vector<LocatedString>* out) {
   bool ok = true;
   for (const Value& item : v->items()) {
     if (item.is(ValueKind::kString)) {
-      out->push_back({item.string_value(), item.loc()});
+      out->push_back({std::string(item.string_value()), item.loc()});
     } else {
       WrongType(key, item, "a list of strings");
       ok = false;

@@ -5,22 +5,42 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace capops {
 
 static_assert(sizeof(Value) == 16, "a Value is a word of kind and location, and one of payload");
 
+// The characters follow the header in the same allocation: an id of up to
+// 11 characters takes a 32-byte block, one fewer than a std::string needs
+// for its own header.
 struct Value::StringData : Heap {
-  explicit StringData(std::string s) : text(std::move(s)) {}
-  // Where FindById last found this string as an id: position + 1, 0 for
-  // never. Sits in what was the header's padding.
+  // Where FindById last found this string as an id: position + 1, 0 for never.
   mutable std::atomic<uint32_t> found_at{0};
-  std::string text;
+  uint32_t size = 0;
+
+  std::string_view text() const { return {reinterpret_cast<const char*>(this + 1), size}; }
+
+  static StringData* Make(std::string_view text) {
+    if (text.size() >= UINT32_MAX) throw std::length_error("a string of 4 GiB or more");
+    void* memory = ::operator new(sizeof(StringData) + text.size() + 1);
+    auto* d = new (memory) StringData;
+    d->size = static_cast<uint32_t>(text.size());
+    char* chars = reinterpret_cast<char*>(d + 1);
+    std::memcpy(chars, text.data(), text.size());
+    chars[text.size()] = '\0';
+    return d;
+  }
+  static void Free(StringData* d) {
+    d->~StringData();
+    ::operator delete(d);
+  }
 };
 
 namespace {
@@ -299,7 +319,7 @@ struct Value::MapData : Trailing<MapData, MapEntry> {
 void Value::Destroy() {
   switch (kind()) {
     case ValueKind::kString:
-    case ValueKind::kError: delete static_cast<StringData*>(u_.heap); break;
+    case ValueKind::kError: StringData::Free(static_cast<StringData*>(u_.heap)); break;
     case ValueKind::kList: ListData::Free(static_cast<ListData*>(u_.heap)); break;
     case ValueKind::kMap: MapData::Free(static_cast<MapData*>(u_.heap)); break;
     default: break;
@@ -359,9 +379,9 @@ Value Value::Double(double d) {
   return v;
 }
 
-Value Value::String(std::string s) {
+Value Value::String(std::string_view s) {
   Value v;
-  v.u_.heap = new StringData(std::move(s));
+  v.u_.heap = StringData::Make(s);
   v.set_kind(ValueKind::kString);
   return v;
 }
@@ -428,10 +448,9 @@ Value Value::Error(std::string message, SourceLoc fact) {
   return v;
 }
 
-const std::string& Value::string_value() const {
-  static const std::string kEmpty;
-  if (kind() != ValueKind::kString && kind() != ValueKind::kError) return kEmpty;
-  return static_cast<const StringData*>(u_.heap)->text;
+std::string_view Value::string_value() const {
+  if (kind() != ValueKind::kString && kind() != ValueKind::kError) return {};
+  return static_cast<const StringData*>(u_.heap)->text();
 }
 
 ListView Value::items() const {
@@ -514,11 +533,11 @@ const Value* Value::FindById(const Value& id) const {
     const Value& item = data->data()[at - 1];
     const Value* item_id = item.Field(IdKey());
     if (item_id != nullptr && item_id->is(ValueKind::kString) &&
-        (item_id->u_.heap == text || item_id->string_value() == text->text)) {
+        (item_id->u_.heap == text || item_id->string_value() == text->text())) {
       return &item;
     }
   }
-  const Value* found = index.Find(data->view(), text->text);
+  const Value* found = index.Find(data->view(), text->text());
   if (found != nullptr) text->found_at.store(static_cast<uint32_t>(found - data->data()) + 1, std::memory_order_relaxed);
   return found;
 }
@@ -554,7 +573,7 @@ std::string FormatDouble(double d) {
   return buf;
 }
 
-std::string Quote(const std::string& s) {
+std::string Quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -575,7 +594,7 @@ std::string Value::ToString() const {
     case ValueKind::kInt: return std::to_string(u_.i);
     case ValueKind::kDouble: return FormatDouble(u_.d);
     case ValueKind::kString:
-    case ValueKind::kError: return string_value();
+    case ValueKind::kError: return std::string(string_value());
     case ValueKind::kDate: return FormatDate(u_.i);
     case ValueKind::kDuration: return FormatDuration(u_.i);
     case ValueKind::kQuantity: return FormatQuantity(quantity_value());

@@ -151,7 +151,7 @@ class Value {
   static Value Bool(bool b);
   static Value Int(int64_t i);
   static Value Double(double d);
-  static Value String(std::string s);
+  static Value String(std::string_view s);
   static Value Date(int64_t days);
   static Value Duration(int64_t seconds);
   static Value Quantity(capops::Quantity q);
@@ -197,7 +197,7 @@ class Value {
   int64_t int_value() const { return u_.i; }  // also days and seconds
   double double_value() const { return u_.d; }
   capops::Quantity quantity_value() const { return {u_.i, dimension()}; }
-  const std::string& string_value() const;  // kString and kError (the message)
+  std::string_view string_value() const;  // kString and kError (the message)
   ListView items() const;                   // kList
   MapView entries() const;                  // kMap
 

@@ -124,7 +124,7 @@ void RuleRun::RuleError(const Value& error, const Span& where, const char* what)
   }
   SourceLoc clause = sources_.Resolve(where);
   SourceLoc loc = error.loc().valid() ? error.loc() : clause;
-  Diagnostic& d = out_->errors.Error(loc, "rule `" + rule_.id + "` could not be evaluated: " + error.string_value());
+  Diagnostic& d = out_->errors.Error(loc, "rule `" + rule_.id + "` could not be evaluated: " + std::string(error.string_value()));
   d.code = rule_.id;
   d.related.push_back({clause, std::string("while evaluating ") + what});
   if (eval_.out_of_budget()) d.help = "raise the budget with `--max-steps`, or bound the rule's loops";
@@ -303,7 +303,7 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
     Value v = eval.Eval(*p.decl->default_value);
     if (v.is_error()) {
       diagnostics->Error(sources.Resolve(p.decl->default_value->span),
-                         "param `" + p.decl->name + "` has no value: " + v.string_value());
+                         "param `" + p.decl->name + "` has no value: " + std::string(v.string_value()));
     }
     values.push_back(std::move(v));
   }

@@ -177,7 +177,7 @@ SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
 }
 
 std::string TraceText(const Value& v) {
-  if (v.is_error()) return "error: " + v.string_value();
+  if (v.is_error()) return "error: " + std::string(v.string_value());
   std::string_view id = v.Id();
   std::string text = id.empty() ? v.ToLiteral(160) : "{id: \"" + std::string(id) + "\", …}";
   if (text.size() > 160) text = text.substr(0, 157) + "...";
@@ -295,12 +295,12 @@ const Value& ExprEvaluator::RefIndex(const Expr& e, Value* holder) {
       return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());
     }
     // A dangling reference: point at the value that names the missing id.
-    return *holder = Value::Error("no item with id `" + index.string_value() + "` in `" + what + "`",
+    return *holder = Value::Error("no item with id `" + std::string(index.string_value()) + "` in `" + what + "`",
                         index.loc().valid() ? index.loc() : operand.loc());
   }
   if (operand.is(ValueKind::kMap) && index.is(ValueKind::kString)) {
     if (const Value* field = operand.Field(index.string_value())) return PartOf(operand, &operand_held, *field, holder);
-    return *holder = Value::Error("no key `" + index.string_value() + "`", index.loc().valid() ? index.loc() : operand.loc());
+    return *holder = Value::Error("no key `" + std::string(index.string_value()) + "`", index.loc().valid() ? index.loc() : operand.loc());
   }
   return *holder = Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
                       operand.loc());

@@ -60,8 +60,8 @@ Value StringTest(FunctionId id, const Value& s, const Value& t) {
                                                      : "endsWith";
   if (!s.is(ValueKind::kString)) return NeedString(name, s);
   if (!t.is(ValueKind::kString)) return NeedString(name, t);
-  const std::string& a = s.string_value();
-  const std::string& b = t.string_value();
+  std::string_view a = s.string_value();
+  std::string_view b = t.string_value();
   bool r = id == FunctionId::kContains ? a.find(b) != std::string::npos
            : id == FunctionId::kStartsWith ? a.compare(0, b.size(), b) == 0
                                            : a.size() >= b.size() && a.compare(a.size() - b.size(), b.size(), b) == 0;
@@ -72,14 +72,14 @@ Value Matches(const Value& s, const Value& pattern) {
   if (!s.is(ValueKind::kString)) return NeedString("matches", s);
   if (!pattern.is(ValueKind::kString)) return NeedString("matches", pattern);
   std::string error;
-  const re2::RE2* re = CompiledPattern(pattern.string_value(), &error);
+  const re2::RE2* re = CompiledPattern(std::string(pattern.string_value()), &error);
   if (re == nullptr) return Value::Error(error);
   return Value::Bool(re2::RE2::PartialMatch(s.string_value(), *re));
 }
 
 Value ChangeCase(const Value& s, bool upper) {
   if (!s.is(ValueKind::kString)) return NeedString(upper ? "upperAscii" : "lowerAscii", s);
-  std::string out = s.string_value();
+  std::string out(s.string_value());
   for (char& c : out) {
     if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -135,7 +135,7 @@ Value ToInt(const Value& v) {
   }
   if (v.is(ValueKind::kDuration) || v.is(ValueKind::kQuantity)) return Value::Int(v.int_value());
   if (v.is(ValueKind::kString)) {
-    const std::string& s = v.string_value();
+    std::string s(v.string_value());
     char* end = nullptr;
     errno = 0;
     long long n = std::strtoll(s.c_str(), &end, 10);
@@ -149,7 +149,7 @@ Value ToDouble(const Value& v) {
   if (v.is(ValueKind::kDouble)) return v;
   if (v.is(ValueKind::kInt)) return Value::Double(static_cast<double>(v.int_value()));
   if (v.is(ValueKind::kString)) {
-    const std::string& s = v.string_value();
+    std::string s(v.string_value());
     char* end = nullptr;
     double d = std::strtod(s.c_str(), &end);
     if (s.empty() || *end != '\0') return Value::Error("`double` cannot read `" + s + "`");

@@ -17,7 +17,7 @@ const JoinIndex::Group* JoinIndex::Find(std::string_view text, size_t hash) cons
 }
 
 uint32_t JoinIndex::GroupOf(const Value& key) {
-  const std::string& text = key.string_value();
+  std::string_view text = key.string_value();
   size_t hash = std::hash<std::string_view>()(text);
   if (const Group* g = Find(text, hash)) return static_cast<uint32_t>(g - groups_.data());
   if ((groups_.size() + 1) * 2 > table_.size()) {  // at most half full

@@ -124,7 +124,7 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b) {
   if (a.is(ValueKind::kInt) && b.is(ValueKind::kInt)) return IntArithmetic(op, a.int_value(), b.int_value());
   if (IsNumber(a) && IsNumber(b)) return DoubleArithmetic(op, AsDouble(a), AsDouble(b));
   if (op == BinaryOp::kAdd && a.is(ValueKind::kString) && b.is(ValueKind::kString)) {
-    return Value::String(a.string_value() + b.string_value());
+    return Value::String(std::string(a.string_value()).append(b.string_value()));
   }
   if (op == BinaryOp::kAdd && a.is(ValueKind::kList) && b.is(ValueKind::kList)) {
     std::vector<Value> items(a.items().begin(), a.items().end());

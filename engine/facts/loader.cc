@@ -395,7 +395,7 @@ class DocumentBuilder : public YAML::EventHandler {
   // the table and never be shared.
   Value Shared(Value value) {
     static constexpr size_t kLongest = 64;
-    const std::string& text = value.string_value();
+    std::string_view text = value.string_value();
     if (text.size() > kLongest) return value;
     auto [it, inserted] = strings_.try_emplace(text, value);
     if (inserted) return value;

@@ -342,7 +342,7 @@ void Validator::Unique(const Value& item, bool keyed, std::string_view field,
   if (id == nullptr || (keyed && !id->is(ValueKind::kString))) return;
   // A set's items are compared by kind and literal text: 1 and "1" differ.
   std::string key =
-      keyed ? id->string_value() : std::string(KindName(id->kind())) + ":" + id->ToLiteral();
+      keyed ? std::string(id->string_value()) : std::string(KindName(id->kind())) + ":" + id->ToLiteral();
   auto [first, inserted] = seen->try_emplace(std::move(key), id->loc());
   if (inserted) return;
   std::string text = id->ToString();
@@ -660,7 +660,7 @@ const std::vector<std::string>& RefChecker::Candidates(Targets* targets) {
 
 void RefChecker::Dangling(uint32_t record, Targets* targets, const Value& v) {
   const std::string& type = schema_.records[record].name;
-  std::string id = v.string_value();
+  std::string id(v.string_value());
   Diagnostic& d = out_->Error(v.loc(), "no " + Tick(type) + " with id " + Tick(id));
   // Suggestions cost a pass over the ids: only the first few dangling refs get one.
   if (out_->full() || dangling_++ >= options_.max_suggestions) return;

@@ -16,6 +16,12 @@
 // documents of all files (the inventories merge), then evaluates every rule
 // once per plan document. Problems in the YAML are errors in the report, not
 // exceptions. An Engine is not thread-safe; Lint calls must not overlap.
+//
+// A fact file read from disk may come with the FileStamp of what was read
+// (TextFile::stamp). Once its documents are loaded, such a file of at least
+// EngineOptions::release_text_bytes gives its text back, and the report
+// reads the lines it quotes from the file again; if the file changed on
+// disk in between, those quotes are left out (source.h).
 #pragma once
 
 #include <functional>
@@ -48,12 +54,18 @@ struct EngineOptions {
   /// Ids of rules Lint() does not evaluate (a config disabled them): they
   /// find nothing and cost nothing.
   std::set<std::string> skip_rules;
+  /// Fact files with a stamp and at least this many bytes drop their text
+  /// once loaded (source.h: SourceFile::ReleaseText); policy files and
+  /// texts without a stamp are always kept.
+  size_t release_text_bytes = size_t{1} << 20;
 };
 
-/// A file given to the engine by path and content.
+/// A file given to the engine by path and content, with the stamp of the
+/// file on disk the content was read from, if any.
 struct TextFile {
   std::string path;
   std::string text;
+  std::optional<FileStamp> stamp = std::nullopt;
 };
 
 class Engine {

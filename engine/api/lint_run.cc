@@ -23,18 +23,22 @@ size_t LintRun::jobs() const { return options_.jobs == 0 ? DefaultJobs() : optio
 
 // Files are added in order (FileIds as a sequential run gives them), parsed
 // in parallel, then taken in order.
-// The texts move into the source manager: a large plan is held once.
+// The texts move into the source manager: a large plan is held once, and
+// only until its documents are loaded when it can be read back from disk.
 void LintRun::Load(std::vector<TextFile> inventories, std::vector<TextFile> plans) {
   std::vector<FileId> ids;
   size_t inventory_files = inventories.size();
   for (auto* files : {&inventories, &plans}) {
     for (TextFile& f : *files) {
       fact_bytes_ += f.text.size();
-      ids.push_back(sources_->Add(std::move(f.path), std::move(f.text)));
+      ids.push_back(sources_->Add(std::move(f.path), std::move(f.text), f.stamp));
     }
   }
   std::vector<facts::LoadResult> loaded(ids.size());
-  ParallelFor(ids.size(), jobs(), [&](size_t i) { loaded[i] = facts::LoadYaml(*sources_, ids[i], options_.facts); });
+  ParallelFor(ids.size(), jobs(), [&](size_t i) {
+    loaded[i] = facts::LoadYaml(*sources_, ids[i], options_.facts);
+    if (sources_->file(ids[i]).size() >= options_.release_text_bytes) sources_->ReleaseText(ids[i]);
+  });
   for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventory_files);
 }
 

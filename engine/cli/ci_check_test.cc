@@ -9,9 +9,12 @@
 #include <random>
 #include <sstream>
 
+#include "engine/cli/check_command.h"
 #include "engine/cli/config.h"
 #include "engine/cli/driver.h"
 #include "engine/cli/plan_set.h"
+#include "engine/cli/policy_loader.h"
+#include "engine/report/report.h"
 #include "tests/support/run_cli.h"
 
 namespace capops::cli {
@@ -355,6 +358,87 @@ TEST_CASE("fail-on never exits 0 with findings; --output writes the report to a 
         kExitFindings);
   CHECK(Lint({"--no-config", "--output", s.Path("no/such/dir/r.txt"), s.Path("plan.yaml")})
             .exit_code == kExitUsage);
+}
+
+// The check command in-process, with the given fact-text threshold.
+RunResult Check(CheckOptions options, size_t release_text_bytes) {
+  options.engine.release_text_bytes = release_text_bytes;
+  std::ostringstream out, err;
+  int code = RunCheck(options, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST_CASE("a report is the same, byte for byte, with fact texts released or kept", "[cli]") {
+  Scratch s;
+  CheckOptions options;
+  options.config = (fs::path(CAPOPS_SOURCE_DIR) / "examples/ci/.capops.yaml").string();  // with a waiver
+  options.explain = true;
+  for (Format format : {Format::kText, Format::kJson, Format::kSarif, Format::kGithub}) {
+    options.format = format;
+    RunResult kept = Check(options, EngineOptions{}.release_text_bytes);
+    RunResult released = Check(options, 0);
+    INFO("format " << static_cast<int>(format));
+    CHECK(released.exit_code == kept.exit_code);
+    CHECK(released.out == kept.out);
+    CHECK(released.err == kept.err);
+  }
+  options.format = Format::kText;
+  RunResult text = Check(options, 0);
+  CHECK(Has(text.out, "1 waived"));  // the waiver found its finding by fact path
+  CHECK(Has(text.out, "|   - {id: q-h100, kind: quota"));  // a quoted line
+
+  options.write_baseline = s.Path("kept.baseline");
+  Check(options, EngineOptions{}.release_text_bytes);
+  options.write_baseline = s.Path("released.baseline");
+  Check(options, 0);
+  CHECK(s.Read("released.baseline") == s.Read("kept.baseline"));
+  CHECK(Has(s.Read("released.baseline"), "allocations[a-train-alt]"));  // a fact path, from the text read back
+}
+
+TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing else", "[cli]") {
+  Scratch s;
+  std::string plan_text = s.Read("plan.yaml");
+  // Line 53 holds the allocation CAP-ALC-001 points at.
+  std::istringstream lines(plan_text);
+  std::string line53;
+  for (int i = 0; i < 53; ++i) std::getline(lines, line53);
+  REQUIRE(Has(line53, "a-explore"));
+
+  auto lint = [&](size_t release_text_bytes, Engine* engine) {
+    std::string error;
+    REQUIRE(LoadPolicies({}, engine, &error));
+    std::ostringstream problems;
+    REQUIRE(CompileOrReport(engine, false, problems));
+    engine->options().release_text_bytes = release_text_bytes;
+    std::vector<TextFile> plans, inventories;
+    REQUIRE(ReadAll({s.Path("plan.yaml")}, SIZE_MAX, &plans, &error));  // no limit
+    REQUIRE(ReadAll({s.Path("inventory.yaml")}, SIZE_MAX, &inventories, &error));
+    CHECK(plans[0].stamp.has_value());
+    return engine->Lint(std::move(plans), std::move(inventories));
+  };
+  auto text_of = [](const Engine& engine, const eval::LintReport& report) {
+    std::ostringstream out;
+    report::WriteText(engine.sources(), report, {}, out);
+    return out.str();
+  };
+  Engine kept_engine, released_engine;
+  eval::LintReport kept = lint(SIZE_MAX, &kept_engine);
+  eval::LintReport released = lint(0, &released_engine);
+  size_t released_files = 0;
+  for (FileId f = 0; f < released_engine.sources().size(); ++f) {
+    released_files += released_engine.sources().file(f).released();
+  }
+  CHECK(released_files == 2);  // the plan and the inventory, not the policies
+  std::string before = text_of(kept_engine, kept);
+  CHECK(Has(before, line53));
+
+  s.Write("plan.yaml", plan_text + "# edited\n");  // lines already read back would stay
+  std::string after = text_of(released_engine, released);
+  CHECK_FALSE(Has(after, line53));
+  CHECK(Has(after, "plan.yaml:53:44"));  // the finding is still there, and where it is
+  CHECK(Has(after, "|   - {id: q-h100, kind: quota"));  // the inventory did not change
+  CHECK(after.size() < before.size());
+  CHECK(text_of(kept_engine, kept) == before);  // a kept text is what was linted
 }
 
 }  // namespace

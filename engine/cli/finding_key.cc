@@ -2,6 +2,10 @@
 // the line-free identity of findings that waivers and the baseline use.
 #include "engine/cli/finding_key.h"
 
+#include <spdlog/spdlog.h>
+
+#include <optional>
+
 namespace capops::cli {
 
 namespace fs = std::filesystem;
@@ -57,7 +61,22 @@ FindingKeys::FindingKeys(const SourceManager& sources, facts::LoadOptions option
 const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId file) {
   auto [it, inserted] = paths_.try_emplace(file);
   if (!inserted) return it->second;
-  facts::LoadResult loaded = facts::LoadYaml(sources_, file, options_);
+  // A released file is loaded again from its text read back: only lines
+  // and columns are used, so another FileId does not matter.
+  const SourceFile& source = sources_.file(file);
+  SourceManager reread;
+  std::optional<std::string> text;
+  if (source.released()) {
+    text = source.ReadText();
+    if (!text) {
+      spdlog::warn("`{}` changed on disk while it was linted; its findings have no fact paths",
+                   source.path());
+      return it->second;
+    }
+  }
+  facts::LoadResult loaded =
+      text ? facts::LoadYaml(reread, reread.Add(source.path(), std::move(*text)), options_)
+           : facts::LoadYaml(sources_, file, options_);
   for (size_t d = 0; d < loaded.documents.size(); ++d) {
     IndexPaths(loaded.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
                &it->second);

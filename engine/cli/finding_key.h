@@ -42,7 +42,9 @@ struct FindingKey {
 std::string RelativePath(std::string_view path, const std::filesystem::path& base_dir);
 
 /// Computes keys; caches each fact file's paths. The SourceManager must
-/// outlive it and hold the files of the violations.
+/// outlive it and hold the files of the violations. A fact file whose text
+/// was released is read back from disk; if it changed since it was linted,
+/// its findings get no fact path (and a warning says why).
 class FindingKeys {
  public:
   FindingKeys(const SourceManager& sources, facts::LoadOptions options,

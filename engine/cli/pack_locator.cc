@@ -1,12 +1,13 @@
 // Finding the shipped data directory, collecting policy files, reading files.
 #include "engine/cli/pack_locator.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace capops::cli {
 
@@ -59,29 +60,45 @@ bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::s
   return true;
 }
 
-bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_t limit) {
+bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_t limit,
+              std::optional<FileStamp>* stamp) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     *error = "`" + path.string() + "` is a directory";
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     *error = "cannot read `" + path.string() + "`: " + std::strerror(errno);
     return false;
   }
   text->clear();
+  limit = std::min(limit, SIZE_MAX - 1);  // limit + 1 must not wrap
   // Sized once: appending chunks would leave up to twice the file reserved.
-  uintmax_t size = fs::file_size(path, ec);
-  if (!ec) text->reserve(static_cast<size_t>(std::min<uintmax_t>(size, limit) + 1));
+  // The stamp comes from the descriptor the text is read from.
+  std::optional<FileStamp> read_from = StampOf(fd);
+  if (read_from) text->reserve(static_cast<size_t>(std::min<uint64_t>(read_from->size, limit) + 1));
   char chunk[1 << 16];
-  while (in && text->size() <= limit) {
-    in.read(chunk, static_cast<std::streamsize>(std::min<size_t>(sizeof chunk, limit + 1 - text->size())));
-    text->append(chunk, static_cast<size_t>(in.gcount()));
+  bool failed = false;
+  while (text->size() <= limit) {
+    ssize_t n = ::read(fd, chunk, std::min<size_t>(sizeof chunk, limit + 1 - text->size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    text->append(chunk, static_cast<size_t>(n));
   }
-  if (in.bad()) {
+  ::close(fd);
+  if (failed) {
     *error = "cannot read `" + path.string() + "`";
     return false;
+  }
+  if (stamp != nullptr) {
+    // Only a stamp of the whole text: not of a file cut at the limit or
+    // changed while it was read.
+    bool whole = read_from && read_from->size == text->size();
+    *stamp = whole ? read_from : std::nullopt;
   }
   return true;
 }

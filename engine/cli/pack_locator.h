@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/common/source.h"
+
 namespace capops::cli {
 
 /// The directory holding `stdlib/` and `policies/`: $CAPOPS_DATA_DIR, then
@@ -20,8 +22,9 @@ bool CollectPolicyFiles(const std::filesystem::path& path, std::vector<std::file
 
 /// Reads a file, at most `limit` + 1 bytes of it (so an oversized file is
 /// seen as such without reading it all). False with `*error` set (a one-line
-/// reason) when it cannot be read.
+/// reason) when it cannot be read. With `stamp`, sets it to the stamp of the
+/// file as read when the whole of a regular file was read, else nullopt.
 bool ReadFile(const std::filesystem::path& path, std::string* text, std::string* error,
-              size_t limit = SIZE_MAX - 1);
+              size_t limit = SIZE_MAX - 1, std::optional<FileStamp>* stamp = nullptr);
 
 }  // namespace capops::cli

@@ -73,7 +73,7 @@ bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<Te
              std::string* error) {
   for (const std::string& p : paths) {
     TextFile f{p, {}};
-    if (!ReadFile(p, &f.text, error, limit)) return false;
+    if (!ReadFile(p, &f.text, error, limit, &f.stamp)) return false;
     out->push_back(std::move(f));
   }
   return true;

@@ -21,7 +21,8 @@ bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::st
 bool CompileOrReport(Engine* engine, bool color, std::ostream& err);
 
 /// Reads fact files (each at most `limit` bytes is read; the loader reports
-/// a larger one). False with `*error` when a file cannot be read.
+/// a larger one), each with its stamp, so the engine may release the text
+/// of a large one. False with `*error` when a file cannot be read.
 bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out, std::string* error);
 
 /// The inventories to use: `given`, or else each plan's sibling `inventory.yaml`.

@@ -1,16 +1,50 @@
-// SourceFile and SourceManager: line tables and offset → line/column.
+// SourceFile and SourceManager: line tables and offset → line/column, and
+// lines read back from disk once a file's text is released.
 #include "engine/common/source.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <stdexcept>
 
 namespace capops {
 
 namespace {
+
 bool IsContinuationByte(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+std::string_view WithoutLineBreak(std::string_view line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  return line;
+}
+
+// A descriptor for `path` if the file there still has `stamp`, else -1.
+int OpenUnchanged(const std::string& path, const FileStamp& stamp, bool* changed) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  if (StampOf(fd) != stamp) {
+    *changed = true;
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 }  // namespace
 
-SourceFile::SourceFile(std::string path, std::string text)
-    : path_(std::move(path)), text_(std::move(text)) {
+std::optional<FileStamp> StampOf(int fd) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return FileStamp{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+                   static_cast<uint64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec),
+                   static_cast<int64_t>(st.st_mtim.tv_nsec)};
+}
+
+SourceFile::SourceFile(std::string path, std::string text, std::optional<FileStamp> stamp)
+    : path_(std::move(path)), text_(std::move(text)), size_(text_.size()), stamp_(stamp) {
   line_starts_.push_back(0);
   bool ascii = true;
   for (size_t i = 0; i < text_.size(); ++i) {
@@ -27,33 +61,86 @@ SourceFile::SourceFile(std::string path, std::string text)
   }
 }
 
+const std::string& SourceFile::text() const {
+  if (released_) {
+    throw std::logic_error("the text of `" + path_ + "` was released; SourceFile::ReadText reads it back");
+  }
+  return text_;
+}
+
+bool SourceFile::ReleaseText() {
+  if (released_) return true;
+  if (!stamp_ || stamp_->size != size_) return false;  // none, or not of the whole text
+  bool changed = false;
+  int fd = OpenUnchanged(path_, *stamp_, &changed);
+  if (fd < 0) return false;  // it could not be read back
+  ::close(fd);
+  std::string().swap(text_);
+  released_ = true;
+  return true;
+}
+
+// Reads `length` bytes at `offset` of the file, if it still has its stamp.
+bool SourceFile::ReadBack(uint64_t offset, size_t length, std::string* out) const {
+  if (stale_) return false;
+  bool changed = false;
+  int fd = OpenUnchanged(path_, *stamp_, &changed);
+  if (fd < 0) {
+    if (changed) stale_ = true;
+    return false;
+  }
+  out->resize(length);
+  size_t done = 0;
+  while (done < length) {
+    ssize_t n = ::pread(fd, out->data() + done, length - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // an error, or the file is shorter than its stamp says
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  return done == length;
+}
+
+std::optional<std::string> SourceFile::ReadText() const {
+  if (!released_) return text_;
+  std::string text;
+  if (!ReadBack(0, size_, &text)) return std::nullopt;
+  return text;
+}
+
+// Columns count code points, which the offsets table gives without the text.
 SourceLoc SourceFile::Resolve(FileId id, uint32_t offset) const {
-  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
+  offset = std::min<uint32_t>(offset, static_cast<uint32_t>(size_));
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   uint32_t line_index = static_cast<uint32_t>(it - line_starts_.begin()) - 1;
-  uint32_t column = 1;
-  for (uint32_t i = line_starts_[line_index]; i < offset; ++i) {
-    if (!IsContinuationByte(static_cast<unsigned char>(text_[i]))) ++column;
+  uint32_t start = line_starts_[line_index];
+  uint32_t column = offset - start + 1;
+  if (!code_point_offsets_.empty()) {
+    auto first = std::lower_bound(code_point_offsets_.begin(), code_point_offsets_.end(), start);
+    auto last = std::lower_bound(first, code_point_offsets_.end(), offset);
+    column = static_cast<uint32_t>(last - first) + 1;
   }
   return SourceLoc{id, line_index + 1, column};
 }
 
-std::string_view SourceFile::Line(uint32_t line) const {
-  if (line == 0 || line > line_starts_.size()) return {};
-  uint32_t begin = line_starts_[line - 1];
-  uint32_t end = line < line_starts_.size() ? line_starts_[line] : text_.size();
-  std::string_view view(text_.data() + begin, end - begin);
-  while (!view.empty() && (view.back() == '\n' || view.back() == '\r')) {
-    view.remove_suffix(1);
-  }
-  return view;
+std::optional<std::string_view> SourceFile::FindLine(uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return std::nullopt;
+  size_t begin = line_starts_[line - 1];
+  size_t end = line < line_starts_.size() ? line_starts_[line] : size_;
+  if (!released_) return WithoutLineBreak(std::string_view(text_).substr(begin, end - begin));
+  std::lock_guard<std::mutex> lock(read_back_mutex_);
+  if (auto it = read_back_.find(line); it != read_back_.end()) return std::string_view(it->second);
+  std::string bytes;
+  if (!ReadBack(begin, end - begin, &bytes)) return std::nullopt;
+  bytes.resize(WithoutLineBreak(bytes).size());
+  return std::string_view(read_back_.emplace(line, std::move(bytes)).first->second);
 }
 
 uint32_t SourceFile::ByteOffsetOfCodePoint(size_t index) const {
   if (code_point_offsets_.empty()) {
-    return static_cast<uint32_t>(std::min(index, text_.size()));
+    return static_cast<uint32_t>(std::min(index, size_));
   }
-  if (index >= code_point_offsets_.size()) return static_cast<uint32_t>(text_.size());
+  if (index >= code_point_offsets_.size()) return static_cast<uint32_t>(size_);
   return code_point_offsets_[index];
 }
 
@@ -92,8 +179,8 @@ size_t FirstInvalidUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
-FileId SourceManager::Add(std::string path, std::string text) {
-  files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text)));
+FileId SourceManager::Add(std::string path, std::string text, std::optional<FileStamp> stamp) {
+  files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text), stamp));
   return static_cast<FileId>(files_.size() - 1);
 }
 
@@ -107,9 +194,9 @@ std::string_view SourceManager::Path(FileId id) const {
   return files_[id]->path();
 }
 
-std::string_view SourceManager::LineText(FileId id, uint32_t line) const {
-  if (id >= files_.size()) return {};
-  return files_[id]->Line(line);
+std::optional<std::string_view> SourceManager::LineText(FileId id, uint32_t line) const {
+  if (id >= files_.size()) return std::nullopt;
+  return files_[id]->FindLine(line);
 }
 
 }  // namespace capops

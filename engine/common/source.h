@@ -12,13 +12,25 @@
 //   SourceManager sm;
 //   FileId f = sm.Add("policy.cpl", text);
 //   SourceLoc loc = sm.Resolve(Span{f, 10, 14});   // {f, 1, 11}
-//   std::string_view line = sm.LineText(f, loc.line);
+//   std::optional<std::string_view> line = sm.LineText(f, loc.line);
+//
+// A large fact file need not keep its text once its documents are loaded:
+// a file read from disk carries a FileStamp of what was read, and
+// ReleaseText() drops the text but keeps the line table. A line asked for
+// later is read back from the file, only while the file still matches the
+// stamp (same device, inode, size and modification time); a file replaced or
+// changed since has no lines to give, and reports leave its snippets out
+// rather than quote text the findings were not made from.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace capops {
@@ -52,40 +64,92 @@ size_t Utf8SequenceLength(std::string_view text, size_t i);
 /// Byte offset of the first byte that is not well-formed UTF-8, or npos.
 size_t FirstInvalidUtf8(std::string_view text);
 
+/// What a file on disk was when its text was read, taken with fstat on the
+/// descriptor the text was read from. A file that still has the same stamp
+/// is taken to still hold the same text.
+struct FileStamp {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  uint64_t size = 0;
+  int64_t mtime_seconds = 0;
+  int64_t mtime_nanoseconds = 0;
+
+  friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+/// The stamp of an open file descriptor, or nullopt when fstat fails or it
+/// is not a regular file (a pipe or a device has no text to read back).
+std::optional<FileStamp> StampOf(int fd);
+
 /// One file's path and text, with a table of line starts.
+///
+/// A file given a stamp may release its text (ReleaseText); it keeps its
+/// size, line table and code point offsets, so positions still resolve, and
+/// reads lines back from the file on disk. Const access, reading lines back
+/// included, is safe from several threads.
 class SourceFile {
  public:
-  SourceFile(std::string path, std::string text);
+  SourceFile(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
 
   const std::string& path() const { return path_; }
-  const std::string& text() const { return text_; }
+  /// The whole text. Throws std::logic_error once the text is released: a
+  /// caller that may see a released file uses ReadText.
+  const std::string& text() const;
   uint32_t line_count() const { return static_cast<uint32_t>(line_starts_.size()); }
+  size_t size() const { return size_; }
+
+  /// Drops the text, to be read back from the file on demand. Only for a
+  /// file with a stamp of the whole text whose file on disk still matches
+  /// it; otherwise the text stays and this returns false.
+  bool ReleaseText();
+  bool released() const { return released_; }
+  /// The whole text: a copy of the one held, or, once released, the file
+  /// read again. nullopt when the file no longer matches its stamp.
+  std::optional<std::string> ReadText() const;
 
   /// 1-based line and character column of a byte offset (clamped to the text).
   SourceLoc Resolve(FileId id, uint32_t offset) const;
-  /// The text of a 1-based line without its line break; empty if out of range.
-  std::string_view Line(uint32_t line) const;
+  /// The text of a 1-based line without its line break; nullopt if out of
+  /// range, or if the text was released and the file no longer matches its
+  /// stamp. A line read back stays valid as long as the SourceFile.
+  std::optional<std::string_view> FindLine(uint32_t line) const;
+  /// FindLine, with an empty line for none.
+  std::string_view Line(uint32_t line) const { return FindLine(line).value_or(std::string_view()); }
   /// Byte offset of the `index`-th code point (the ANTLR runtime counts code points).
   uint32_t ByteOffsetOfCodePoint(size_t index) const;
 
  private:
+  bool ReadBack(uint64_t offset, size_t length, std::string* out) const;
+
   std::string path_;
-  std::string text_;
+  std::string text_;  // empty once released
+  size_t size_ = 0;   // of the text, held or not
+  std::optional<FileStamp> stamp_;
+  bool released_ = false;
   std::vector<uint32_t> line_starts_;
   std::vector<uint32_t> code_point_offsets_;  // empty when the text is ASCII
+  // Lines read back after release, by line number: nodes do not move, so
+  // views into them stay valid.
+  mutable std::mutex read_back_mutex_;
+  mutable std::unordered_map<uint32_t, std::string> read_back_;
+  mutable std::atomic<bool> stale_{false};  // the file was found changed: nothing more is read
 };
 
-/// Owns every loaded file. Not thread-safe for Add; const access is safe.
+/// Owns every loaded file. Not thread-safe for Add; const access is safe,
+/// and so is ReleaseText on different files at once.
 class SourceManager {
  public:
-  FileId Add(std::string path, std::string text);
+  FileId Add(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
   const SourceFile& file(FileId id) const { return *files_.at(id); }
   size_t size() const { return files_.size(); }
+  /// SourceFile::ReleaseText of one file.
+  bool ReleaseText(FileId id) { return files_.at(id)->ReleaseText(); }
 
   SourceLoc Resolve(const Span& span) const;
   /// The path of a file, or "<unknown>" for kNoFile.
   std::string_view Path(FileId id) const;
-  std::string_view LineText(FileId id, uint32_t line) const;
+  /// SourceFile::FindLine; nullopt for an unknown file too.
+  std::optional<std::string_view> LineText(FileId id, uint32_t line) const;
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;

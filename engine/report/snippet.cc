@@ -3,6 +3,7 @@
 #include "engine/report/snippet.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace capops::report {
 
@@ -73,8 +74,11 @@ void WriteGutter(size_t gutter, const Style& style, std::ostream& out) {
 
 void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t length, char mark,
                   const std::string& label, size_t gutter, const Style& style, std::ostream& out) {
-  if (!loc.valid() || loc.line > sources.file(loc.file).line_count()) return;
-  std::string_view line = sources.LineText(loc.file, loc.line);
+  if (!loc.valid()) return;
+  // None when out of range, or when a released file changed on disk since.
+  std::optional<std::string_view> found = sources.LineText(loc.file, loc.line);
+  if (!found) return;
+  std::string_view line = *found;
   std::string number = std::to_string(loc.line);
   size_t start = ByteOfColumn(line, loc.column);
   size_t marks = length != 0 ? length : TokenLength(line, start);

@@ -33,6 +33,8 @@ size_t GutterWidth(std::initializer_list<uint32_t> lines);
 /// Writes ` NN | line` and the underline row. `length` is how many characters
 /// to mark (0: guess the YAML token at the column); `mark` is `^` for the
 /// primary place and `-` for secondary ones; `label` follows the marks.
+/// Writes nothing when the line is not to be had: out of range, or in a
+/// released file that changed on disk since it was read (source.h).
 void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t length, char mark,
                   const std::string& label, size_t gutter, const Style& style, std::ostream& out);
 

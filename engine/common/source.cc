@@ -46,18 +46,10 @@ std::optional<FileStamp> StampOf(int fd) {
 SourceFile::SourceFile(std::string path, std::string text, std::optional<FileStamp> stamp)
     : path_(std::move(path)), text_(std::move(text)), size_(text_.size()), stamp_(stamp) {
   line_starts_.push_back(0);
-  bool ascii = true;
   for (size_t i = 0; i < text_.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text_[i]);
     if (c == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
-    if (c >= 0x80) ascii = false;
-  }
-  if (!ascii) {
-    for (size_t i = 0; i < text_.size(); ++i) {
-      if (!IsContinuationByte(static_cast<unsigned char>(text_[i]))) {
-        code_point_offsets_.push_back(static_cast<uint32_t>(i));
-      }
-    }
+    if (c >= 0x80) ascii_ = false;
   }
 }
 
@@ -115,10 +107,15 @@ SourceLoc SourceFile::Resolve(FileId id, uint32_t offset) const {
   uint32_t line_index = static_cast<uint32_t>(it - line_starts_.begin()) - 1;
   uint32_t start = line_starts_[line_index];
   uint32_t column = offset - start + 1;
-  if (!code_point_offsets_.empty()) {
-    auto first = std::lower_bound(code_point_offsets_.begin(), code_point_offsets_.end(), start);
-    auto last = std::lower_bound(first, code_point_offsets_.end(), offset);
-    column = static_cast<uint32_t>(last - first) + 1;
+  if (!ascii_) {
+    // The line's own bytes; past them (its line break) one byte is one column.
+    std::string_view line = released_ ? FindLine(line_index + 1).value_or(std::string_view())
+                                      : std::string_view(text_).substr(start, offset - start);
+    line = line.substr(0, offset - start);
+    auto continuations = std::count_if(line.begin(), line.end(), [](char c) {
+      return IsContinuationByte(static_cast<unsigned char>(c));
+    });
+    column -= static_cast<uint32_t>(continuations);
   }
   return SourceLoc{id, line_index + 1, column};
 }
@@ -137,9 +134,17 @@ std::optional<std::string_view> SourceFile::FindLine(uint32_t line) const {
 }
 
 uint32_t SourceFile::ByteOffsetOfCodePoint(size_t index) const {
-  if (code_point_offsets_.empty()) {
-    return static_cast<uint32_t>(std::min(index, size_));
-  }
+  if (ascii_) return static_cast<uint32_t>(std::min(index, size_));
+  std::call_once(code_points_once_, [this] {
+    std::optional<std::string> read = released_ ? ReadText() : std::nullopt;
+    std::string_view text = read ? std::string_view(*read) : std::string_view(text_);
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (!IsContinuationByte(static_cast<unsigned char>(text[i]))) {
+        code_point_offsets_.push_back(static_cast<uint32_t>(i));
+      }
+    }
+  });
+  if (code_point_offsets_.empty()) return static_cast<uint32_t>(std::min(index, size_));
   if (index >= code_point_offsets_.size()) return static_cast<uint32_t>(size_);
   return code_point_offsets_[index];
 }

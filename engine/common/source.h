@@ -84,9 +84,9 @@ std::optional<FileStamp> StampOf(int fd);
 /// One file's path and text, with a table of line starts.
 ///
 /// A file given a stamp may release its text (ReleaseText); it keeps its
-/// size, line table and code point offsets, so positions still resolve, and
-/// reads lines back from the file on disk. Const access, reading lines back
-/// included, is safe from several threads.
+/// size and line table, and reads lines back from the file on disk (a
+/// column on a non-ASCII line is counted in the line read back). Const
+/// access, reading lines back included, is safe from several threads.
 class SourceFile {
  public:
   SourceFile(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
@@ -127,7 +127,11 @@ class SourceFile {
   std::optional<FileStamp> stamp_;
   bool released_ = false;
   std::vector<uint32_t> line_starts_;
-  std::vector<uint32_t> code_point_offsets_;  // empty when the text is ASCII
+  bool ascii_ = true;
+  // Made on the first ByteOffsetOfCodePoint (policy files only: four bytes
+  // per character would be four times a large fact file).
+  mutable std::once_flag code_points_once_;
+  mutable std::vector<uint32_t> code_point_offsets_;
   // Lines read back after release, by line number: nodes do not move, so
   // views into them stay valid.
   mutable std::mutex read_back_mutex_;

@@ -78,6 +78,16 @@ TEST_CASE("a released file gives the lines, positions and text of the kept one",
   }
   CHECK(released.ReadText() == kText);
   CHECK_THROWS_AS(released.text(), std::logic_error);
+  // Columns count characters: `é` and `€` are one each.
+  uint32_t brace = static_cast<uint32_t>(kText.find('}'));
+  CHECK(kept.Resolve(0, brace) == SourceLoc{0, 4, 26});
+  CHECK(released.Resolve(0, brace) == SourceLoc{0, 4, 26});
+  // Code point offsets (the policy parser's) come from the text either way.
+  size_t code_points = kText.size() - 3;
+  for (const SourceFile* f : {&kept, &released}) {
+    CHECK(f->ByteOffsetOfCodePoint(code_points - 1) == kText.size() - 1);
+    CHECK(f->ByteOffsetOfCodePoint(code_points + 5) == kText.size());
+  }
 }
 
 TEST_CASE("lines read back are the same from several threads at once", "[common]") {

@@ -36,8 +36,7 @@ void LintRun::Load(std::vector<TextFile> inventories, std::vector<TextFile> plan
   }
   std::vector<facts::LoadResult> loaded(ids.size());
   ParallelFor(ids.size(), jobs(), [&](size_t i) {
-    loaded[i] = facts::LoadYaml(*sources_, ids[i], options_.facts);
-    if (sources_->file(ids[i]).size() >= options_.release_text_bytes) sources_->ReleaseText(ids[i]);
+    loaded[i] = facts::LoadYamlReleasing(sources_, ids[i], options_.facts, options_.release_text_bytes);
   });
   for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventory_files);
 }

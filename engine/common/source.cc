@@ -22,7 +22,7 @@ std::string_view WithoutLineBreak(std::string_view line) {
 }
 
 // A descriptor for `path` if the file there still has `stamp`, else -1.
-int OpenUnchanged(const std::string& path, const FileStamp& stamp, bool* changed) {
+int OpenWithStamp(const std::string& path, const FileStamp& stamp, bool* changed) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   if (StampOf(fd) != stamp) {
@@ -62,10 +62,8 @@ const std::string& SourceFile::text() const {
 
 bool SourceFile::ReleaseText() {
   if (released_) return true;
-  if (!stamp_ || stamp_->size != size_) return false;  // none, or not of the whole text
-  bool changed = false;
-  int fd = OpenUnchanged(path_, *stamp_, &changed);
-  if (fd < 0) return false;  // it could not be read back
+  int fd = OpenUnchanged();
+  if (fd < 0) return false;  // no stamp of the whole text, or it could not be read back
   ::close(fd);
   std::string().swap(text_);
   released_ = true;
@@ -76,7 +74,7 @@ bool SourceFile::ReleaseText() {
 bool SourceFile::ReadBack(uint64_t offset, size_t length, std::string* out) const {
   if (stale_) return false;
   bool changed = false;
-  int fd = OpenUnchanged(path_, *stamp_, &changed);
+  int fd = OpenWithStamp(path_, *stamp_, &changed);
   if (fd < 0) {
     if (changed) stale_ = true;
     return false;
@@ -91,6 +89,12 @@ bool SourceFile::ReadBack(uint64_t offset, size_t length, std::string* out) cons
   }
   ::close(fd);
   return done == length;
+}
+
+int SourceFile::OpenUnchanged() const {
+  if (!stamp_ || stamp_->size != size_) return -1;  // none, or not of the whole text
+  bool changed = false;
+  return OpenWithStamp(path_, *stamp_, &changed);
 }
 
 std::optional<std::string> SourceFile::ReadText() const {

@@ -97,6 +97,13 @@ class SourceFile {
   const std::string& text() const;
   uint32_t line_count() const { return static_cast<uint32_t>(line_starts_.size()); }
   size_t size() const { return size_; }
+  const std::optional<FileStamp>& stamp() const { return stamp_; }
+  /// True when the text has no byte past 0x7F: columns are byte columns.
+  bool ascii() const { return ascii_; }
+  /// A descriptor open on the file on disk if it still matches the stamp
+  /// (it is then the text this file was made from), else -1. The caller
+  /// closes it.
+  int OpenUnchanged() const;
 
   /// Drops the text, to be read back from the file on demand. Only for a
   /// file with a stamp of the whole text whose file on disk still matches

@@ -1,19 +1,17 @@
 #include "engine/common/source.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 #include <stdexcept>
 #include <thread>
+
+#include "tests/support/temp_file.h"
 
 namespace capops {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::TempFile;
 
 // Lines with CRLF and LF breaks, a blank line, non-ASCII text and no final break.
 const std::string kText =
@@ -23,38 +21,6 @@ const std::string kText =
     "metadata: {name: \"caf\xC3\xA9 \xE2\x82\xAC\"}\n"
     "allocations:\n"
     "  - {id: a-1, gpus: 4}";
-
-// A file in a fresh temporary directory, removed at the end.
-class TempFile {
- public:
-  explicit TempFile(const std::string& text) {
-    std::random_device rd;
-    dir_ = fs::temp_directory_path() / ("capops-source-test-" + std::to_string(rd()));
-    fs::create_directories(dir_);
-    path_ = (dir_ / "plan.yaml").string();
-    Write(path_, text);
-  }
-  ~TempFile() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  static void Write(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  }
-  // The stamp of the file as it is now, as a reader of its text takes it.
-  std::optional<FileStamp> Stamp() const {
-    int fd = ::open(path_.c_str(), O_RDONLY);
-    std::optional<FileStamp> stamp = StampOf(fd);
-    ::close(fd);
-    return stamp;
-  }
-  const std::string& path() const { return path_; }
-  const fs::path& dir() const { return dir_; }
-
- private:
-  fs::path dir_;
-  std::string path_;
-};
 
 TEST_CASE("a released file gives the lines, positions and text of the kept one", "[common]") {
   TempFile file(kText);

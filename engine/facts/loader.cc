@@ -22,14 +22,18 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
+#include <unistd.h>
 #include <yaml-cpp/parser.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <istream>
+#include <optional>
 #include <streambuf>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "engine/facts/scalar.h"
 
@@ -72,17 +76,18 @@ std::string DepthMessage(size_t max_depth) {
 // A leading BOM is not a column: yaml-cpp skips it and so do editors.
 class Locator {
  public:
-  Locator(const SourceFile& file, FileId id) : file_(file), id_(id) {
-    std::string_view text = file.text();
-    bom_ = text.substr(0, kBom.size()) == kBom;
-    if (bom_) text.remove_prefix(kBom.size());
-    ascii_ = std::none_of(text.begin(), text.end(), [](char c) { return c & 0x80; });
-  }
+  // Reads the text only here (for a BOM): after that, a file may have
+  // released its text (LoadYamlReleasing); its lines are read back.
+  Locator(const SourceFile& file, FileId id)
+      : file_(file), id_(id), bom_(file.size() >= kBom.size() && file.Line(1).substr(0, kBom.size()) == kBom),
+        ascii_(file.ascii()) {}
 
   /// The byte a mark points at, or '\0'.
   char CharAt(const YAML::Mark& mark) const {
-    size_t offset = static_cast<size_t>(mark.pos) + (bom_ ? kBom.size() : 0);
-    return mark.pos >= 0 && offset < file_.text().size() ? file_.text()[offset] : '\0';
+    if (mark.line < 0 || mark.column < 0) return '\0';
+    std::string_view line = file_.Line(static_cast<uint32_t>(mark.line) + 1);
+    size_t at = static_cast<size_t>(mark.column) + (mark.line == 0 && bom_ ? kBom.size() : 0);
+    return at < line.size() ? line[at] : '\0';
   }
 
   SourceLoc AtMark(const YAML::Mark& mark) const {
@@ -90,7 +95,7 @@ class Locator {
     // At the end of a text without a final newline, yaml-cpp 0.7 keeps the
     // right `pos` but reports column 0 of the last line (or line 0).
     size_t offset = static_cast<size_t>(mark.pos) + (bom_ ? kBom.size() : 0);
-    if (mark.pos >= 0 && offset >= file_.text().size()) return AtOffset(file_.text().size());
+    if (mark.pos >= 0 && offset >= file_.size()) return AtOffset(file_.size());
     return At(static_cast<uint32_t>(mark.line) + 1, static_cast<size_t>(mark.column));
   }
 
@@ -123,8 +128,8 @@ class Locator {
 
   const SourceFile& file_;
   FileId id_;
-  bool bom_ = false;
-  bool ascii_ = true;
+  bool bom_;
+  bool ascii_;
   mutable uint32_t cache_line_ = 0;
   mutable size_t cache_byte_ = 0;
   mutable size_t cache_chars_ = 0;
@@ -587,13 +592,39 @@ class TextBuffer : public std::streambuf {
   }
 };
 
+// Reads a file on disk for yaml-cpp, which reads an std::istream, in
+// blocks: the text is never held whole. Owns the descriptor.
+class FileBuffer : public std::streambuf {
+ public:
+  explicit FileBuffer(int fd) : fd_(fd), block_(1 << 16) {}
+  ~FileBuffer() override { ::close(fd_); }
+  FileBuffer(const FileBuffer&) = delete;
+  FileBuffer& operator=(const FileBuffer&) = delete;
+
+  int fd() const { return fd_; }
+
+ protected:
+  int_type underflow() override {
+    ssize_t n = 0;
+    do {
+      n = ::read(fd_, block_.data(), block_.size());
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) return traits_type::eof();
+    setg(block_.data(), block_.data(), block_.data() + n);
+    return traits_type::to_int_type(block_[0]);
+  }
+
+ private:
+  int fd_;
+  std::vector<char> block_;
+};
+
 // Feeds yaml-cpp's documents one by one to a DocumentBuilder. Documents
 // before a syntax error are kept. With `raw`, every non-empty root goes
 // there unchecked instead of becoming a fact Document.
-void ParseDocuments(std::string_view text, const Locator& at, size_t max_depth,
+void ParseDocuments(std::streambuf* text, const Locator& at, size_t max_depth,
                     const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
-  TextBuffer buffer(text);
-  std::istream stream(&buffer);
+  std::istream stream(text);
   YAML::Parser parser(stream);
   int last_start = -1;
   size_t documents = 0;
@@ -639,8 +670,11 @@ const char* DocumentKindName(DocumentKind kind) {
 
 namespace {
 
+// With `releasing`, a file of at least `release_from` bytes gives its text
+// back (LoadYamlReleasing).
 LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& options,
-                std::vector<Value>* raw) {
+                std::vector<Value>* raw, SourceManager* releasing = nullptr,
+                size_t release_from = SIZE_MAX) {
   LoadResult result;
   const SourceFile& source = sources.file(file);
   Locator at(source, file);
@@ -652,10 +686,28 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
     d.length = 1;
     return result;
   }
+  bool release = releasing != nullptr && source.size() >= release_from;
   if (CheckText(source.text(), at, &result.diagnostics) &&
       CheckFlowDepth(source.text(), at, max_depth, &result.diagnostics)) {
-    ParseDocuments(source.text(), at, max_depth, options, &result, raw);
+    // ASCII text is parsed from the file, its text given back first; other
+    // text is parsed from memory, since its columns are counted in its lines.
+    int fd = release && source.ascii() ? source.OpenUnchanged() : -1;
+    if (fd >= 0 && releasing->ReleaseText(file)) {
+      FileBuffer from_disk(fd);
+      ParseDocuments(&from_disk, at, max_depth, options, &result, raw);
+      std::optional<FileStamp> now = StampOf(from_disk.fd());
+      if (!now || now != source.stamp()) {
+        result.documents.clear();
+        Report(&result.diagnostics, SourceLoc{file, 1, 1}, "the file changed while it was read", "yaml").help =
+            "lint it again";
+      }
+    } else {
+      if (fd >= 0) ::close(fd);
+      TextBuffer in_memory(source.text());
+      ParseDocuments(&in_memory, at, max_depth, options, &result, raw);
+    }
   }
+  if (release) releasing->ReleaseText(file);
   result.diagnostics.Sort();
   return result;
 }
@@ -664,6 +716,11 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
 
 LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options) {
   return Load(sources, file, options, nullptr);
+}
+
+LoadResult LoadYamlReleasing(SourceManager* sources, FileId file, const LoadOptions& options,
+                             size_t release_from) {
+  return Load(*sources, file, options, nullptr, sources, release_from);
 }
 
 RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadOptions& options) {

@@ -59,6 +59,17 @@ struct LoadResult {
 /// Loads every document of a file already held by `sources`.
 LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
 
+/// LoadYaml for a run that need not keep the text: a file of at least
+/// `release_from` bytes that can be read back from disk gives its text
+/// back (SourceFile::ReleaseText). ASCII text is given back once it has
+/// been checked (NUL bytes, UTF-8, nesting) and is parsed from the file on
+/// disk, so the text and the Values made from it are never held together;
+/// other text is given back after parsing (columns are counted in its
+/// lines). A file that changes on disk while it is parsed is an error and
+/// gives no documents.
+LoadResult LoadYamlReleasing(SourceManager* sources, FileId file, const LoadOptions& options,
+                             size_t release_from);
+
 /// A file's documents as plain located Values, for the tool's own YAML files
 /// (config, waivers, baseline) that are not facts.
 struct RawLoadResult {

@@ -7,6 +7,7 @@
 
 #include "engine/common/units.h"
 #include "engine/facts/scalar.h"
+#include "tests/support/temp_file.h"
 
 namespace capops::facts {
 namespace {
@@ -501,6 +502,73 @@ TEST_CASE("document kinds have names", "[facts]") {
   CHECK(std::string(DocumentKindName(DocumentKind::kInventory)) == "Inventory");
 }
 
+
+// Every value with its place, depth first: what a load gives, to compare.
+void DumpValues(const Value& v, std::string* out) {
+  *out += std::to_string(v.loc().line) + ":" + std::to_string(v.loc().column) + " " + KindName(v.kind());
+  if (v.is(ValueKind::kList)) {
+    *out += "\n";
+    for (const Value& item : v.items()) DumpValues(item, out);
+  } else if (v.is(ValueKind::kMap)) {
+    *out += "\n";
+    for (const auto& [key, value] : v.entries()) {
+      *out += key.str() + "=";
+      DumpValues(value, out);
+    }
+  } else {
+    *out += " " + v.ToLiteral() + "\n";
+  }
+}
+
+std::string DumpLoad(const LoadResult& r) {
+  std::string out = Dump(r.diagnostics);
+  for (const Document& d : r.documents) DumpValues(d.root, &out);
+  return out;
+}
+
+// A run that gives texts back parses ASCII text from the file on disk and
+// other text from memory: either way it finds what a load from memory finds.
+TEST_CASE("a file given back to disk loads as it does from memory", "[facts]") {
+  const std::string flow = "  - {id: a-1, demand: d, pool: p, gpus: 4, evidence: [r-1, r-2]}\n";
+  std::string big(kPlanHeader);
+  big += "allocations:\n";
+  for (int i = 0; i < 5000; ++i) big += flow;  // more than one block of the reader
+  const std::string texts[] = {
+      big,
+      std::string(kPlanHeader) + "metadata: {name: caf\xC3\xA9, owner: x}\nnote: {gpus: 4}\n",
+      "\xEF\xBB\xBF" + std::string(kPlanHeader) + "metadata: {name: n}\n",
+      std::string(kPlanHeader) + "---\n,\n",
+      std::string(kPlanHeader) + "---\n" + kInventoryHeader + "a: 1e400\nb: [\n",
+  };
+  for (const std::string& text : texts) {
+    CAPTURE(text.substr(0, 80));
+    Loaded from_memory(text);
+    testing::TempFile file(text);
+    SourceManager sources;
+    FileId id = sources.Add(file.path(), text, file.Stamp());
+    LoadResult r = LoadYamlReleasing(&sources, id, {}, 0);
+    CHECK(DumpLoad(r) == DumpLoad(from_memory.result));
+    CHECK(sources.file(id).released());
+  }
+}
+
+TEST_CASE("a file changed on disk before it is parsed is parsed from memory and kept", "[facts]") {
+  std::string text = std::string(kPlanHeader) + "metadata: {name: n, owner: o}\n";
+  testing::TempFile file(text);
+  SourceManager sources;
+  FileId id = sources.Add(file.path(), text, file.Stamp());
+  testing::TempFile::Write(file.path(), std::string(kPlanHeader) + "metadata: {name: other}\n# longer\n");
+  LoadResult r = LoadYamlReleasing(&sources, id, {}, 0);
+  CHECK(r.diagnostics.empty());
+  REQUIRE(r.documents.size() == 1);
+  CHECK(r.documents[0].root.Field("metadata")->Field("owner")->string_value() == "o");
+  CHECK_FALSE(sources.file(id).released());
+  // Below the size given, a file keeps its text.
+  testing::TempFile same(text);
+  FileId kept = sources.Add(same.path(), text, same.Stamp());
+  LoadYamlReleasing(&sources, kept, {}, text.size() + 1);
+  CHECK_FALSE(sources.file(kept).released());
+}
 }  // namespace
 }  // namespace capops::facts
 

@@ -216,10 +216,10 @@ struct Value::Trailing : Heap {
   const T* data() const { return reinterpret_cast<const T*>(static_cast<const D*>(this) + 1); }
   View<T> view() const { return {data(), size}; }
 
-  // A D holding the elements of `from`, moved in.
-  static D* Make(std::vector<T>* from) {
+  // A D holding the elements of `from`, moved in, with `extra` bytes after them.
+  static D* Make(std::vector<T>* from, size_t extra = 0) {
     static_assert(sizeof(D) % alignof(T) == 0, "elements follow the header");
-    void* memory = ::operator new(sizeof(D) + from->size() * sizeof(T));
+    void* memory = ::operator new(sizeof(D) + from->size() * sizeof(T) + extra);
     D* d = new (memory) D;
     for (T& e : *from) new (d->data() + d->size++) T(std::move(e));
     return d;
@@ -300,20 +300,40 @@ struct Value::ListData : Trailing<ListData, Value> {
   mutable std::atomic<DerivedNode*> derived{nullptr};  // newest first
 };
 
+// Small maps (records) are searched linearly; large ones get an index by
+// key address, whose pointer follows their entries: a record's header is
+// 8 bytes.
 struct Value::MapData : Trailing<MapData, MapEntry> {
-  // Small maps (records) are searched linearly; large ones get an index.
   static constexpr size_t kIndexFrom = 16;
-  std::unique_ptr<KeyPositions> index;  // by key address
+
+  static MapData* Make(MapEntries* from, std::unique_ptr<KeyPositions> index) {
+    bool indexed = from->size() >= kIndexFrom;
+    MapData* d = Trailing::Make(from, indexed ? sizeof(KeyPositions*) : 0);
+    if (indexed) *d->IndexSlot() = index.release();
+    return d;
+  }
+  static void Free(MapData* d) {
+    d->DropIndex();
+    Trailing::Free(d);
+  }
+  // Before the entries go: the slot is found past them.
+  void DropIndex() {
+    if (size < kIndexFrom) return;
+    delete *IndexSlot();
+    *IndexSlot() = nullptr;
+  }
 
   // The position of `name`'s entry, or `size` when there is none.
   uint32_t Position(Key name) const {
-    if (index) {
-      return index->Find(data(), name, size);
-    }
+    if (size >= kIndexFrom) return (*IndexSlot())->Find(data(), name, size);
     uint32_t i = 0;
     while (i < size && data()[i].first != name) ++i;
     return i;
   }
+
+ private:
+  KeyPositions** IndexSlot() { return reinterpret_cast<KeyPositions**>(data() + size); }
+  KeyPositions* const* IndexSlot() const { return reinterpret_cast<KeyPositions* const*>(data() + size); }
 };
 
 void Value::Destroy() {
@@ -432,9 +452,9 @@ Value Value::MapFrom(MapEntries* entries) {
     ++kept;
   }
   e.resize(kept);
-  MapData* data = MapData::Make(entries);
+  if (kept < MapData::kIndexFrom) index.reset();  // repeats made it small
+  MapData* data = MapData::Make(entries, std::move(index));
   e.clear();
-  data->index = std::move(index);
   Value v;
   v.u_.heap = data;
   v.set_kind(ValueKind::kMap);
@@ -466,7 +486,7 @@ MapView Value::entries() const {
 bool Value::TakeEntries(MapEntries* out) {
   if (kind() != ValueKind::kMap || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
   auto* data = static_cast<MapData*>(u_.heap);
-  data->index.reset();
+  data->DropIndex();
   data->TakeInto(out);
   return true;
 }

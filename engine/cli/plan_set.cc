@@ -468,14 +468,6 @@ eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, s
 
 bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
                  eval::LintReport* report, std::string* error, ResultCache* cache) {
-  std::vector<std::vector<TextFile>> plans(set.groups().size()), inventories(set.groups().size());
-  for (size_t g = 0; g < set.groups().size();
-       ++g) {  // every file read before any lint: exit 2 early
-    if (!ReadAll(set.groups()[g].plans, max_file_bytes, &plans[g], error) ||
-        !ReadAll(set.groups()[g].inventories, max_file_bytes, &inventories[g], error)) {
-      return false;
-    }
-  }
   *report = eval::LintReport{};
   report->ruleset_digest = engine->ruleset_digest();
   report->rules = engine->program() != nullptr ? engine->program()->rules.size() : 0;
@@ -486,9 +478,17 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
     for (FileId f = 0; f < engine->sources().size(); ++f)
       policies.emplace(engine->sources().Path(f), f);
   }
+  // Each group's files are read as it comes, so that only one group's texts
+  // are held at a time. A file that cannot be read still stops the run
+  // before anything is printed: the report is printed when all are linted.
   for (size_t g = 0; g < set.groups().size(); ++g) {
-    Merge(keys ? GroupLint(engine, cache, *keys, policies, plans[g], inventories[g]).Run()
-               : engine->Lint(std::move(plans[g]), std::move(inventories[g])),
+    std::vector<TextFile> plans, inventories;
+    if (!ReadAll(set.groups()[g].plans, max_file_bytes, &plans, error) ||
+        !ReadAll(set.groups()[g].inventories, max_file_bytes, &inventories, error)) {
+      return false;
+    }
+    Merge(keys ? GroupLint(engine, cache, *keys, policies, plans, inventories).Run()
+               : engine->Lint(std::move(plans), std::move(inventories)),
           report);
   }
   SortViolations(engine->sources(), &report->violations);

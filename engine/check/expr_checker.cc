@@ -21,9 +21,6 @@ using syntax::ExprKind;
 bool IsNumber(TypeKind k) { return k == TypeKind::kInt || k == TypeKind::kDouble; }
 bool IsUnit(TypeKind k) { return k == TypeKind::kDuration || k == TypeKind::kBytes || k == TypeKind::kBandwidth; }
 bool IsLoose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
-bool IsOrderable(TypeKind k) {
-  return IsNumber(k) || IsUnit(k) || k == TypeKind::kString || k == TypeKind::kDate;
-}
 bool IsStringLike(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef; }
 
 }  // namespace

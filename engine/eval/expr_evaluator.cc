@@ -238,6 +238,7 @@ const Value& ExprEvaluator::RefIdent(const Expr& e, Value* holder) {
     case SymbolKind::kRoot:
       return static_cast<check::Root>(sym.index) == check::Root::kPlan ? facts_.plan : facts_.inventory;
     case SymbolKind::kConstant: return program_.constants[sym.index];
+    case SymbolKind::kFunction:  // a call's meaning, never a name's
     case SymbolKind::kUnresolved: break;
   }
   return *holder = Value::Error("unresolved name `" + e.name + "`");

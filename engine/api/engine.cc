@@ -177,6 +177,12 @@ void Engine::ComputeDigest() {
   digest_ = Sha256Hex(pointers);
 }
 
+FileId Engine::AddSource(std::string path, std::string text, std::optional<FileStamp> stamp) {
+  FileId id = sources_.Add(std::move(path), std::move(text), stamp);
+  if (sources_.file(id).size() >= options_.release_text_bytes) sources_.ReleaseText(id);
+  return id;
+}
+
 std::string Engine::CanonicalForm() const {
   std::string out;
   if (!program_) return out;

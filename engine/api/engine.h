@@ -133,9 +133,11 @@ class Engine {
   /// inspecting what a digest covers; empty before Compile().
   std::string CanonicalForm() const;
   const SourceManager& sources() const { return sources_; }
-  /// Adds a file that is neither policy nor facts (a waivers or baseline
-  /// file) so that diagnostics in a report can point into it.
-  FileId AddSource(std::string path, std::string text) { return sources_.Add(std::move(path), std::move(text)); }
+  /// Adds a file that is not linted itself (a waivers or baseline file, or
+  /// a fact file whose findings come from the cache) so that a report can
+  /// point into it. One with a stamp and at least release_text_bytes is
+  /// held like a linted fact file: its lines are read back from disk.
+  FileId AddSource(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
   EngineOptions& options() { return options_; }
   const EngineOptions& options() const { return options_; }
 

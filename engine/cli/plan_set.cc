@@ -229,11 +229,20 @@ struct Split {
 // is composed from entries when that is exact, else the group is linted
 // whole, as without the cache — the findings a plan adds to the inventory's
 // cannot be told apart from another plan's in one Lint call.
+// The files for a group's last lint: their texts moved out of `files`,
+// which keeps the paths, so that a large text is not held twice while the
+// lint loads it (and gives it back).
+std::vector<TextFile> Handed(std::vector<TextFile>* files) {
+  std::vector<TextFile> out;
+  for (TextFile& f : *files) out.push_back(TextFile{f.path, std::move(f.text), f.stamp});
+  return out;
+}
+
 class GroupLint {
  public:
   GroupLint(Engine* engine, ResultCache* cache, const CacheKeys& keys,
             const std::map<std::string, FileId, std::less<>>& policies,
-            const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories)
+            std::vector<TextFile>& plans, std::vector<TextFile>& inventories)
       : engine_(engine),
         cache_(cache),
         keys_(keys),
@@ -251,7 +260,8 @@ class GroupLint {
   FileResolver Resolver() const;
   eval::LintReport LintWhole();
   eval::LintReport LintMisses(const std::vector<size_t>& misses);
-  Split LintAndSplit(const std::vector<size_t>& which, eval::LintReport* report);
+  // `last`: no lint follows, so the texts may be handed over (Handed).
+  Split LintAndSplit(const std::vector<size_t>& which, bool last, eval::LintReport* report);
   void Attribute(const eval::LintReport& report, FileId inventories,
                  const std::map<FileId, size_t>& owner, Split* split) const;
   eval::LintReport Compose(const std::vector<const Findings*>& parts, size_t plans) const;
@@ -260,8 +270,8 @@ class GroupLint {
   ResultCache* cache_;
   const CacheKeys& keys_;
   const std::map<std::string, FileId, std::less<>>& policies_;
-  const std::vector<TextFile>& plans_;
-  const std::vector<TextFile>& inventories_;
+  std::vector<TextFile>& plans_;  // their texts are moved out by the last lint
+  std::vector<TextFile>& inventories_;
   std::set<std::string, std::less<>> rule_ids_;
   std::vector<std::string> plan_keys_;
   std::map<std::string, FileId, std::less<>> files_;  // the group's files as entries resolve them
@@ -288,7 +298,7 @@ std::optional<CacheEntry> GroupLint::Decode(const std::string& body) {
 // (inventories, then plans), so that diagnostics sort as after a lint.
 void GroupLint::LookUp() {
   for (const auto* files : {&inventories_, &plans_}) {
-    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(f.path, f.text));
+    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(f.path, f.text, f.stamp));
   }
   std::string inventory = keys_.InventoryDigest(inventories_);
   for (const TextFile& plan : plans_) {
@@ -300,7 +310,7 @@ void GroupLint::LookUp() {
 
 eval::LintReport GroupLint::Run() {
   // Without inventories, a lint's error names its first plan only: not per plan.
-  if (inventories_.empty()) return engine_->Lint(plans_, inventories_);
+  if (inventories_.empty()) return engine_->Lint(Handed(&plans_), Handed(&inventories_));
   LookUp();
   std::vector<size_t> misses;
   bool solo = true;  // every hit knows its whole contribution
@@ -314,7 +324,7 @@ eval::LintReport GroupLint::Run() {
     if (!HoldsInventory(plans_[i], engine_->options().facts)) continue;
     spdlog::debug("cache: `{}` holds an `Inventory` document; its group is linted uncached",
                   plans_[i].path);
-    return engine_->Lint(plans_, inventories_);
+    return engine_->Lint(Handed(&plans_), Handed(&inventories_));
   }
   if (misses.size() == plans_.size()) return LintWhole();
   if (!misses.empty()) return solo ? LintMisses(misses) : LintWhole();
@@ -340,7 +350,7 @@ eval::LintReport GroupLint::LintWhole() {
   std::vector<size_t> all(plans_.size());
   std::iota(all.begin(), all.end(), 0);
   eval::LintReport report;
-  Split split = LintAndSplit(all, &report);
+  Split split = LintAndSplit(all, true, &report);
   if (!split.usable) return report;
   bool solo = true;
   for (size_t i = 0; i < plans_.size(); ++i) {
@@ -359,7 +369,7 @@ eval::LintReport GroupLint::LintWhole() {
 // the lint shares nothing; otherwise the whole group is linted.
 eval::LintReport GroupLint::LintMisses(const std::vector<size_t>& misses) {
   eval::LintReport report;
-  Split split = LintAndSplit(misses, &report);
+  Split split = LintAndSplit(misses, false, &report);
   if (!split.usable || (misses.size() > 1 && !Empty(split.shared))) return LintWhole();
   for (size_t k = 0; k < misses.size(); ++k) {
     std::string body = EncodeEntry(split.plans[k], engine_->sources());
@@ -380,14 +390,18 @@ eval::LintReport GroupLint::LintMisses(const std::vector<size_t>& misses) {
 }
 
 // Lints plans `which` of the group and splits the findings by plan file.
-Split GroupLint::LintAndSplit(const std::vector<size_t>& which, eval::LintReport* report) {
+Split GroupLint::LintAndSplit(const std::vector<size_t>& which, bool last, eval::LintReport* report) {
   std::vector<TextFile> some;
   if (which.size() != plans_.size()) {
     for (size_t i : which) some.push_back(plans_[i]);
   }
   const SourceManager& sources = engine_->sources();
   FileId base = static_cast<FileId>(sources.size());
-  *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_);
+  if (which.size() == plans_.size() && last) {
+    *report = engine_->Lint(Handed(&plans_), Handed(&inventories_));
+  } else {
+    *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_);
+  }
   // Lint adds the inventories, then the plans, in order; else nothing is told apart.
   Split split;
   size_t first_plan = base + inventories_.size();

@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   // A run builds one large tree of small blocks, takes it apart to build the
   // validated one, then evaluates over it from several threads. Two
   // allocator settings keep the memory it gives back usable (measured over
-  // 22 MB of facts: peak RSS 91 MB without them, 87 MB with them, the same
+  // 22 MB of facts: peak RSS 93 MB without them, 89 MB with them, the same
   // time): one heap for all threads, so what the loading thread frees
   // serves the evaluating ones; and large blocks (lists of thousands of
   // items, index tables) mapped on their own from 128 KiB, and unmapped when

@@ -208,6 +208,21 @@ class Value {
   bool TakeEntries(MapEntries* out);
   bool TakeItems(std::vector<Value>* out);
 
+  /// Reading ahead, for loops over facts larger than the cache. Prefetch()
+  /// starts reading the first lines of this value's heap data (a record's
+  /// header and first entries) and returns at once. PrefetchParts() reads a
+  /// map's header, so it waits for it unless Prefetch() was called a while
+  /// before, then starts reading the rest of its entries and the first line
+  /// of each part kept on the heap (a nested record, a list, a string).
+  /// Both are hints: nothing changes, and the CPU may drop them.
+  void Prefetch() const {
+    if (!on_heap()) return;
+    const char* at = reinterpret_cast<const char*>(u_.heap);
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + 64);
+  }
+  void PrefetchParts() const;
+
   /// Map field by name, or nullptr.
   const Value* Field(Key name) const;
   /// The same, trying first where `hint` says the field was last found.
@@ -341,6 +356,37 @@ class View {
  private:
   const T* data_ = nullptr;
   size_t size_ = 0;
+};
+
+/// Reads a loop's items ahead (Value::Prefetch). A loop over `count` items,
+/// those of `items` or those at the positions `picked` gives, calls Step(k)
+/// before it reads item k: the record of the item kFar places ahead starts
+/// loading, and the parts of the one kNear places ahead, whose record has
+/// arrived by then. Over 100k allocations (about 55 MB of facts against a
+/// 32 MB cache) the loop then waits for several items' cache misses at once
+/// instead of for each in turn; over facts that fit the cache it costs a
+/// few instructions an item.
+class ReadAhead {
+ public:
+  ReadAhead(ListView items, const uint32_t* picked, size_t count) : items_(items), picked_(picked), count_(count) {
+    for (size_t k = 0; k < kFar && k < count; ++k) Item(k).Prefetch();
+    for (size_t k = 0; k < kNear && k < count; ++k) Item(k).PrefetchParts();
+  }
+  void Step(size_t k) const {
+    if (k + kFar < count_) Item(k + kFar).Prefetch();
+    if (k + kNear < count_) Item(k + kNear).PrefetchParts();
+  }
+
+ private:
+  // Measured on the 100k corpus: nearer, the records have not arrived when
+  // their parts are asked for; farther gained nothing.
+  static constexpr size_t kFar = 6;
+  static constexpr size_t kNear = 2;
+  const Value& Item(size_t k) const { return items_[picked_ != nullptr ? picked_[k] : k]; }
+
+  ListView items_;
+  const uint32_t* picked_;
+  size_t count_;
 };
 
 }  // namespace capops

@@ -166,7 +166,9 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
   ListView items = range.items();
   size_t count = joined ? picked.size() : items.size();
   LoopVariable var(&eval_.slots()[slot]);
+  ReadAhead ahead(items, joined ? picked.begin() : nullptr, count);
   for (size_t k = 0; k < count; ++k) {
+    ahead.Step(k);
     var.Bind(items[joined ? picked[k] : k]);
     RunClauses(position + 1);
     if (aborted_) return;
@@ -338,10 +340,13 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
     it->second.push_back(i);
   }
   for (const auto& [list, pass] : passes) {
-    for (const Value& item : ranges[pass[0]].items()) {
+    ListView items = ranges[pass[0]].items();
+    ReadAhead ahead(items, nullptr, items.size());
+    for (size_t k = 0; k < items.size(); ++k) {
+      ahead.Step(k);
       bool running = false;
       for (size_t i : pass) {
-        runs[i]->RunItem(item);
+        runs[i]->RunItem(items[k]);
         running = running || !runs[i]->aborted();
       }
       if (!running) break;

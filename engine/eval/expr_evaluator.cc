@@ -433,7 +433,9 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   Value first_error;
   int64_t true_count = 0;
   std::vector<Value> out;
+  ReadAhead ahead(items, joined ? picked.begin() : nullptr, count);
   for (size_t k = 0; k < count; ++k) {
+    ahead.Step(k);
     if (trace_ != nullptr) item_trace = trace_->size();
     const Value& item = items[joined ? picked[k] : k];
     var.Bind(item);

@@ -24,7 +24,11 @@ class JoinIndex : public ListDerived {
   JoinIndex(const Value& list, bool membership, KeyOf key_of) {
     ListView items = list.items();
     std::vector<std::pair<uint32_t, uint32_t>> placed;  // (item, group) in list order
-    for (uint32_t i = 0; i < items.size(); ++i) Add(i, key_of(items[i]), membership, &placed);
+    ReadAhead ahead(items, nullptr, items.size());
+    for (uint32_t i = 0; i < items.size(); ++i) {
+      ahead.Step(i);
+      Add(i, key_of(items[i]), membership, &placed);
+    }
     LayOut(placed);
   }
   /// The positions of the items that may match `probe`, in list order: held

@@ -494,6 +494,13 @@ void Value::PrefetchParts() const {
   }
 }
 
+void Value::PrefetchItem(const Value& id) const {
+  if (kind() != ValueKind::kList || !id.is(ValueKind::kString)) return;
+  const auto* data = static_cast<const ListData*>(u_.heap);
+  uint32_t at = static_cast<const StringData*>(id.u_.heap)->found_at.load(std::memory_order_relaxed);
+  if (at != 0 && at <= data->size) data->data()[at - 1].Prefetch();
+}
+
 MapView Value::entries() const {
   if (kind() != ValueKind::kMap) return {};
   return static_cast<const MapData*>(u_.heap)->view();

@@ -222,6 +222,11 @@ class Value {
     __builtin_prefetch(at + 64);
   }
   void PrefetchParts() const;
+  /// On a keyed list: starts reading the item FindById(id) found last for
+  /// the string `id` holds (where it will look first), if it found one. It
+  /// reads the string's header, so call it once that has arrived (a record's
+  /// PrefetchParts() asks for its strings).
+  void PrefetchItem(const Value& id) const;
 
   /// Map field by name, or nullptr.
   const Value* Field(Key name) const;

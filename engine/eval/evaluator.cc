@@ -23,6 +23,39 @@ using syntax::Expr;
 using syntax::ExprKind;
 using syntax::MacroKind;
 
+// What the items of a loop will look up (plan::Lookup), read ahead: one
+// item ahead, once its strings have arrived (ReadAhead asks for them two
+// items ahead), each lookup starts reading the item it will find. A lookup
+// made by several rules of a shared pass is read once.
+class LookupsAhead {
+ public:
+  void Add(const ExprEvaluator& eval, const std::vector<plan::Lookup>& lookups) {
+    for (const plan::Lookup& l : lookups) {
+      const Value* list = eval.FactPath(*l.list);
+      if (list == nullptr || !list->is(ValueKind::kList)) continue;
+      Key field = l.key->field;
+      auto same = [&](const Entry& e) { return e.list == list && e.field == field; };
+      if (std::none_of(entries_.begin(), entries_.end(), same)) entries_.push_back({list, field, &l.key->field_hint});
+    }
+  }
+  // Before item k of the loop over `count` items (see ReadAhead).
+  void Step(ListView items, const uint32_t* picked, size_t count, size_t k) const {
+    if (entries_.empty() || k + 1 >= count) return;
+    const Value& item = items[picked != nullptr ? picked[k + 1] : k + 1];
+    for (const Entry& e : entries_) {
+      if (const Value* id = item.Field(e.field, *e.hint)) e.list->PrefetchItem(*id);
+    }
+  }
+
+ private:
+  struct Entry {
+    const Value* list;
+    Key field;
+    const FieldHint* hint;
+  };
+  std::vector<Entry> entries_;
+};
+
 // Runs one rule over one fact set.
 class RuleRun {
  public:
@@ -35,7 +68,8 @@ class RuleRun {
     // Coverage counts each condition as written, so it runs the rule unplanned.
     if (options.plan != nullptr && options.coverage == nullptr) {
       eval_.UsePlan(options.plan, rule_.module, &memo_);
-      order_ = options.plan->rules[rule_index].order;
+      rule_plan_ = &options.plan->rules[rule_index];
+      order_ = rule_plan_->order;
     } else {
       for (uint32_t i = 0; i < rule_.rule->clauses.size(); ++i) order_.push_back(i);
     }
@@ -73,6 +107,10 @@ class RuleRun {
     RunClauses(1);
   }
   bool aborted() const { return aborted_; }
+  // The lookups of the opening loop's item, for a shared pass to read ahead.
+  void AddOpeningLookups(LookupsAhead* to) const {
+    if (rule_plan_ != nullptr && !order_.empty()) to->Add(eval_, rule_plan_->lookups[0]);
+  }
 
   void Finish() {
     if (capped_) {
@@ -106,6 +144,7 @@ class RuleRun {
   EvalResult* out_;
   ExprEvaluator eval_;
   Memo memo_;
+  const plan::RulePlan* rule_plan_ = nullptr;  // null: as written
   std::vector<uint32_t> order_;  // clause indexes in the order they run (the plan's, or as written)
   const std::vector<uint32_t>& slot_of_;
   SourceLoc plan_loc_;
@@ -166,9 +205,13 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
   ListView items = range.items();
   size_t count = joined ? picked.size() : items.size();
   LoopVariable var(&eval_.slots()[slot]);
-  ReadAhead ahead(items, joined ? picked.begin() : nullptr, count);
+  const uint32_t* positions = joined ? picked.begin() : nullptr;
+  ReadAhead ahead(items, positions, count);
+  LookupsAhead lookups;
+  if (rule_plan_ != nullptr) lookups.Add(eval_, rule_plan_->lookups[position]);
   for (size_t k = 0; k < count; ++k) {
     ahead.Step(k);
+    lookups.Step(items, positions, count, k);
     var.Bind(items[joined ? picked[k] : k]);
     RunClauses(position + 1);
     if (aborted_) return;
@@ -342,8 +385,11 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
   for (const auto& [list, pass] : passes) {
     ListView items = ranges[pass[0]].items();
     ReadAhead ahead(items, nullptr, items.size());
+    LookupsAhead lookups;
+    for (size_t i : pass) runs[i]->AddOpeningLookups(&lookups);
     for (size_t k = 0; k < items.size(); ++k) {
       ahead.Step(k);
+      lookups.Step(items, nullptr, items.size(), k);
       bool running = false;
       for (size_t i : pass) {
         runs[i]->RunItem(items[k]);

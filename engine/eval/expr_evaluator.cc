@@ -140,6 +140,17 @@ const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& 
   return memo_->own_indexes.back().get();
 }
 
+const Value* ExprEvaluator::FactPath(const Expr& e) const {
+  if (e.kind == ExprKind::kIdent) {
+    const check::Symbol& sym = tables_.symbols[e.id];
+    if (sym.kind != SymbolKind::kRoot) return nullptr;
+    return static_cast<check::Root>(sym.index) == check::Root::kPlan ? &facts_.plan : &facts_.inventory;
+  }
+  if (e.kind != ExprKind::kSelect) return nullptr;
+  const Value* parent = FactPath(*e.args[0]);
+  return parent != nullptr ? parent->Field(e.field, e.field_hint) : nullptr;
+}
+
 bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<uint32_t>* scratch,
                                View<uint32_t>* picked, const syntax::Expr** holds) {
   if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return false;

@@ -59,6 +59,10 @@ class ExprEvaluator {
   /// when it holds for every candidate.
   bool Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<uint32_t>* scratch,
                   View<uint32_t>* picked, const syntax::Expr** holds = nullptr);
+  /// The value of a path of fields from `plan` or `inventory` (a
+  /// plan::Lookup's list), read without evaluating: no step is counted. Null
+  /// when the path is not one or a field is missing.
+  const Value* FactPath(const syntax::Expr& e) const;
   /// The index of `list` for `join` (the loop variable in `slot`).
   const JoinIndex* BuildIndex(const plan::Join& join, const Value& list, uint32_t slot);
   /// While set, every evaluated non-literal sub-expression is appended here.

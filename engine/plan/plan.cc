@@ -57,6 +57,8 @@ class ModulePlanner {
   bool PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
   void AddJoinFor(syntax::NodeId id, const Expr& condition, Mask var);
+  bool FactPath(const Expr& e) const;
+  bool LookupOf(const Expr& e, uint32_t slot) const;
   bool Binds(const syntax::Clause& c, Mask deps) const {
     return c.kind != syntax::ClauseKind::kWhere && (Bit(tables_.slots[c.id]) & deps) != 0;
   }
@@ -206,7 +208,34 @@ RulePlan ModulePlanner::PlanRule(const syntax::Rule& rule) {
     if (free_[loop.expr->id] != 0) continue;
     AddJoinFor(loop.id, *next.expr, Bit(tables_.slots[loop.id]));
   }
+  plan.lookups.resize(plan.order.size());
+  for (size_t i = 0; i < plan.order.size(); ++i) {
+    const syntax::Clause& loop = clauses[plan.order[i]];
+    if (loop.kind != syntax::ClauseKind::kFor) continue;
+    for (size_t k = i + 1; k < plan.order.size(); ++k) {
+      const syntax::Clause& c = clauses[plan.order[k]];
+      if (c.kind == syntax::ClauseKind::kFor) break;
+      if (c.kind == syntax::ClauseKind::kLet && LookupOf(*c.expr, tables_.slots[loop.id])) {
+        plan.lookups[i].push_back(Lookup{c.expr->args[0].get(), c.expr->args[1].get()});
+      }
+    }
+  }
   return plan;
+}
+
+// `plan`, `inventory`, or a field of one: read without evaluating anything.
+bool ModulePlanner::FactPath(const Expr& e) const {
+  if (e.kind == ExprKind::kIdent) return tables_.symbols[e.id].kind == check::SymbolKind::kRoot;
+  return e.kind == ExprKind::kSelect && FactPath(*e.args[0]);
+}
+
+// `path[v.field]`, v the variable in `slot`.
+bool ModulePlanner::LookupOf(const Expr& e, uint32_t slot) const {
+  if (e.kind != ExprKind::kIndex || !FactPath(*e.args[0])) return false;
+  const Expr& key = *e.args[1];
+  if (key.kind != ExprKind::kSelect || key.args[0]->kind != ExprKind::kIdent) return false;
+  const check::Symbol& var = tables_.symbols[key.args[0]->id];
+  return var.kind == check::SymbolKind::kLocal && var.index == slot;
 }
 
 // Every top-level expression of a rule, in source order.
@@ -328,11 +357,16 @@ std::string Dump(const check::Program& program, const ProgramPlan& plan,
     const ModulePlan& m = plan.modules[info.module];
     const auto& clauses = info.rule->clauses;
     out += "rule " + info.id + "\n";
-    for (uint32_t i : plan.rules[r].order) {
+    const RulePlan& rule = plan.rules[r];
+    for (size_t at = 0; at < rule.order.size(); ++at) {
+      uint32_t i = rule.order[at];
       const syntax::Clause& c = clauses[i];
       out += "  " + std::to_string(i + 1) + ": " + Text(sources, c.span) + "\n";
       if (c.kind == syntax::ClauseKind::kFor && m.join[c.id] >= 0) {
         out += "     join " + DescribeJoin(m.joins[m.join[c.id]], sources) + "\n";
+      }
+      for (const Lookup& l : rule.lookups[at]) {
+        out += "     reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) + "]\n";
       }
     }
     for (const Expr* e : RuleExprs(*info.rule)) DumpExpr(*e, m, sources, &out);

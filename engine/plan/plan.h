@@ -70,8 +70,21 @@ struct ModulePlan {
   std::vector<Join> joins;
 };
 
+/// A keyed lookup that a `let` makes for each item of a `for` loop, in a
+/// list the facts hold: `let d = plan.demands[a.demand]` after
+/// `for a in plan.allocations`. The loop starts reading the item each lookup
+/// will find while it is still a few items away (eval::ReadAhead); nothing
+/// is evaluated early, and findings do not change.
+struct Lookup {
+  const syntax::Expr* list = nullptr;  // fields from `plan` or `inventory`: `plan.demands`
+  const syntax::Expr* key = nullptr;   // a field of the loop's variable: `a.demand`
+};
+
 struct RulePlan {
   std::vector<uint32_t> order;  // the rule's clause indexes in the order they run
+  /// Parallel to `order`: for a `for`, the lookups of its variable that
+  /// follow it, up to the next `for`.
+  std::vector<std::vector<Lookup>> lookups;
 };
 
 struct ProgramPlan {

@@ -24,8 +24,16 @@ std::pair<std::vector<std::string>, std::vector<std::string>> BothWays(const std
   return {planned, as_written};
 }
 
+// The plan dump of the rules of `cpl`, without the standard library's functions.
+std::string RulesDump(const std::string& cpl) {
+  auto c = CompilePolicy(cpl);
+  REQUIRE(c->ok);
+  std::string dump = Dump(*c->engine.program(), *c->engine.plan(), c->engine.sources());
+  return dump.substr(0, dump.find("\nfn ") + 1);
+}
+
 TEST_CASE("the plan dump shows hoisted clauses, joins and invariant expressions", "[plan]") {
-  auto c = CompilePolicy(R"(@id("T-1") rule r {
+  CHECK(RulesDump(R"(@id("T-1") rule r {
   for a in plan.allocations
   for b in plan.allocations
   where b.pool == a.pool && b.id != a.id
@@ -35,11 +43,7 @@ TEST_CASE("the plan dump shows hoisted clauses, joins and invariant expressions"
   let cited = plan.allocations.exists(z, a.id in z.evidence)
   deny "{a.id} {b.id} {total} {size(mine)} {cited}"
 }
-)");
-  REQUIRE(c->ok);
-  std::string dump = Dump(*c->engine.program(), *c->engine.plan(), c->engine.sources());
-  CHECK(dump.substr(0, dump.find("\nfn ") + 1) ==
-        R"(rule T-1
+)") == R"(rule T-1
   1: for a in plan.allocations
   4: where a.gpus > 1
   2: for b in plan.allocations
@@ -52,6 +56,68 @@ TEST_CASE("the plan dump shows hoisted clauses, joins and invariant expressions"
   join `plan.allocations.filter(y, y.demand == a.demand)` by `y.demand` == `a.demand`
   join `plan.allocations.exists(z, a.id in z.evidence)` by each of `z.evidence` for `a.id`
 )");
+}
+
+// Only a `let` looking up a field of the loop's own variable in a list of
+// the facts is read ahead, and it belongs to the nearest `for` before it.
+TEST_CASE("lookups of a loop's item in the facts are read ahead", "[plan]") {
+  CHECK(RulesDump(R"(@id("T-1") rule r {
+  for a in plan.allocations
+  let d = plan.demands[a.demand]
+  let by_name = plan.demands[d.id]
+  let p = inventory.pools[a.pool]
+  let again = plan.demands[a.demand + ""]
+  for s in inventory.supply
+  let q = inventory.pools[a.pool]
+  let t = inventory.accelerator_types[s.accelerator]
+  deny "{d.id} {by_name.id} {p.id} {again.id} {q.id} {t.id}"
+}
+)") == R"(rule T-1
+  1: for a in plan.allocations
+     reads ahead plan.demands[a.demand]
+     reads ahead inventory.pools[a.pool]
+  2: let d = plan.demands[a.demand]
+  3: let by_name = plan.demands[d.id]
+  4: let p = inventory.pools[a.pool]
+  5: let again = plan.demands[a.demand + ""]
+  6: for s in inventory.supply
+     reads ahead inventory.accelerator_types[s.accelerator]
+  7: let q = inventory.pools[a.pool]
+  8: let t = inventory.accelerator_types[s.accelerator]
+)");
+}
+
+// Lookups read ahead change no finding, whatever the keys hold: an id found
+// before, one never found, one missing, one not a string.
+TEST_CASE("reading lookups ahead changes no finding", "[plan]") {
+  const char* plan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+demands:
+  - {id: d1, gpus: 1}
+  - {id: d2, gpus: 2}
+allocations:
+  - {id: a1, demand: d1}
+  - {id: a2, demand: d2}
+  - {id: a3, demand: d1}
+  - {id: a4, demand: dx}
+  - {id: a5, demand: 7}
+  - {id: a6}
+  - {id: a7, demand: d2}
+)";
+  const char* cpl = R"(@id("T-1") rule r {
+  for a in plan.allocations
+  let d = plan.demands[a.demand]
+  deny "{a.id} {d.id} {d.gpus}"
+}
+)";
+  auto [planned, as_written] = BothWays(cpl, plan, "apiVersion: capops.dev/v1\nkind: Inventory\n", false);
+  CHECK(planned == as_written);
+  auto count = [&](const std::string& part) {
+    return std::count_if(planned.begin(), planned.end(),
+                         [&](const std::string& s) { return s.find(part) != std::string::npos; });
+  };
+  CHECK(count("error") == 3);    // `dx` is no id, 7 no string, a6 has no `demand`
+  CHECK(count("a7 d2 2") == 1);  // found again after them
 }
 
 TEST_CASE("a where passes an earlier where only to leave a loop", "[plan]") {

@@ -498,7 +498,8 @@ void Value::PrefetchItem(const Value& id) const {
   if (kind() != ValueKind::kList || !id.is(ValueKind::kString)) return;
   const auto* data = static_cast<const ListData*>(u_.heap);
   uint32_t at = static_cast<const StringData*>(id.u_.heap)->found_at.load(std::memory_order_relaxed);
-  if (at != 0 && at <= data->size) data->data()[at - 1].Prefetch();
+  constexpr int kRecordLines = 4;
+  if (at != 0 && at <= data->size) data->data()[at - 1].Prefetch(kRecordLines);
 }
 
 MapView Value::entries() const {

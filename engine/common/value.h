@@ -215,17 +215,17 @@ class Value {
   /// before, then starts reading the rest of its entries and the first line
   /// of each part kept on the heap (a nested record, a list, a string).
   /// Both are hints: nothing changes, and the CPU may drop them.
-  void Prefetch() const {
+  void Prefetch(int lines = 2) const {
     if (!on_heap()) return;
     const char* at = reinterpret_cast<const char*>(u_.heap);
-    __builtin_prefetch(at);
-    __builtin_prefetch(at + 64);
+    for (int line = 0; line < lines; ++line) __builtin_prefetch(at + 64 * line);
   }
   void PrefetchParts() const;
   /// On a keyed list: starts reading the item FindById(id) found last for
-  /// the string `id` holds (where it will look first), if it found one. It
-  /// reads the string's header, so call it once that has arrived (a record's
-  /// PrefetchParts() asks for its strings).
+  /// the string `id` holds (where it will look first), if it found one: its
+  /// first four lines, a record of a dozen fields, read whole by a `has()`
+  /// of a field it lacks. It reads the string's header, so call it once
+  /// that has arrived (a record's PrefetchParts() asks for its strings).
   void PrefetchItem(const Value& id) const;
 
   /// Map field by name, or nullptr.

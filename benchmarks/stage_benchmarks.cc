@@ -192,6 +192,13 @@ std::unique_ptr<EvalFixture> MakeEvalFixture(size_t n) {
   f->fact_bytes = c.bytes();
   Diagnostics problems;
   f->engine->LoadFacts({c.plan}, {c.inventory}, &f->facts, &problems);
+  // The reference check, as Engine::Lint runs it before evaluating: it
+  // resolves each reference (Value::Resolve).
+  const TypeTable& schema = f->engine->program()->schema;
+  facts::CheckReferences(schema,
+                         {{schema.Document("CapacityPlan"), f->facts.plan},
+                          {schema.Document("Inventory"), f->facts.inventory}},
+                         &problems);
   // One untimed evaluation first, so that the first evaluation benchmark
   // does not pay alone for growing the heap.
   eval::Evaluate(*f->engine->program(), f->engine->params(), f->facts, f->engine->sources(),

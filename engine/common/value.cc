@@ -586,6 +586,22 @@ const Value* Value::FindById(const Value& id) const {
   return found;
 }
 
+const Value* Value::Resolve(const Value& ref) const {
+  const Value* item = FindById(ref);
+  const Value* id = item != nullptr ? item->Field(IdKey()) : nullptr;
+  if (id == nullptr || id->u_.heap == ref.u_.heap || ref.borrowed()) return item;
+  auto* own = static_cast<StringData*>(id->u_.heap);
+  if (own->found_at.load(std::memory_order_relaxed) == 0) {
+    own->found_at.store(static_cast<const StringData*>(ref.u_.heap)->found_at.load(std::memory_order_relaxed),
+                        std::memory_order_relaxed);
+  }
+  Value& shared = const_cast<Value&>(ref);  // the same text, in another block
+  id->Retain();
+  shared.Release();
+  shared.u_.heap = own;
+  return item;
+}
+
 const Value* Value::FindById(std::string_view id) const {
   if (kind() != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);

@@ -239,6 +239,14 @@ class Value {
   /// The same for a string value; faster when the same string is looked up
   /// again (it remembers where it was found).
   const Value* FindById(const Value& id) const;
+  /// FindById for a reference in the facts (an allocation's `pool:`), which
+  /// then holds its text in the found item's own id block: later lookups
+  /// check the item they try first by address, without reading its id
+  /// text, and the reference's own block is freed with its last holder.
+  /// Kind, text and location stay, so no rule can tell. It changes a value
+  /// of a fact tree in place: only for the reference check, which runs
+  /// before anything else reads the facts.
+  const Value* Resolve(const Value& ref) const;
   bool keyed() const;
   /// The data `make` derives from this list, made the first time (`what`,
   /// `how`) is asked for — by whichever thread asks first; a thread that

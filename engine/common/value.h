@@ -389,13 +389,15 @@ class ReadAhead {
     if (k + kFar < count_) Item(k + kFar).Prefetch();
     if (k + kNear < count_) Item(k + kNear).PrefetchParts();
   }
+  size_t count() const { return count_; }
+  /// The loop's item k (k < count()).
+  const Value& Item(size_t k) const { return items_[picked_ != nullptr ? picked_[k] : k]; }
 
  private:
   // Measured on the 100k corpus: nearer, the records have not arrived when
   // their parts are asked for; farther gained nothing.
   static constexpr size_t kFar = 6;
   static constexpr size_t kNear = 2;
-  const Value& Item(size_t k) const { return items_[picked_ != nullptr ? picked_[k] : k]; }
 
   ListView items_;
   const uint32_t* picked_;

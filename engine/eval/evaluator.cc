@@ -38,10 +38,10 @@ class LookupsAhead {
       if (std::none_of(entries_.begin(), entries_.end(), same)) entries_.push_back({list, field, &l.key->field_hint});
     }
   }
-  // Before item k of the loop over `count` items (see ReadAhead).
-  void Step(ListView items, const uint32_t* picked, size_t count, size_t k) const {
-    if (entries_.empty() || k + 1 >= count) return;
-    const Value& item = items[picked != nullptr ? picked[k + 1] : k + 1];
+  // Before item k of the loop `ahead` reads ahead.
+  void Step(const ReadAhead& ahead, size_t k) const {
+    if (entries_.empty() || k + 1 >= ahead.count()) return;
+    const Value& item = ahead.Item(k + 1);
     for (const Entry& e : entries_) {
       if (const Value* id = item.Field(e.field, *e.hint)) e.list->PrefetchItem(*id);
     }
@@ -205,13 +205,12 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
   ListView items = range.items();
   size_t count = joined ? picked.size() : items.size();
   LoopVariable var(&eval_.slots()[slot]);
-  const uint32_t* positions = joined ? picked.begin() : nullptr;
-  ReadAhead ahead(items, positions, count);
+  ReadAhead ahead(items, joined ? picked.begin() : nullptr, count);
   LookupsAhead lookups;
   if (rule_plan_ != nullptr) lookups.Add(eval_, rule_plan_->lookups[position]);
   for (size_t k = 0; k < count; ++k) {
     ahead.Step(k);
-    lookups.Step(items, positions, count, k);
+    lookups.Step(ahead, k);
     var.Bind(items[joined ? picked[k] : k]);
     RunClauses(position + 1);
     if (aborted_) return;
@@ -389,7 +388,7 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
     for (size_t i : pass) runs[i]->AddOpeningLookups(&lookups);
     for (size_t k = 0; k < items.size(); ++k) {
       ahead.Step(k);
-      lookups.Step(items, nullptr, items.size(), k);
+      lookups.Step(ahead, k);
       bool running = false;
       for (size_t i : pass) {
         runs[i]->RunItem(items[k]);

@@ -23,8 +23,9 @@ void IndexPaths(const Value& root, const std::string& prefix,
     if (value->loc().valid()) out->try_emplace({value->loc().line, value->loc().column}, path);
     if (value->is(ValueKind::kMap)) {
       MapView entries = value->entries();
-      for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-        stack.emplace_back(&it->second, path.empty() ? it->first : path + "." + it->first);
+      for (size_t i = entries.size(); i-- > 0;) {
+        const auto& [key, field] = entries[i];
+        stack.emplace_back(&field, path.empty() ? key.str() : path + "." + key);
       }
     } else if (value->is(ValueKind::kList)) {
       ListView items = value->items();

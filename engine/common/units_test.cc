@@ -198,6 +198,62 @@ TEST_CASE("a field hint is tried first and follows the maps it reads", "[common]
   CHECK(Value::Int(1).Field(Key("a"), hint) == nullptr);
 }
 
+// Maps with the same keys in the same order share one layout of keys, made
+// once from any thread; the values stay each map's own.
+TEST_CASE("maps with the same keys share them, and keep their own values", "[common]") {
+  auto record = [](int64_t gpus, const char* region) {
+    return Value::Map({{"gpus", Value::Int(gpus)}, {"region", Value::String(region)}});
+  };
+  Value a = record(8, "eu"), b = record(8, "eu"), c = record(16, "us");
+  Value reordered = Value::Map({{"region", Value::String("eu")}, {"gpus", Value::Int(8)}});
+  CHECK(a.SameKeys(c));
+  CHECK(a == b);
+  CHECK_FALSE(a == c);
+  CHECK(c.Field("gpus")->int_value() == 16);
+  CHECK(c.Field("region")->string_value() == "us");
+  // Another order is another layout, and still the same map.
+  CHECK_FALSE(a.SameKeys(reordered));
+  CHECK(a == reordered);
+  CHECK(reordered.entries()[0].first == "region");
+  CHECK_FALSE(a.SameKeys(Value::Map({{"gpus", Value::Int(8)}})));
+  CHECK_FALSE(a.SameKeys(Value::Int(1)));
+
+  std::vector<Value> made(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < made.size(); ++t) {
+    threads.emplace_back([&, t] { made[t] = record(static_cast<int64_t>(t), "eu"); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (size_t t = 0; t < made.size(); ++t) {
+    CHECK(made[t].SameKeys(a));
+    CHECK(made[t].Field("gpus")->int_value() == static_cast<int64_t>(t));
+  }
+}
+
+// A map taken apart gives back its keys with its values, in order, and is
+// left empty; one with more keys than a shared layout holds keeps its own.
+TEST_CASE("a map's entries are taken back out with their keys", "[common]") {
+  for (int n : {2, 70}) {
+    MapEntries entries;
+    for (int i = 0; i < n; ++i) entries.emplace_back(Key("t" + std::to_string(i)), Value::String(std::to_string(i)));
+    Value map = Value::Map(entries);
+    Value shared = map;
+    MapEntries taken;
+    CAPTURE(n);
+    CHECK_FALSE(shared.TakeEntries(&taken));  // two holders
+    shared = Value();
+    REQUIRE(map.TakeEntries(&taken));
+    REQUIRE(taken.size() == static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      CHECK(taken[i].first == Key("t" + std::to_string(i)));
+      CHECK(taken[i].second.string_value() == std::to_string(i));
+    }
+    CHECK(map.entries().empty());
+    CHECK(map.Field("t0") == nullptr);
+    CHECK(map == Value::Map({}));
+  }
+}
+
 // The index of a keyed list is built on the first lookup; lists made and
 // looked up from several threads at once agree.
 TEST_CASE("keyed lists index themselves once, from any thread", "[common]") {

@@ -2,6 +2,7 @@
 #include "engine/common/value.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -115,9 +116,9 @@ Key Key::Find(std::string_view text, bool* found) {
   return key;
 }
 
-// The entries of a large map by key: open addressing over positions, the
-// key compared at the entry itself (keys are interned: one pointer compare).
-// A lookup costs a slot and the entry, where a node-based map cost a
+// The keys of a large map by address: open addressing over positions, the
+// key compared at its place in the layout (keys are interned: one pointer
+// compare). A lookup costs a slot and a key, where a node-based map cost a
 // bucket, a node and a division.
 class KeyPositions {
  public:
@@ -127,29 +128,138 @@ class KeyPositions {
     slots_.assign(capacity, 0);
     mask_ = capacity - 1;
   }
-  // Records `key` at `position` unless the entries before it already hold it.
-  bool Insert(const MapEntry* entries, Key key, uint32_t position) {
-    size_t at = Probe(entries, key);
+  // Records `key` at `position` unless the keys before it already hold it.
+  bool Insert(const Key* keys, Key key, uint32_t position) {
+    size_t at = Probe(keys, key);
     if (slots_[at] != 0) return false;
     slots_[at] = position + 1;
     return true;
   }
   // The position of `key`, or `absent`.
-  uint32_t Find(const MapEntry* entries, Key key, uint32_t absent) const {
-    size_t at = Probe(entries, key);
+  uint32_t Find(const Key* keys, Key key, uint32_t absent) const {
+    size_t at = Probe(keys, key);
     return slots_[at] != 0 ? slots_[at] - 1 : absent;
   }
 
  private:
   // The slot holding `key`, else the empty slot where it would go.
-  size_t Probe(const MapEntry* entries, Key key) const {
+  size_t Probe(const Key* keys, Key key) const {
     size_t at =
         static_cast<size_t>((reinterpret_cast<uintptr_t>(key.address()) >> 4) * 0x9E3779B97F4A7C15ull >> 32) & mask_;
-    while (slots_[at] != 0 && entries[slots_[at] - 1].first != key) at = (at + 1) & mask_;
+    while (slots_[at] != 0 && keys[slots_[at] - 1] != key) at = (at + 1) & mask_;
     return at;
   }
   std::vector<uint32_t> slots_;  // position + 1; 0: empty
   size_t mask_ = 0;
+};
+
+// The keys of a map, in order. Maps with the same keys share one layout
+// (KeyLayouts), so a record's block holds only its values: a 12-field
+// allocation takes 208 bytes, not 296, and finding a field, or learning
+// that it is absent, reads keys that every other allocation keeps hot in
+// the cache. A map whose keys no other map is likely to repeat — many keys,
+// or past the table's bound — owns a layout of its own.
+struct KeyLayout {
+  // Small maps (records) are searched linearly; large ones get an index.
+  static constexpr size_t kIndexFrom = 16;
+
+  // The keys follow the header: reaching them costs no load of a pointer.
+  static KeyLayout* Make(const MapEntry* entries, size_t n, bool shared) {
+    static_assert(sizeof(KeyLayout) % alignof(Key) == 0, "keys follow the header");
+    void* memory = ::operator new(sizeof(KeyLayout) + n * sizeof(Key));
+    auto* layout = new (memory) KeyLayout;
+    layout->size = static_cast<uint32_t>(n);
+    layout->shared = shared;
+    Key* keys = reinterpret_cast<Key*>(layout + 1);
+    for (size_t i = 0; i < n; ++i) new (keys + i) Key(entries[i].first);
+    if (n >= kIndexFrom) {
+      layout->index = new KeyPositions(n);
+      for (uint32_t i = 0; i < n; ++i) layout->index->Insert(keys, keys[i], i);
+    }
+    return layout;
+  }
+  static void Free(const KeyLayout* layout) {
+    delete layout->index;
+    ::operator delete(const_cast<KeyLayout*>(layout));  // keys: trivially destroyed
+  }
+
+  const Key* keys() const { return reinterpret_cast<const Key*>(this + 1); }
+  // The position of `name`, or `size` when it is not a key.
+  uint32_t Position(Key name) const {
+    if (index != nullptr) return index->Find(keys(), name, size);
+    uint32_t i = 0;
+    while (i < size && keys()[i] != name) ++i;
+    return i;
+  }
+
+  KeyPositions* index = nullptr;
+  uint32_t size = 0;
+  bool shared = false;  // kept by KeyLayouts for the process, else by its one map
+};
+
+// Every shared layout, never freed (as keys are not): a process that reads
+// facts of many shapes grows by each, up to the bound, after which new
+// shapes get layouts of their own. Each thread remembers the layouts it
+// used last, so building a document's thousands of records takes no lock.
+class KeyLayouts {
+ public:
+  // The layout of the keys of `entries` (distinct): a shared one if it can
+  // be, else a new one that the caller's map owns (`shared` false).
+  static const KeyLayout* Of(const MapEntry* entries, size_t n) {
+    size_t hash = Hash(entries, n);
+    thread_local std::array<const KeyLayout*, 64> recent{};
+    const KeyLayout*& last = recent[hash % recent.size()];
+    if (last != nullptr && Same(*last, entries, n)) return last;
+    if (n > kSharedUpTo) return Own(entries, n);
+    KeyLayouts& table = Table();
+    {
+      std::shared_lock lock(table.mutex_);
+      if (const KeyLayout* found = table.Find(hash, entries, n)) return last = found;
+    }
+    std::unique_lock lock(table.mutex_);
+    if (const KeyLayout* found = table.Find(hash, entries, n)) return last = found;
+    if (table.keys_ + n > kSharedKeys) return Own(entries, n);
+    table.keys_ += n;
+    const KeyLayout* layout = KeyLayout::Make(entries, n, true);
+    table.layouts_.emplace(hash, layout);
+    return last = layout;
+  }
+
+ private:
+  static constexpr size_t kSharedUpTo = 64;        // keys of a shared layout
+  static constexpr size_t kSharedKeys = 1u << 18;  // keys of all of them: 2 MB
+
+  static KeyLayouts& Table() {
+    static KeyLayouts* table = new KeyLayouts;  // outlives every static Value
+    return *table;
+  }
+  static size_t Hash(const MapEntry* entries, size_t n) {
+    uint64_t hash = n;
+    for (size_t i = 0; i < n; ++i) {
+      hash = (hash ^ reinterpret_cast<uintptr_t>(entries[i].first.address())) * 0x9E3779B97F4A7C15ull;
+    }
+    return static_cast<size_t>(hash ^ hash >> 29);
+  }
+  static bool Same(const KeyLayout& layout, const MapEntry* entries, size_t n) {
+    if (layout.size != n) return false;
+    for (size_t i = 0; i < n; ++i) {
+      if (layout.keys()[i] != entries[i].first) return false;
+    }
+    return true;
+  }
+  static const KeyLayout* Own(const MapEntry* entries, size_t n) { return KeyLayout::Make(entries, n, false); }
+
+  const KeyLayout* Find(size_t hash, const MapEntry* entries, size_t n) const {
+    auto [from, to] = layouts_.equal_range(hash);
+    for (auto it = from; it != to; ++it) {
+      if (Same(*it->second, entries, n)) return it->second;
+    }
+    return nullptr;
+  }
+
+  std::shared_mutex mutex_;
+  std::unordered_multimap<size_t, const KeyLayout*> layouts_;
+  size_t keys_ = 0;
 };
 
 // The items of a keyed list by id: open addressing over item positions, so
@@ -300,40 +410,28 @@ struct Value::ListData : Trailing<ListData, Value> {
   mutable std::atomic<DerivedNode*> derived{nullptr};  // newest first
 };
 
-// Small maps (records) are searched linearly; large ones get an index by
-// key address, whose pointer follows their entries: a record's header is
-// 8 bytes.
-struct Value::MapData : Trailing<MapData, MapEntry> {
-  static constexpr size_t kIndexFrom = 16;
+// A map's values follow its header; its keys are in its layout.
+struct Value::MapData : Trailing<MapData, Value> {
+  const KeyLayout* layout = nullptr;
 
-  static MapData* Make(MapEntries* from, std::unique_ptr<KeyPositions> index) {
-    bool indexed = from->size() >= kIndexFrom;
-    MapData* d = Trailing::Make(from, indexed ? sizeof(KeyPositions*) : 0);
-    if (indexed) *d->IndexSlot() = index.release();
+  // A map of the (distinct) keys and values of `from`, whose values move in.
+  static MapData* Make(MapEntries* from) {
+    static_assert(sizeof(MapData) % alignof(Value) == 0, "values follow the header");
+    const KeyLayout* layout = KeyLayouts::Of(from->data(), from->size());
+    void* memory = ::operator new(sizeof(MapData) + from->size() * sizeof(Value));
+    auto* d = new (memory) MapData;
+    d->layout = layout;
+    for (MapEntry& e : *from) new (d->data() + d->size++) Value(std::move(e.second));
     return d;
   }
   static void Free(MapData* d) {
-    d->DropIndex();
+    const KeyLayout* layout = d->layout;
     Trailing::Free(d);
+    if (!layout->shared) KeyLayout::Free(layout);
   }
-  // Before the entries go: the slot is found past them.
-  void DropIndex() {
-    if (size < kIndexFrom) return;
-    delete *IndexSlot();
-    *IndexSlot() = nullptr;
-  }
-
-  // The position of `name`'s entry, or `size` when there is none.
-  uint32_t Position(Key name) const {
-    if (size >= kIndexFrom) return (*IndexSlot())->Find(data(), name, size);
-    uint32_t i = 0;
-    while (i < size && data()[i].first != name) ++i;
-    return i;
-  }
-
- private:
-  KeyPositions** IndexSlot() { return reinterpret_cast<KeyPositions**>(data() + size); }
-  KeyPositions* const* IndexSlot() const { return reinterpret_cast<KeyPositions* const*>(data() + size); }
+  MapView view() const { return {layout->keys(), data(), size}; }
+  // The position of `name`'s value, or `size` when there is none.
+  uint32_t Position(Key name) const { return std::min(layout->Position(name), size); }
 };
 
 void Value::Destroy() {
@@ -437,23 +535,28 @@ Value Value::Map(MapEntries entries) { return MapFrom(&entries); }
 
 Value Value::MapFrom(MapEntries* entries) {
   // A repeated key keeps its first value: repeats go before the entries
-  // move. A record's keys are compared pairwise; a large map is indexed.
+  // move. A record's keys are compared pairwise; a large map's through an
+  // index of those kept so far.
   MapEntries& e = *entries;
-  std::unique_ptr<KeyPositions> index;
-  if (e.size() >= MapData::kIndexFrom) index = std::make_unique<KeyPositions>(e.size());
+  std::unique_ptr<KeyPositions> seen;
+  std::vector<Key> keys;
+  if (e.size() >= KeyLayout::kIndexFrom) {
+    seen = std::make_unique<KeyPositions>(e.size());
+    keys.reserve(e.size());
+  }
   size_t kept = 0;
   for (size_t i = 0; i < e.size(); ++i) {
     Key key = e[i].first;
-    bool repeat = index ? !index->Insert(e.data(), key, static_cast<uint32_t>(kept))
-                        : std::any_of(e.begin(), e.begin() + static_cast<ptrdiff_t>(kept),
-                                      [&](const MapEntry& entry) { return entry.first == key; });
+    bool repeat = seen ? !seen->Insert(keys.data(), key, static_cast<uint32_t>(kept))
+                       : std::any_of(e.begin(), e.begin() + static_cast<ptrdiff_t>(kept),
+                                     [&](const MapEntry& entry) { return entry.first == key; });
     if (repeat) continue;
+    if (seen) keys.push_back(key);
     if (kept != i) e[kept] = std::move(e[i]);
     ++kept;
   }
   e.resize(kept);
-  if (kept < MapData::kIndexFrom) index.reset();  // repeats made it small
-  MapData* data = MapData::Make(entries, std::move(index));
+  MapData* data = MapData::Make(entries);
   e.clear();
   Value v;
   v.u_.heap = data;
@@ -487,10 +590,10 @@ void Value::PrefetchParts() const {
   const auto* data = static_cast<const MapData*>(u_.heap);
   if (data->size > kRecordSize) return;
   const char* bytes = reinterpret_cast<const char*>(data);
-  size_t size = sizeof(MapData) + data->size * sizeof(MapEntry);
+  size_t size = sizeof(MapData) + data->size * sizeof(Value);
   for (size_t at = 128; at < size; at += 64) __builtin_prefetch(bytes + at);
-  for (const MapEntry& e : data->view()) {
-    if (e.second.on_heap()) __builtin_prefetch(e.second.u_.heap);
+  for (const Value& v : View<Value>(data->data(), data->size)) {
+    if (v.on_heap()) __builtin_prefetch(v.u_.heap);
   }
 }
 
@@ -510,8 +613,10 @@ MapView Value::entries() const {
 bool Value::TakeEntries(MapEntries* out) {
   if (kind() != ValueKind::kMap || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
   auto* data = static_cast<MapData*>(u_.heap);
-  data->DropIndex();
-  data->TakeInto(out);
+  out->clear();
+  out->reserve(data->size);
+  for (uint32_t i = 0; i < data->size; ++i) out->emplace_back(data->layout->keys()[i], std::move(data->data()[i]));
+  data->DestroyElements();
   return true;
 }
 
@@ -527,19 +632,19 @@ const Value* Value::Field(Key name) const {
   if (kind() != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
   uint32_t at = data->Position(name);
-  return at < data->size ? &data->data()[at].second : nullptr;
+  return at < data->size ? &data->data()[at] : nullptr;
 }
 
 const Value* Value::Field(Key name, const FieldHint& hint) const {
   if (kind() != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
   uint32_t at = hint.get();
-  if (at >= data->size || data->data()[at].first != name) {
+  if (at >= data->size || data->layout->keys()[at] != name) {
     at = data->Position(name);
     if (at == data->size) return nullptr;
     hint.set(at);
   }
-  return &data->data()[at].second;
+  return &data->data()[at];
 }
 
 // A text no map was given as a key is a field of no map.
@@ -548,6 +653,18 @@ const Value* Value::Field(std::string_view name) const {
   bool found = false;
   Key key = Key::Find(name, &found);
   return found ? Field(key) : nullptr;
+}
+
+bool Value::SameKeys(const Value& other) const {
+  if (kind() != ValueKind::kMap || other.kind() != ValueKind::kMap) return false;
+  const auto* a = static_cast<const MapData*>(u_.heap);
+  const auto* b = static_cast<const MapData*>(other.u_.heap);
+  if (a->size != b->size) return false;
+  if (a->layout == b->layout) return true;
+  for (uint32_t i = 0; i < a->size; ++i) {
+    if (a->layout->keys()[i] != b->layout->keys()[i]) return false;
+  }
+  return true;
 }
 
 bool Value::keyed() const {
@@ -739,6 +856,13 @@ bool operator==(const Value& a, const Value& b) {
     case ValueKind::kList: return std::equal(a.items().begin(), a.items().end(), b.items().begin(), b.items().end());
     case ValueKind::kMap: {
       if (a.entries().size() != b.entries().size()) return false;
+      if (a.SameKeys(b)) {
+        MapView x = a.entries(), y = b.entries();
+        for (size_t i = 0; i < x.size(); ++i) {
+          if (!(x[i].second == y[i].second)) return false;
+        }
+        return true;
+      }
       for (const auto& [key, value] : a.entries()) {
         const Value* other = b.Field(key);
         if (other == nullptr || !(*other == value)) return false;

@@ -2,7 +2,10 @@
 //
 // A Value is a small handle (16 bytes): scalars are held inline, strings,
 // lists and maps are shared immutable heap data with an intrusive reference
-// count, so copying a Value never copies a tree.
+// count, so copying a Value never copies a tree. A map keeps its values in
+// its own block and its keys in a layout that maps with the same keys in the
+// same order share (every allocation of a plan, say): a field is found among
+// keys that stay in the cache, and reading it costs one line of the record.
 // Values read from YAML carry the location of their text; computed values
 // have none. A list whose items are all maps with a string `id` is *keyed*:
 // FindById() looks an item up in O(1).
@@ -122,7 +125,7 @@ using MapEntries = std::vector<MapEntry>;
 template <typename T>
 class View;
 using ListView = View<Value>;
-using MapView = View<MapEntry>;
+class MapView;
 
 class Value {
  public:
@@ -227,6 +230,10 @@ class Value {
   /// of a field it lacks. It reads the string's header, so call it once
   /// that has arrived (a record's PrefetchParts() asks for its strings).
   void PrefetchItem(const Value& id) const;
+
+  /// Whether two maps have the same keys in the same order, known without
+  /// reading them when both share a layout (false for non-maps).
+  bool SameKeys(const Value& other) const;
 
   /// Map field by name, or nullptr.
   const Value* Field(Key name) const;
@@ -347,9 +354,9 @@ class Value {
   } u_{.i = 0};
 };
 
-/// The items of a list or the entries of a map, as Value::items() and
-/// Value::entries() give them: they are stored in the value's own allocation
-/// (one cache miss fewer to reach them than through a vector).
+/// The items of a list, as Value::items() gives them: they are stored in the
+/// list's own allocation (one cache miss fewer to reach them than through a
+/// vector).
 template <typename T>
 class View {
  public:
@@ -370,6 +377,56 @@ class View {
   const T* data_ = nullptr;
   size_t size_ = 0;
 };
+
+/// The entries of a map, as Value::entries() gives them, or of MapEntries
+/// being built: each is a key and a reference to its value.
+///
+///   for (const auto& [key, value] : map.entries()) ...
+class MapView {
+ public:
+  struct Entry {
+    Key first;
+    const Value& second;
+  };
+  class Iterator;
+
+  MapView() = default;
+  MapView(const MapEntries& pairs) : pairs_(pairs.data()), size_(pairs.size()) {}  // NOLINT: entries are a view
+  MapView(const Key* keys, const Value* values, size_t size) : keys_(keys), values_(values), size_(size) {}
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Entry operator[](size_t i) const {
+    if (pairs_ != nullptr) return {pairs_[i].first, pairs_[i].second};
+    return {keys_[i], values_[i]};
+  }
+  Iterator begin() const;
+  Iterator end() const;
+
+ private:
+  const MapEntry* pairs_ = nullptr;  // or keys_ and values_
+  const Key* keys_ = nullptr;
+  const Value* values_ = nullptr;
+  size_t size_ = 0;
+};
+
+class MapView::Iterator {
+ public:
+  Iterator(const MapView& view, size_t at) : view_(view), at_(at) {}
+  Entry operator*() const { return view_[at_]; }
+  Iterator& operator++() {
+    ++at_;
+    return *this;
+  }
+  friend bool operator==(const Iterator& a, const Iterator& b) { return a.at_ == b.at_; }
+  friend bool operator!=(const Iterator& a, const Iterator& b) { return a.at_ != b.at_; }
+
+ private:
+  MapView view_;  // a copy: an iterator outlives the view it came from
+  size_t at_;
+};
+
+inline MapView::Iterator MapView::begin() const { return {*this, 0}; }
+inline MapView::Iterator MapView::end() const { return {*this, size_}; }
 
 /// Reads a loop's items ahead (Value::Prefetch). A loop over `count` items,
 /// those of `items` or those at the positions `picked` gives, calls Step(k)

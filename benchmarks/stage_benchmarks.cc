@@ -209,6 +209,7 @@ std::unique_ptr<EvalFixture> MakeEvalFixture(size_t n) {
 void SetEvalCounters(benchmark::State& state, const eval::EvalResult& r) {
   state.counters["violations"] = static_cast<double>(r.violations.size());
   state.counters["rule_errors"] = static_cast<double>(r.errors.size());
+  state.counters["steps"] = static_cast<double>(r.steps);
 }
 
 // The whole pack on one thread (Engine::Lint spreads the rules over its

@@ -113,6 +113,7 @@ class RuleRun {
   }
 
   void Finish() {
+    out_->steps += eval_.steps();
     if (capped_) {
       Diagnostic& d = out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
                                        "rule `" + rule_.id + "` stopped after " +
@@ -412,6 +413,7 @@ void SortResult(const SourceManager& sources, EvalResult* result) {
 }
 
 void AppendResult(EvalResult part, EvalResult* whole) {
+  whole->steps += part.steps;
   whole->violations.insert(whole->violations.end(), std::make_move_iterator(part.violations.begin()),
                            std::make_move_iterator(part.violations.end()));
   whole->errors.Append(part.errors);

@@ -1,6 +1,8 @@
 #include "engine/eval/evaluator.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "tests/support/fixture.h"
 
@@ -304,6 +306,40 @@ TEST_CASE("rules sharing a pass over a list find what each finds alone", "[eval]
   }
   CHECK(together[0].violations.size() == 2);  // capped, in the shared pass too
   CHECK_FALSE(together[2].errors.empty());      // T-3's rule errors
+}
+
+// An evaluation reports its work as the expressions it evaluated: the same
+// for the same facts, planned or not, and in proportion for more items.
+TEST_CASE("an evaluation counts the expressions it evaluates", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T") rule r {
+  for a in plan.allocations
+  where a.gpus > 2
+  deny "{a.id}"
+}
+)",
+                         false);
+  REQUIRE(c->ok);
+  auto steps = [&](int allocations, bool planned) {
+    std::string plan = "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands:\n  - {id: d, gpus: 1}\nallocations:\n";
+    for (int i = 0; i < allocations; ++i) {
+      plan += "  - {id: a" + std::to_string(i) + ", demand: d, pool: p-spare, gpus: " + std::to_string(i) + "}\n";
+    }
+    Facts facts;
+    Diagnostics problems;
+    REQUIRE(c->engine.LoadFacts({{"plan.yaml", plan}}, {{"inventory.yaml", kInventory}}, &facts, &problems));
+    EvalOptions options;
+    if (planned) options.plan = c->engine.plan();
+    EvalResult r = Evaluate(*c->engine.program(), c->engine.params(), facts, c->engine.sources(), options);
+    CHECK(r.violations.size() == static_cast<size_t>(std::max(allocations - 3, 0)));
+    return r.steps;
+  };
+  uint64_t none = steps(0, false);
+  CHECK(none > 0);  // the loop's list
+  CHECK(steps(10, false) == steps(10, false));
+  CHECK(steps(10, true) == steps(10, false));
+  // From ten items on, each adds one violation and the same work.
+  CHECK(steps(10, false) > none);
+  CHECK(steps(30, false) - steps(20, false) == steps(20, false) - steps(10, false));
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ class ExprEvaluator {
   std::vector<Value>& slots() { return slots_; }
   const std::vector<Value>& slots() const { return slots_; }
   bool out_of_budget() const { return steps_ > max_steps_; }
+  uint64_t steps() const { return steps_; }
   /// Follows `plan` (module `module`'s tables), remembering in `memo`; until
   /// called, expressions run as written.
   void UsePlan(const plan::ProgramPlan* plan, uint32_t module, Memo* memo) {

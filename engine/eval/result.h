@@ -72,6 +72,9 @@ struct Violation {
 struct EvalResult {
   std::vector<Violation> violations;
   Diagnostics errors;
+  /// Expressions evaluated (the unit of the step budget): the work done,
+  /// as a count that does not depend on the machine.
+  uint64_t steps = 0;
 };
 
 /// How often one `where` or `when` condition held and failed (policy test coverage).

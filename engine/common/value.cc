@@ -326,13 +326,18 @@ struct Value::Trailing : Heap {
   const T* data() const { return reinterpret_cast<const T*>(static_cast<const D*>(this) + 1); }
   View<T> view() const { return {data(), size}; }
 
-  // A D holding the elements of `from`, moved in, with `extra` bytes after them.
-  static D* Make(std::vector<T>* from, size_t extra = 0) {
+  // A D holding the elements of `from`, moved in (each element's `take(e)`,
+  // the element itself when not given).
+  template <typename From, typename Take>
+  static D* Make(std::vector<From>* from, Take take) {
     static_assert(sizeof(D) % alignof(T) == 0, "elements follow the header");
-    void* memory = ::operator new(sizeof(D) + from->size() * sizeof(T) + extra);
+    void* memory = ::operator new(sizeof(D) + from->size() * sizeof(T));
     D* d = new (memory) D;
-    for (T& e : *from) new (d->data() + d->size++) T(std::move(e));
+    for (From& e : *from) new (d->data() + d->size++) T(std::move(take(e)));
     return d;
+  }
+  static D* Make(std::vector<T>* from) {
+    return Make(from, [](T& e) -> T& { return e; });
   }
   // Moves the elements out, leaving none.
   void TakeInto(std::vector<T>* out) {
@@ -416,12 +421,9 @@ struct Value::MapData : Trailing<MapData, Value> {
 
   // A map of the (distinct) keys and values of `from`, whose values move in.
   static MapData* Make(MapEntries* from) {
-    static_assert(sizeof(MapData) % alignof(Value) == 0, "values follow the header");
     const KeyLayout* layout = KeyLayouts::Of(from->data(), from->size());
-    void* memory = ::operator new(sizeof(MapData) + from->size() * sizeof(Value));
-    auto* d = new (memory) MapData;
+    MapData* d = Trailing::Make(from, [](MapEntry& e) -> Value& { return e.second; });
     d->layout = layout;
-    for (MapEntry& e : *from) new (d->data() + d->size++) Value(std::move(e.second));
     return d;
   }
   static void Free(MapData* d) {

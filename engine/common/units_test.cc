@@ -139,10 +139,10 @@ TEST_CASE("maps of every size find their keys and keep the first of a repeat", "
   }
 }
 
-// Reading ahead changes nothing and reads nothing past the loop: the
-// positions a join picked are read only below `count` (the vector holds
-// exactly that many, so a read past it is an overflow under the sanitizers),
-// and so are the items; a map too large to be a record is left alone.
+// Reading ahead changes nothing and reads nothing past the loop: the items
+// are read only below `count` (a join's candidates are a vector of exactly
+// that many, so a read past it is an overflow under the sanitizers); a map
+// too large to be a record is left alone.
 TEST_CASE("reading a loop's items ahead stays within the loop", "[common]") {
   auto record = [](int i, int fields) {
     MapEntries entries;
@@ -158,10 +158,10 @@ TEST_CASE("reading a loop's items ahead stays within the loop", "[common]") {
     ListView items = list.items();
     CAPTURE(n);
     for (size_t count : {size_t{0}, items.size() / 2, items.size()}) {
-      std::vector<uint32_t> picked;
-      for (size_t k = 0; k < count; ++k) picked.push_back(static_cast<uint32_t>(items.size() - 1 - k));
-      ReadAhead all(items, nullptr, count);
-      ReadAhead some(items, picked.data(), picked.size());
+      std::vector<Value> picked(count);  // sized once: borrowed values must not move
+      for (size_t k = 0; k < count; ++k) picked[k].Borrow(items[items.size() - 1 - k]);
+      ReadAhead all(ListView(items.begin(), count));
+      ReadAhead some(picked);
       for (size_t k = 0; k < count; ++k) {
         all.Step(k);
         some.Step(k);

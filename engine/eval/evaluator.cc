@@ -200,19 +200,17 @@ void RuleRun::RunFor(const syntax::Clause& clause, size_t position) {
                      clause.expr->span, "this `for`");
   }
   uint32_t slot = slot_of_[clause.id];
-  std::vector<uint32_t> scratch;
-  View<uint32_t> picked;
-  bool joined = eval_.Candidates(clause.id, range, slot, &scratch, &picked);
+  std::vector<Value> scratch;
   ListView items = range.items();
-  size_t count = joined ? picked.size() : items.size();
+  eval_.Candidates(clause.id, range, slot, &scratch, &items);
   LoopVariable var(&eval_.slots()[slot]);
-  ReadAhead ahead(items, joined ? picked.begin() : nullptr, count);
+  ReadAhead ahead(items);
   LookupsAhead lookups;
   if (rule_plan_ != nullptr) lookups.Add(eval_, rule_plan_->lookups[position]);
-  for (size_t k = 0; k < count; ++k) {
+  for (size_t k = 0; k < items.size(); ++k) {
     ahead.Step(k);
     lookups.Step(ahead, k);
-    var.Bind(items[joined ? picked[k] : k]);
+    var.Bind(items[k]);
     RunClauses(position + 1);
     if (aborted_) return;
   }
@@ -384,7 +382,7 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
   }
   for (const auto& [list, pass] : passes) {
     ListView items = ranges[pass[0]].items();
-    ReadAhead ahead(items, nullptr, items.size());
+    ReadAhead ahead(items);
     LookupsAhead lookups;
     for (size_t i : pass) runs[i]->AddOpeningLookups(&lookups);
     for (size_t k = 0; k < items.size(); ++k) {

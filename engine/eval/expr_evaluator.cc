@@ -151,8 +151,8 @@ const Value* ExprEvaluator::FactPath(const Expr& e) const {
   return parent != nullptr ? parent->Field(e.field, e.field_hint) : nullptr;
 }
 
-bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<uint32_t>* scratch,
-                               View<uint32_t>* picked, const syntax::Expr** holds) {
+bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<Value>* scratch,
+                               ListView* picked, const syntax::Expr** holds) {
   if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return false;
   const plan::Join& join = module_plan_->joins[module_plan_->join[id]];
   Value probe = Eval(*join.probe);
@@ -419,10 +419,9 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
                             DescribeKind(range), range.loc());
   }
   uint32_t slot = tables_.slots[e.id];
-  std::vector<uint32_t> scratch;
+  std::vector<Value> scratch;
   const syntax::Expr* holds = nullptr;
-  View<uint32_t> picked;
-  bool joined = Candidates(e.id, range, slot, &scratch, &picked, &holds);  // a join's items only
+  Candidates(e.id, range, slot, &scratch, &items, &holds);  // a join's items only
   struct Assumed {  // holds_ for this loop's body, restored however it ends
     const syntax::Expr** at;
     const syntax::Expr* saved;
@@ -438,17 +437,16 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
     if (trace_ == nullptr) return;
     for (size_t i = loop_trace; i < item_trace; ++i) (*trace_)[i].per_item = true;
   };
-  size_t count = joined ? picked.size() : items.size();
   LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];
   Value first_error;
   int64_t true_count = 0;
   std::vector<Value> out;
-  ReadAhead ahead(items, joined ? picked.begin() : nullptr, count);
-  for (size_t k = 0; k < count; ++k) {
+  ReadAhead ahead(items);
+  for (size_t k = 0; k < items.size(); ++k) {
     ahead.Step(k);
     if (trace_ != nullptr) item_trace = trace_->size();
-    const Value& item = items[joined ? picked[k] : k];
+    const Value& item = items[k];
     var.Bind(item);
     Value held;
     const Value& v = Ref(body, &held);

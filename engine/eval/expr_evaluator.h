@@ -52,14 +52,14 @@ class ExprEvaluator {
     module_plan_ = &plan->modules[module];
     memo_ = memo;
   }
-  /// The positions of the items of `list` that the join of node `id` (a
-  /// comprehension or a `for` clause, binding slot `slot`) can select, in
-  /// list order, into `*picked`: held by the index, or by `*scratch`. False
-  /// when every item must be visited (no plan, no join there, a probe that
-  /// is not a string). `*holds` (if given) is set to the join's conjunct
-  /// when it holds for every candidate.
-  bool Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<uint32_t>* scratch,
-                  View<uint32_t>* picked, const syntax::Expr** holds = nullptr);
+  /// The items of `list` that the join of node `id` (a comprehension or a
+  /// `for` clause, binding slot `slot`) can select, in list order, into
+  /// `*picked`: held by the index, or by `*scratch`. False, `*picked` left
+  /// as it is, when every item must be visited (no plan, no join there, a
+  /// probe that is not a string). `*holds` (if given) is set to the join's
+  /// conjunct when it holds for every candidate.
+  bool Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<Value>* scratch,
+                  ListView* picked, const syntax::Expr** holds = nullptr);
   /// The value of a path of fields from `plan` or `inventory` (a
   /// plan::Lookup's list), read without evaluating: no step is counted. Null
   /// when the path is not one or a field is missing.

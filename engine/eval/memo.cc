@@ -56,29 +56,36 @@ void JoinIndex::Add(uint32_t item, const Value& key, bool membership,
   for (const Value& element : key.items()) place(element);
 }
 
-// Each group's positions follow the previous group's, in list order.
-void JoinIndex::LayOut(const std::vector<std::pair<uint32_t, uint32_t>>& placed) {
+// Each group's items follow the previous group's, in list order.
+void JoinIndex::LayOut(ListView items, const std::vector<std::pair<uint32_t, uint32_t>>& placed) {
+  items_ = items;
   uint32_t next = 0;
   for (Group& g : groups_) {
     g.begin = next;
     next += g.size;
     g.size = 0;
   }
-  positions_.resize(placed.size());
+  // Sized once: a borrowed Value that moves becomes a counted one.
+  picked_.resize(placed.size());
+  if (!residual_.empty()) positions_.resize(placed.size());
   for (const auto& [item, group] : placed) {
     Group& g = groups_[group];
-    positions_[g.begin + g.size++] = item;
+    uint32_t at = g.begin + g.size++;
+    picked_[at].Borrow(items[item]);
+    if (!residual_.empty()) positions_[at] = item;
   }
 }
 
-View<uint32_t> JoinIndex::Candidates(std::string_view probe, std::vector<uint32_t>* scratch) const {
-  View<uint32_t> hits;
-  if (const Group* g = Find(probe, std::hash<std::string_view>()(probe))) {
-    hits = View<uint32_t>(positions_.data() + g->begin, g->size);
-  }
-  if (residual_.empty()) return hits;
+ListView JoinIndex::Candidates(std::string_view probe, std::vector<Value>* scratch) const {
+  const Group* g = Find(probe, std::hash<std::string_view>()(probe));
+  if (residual_.empty()) return g != nullptr ? ListView(picked_.data() + g->begin, g->size) : ListView();
+  View<uint32_t> hits = g != nullptr ? View<uint32_t>(positions_.data() + g->begin, g->size) : View<uint32_t>();
+  std::vector<uint32_t> merged;
+  merged.reserve(hits.size() + residual_.size());
+  std::merge(hits.begin(), hits.end(), residual_.begin(), residual_.end(), std::back_inserter(merged));
   scratch->clear();
-  std::merge(hits.begin(), hits.end(), residual_.begin(), residual_.end(), std::back_inserter(*scratch));
+  scratch->resize(merged.size());
+  for (size_t i = 0; i < merged.size(); ++i) (*scratch)[i].Borrow(items_[merged[i]]);
   return *scratch;
 }
 

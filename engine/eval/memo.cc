@@ -2,7 +2,6 @@
 #include "engine/eval/memo.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace capops::eval {
 
@@ -79,13 +78,16 @@ void JoinIndex::LayOut(ListView items, const std::vector<std::pair<uint32_t, uin
 ListView JoinIndex::Candidates(std::string_view probe, std::vector<Value>* scratch) const {
   const Group* g = Find(probe, std::hash<std::string_view>()(probe));
   if (residual_.empty()) return g != nullptr ? ListView(picked_.data() + g->begin, g->size) : ListView();
+  // An item is in a group or kept aside, never both: the two merge into
+  // exactly their sizes' sum, borrowed in place (sized once, as above).
   View<uint32_t> hits = g != nullptr ? View<uint32_t>(positions_.data() + g->begin, g->size) : View<uint32_t>();
-  std::vector<uint32_t> merged;
-  merged.reserve(hits.size() + residual_.size());
-  std::merge(hits.begin(), hits.end(), residual_.begin(), residual_.end(), std::back_inserter(merged));
   scratch->clear();
-  scratch->resize(merged.size());
-  for (size_t i = 0; i < merged.size(); ++i) (*scratch)[i].Borrow(items_[merged[i]]);
+  scratch->resize(hits.size() + residual_.size());
+  size_t h = 0, r = 0;
+  for (Value& out : *scratch) {
+    bool from_hits = r == residual_.size() || (h < hits.size() && hits[h] < residual_[r]);
+    out.Borrow(items_[from_hits ? hits[h++] : residual_[r++]]);
+  }
   return *scratch;
 }
 

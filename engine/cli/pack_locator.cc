@@ -2,6 +2,7 @@
 #include "engine/cli/pack_locator.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,18 +61,42 @@ bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::s
   return true;
 }
 
-bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_t limit,
-              std::optional<FileStamp>* stamp) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    *error = "`" + path.string() + "` is a directory";
-    return false;
-  }
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+const char* FileTypeName(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+int OpenRegularFile(const fs::path& path, std::string* error) {
+  // Opened without blocking, so that a FIFO with no writer cannot hang the
+  // run; what it is comes from the descriptor, so nothing changes between
+  // the look and the read.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     *error = "cannot read `" + path.string() + "`: " + std::strerror(errno);
-    return false;
+    return -1;
   }
+  struct stat st {};
+  bool known = ::fstat(fd, &st) == 0;
+  if (!known || !S_ISREG(st.st_mode)) {
+    *error = "cannot read `" + path.string() + "`: it is " +
+             (known ? FileTypeName(st.st_mode) : "of an unknown type") + ", not a regular file";
+    ::close(fd);
+    return -1;
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_t limit,
+              std::optional<FileStamp>* stamp) {
+  int fd = OpenRegularFile(path, error);
+  if (fd < 0) return false;
   text->clear();
   limit = std::min(limit, SIZE_MAX - 1);  // limit + 1 must not wrap
   // Sized once: appending chunks would leave up to twice the file reserved.

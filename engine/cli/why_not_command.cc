@@ -56,6 +56,23 @@ bool ParseFileLine(const std::string& selector, std::string* file, uint32_t* lin
   return true;
 }
 
+// True when some fact value satisfies `focus`; walked without recursion, so
+// deep facts cannot overflow the stack.
+bool AnyFact(const eval::Facts& facts, const std::function<bool(const Value&)>& focus) {
+  std::vector<const Value*> pending = {&facts.plan, &facts.inventory};
+  while (!pending.empty()) {
+    const Value* v = pending.back();
+    pending.pop_back();
+    if (focus(*v)) return true;
+    if (v->is(ValueKind::kList)) {
+      for (const Value& item : v->items()) pending.push_back(&item);
+    } else if (v->is(ValueKind::kMap)) {
+      for (const auto& [key, value] : v->entries()) pending.push_back(&value);
+    }
+  }
+  return false;
+}
+
 void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const CheckOptions& options,
                   std::ostream& out) {
   out << "binding:";
@@ -91,6 +108,10 @@ int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std
       std::string_view path = sources.Path(v.loc().file);
       return v.loc().line == line && path.size() >= file.size() && path.substr(path.size() - file.size()) == file;
     };
+    // A line with no fact on it (past the end, a comment, another file) is
+    // a selector that selects nothing: said, never answered as "not in the domain".
+    if (!AnyFact(facts, focus))
+      return Fail(err, "`" + selector + "`: no fact starts on line " + std::to_string(line) + " of `" + file + "`");
   } else {
     const Value* target = Resolve(facts, selector, &error);
     if (target == nullptr || !target->loc().valid()) return Fail(err, "`" + selector + "`: " + error);

@@ -2,9 +2,9 @@
 #include "engine/cli/fmt_command.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "engine/cli/driver.h"
+#include "engine/cli/output_file.h"
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/policy_loader.h"
 #include "engine/report/report.h"
@@ -40,9 +40,8 @@ int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
       if (exit_code == kExitClean) exit_code = kExitFindings;
       continue;
     }
-    std::ofstream rewrite(f, std::ios::binary | std::ios::trunc);
-    rewrite << r.text;
-    if (!rewrite) return Fail(err, "cannot write `" + f.string() + "`");
+    // Replaced whole or not at all: a full disk never leaves half a policy.
+    if (!WriteFileAtomically(f.string(), r.text, &error)) return Fail(err, error);
     out << "formatted " << f.string() << '\n';
   }
   return exit_code;

@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 #include <openssl/evp.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <sstream>
+
+#include "engine/cli/output_file.h"
+#include "engine/cli/pack_locator.h"
 
 namespace capops::cli {
 
@@ -275,35 +275,6 @@ std::string CacheKeys::GroupKey(const std::vector<std::string>& plan_keys) const
   return h.Hex();
 }
 
-namespace {
-
-// Writes `text` to `path` by way of a temporary file in the same directory,
-// so a reader sees the whole file or none of it.
-bool WriteAtomically(const fs::path& path, std::string_view text, std::string* problem) {
-  std::random_device random;
-  fs::path temp = path.parent_path() /
-                  fmt::format(".tmp-{}-{}-{:x}", path.filename().string(), getpid(), random());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      *problem = "cannot write `" + temp.string() + "`";
-      std::error_code ec;
-      fs::remove(temp, ec);
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (!ec) return true;
-  *problem = "cannot write `" + path.string() + "`: " + ec.message();
-  fs::remove(temp, ec);
-  return false;
-}
-
-}  // namespace
-
 std::unique_ptr<ResultCache> ResultCache::Open(const fs::path& dir, std::string* warning) {
   std::error_code ec;
   const std::string shown = "`" + dir.string() + "`";
@@ -323,7 +294,7 @@ std::unique_ptr<ResultCache> ResultCache::Open(const fs::path& dir, std::string*
   if (ec) {
     problem = "cannot create it: " + ec.message();
   } else if (!fs::exists(dir / kTagName, ec)) {
-    WriteAtomically(dir / kTagName, kTagText, &problem);
+    WriteFileAtomically((dir / kTagName).string(), kTagText, &problem);
   }
   if (!problem.empty()) {
     *warning = "the cache directory " + shown + " is unusable (" + problem +
@@ -339,11 +310,12 @@ std::string ResultCache::Seal(const std::string& key, std::string_view body) {
 }
 
 std::optional<std::string> ResultCache::Lookup(const std::string& key) {
-  std::ifstream in(dir_ / key, std::ios::binary);
-  std::string text;
-  if (in) text.assign(std::istreambuf_iterator<char>(in), {});
+  // Read like any input: an entry that is not a regular file (a directory,
+  // a FIFO someone left there) is a miss, never a hang or a crash.
+  std::string text, error;
+  bool read = ReadFile(dir_ / key, &text, &error);
   size_t newline = text.find('\n');
-  if (!in.bad() && newline != std::string::npos) {
+  if (read && newline != std::string::npos) {
     std::string_view body = std::string_view(text).substr(newline + 1);
     if (Seal(key, body) == text) {
       ++hits_;
@@ -363,7 +335,7 @@ void ResultCache::Reject() {
 void ResultCache::Store(const std::string& key, std::string_view body) {
   if (!writable_) return;
   std::string problem;
-  if (WriteAtomically(dir_ / key, Seal(key, body), &problem)) {
+  if (WriteFileAtomically((dir_ / key).string(), Seal(key, body), &problem)) {
     ++stored_;
     return;
   }

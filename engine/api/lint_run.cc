@@ -5,6 +5,7 @@
 #include "engine/api/lint_run.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "engine/common/parallel.h"
@@ -55,6 +56,7 @@ void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
       continue;
     }
     if (d.kind == facts::DocumentKind::kCapacityPlan) plans_.push_back(documents_.size());
+    if (is_plan_file) plan_files_.insert(id);
     documents_.push_back(std::move(d));
   }
 }
@@ -73,29 +75,66 @@ void LintRun::Validate() {
   for (const Diagnostics& p : problems) report_.errors.Append(p);
 }
 
+// The inventory files' documents merge into the inventory every plan shares;
+// an `Inventory` document inside a plan file adds to it for that file's
+// plans only, so that one plan file cannot supply another's facts.
 void LintRun::MergeInventories() {
-  std::vector<const facts::Document*> inventories;
+  std::vector<const facts::Document*> shared;
+  std::map<FileId, std::vector<const facts::Document*>> own;
+  bool shared_valid = true;
   for (size_t i = 0; i < documents_.size(); ++i) {
-    if (documents_[i].kind != facts::DocumentKind::kInventory) continue;
-    inventories.push_back(&documents_[i]);
-    inventory_valid_ = inventory_valid_ && valid_[i];
+    const facts::Document& d = documents_[i];
+    if (d.kind != facts::DocumentKind::kInventory) continue;
+    if (plan_files_.count(d.loc.file) != 0) {
+      own[d.loc.file].push_back(&d);
+      bool& valid = own_valid_.emplace(d.loc.file, true).first->second;
+      valid = valid && valid_[i];
+    } else {
+      shared.push_back(&d);
+      shared_valid = shared_valid && valid_[i];
+    }
   }
   Diagnostics problems;
-  inventory_ = facts::MergeDocuments(inventories, &problems);
-  inventory_valid_ = inventory_valid_ && !problems.HasErrors();
+  inventory_ = facts::MergeDocuments(shared, &problems);
+  inventory_valid_ = shared_valid && !problems.HasErrors();
   report_.errors.Append(problems);
-  if (inventories.empty() && !plans_.empty()) {
-    report_.errors.Error(documents_[plans_[0]].loc, "no `Inventory` document was given")
+  for (auto& [file, documents] : own) {
+    std::vector<const facts::Document*> all = shared;
+    all.insert(all.end(), documents.begin(), documents.end());
+    Diagnostics merged;
+    own_inventory_[file] = facts::MergeDocuments(all, &merged);
+    bool valid = inventory_valid_ && own_valid_[file];
+    for (const Diagnostic& d : merged.items()) {
+      if (d.loc.file != file) continue;  // the shared documents' own, said once above
+      report_.errors.Add(d.severity, d.loc, d.message) = d;
+      valid = valid && d.severity != Severity::kError;
+    }
+    own_valid_[file] = valid;
+  }
+  FileId said = kNoFile;
+  for (size_t index : plans_) {
+    FileId file = documents_[index].loc.file;
+    if (!shared.empty() || own.count(file) != 0 || file == said) continue;
+    said = file;
+    report_.errors.Error(documents_[index].loc, "no `Inventory` document was given")
         .help = "pass `--inventory FILE`, or put `inventory.yaml` next to the plan";
   }
+}
+
+// The inventory a plan document is linted against, and whether it is valid.
+std::pair<const Value*, bool> LintRun::InventoryFor(FileId plan_file) const {
+  auto it = own_inventory_.find(plan_file);
+  if (it == own_inventory_.end()) return {&inventory_, inventory_valid_};
+  return {&it->second, own_valid_.at(plan_file)};
 }
 
 // False, with a note in the report, when the plan's facts are not fit for rules.
 bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
   const TypeTable& schema = program_.schema;
   eval::Facts& facts = *out;
-  facts = eval::Facts{documents_[index].root, inventory_};
-  bool ok = valid_[index] && inventory_valid_;
+  auto [inventory, inventory_valid] = InventoryFor(documents_[index].loc.file);
+  facts = eval::Facts{documents_[index].root, *inventory};
+  bool ok = valid_[index] && inventory_valid;
   const RecordDef* plan_record = schema.Document("CapacityPlan");
   const RecordDef* inventory_record = schema.Document("Inventory");
   if (plan_record != nullptr && inventory_record != nullptr) {
@@ -176,7 +215,10 @@ bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
   Validate();
   MergeInventories();
   facts->inventory = inventory_;
-  if (!plans_.empty()) facts->plan = documents_[plans_[0]].root;
+  if (!plans_.empty()) {
+    facts->plan = documents_[plans_[0]].root;
+    facts->inventory = *InventoryFor(documents_[plans_[0]].loc.file).first;
+  }
   report_.errors.Sort();
   problems->Append(report_.errors);
   return !report_.errors.HasErrors();

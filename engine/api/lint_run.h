@@ -2,6 +2,9 @@
 // Internal to engine/api; Engine::Lint is the entry point.
 #pragma once
 
+#include <map>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "engine/api/engine.h"
@@ -28,6 +31,7 @@ class LintRun {
   void Validate();
   size_t jobs() const;
   void MergeInventories();
+  std::pair<const Value*, bool> InventoryFor(FileId plan_file) const;
   bool ReadyToEvaluate(size_t index, eval::Facts* facts);
   void EvaluatePlans();
   void SortAndDedupe();
@@ -40,8 +44,11 @@ class LintRun {
   std::vector<facts::Document> documents_;
   std::vector<size_t> plans_;       // indexes of CapacityPlan documents
   std::vector<char> valid_;         // per document: matches the schema (char: written by threads)
-  Value inventory_;
+  Value inventory_;  // merged from the inventory files
   bool inventory_valid_ = true;
+  std::set<FileId> plan_files_;
+  std::map<FileId, Value> own_inventory_;  // plan files with `Inventory` documents: theirs merged in
+  std::map<FileId, bool> own_valid_;
   uint64_t fact_bytes_ = 0;  // of every file loaded
 };
 

@@ -23,20 +23,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr size_t kSniffBytes = 1 << 20;  // a plan says its kind near the top
-
 bool IsGlob(std::string_view s) {
   return s.find_first_of("*?[") != std::string_view::npos;
 }
 
 bool IsYaml(const fs::path& p) {
   return p.extension() == ".yaml" || p.extension() == ".yml";
-}
-
-bool IsPlanFile(const fs::path& p) {
-  std::string text, error;
-  if (!ReadFile(p, &text, &error, kSniffBytes)) return false;
-  return LooksLikePlan(text);
 }
 
 // Regular YAML files under `root` (hidden directories skipped), in order.
@@ -50,7 +42,8 @@ std::vector<fs::path> YamlFilesUnder(const fs::path& root) {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file(ec) && IsYaml(p)) found.push_back(p.lexically_normal());
+    // Not only regular files: a FIFO or device named `*.yaml` is refused, not passed over.
+    if (!it->is_directory(ec) && IsYaml(p)) found.push_back(p.lexically_normal());
   }
   std::sort(found.begin(), found.end());
   return found;
@@ -92,28 +85,60 @@ std::vector<std::string> Segments(std::string_view path) {
 
 }  // namespace
 
-bool LooksLikePlan(std::string_view text) {
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t end = text.find('\n', at);
-    std::string_view line =
-        text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-    if (line.starts_with("kind:")) {
-      line.remove_prefix(5);
-      size_t comment = line.find(" #");
-      line = line.substr(0, comment);
-      while (!line.empty() && (line.front() == ' ' || line.front() == '"' || line.front() == '\''))
-        line.remove_prefix(1);
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '"' ||
-                               line.back() == '\'')) {
-        line.remove_suffix(1);
-      }
-      if (line == "CapacityPlan") return true;
+namespace {
+
+// Top-level keys of capops's own YAML files: the config, waivers, a baseline.
+bool IsCapopsFile(const std::string& path, const Value& root) {
+  std::string name = fs::path(path).filename().string();
+  if (name == ".capops.yaml" || name == ".capops.yml") return true;
+  if (!root.is(ValueKind::kMap) || root.Field("kind") != nullptr) return false;
+  return root.Field("waivers") != nullptr || root.Field("findings") != nullptr;
+}
+
+Diagnostic NotLinted(const Value& at, std::string why) {
+  Diagnostic d;
+  d.severity = Severity::kInfo;
+  d.loc = at.loc().valid() ? at.loc() : SourceLoc{0, 1, 1};
+  d.code = "discovery";
+  d.message = "not linted: " + std::move(why);
+  d.help = "only `CapacityPlan` documents are linted; name the file outright to lint it anyway";
+  return d;
+}
+
+}  // namespace
+
+FileRole ClassifyFile(const std::string& path, const std::string& text,
+                      const facts::LoadOptions& limits, Diagnostic* note) {
+  SourceManager scratch;
+  FileId id = scratch.Add(path, text);
+  facts::RawLoadResult loaded = facts::LoadRawYaml(scratch, id, limits);
+  // Broken YAML may be a broken plan: the lint says what is wrong with it.
+  if (loaded.diagnostics.HasErrors()) return FileRole::kPlan;
+  std::vector<std::string> kinds;
+  for (facts::DocumentKind k : {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
+    kinds.push_back(facts::DocumentKindName(k));
+  FileRole role = FileRole::kOther;
+  std::optional<Diagnostic> first;
+  for (const Value& root : loaded.documents) {
+    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
+    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
+    std::string name = kind != nullptr ? kind->ToString() : "";
+    bool ours = api != nullptr && api->ToString() == facts::kApiVersion;
+    if (kind != nullptr && name == kinds[0]) return FileRole::kPlan;
+    if (kind != nullptr && name == kinds[1]) {
+      role = FileRole::kInventory;
+    } else if (ours || (kind != nullptr && !ClosestName(name, kinds).empty())) {
+      return FileRole::kPlan;  // meant for capops: the lint reports the kind
+    } else if (IsCapopsFile(path, root)) {
+      if (role == FileRole::kOther) role = FileRole::kCapopsFile;
+    } else if (!first) {
+      first = kind != nullptr ? NotLinted(*kind, "kind `" + name + "`")
+                              : NotLinted(root, "a YAML document without `kind`");
     }
-    if (end == std::string_view::npos) break;
-    at = end + 1;
   }
-  return false;
+  if (role != FileRole::kOther) return role;
+  *note = first ? *first : NotLinted(Value(), "no YAML documents");
+  return FileRole::kOther;
 }
 
 bool GlobMatch(std::string_view pattern, std::string_view path) {
@@ -126,20 +151,20 @@ bool PlanSet::Add(const std::string& arg, std::string* error) {
   if (fs::is_regular_file(arg, ec)) {
     found.push_back(fs::path(arg).lexically_normal().string());
   } else if (fs::is_directory(arg, ec)) {
-    for (const fs::path& p : YamlFilesUnder(arg)) {
-      if (IsPlanFile(p)) found.push_back(p.string());
-    }
+    for (const fs::path& p : YamlFilesUnder(arg)) Consider(p, &found);
     if (found.empty()) *error = "no plan files (with `kind: CapacityPlan`) under `" + arg + "`";
-  } else if (IsGlob(arg)) {
+  } else if (IsGlob(arg) && !fs::exists(fs::symlink_status(arg, ec))) {
     fs::path root = GlobRoot(arg);
     if (fs::is_directory(root, ec)) {
       for (const fs::path& p : YamlFilesUnder(root)) {
-        if (GlobMatch(arg, p.string()) && IsPlanFile(p)) found.push_back(p.string());
+        if (GlobMatch(arg, p.string())) Consider(p, &found);
       }
     }
     if (found.empty()) *error = "no plan files match `" + arg + "`";
   } else {
-    *error = "cannot read `" + arg + "`: No such file or directory";
+    // Not a regular file nor a directory: say what it is (a FIFO, a device…).
+    std::string text;
+    ReadFile(arg, &text, error, 0);
   }
   if (found.empty()) return false;
   for (const std::string& p : found) spdlog::debug("plan {}", p);
@@ -147,6 +172,23 @@ bool PlanSet::Add(const std::string& arg, std::string* error) {
   std::sort(plans_.begin(), plans_.end());
   plans_.erase(std::unique(plans_.begin(), plans_.end()), plans_.end());
   return true;
+}
+
+// A file a directory or glob yielded: a plan, or not linted (and said so).
+void PlanSet::Consider(const fs::path& p, std::vector<std::string>* plans) {
+  std::string text, error;
+  if (!ReadFile(p, &text, &error, limits_.max_file_bytes)) {
+    plans->push_back(p.string());  // the lint stops on it with `error`
+    return;
+  }
+  Diagnostic note;
+  FileRole role = ClassifyFile(p.string(), text, limits_, &note);
+  if (role == FileRole::kPlan) plans->push_back(p.string());
+  if (role != FileRole::kOther) return;
+  if (std::any_of(skipped_.begin(), skipped_.end(), [&](const SkippedFile& f) { return f.path == p.string(); }))
+    return;
+  spdlog::debug("not linted: {}: {}", p.string(), note.message);
+  skipped_.push_back({p.string(), std::move(text), std::move(note)});
 }
 
 void PlanSet::Group(const std::vector<std::string>& inventories) {
@@ -504,6 +546,11 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
     Merge(keys ? GroupLint(engine, cache, *keys, policies, plans, inventories).Run()
                : engine->Lint(std::move(plans), std::move(inventories)),
           report);
+  }
+  for (const SkippedFile& f : set.skipped()) {
+    Diagnostic note = f.note;
+    note.loc.file = engine->AddSource(f.path, f.text);
+    Push(note, &report->errors);
   }
   SortViolations(engine->sources(), &report->violations);
   report->errors.Sort();

@@ -2,11 +2,21 @@
 // the inventories each of them is linted against.
 //
 // A file named outright is a plan file whatever it holds (so a broken one is
-// still reported). A directory stands for every `*.yaml`/`*.yml` file below
-// it that holds a `kind: CapacityPlan` document; hidden directories (`.git`)
-// are skipped. A glob (`*`, `?`, `[…]`, and `**` for any number of
-// directories) stands for the plan files it matches. Everything is sorted and
-// deduplicated, so output does not depend on the order of the file system.
+// still reported). A directory stands for the plan files among the
+// `*.yaml`/`*.yml` files below it (hidden directories such as `.git` are
+// skipped); a glob (`*`, `?`, `[…]`, and `**` for any number of directories)
+// for those among the files it matches. Each such file is parsed as YAML,
+// never sniffed as text, and is a plan file when
+//   - a document has `kind: CapacityPlan`, however it is spelt in YAML;
+//   - or it would be one but for a mistake the lint must report: it is not
+//     valid YAML, cannot be read, is too large, or a document says
+//     `apiVersion: capops.dev/v1` or has a kind within a few edits of a
+//     capops kind (`CapcityPlan`).
+// An `Inventory` file and capops's own files (config, waivers, baseline) are
+// not plans; every other YAML file is reported as a located `info` ("not
+// linted"), so that nothing under a plan directory is passed over silently.
+// Everything is sorted and deduplicated, so output does not depend on the
+// order of the file system.
 //
 // Plans sharing their inventories form a group, linted in one Engine::Lint
 // call (inventories merge within a call): with `--inventory` one group, else
@@ -27,6 +37,7 @@
 // files, or with a plan file holding an `Inventory` document, is never cached.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -40,10 +51,23 @@ struct PlanGroup {
   std::vector<std::string> inventories;
 };
 
+/// A YAML file found under a plan directory or glob and not linted, with
+/// the reason as an `info` located in it (its `loc.file` is set when the
+/// report is made, LintPlanSet).
+struct SkippedFile {
+  std::string path;
+  std::string text;
+  Diagnostic note;
+};
+
 class PlanSet {
  public:
+  /// `limits` bound the parse of each file a directory or glob yields.
+  explicit PlanSet(facts::LoadOptions limits = {}) : limits_(limits) {}
+
   /// Adds a file, a directory or a glob. False with `*error` set when a file
-  /// does not exist or a directory or glob yields no plan file.
+  /// does not exist or is not a regular file, or a directory or glob yields
+  /// no plan file.
   bool Add(const std::string& arg, std::string* error);
   /// Splits the plans into groups; `inventories` (from --inventory or the
   /// config) apply to all plans, else each plan's sibling `inventory.yaml`.
@@ -51,14 +75,26 @@ class PlanSet {
 
   const std::vector<std::string>& plans() const { return plans_; }
   const std::vector<PlanGroup>& groups() const { return groups_; }
+  /// YAML files that directories and globs yielded but that are not plans,
+  /// nor inventories, nor capops's own files; sorted by path.
+  const std::vector<SkippedFile>& skipped() const { return skipped_; }
 
  private:
+  void Consider(const std::filesystem::path& file, std::vector<std::string>* plans);
+
+  facts::LoadOptions limits_;
   std::vector<std::string> plans_;  // sorted, unique
   std::vector<PlanGroup> groups_;
+  std::vector<SkippedFile> skipped_;
 };
 
-/// True when a text holds a `kind: CapacityPlan` line at the top level.
-bool LooksLikePlan(std::string_view text);
+/// What a YAML file found under a plan directory is (see above).
+enum class FileRole { kPlan, kInventory, kCapopsFile, kOther };
+
+/// Classifies a file's text by parsing it; for kOther, `*note` says why it
+/// is not linted (its location's `file` left unset).
+FileRole ClassifyFile(const std::string& path, const std::string& text,
+                      const facts::LoadOptions& limits, Diagnostic* note);
 
 /// True when `path` (`/`-separated) matches `pattern`: `*` and `?` within a
 /// segment, `[…]` classes, `**` for any number of segments.

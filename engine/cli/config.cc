@@ -16,16 +16,55 @@ Diagnostic& ConfigError(Diagnostics* diags, SourceLoc loc, std::string message) 
   return d;
 }
 
-// Paths in the file are relative to its directory; absolute ones stay.
-std::string Resolve(const fs::path& dir, const std::string& path) {
-  fs::path p(path);
-  if (p.is_absolute() || dir.empty()) return p.lexically_normal().string();
-  return (dir / p).lexically_normal().string();
+// Paths in the file are relative to its directory and stay inside the
+// repository that holds it (the nearest directory above it with a `.git`),
+// or, outside any repository, inside its own directory: a config checked
+// into a repository must not make a run read (and quote) files elsewhere on
+// the machine. Checked by text first (`..`, absolute paths), then where the
+// path really leads (a symbolic link out).
+fs::path ConfigRoot(const fs::path& dir) {
+  std::error_code ec;
+  fs::path start = fs::absolute(dir.empty() ? fs::path(".") : dir, ec).lexically_normal();
+  for (fs::path p = start; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return p;
+    if (!p.has_relative_path()) break;
+  }
+  return start;
 }
 
-std::vector<std::string> ResolveAll(const fs::path& dir, std::vector<std::string> paths) {
-  for (std::string& p : paths) p = Resolve(dir, p);
-  return paths;
+bool Under(const fs::path& root, const fs::path& path) {
+  fs::path rel = path.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+bool Inside(const fs::path& root, const fs::path& resolved) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(resolved, ec).lexically_normal();
+  if (ec || !Under(root, absolute)) return false;
+  fs::path real_root = fs::weakly_canonical(root, ec);
+  if (ec) return true;
+  fs::path real = fs::weakly_canonical(absolute, ec);
+  return ec || Under(real_root, real);
+}
+
+std::string Resolve(const fs::path& dir, const LocatedString& path, Diagnostics* diags) {
+  fs::path p(path.text);
+  fs::path resolved = (p.is_absolute() || dir.empty()) ? p.lexically_normal() : (dir / p).lexically_normal();
+  fs::path root = ConfigRoot(dir);
+  if (path.text.empty() || !Inside(root, resolved)) {
+    ConfigError(diags, path.loc, "path `" + path.text + "` is outside `" + root.string() + "`")
+        .help = "paths in a config file stay inside the repository that holds it (or its directory, "
+                "outside a repository); name other files on the command line";
+    return "";
+  }
+  return resolved.string();
+}
+
+std::vector<std::string> ResolveAll(const fs::path& dir, const std::vector<LocatedString>& paths,
+                                    Diagnostics* diags) {
+  std::vector<std::string> out;
+  for (const LocatedString& p : paths) out.push_back(Resolve(dir, p, diags));
+  return out;
 }
 
 void ReadSeverities(const Value& map, Config* config, Diagnostics* diags) {
@@ -63,13 +102,13 @@ void ReadFailOn(MapReader* r, Config* config, Diagnostics* diags) {
 
 void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostics* diags) {
   MapReader r(root, "config", diags);
-  std::vector<std::string> paths;
+  std::vector<LocatedString> paths;
   r.Strings("policies", &paths);
-  config->policies = ResolveAll(dir, std::exchange(paths, {}));
+  config->policies = ResolveAll(dir, std::exchange(paths, {}), diags);
   r.Strings("inventories", &paths);
-  config->inventories = ResolveAll(dir, std::exchange(paths, {}));
+  config->inventories = ResolveAll(dir, std::exchange(paths, {}), diags);
   r.Strings("plans", &paths);
-  config->plans = ResolveAll(dir, std::exchange(paths, {}));
+  config->plans = ResolveAll(dir, std::exchange(paths, {}), diags);
   if (const Value* rules = r.Map("rules")) ReadRules(*rules, config, diags);
   if (const Value* params = r.Map("params")) {
     for (const auto& [name, value] : params->entries())
@@ -77,9 +116,9 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
   }
   ReadFailOn(&r, config, diags);
   LocatedString file;
-  if (r.String("waivers", &file)) config->waivers = Resolve(dir, file.text);
-  if (r.String("baseline", &file)) config->baseline = Resolve(dir, file.text);
-  if (r.String("cache", &file)) config->cache = Resolve(dir, file.text);
+  if (r.String("waivers", &file)) config->waivers = Resolve(dir, file, diags);
+  if (r.String("baseline", &file)) config->baseline = Resolve(dir, file, diags);
+  if (r.String("cache", &file)) config->cache = Resolve(dir, file, diags);
   r.Finish();
 }
 

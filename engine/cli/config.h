@@ -2,7 +2,11 @@
 //
 // Found by walking up from the working directory (FindConfig) or named with
 // `--config FILE`. Paths in it are relative to the file's directory and come
-// back resolved against it. Every key is checked: an unknown key, a value of
+// back resolved against it; a path that leads outside the repository that
+// holds the file (the nearest directory above it with a `.git`; outside a
+// repository, the file's own directory) — by `..`, an absolute path or a
+// symbolic link — is a located error, so a checked-in config cannot make a
+// run read files elsewhere on the machine. Every key is checked: an unknown key, a value of
 // the wrong type or an impossible value is a located Diagnostic, and the
 // command exits 2 rather than run with a configuration it misread.
 //

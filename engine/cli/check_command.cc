@@ -6,12 +6,13 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include "engine/api/engine.h"
 #include "engine/cli/baseline.h"
 #include "engine/cli/config.h"
 #include "engine/cli/driver.h"
+#include "engine/cli/output_file.h"
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/plan_set.h"
 #include "engine/cli/policy_loader.h"
@@ -80,15 +81,49 @@ bool ReadSideFile(const std::string& path, Engine* engine, Parsed* parsed, bool 
 
 bool WriteBaselineFile(const std::string& path, const eval::LintReport& report, Engine* engine,
                        std::ostream& err) {
-  std::ofstream file(path, std::ios::binary);
+  std::ostringstream text;
   FindingKeys keys(engine->sources(), engine->options().facts, fs::path(path).parent_path());
-  WriteBaseline(report, &keys, file);
-  file.close();
-  if (!file) {
-    Fail(err, "cannot write `" + path + "`");
+  WriteBaseline(report, &keys, text);
+  std::string error;
+  if (!WriteFileAtomically(path, text.str(), &error)) {
+    Fail(err, error);
     return false;
   }
   spdlog::info("wrote the baseline {}", path);
+  return true;
+}
+
+// Every file the run reads: an output that is one of them would destroy it.
+std::vector<std::string> Inputs(const CheckOptions& options, const Engine& engine, const PlanSet& plans) {
+  std::vector<std::string> inputs = plans.plans();
+  for (const PlanGroup& g : plans.groups()) inputs.insert(inputs.end(), g.inventories.begin(), g.inventories.end());
+  for (FileId f = 0; f < engine.sources().size(); ++f) inputs.emplace_back(engine.sources().Path(f));
+  for (const std::string* side : {&options.config, &options.waivers}) {
+    if (!side->empty()) inputs.push_back(*side);
+  }
+  return inputs;
+}
+
+// False after saying why when an output would overwrite an input. The
+// baseline read may be the one rewritten (`--baseline F --write-baseline F`).
+bool OutputsSpareInputs(const CheckOptions& options, const Engine& engine, const PlanSet& plans,
+                        std::ostream& err) {
+  std::vector<std::string> inputs = Inputs(options, engine, plans);
+  std::string error;
+  if (!options.output.empty()) {
+    std::vector<std::string> all = inputs;
+    for (const std::string* side : {&options.baseline, &options.write_baseline}) {
+      if (!side->empty()) all.push_back(*side);
+    }
+    if (IsSameFileAsAny(options.output, all, &error)) {
+      Fail(err, error);
+      return false;
+    }
+  }
+  if (!options.write_baseline.empty() && IsSameFileAsAny(options.write_baseline, inputs, &error)) {
+    Fail(err, error);
+    return false;
+  }
   return true;
 }
 
@@ -181,11 +216,14 @@ int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
 
-  PlanSet plans;
+  PlanSet plans(options.engine.facts);
   for (const std::string& arg : options.plans) {
     if (!plans.Add(arg, &error)) return Fail(err, error);
   }
   plans.Group(options.inventories);
+  if (!OutputsSpareInputs(options, engine, plans, err)) return kExitUsage;
+  if (!options.allow_empty && selection.disabled().size() >= engine.program()->rules.size())
+    return Fail(err, "every rule is disabled, so nothing would be checked (pass `--allow-empty` to run anyway)");
   engine.options().eval.trace = options.explain;
   engine.options().skip_rules = selection.disabled();
   eval::LintReport report;
@@ -193,16 +231,20 @@ int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
   if (!LintPlanSet(&engine, plans, options.engine.facts.max_file_bytes, &report, &error,
                    cache.get()))
     return Fail(err, error);
+  if (!options.allow_empty && report.plans == 0 && !report.errors.HasErrors()) {
+    return Fail(err, "no `CapacityPlan` document in the files given, so nothing was checked "
+                     "(inventories go with `--inventory`; pass `--allow-empty` to accept an empty run)");
+  }
   selection.Apply(&report);
   if (!Triage(options, &engine, &report, err)) return kExitUsage;
 
-  std::ofstream file;
-  if (!options.output.empty()) {
-    file.open(options.output, std::ios::binary);
-    if (!file) return Fail(err, "cannot write `" + options.output + "`");
+  if (options.output.empty()) {
+    WriteReport(options, engine, selection, plans, report, out);
+  } else {
+    std::ostringstream text;
+    WriteReport(options, engine, selection, plans, report, text);
+    if (!WriteFileAtomically(options.output, text.str(), &error)) return Fail(err, error);
   }
-  WriteReport(options, engine, selection, plans, report, options.output.empty() ? out : file);
-  if (file.is_open() && !file.flush()) return Fail(err, "cannot write `" + options.output + "`");
   return Fails(report, *options.fail_on) ? kExitFindings : kExitClean;
 }
 

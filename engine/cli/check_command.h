@@ -29,6 +29,7 @@ struct CheckOptions {
   std::string write_baseline;            // record the findings there, then report only new ones
   std::string output;                    // write the report there instead of to `out`
   std::string cache;                     // --cache[=DIR]: reuse findings of unchanged plans; empty: off
+  bool allow_empty = false;              // --allow-empty: a run with no plan or no rule is not an error
   EngineOptions engine;  // limits on inputs and evaluation
 };
 

@@ -52,21 +52,24 @@ bool WantColor(const std::string& mode, std::ostream& out) {
   return &out == &std::cout && isatty(STDOUT_FILENO) != 0;
 }
 
-// Limits against hostile input; every breach is a located error naming its flag.
+// Limits against hostile input; every breach is a located error naming its
+// flag. Each takes a whole number in a stated range: a negative, zero or
+// overflowing value is refused rather than read as "no limit".
 void AddLimitOptions(CLI::App* app, EngineOptions* o) {
   const char* group = "Limits";
-  app->add_option("--max-file-size", o->facts.max_file_bytes, "bytes in one fact file")
-      ->group(group)->capture_default_str();
-  app->add_option("--max-depth", o->facts.max_depth, "nesting of YAML maps and lists (at most 400)")
-      ->group(group)->capture_default_str();
-  app->add_option("--max-values", o->facts.max_nodes, "values in one YAML document, aliases expanded")
-      ->group(group)->capture_default_str();
-  app->add_option("--max-documents", o->facts.max_documents, "YAML documents in one file")
-      ->group(group)->capture_default_str();
-  app->add_option("--max-string-length", o->facts.max_string_length, "bytes in one YAML value")
-      ->group(group)->capture_default_str();
-  app->add_option("--max-steps", o->eval.max_steps, "evaluation steps per rule and plan, for each MiB of facts")
-      ->group(group)->capture_default_str();
+  auto limit = [&](const char* flag, auto* value, const char* what, uint64_t max) {
+    app->add_option(flag, *value, what)
+        ->group(group)
+        ->capture_default_str()
+        ->check(CLI::Range(uint64_t{1}, max));
+  };
+  limit("--max-file-size", &o->facts.max_file_bytes, "bytes in one fact file", uint64_t{1} << 32);
+  limit("--max-depth", &o->facts.max_depth, "nesting of YAML maps and lists", 400);
+  limit("--max-values", &o->facts.max_nodes, "values in one YAML document, aliases expanded", uint64_t{1} << 32);
+  limit("--max-documents", &o->facts.max_documents, "YAML documents in one file", 1'000'000);
+  limit("--max-string-length", &o->facts.max_string_length, "bytes in one YAML value", uint64_t{1} << 31);
+  limit("--max-steps", &o->eval.max_steps, "evaluation steps per rule and plan, for each MiB of facts",
+        uint64_t{1} << 40);
 }
 
 // The help shows `--cache[=DIR]` as it is written, not CLI11's notation for
@@ -85,7 +88,9 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   return Run(argc, argv, std::cin, out, err);
 }
 
-int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+namespace {
+
+int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   app.formatter(std::make_shared<HelpFormatter>());
   CheckOptions options;
@@ -116,6 +121,8 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
   app.add_option("-j,--jobs", options.engine.jobs, "threads for files, plans and rules (default: the cores available)")
       ->check(CLI::Range(1, 256));
+  app.add_flag("--allow-empty", options.allow_empty,
+               "exit 0 even when no plan was found or every rule is disabled");
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
   app.add_option("plans", options.plans, "plan files, directories or globs (default: the config's `plans`)");
   AddLimitOptions(&app, &options.engine);
@@ -244,6 +251,35 @@ int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
   if (ParseFailOn(fail_on, &threshold)) options.fail_on = threshold;
   if (!why_not.empty()) return RunWhyNot(options, why_not, why_not_at, out, err);
   return RunCheck(options, out, err);
+}
+
+int InternalError(std::ostream& err, const std::string& what) {
+  err << "capops-lint: internal error: " << what << '\n'
+      << "help: this is a defect in capops-lint, not in your files; please report it with the command line\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+// Nothing escapes as a crash or an exit code above 2: an unexpected failure
+// is an internal error (exit 2), and so is a report that could not be
+// written out whole (a closed pipe, a full disk): a lost report is not a
+// clean run.
+int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  try {
+    int code = Dispatch(argc, argv, in, out, err);
+    if (!out.flush()) {
+      err << "capops-lint: error: cannot write the output (closed or full)\n";
+      return kExitUsage;
+    }
+    return code;
+  } catch (const std::bad_alloc&) {
+    return InternalError(err, "out of memory");
+  } catch (const std::exception& e) {
+    return InternalError(err, e.what());
+  } catch (...) {
+    return InternalError(err, "an unknown failure");
+  }
 }
 
 }  // namespace capops::cli

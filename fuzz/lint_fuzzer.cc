@@ -1,7 +1,9 @@
-// libFuzzer harness for a whole lint: the fuzzed text is a plan file, linted
+// libFuzzer harness for a whole lint: the fuzzed text is first classified as
+// directory discovery does (cli::ClassifyFile), then linted as a plan file
 // with the shipped pack (policies/capops-ai/*.cpl + stdlib) against the
-// example inventory, and the report is rendered as text (with --explain
-// traces) and as JSON, as capops-lint would print it.
+// example inventory, and the report is rendered in every output format
+// capops-lint writes (text with --explain traces, short, JSON, SARIF, JUnit,
+// GitHub annotations).
 //
 // Compiling the pack is slow, so one Engine serves many inputs. Engine::Lint
 // keeps every fact text it is given (reports quote them), so the engine is
@@ -13,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/cli/plan_set.h"
+#include "engine/report/ci_report.h"
 #include "engine/report/report.h"
 #include "fuzz/fuzz_support.h"
 
@@ -53,10 +57,19 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Setup& setup = GetSetup();
   Engine& engine = setup.Fresh();
-  eval::LintReport report =
-      engine.Lint({{"plan.yaml", std::string(reinterpret_cast<const char*>(data), size)}}, {setup.inventory});
+  std::string text(reinterpret_cast<const char*>(data), size);
+  Diagnostic note;
+  cli::ClassifyFile("plan.yaml", text, engine.options().facts, &note);
+  eval::LintReport report = engine.Lint({{"plan.yaml", std::move(text)}}, {setup.inventory});
+  const SourceManager& sources = engine.sources();
   std::ostringstream out;
-  report::WriteText(engine.sources(), report, {.explain = true, .color = false}, out);
-  report::WriteJson(engine.sources(), report, "fuzz", out);
+  report::WriteText(sources, report, {.explain = true, .color = false}, out);
+  report::WriteShort(sources, report, out);
+  report::WriteJson(sources, report, "fuzz", out);
+  report::CiOptions ci{"fuzz", {"plan.yaml"}};
+  std::vector<report::RuleDescriptor> rules = report::DescribeRules(*engine.program(), sources);
+  report::WriteSarif(sources, report, rules, ci, out);
+  report::WriteJunit(sources, report, rules, ci, out);
+  report::WriteGithub(sources, report, out);
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "engine/cli/policy_loader.h"
 #include "engine/report/report.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/scratch_dir.h"
 
 namespace capops::cli {
 namespace {
@@ -32,35 +33,7 @@ bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// A scratch directory holding a copy of the example plan and inventory.
-class Scratch {
- public:
-  Scratch() {
-    std::random_device rd;
-    dir_ = fs::temp_directory_path() / ("capops-ci-test-" + std::to_string(rd()));
-    fs::create_directories(dir_);
-    fs::copy_file(kExample / "plan.yaml", dir_ / "plan.yaml");
-    fs::copy_file(kExample / "inventory.yaml", dir_ / "inventory.yaml");
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    fs::create_directories((dir_ / name).parent_path());
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return (dir_ / name).string();
-  }
-  std::string Read(const std::string& name) const {
-    std::ifstream in(dir_ / name, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
-  const fs::path& dir() const { return dir_; }
-
- private:
-  fs::path dir_;
-};
+using Scratch = testing::ScratchDir;
 
 ConfigResult ParseText(SourceManager* sm, const std::string& text,
                        const std::string& path = "cfg/.capops.yaml") {
@@ -209,9 +182,11 @@ TEST_CASE("plans: directories and globs expand to sorted plan files", "[cli][pla
   CHECK(GlobMatch("plans/**/*.yaml", "plans/eu/west/q2.yaml"));
   CHECK(GlobMatch("./plans/q?.yaml", "plans/q2.yaml"));
   CHECK_FALSE(GlobMatch("plans/*.yaml", "plans/.hidden.yaml"));
-  CHECK(LooksLikePlan("apiVersion: capops.dev/v1\nkind: CapacityPlan\n"));
-  CHECK(LooksLikePlan("---\nkind: \"CapacityPlan\"  # quoted\n"));
-  CHECK_FALSE(LooksLikePlan("kind: Inventory\n  kind: CapacityPlan\n"));
+  Diagnostic note;
+  auto role = [&](const std::string& text) { return ClassifyFile("x.yaml", text, {}, &note); };
+  CHECK(role("apiVersion: capops.dev/v1\nkind: CapacityPlan\n") == FileRole::kPlan);
+  CHECK(role("---\nkind: \"CapacityPlan\"  # quoted\n") == FileRole::kPlan);
+  CHECK(role("kind: Inventory\nx:\n  kind: CapacityPlan\n") == FileRole::kInventory);
 
   Scratch s;
   s.Write("eu/plan.yaml", s.Read("plan.yaml"));

@@ -42,7 +42,21 @@ void LintRun::Load(std::vector<TextFile> inventories, std::vector<TextFile> plan
   for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventory_files);
 }
 
+namespace {
+
+// A file that yielded no document and does not even name our apiVersion may
+// be any file on the machine (a mistyped --inventory): its errors are
+// reported, its lines are not quoted.
+bool MayBeAnyFile(const SourceFile& file, const facts::LoadResult& loaded) {
+  if (!loaded.documents.empty()) return false;
+  std::optional<std::string> text = file.ReadText();
+  return text && text->find(facts::kApiVersion) == std::string::npos;
+}
+
+}  // namespace
+
 void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
+  if (MayBeAnyFile(sources_->file(id), loaded)) sources_->Withhold(id);
   report_.errors.Append(loaded.diagnostics);
   ++report_.files;
   if (loaded.documents.empty() && !loaded.diagnostics.HasErrors()) {

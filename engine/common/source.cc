@@ -204,7 +204,7 @@ std::string_view SourceManager::Path(FileId id) const {
 }
 
 std::optional<std::string_view> SourceManager::LineText(FileId id, uint32_t line) const {
-  if (id >= files_.size()) return std::nullopt;
+  if (id >= files_.size() || files_[id]->withheld()) return std::nullopt;
   return files_[id]->FindLine(line);
 }
 

@@ -110,6 +110,8 @@ class SourceFile {
   /// it; otherwise the text stays and this returns false.
   bool ReleaseText();
   bool released() const { return released_; }
+  /// SourceManager::Withhold was called for this file.
+  bool withheld() const { return withheld_; }
   /// The whole text: a copy of the one held, or, once released, the file
   /// read again. nullopt when the file no longer matches its stamp.
   std::optional<std::string> ReadText() const;
@@ -133,6 +135,8 @@ class SourceFile {
   size_t size_ = 0;   // of the text, held or not
   std::optional<FileStamp> stamp_;
   bool released_ = false;
+  bool withheld_ = false;
+  friend class SourceManager;  // Withhold
   std::vector<uint32_t> line_starts_;
   bool ascii_ = true;
   // Made on the first ByteOffsetOfCodePoint (policy files only: four bytes
@@ -159,8 +163,13 @@ class SourceManager {
   SourceLoc Resolve(const Span& span) const;
   /// The path of a file, or "<unknown>" for kNoFile.
   std::string_view Path(FileId id) const;
-  /// SourceFile::FindLine; nullopt for an unknown file too.
+  /// SourceFile::FindLine, for quoting in a report; nullopt for an unknown
+  /// file and for a withheld one.
   std::optional<std::string_view> LineText(FileId id, uint32_t line) const;
+  /// Reports quote no line of this file: it was given as facts but turned
+  /// out not to be capops facts (any file on the machine may be named), so
+  /// its lines are not echoed. Call before reports are made; not thread-safe.
+  void Withhold(FileId id) { files_.at(id)->withheld_ = true; }
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;

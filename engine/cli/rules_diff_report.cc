@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/rules_diff.h"
+#include "engine/common/json_text.h"
 
 namespace capops::cli {
 
@@ -179,7 +180,7 @@ void WriteJson(const RulesDiff& d, const FindingsDiff& f, std::ostream& out) {
                 {"unchanged", f.unchanged.size()},
                 {"test_fact_sets", f.fixtures},
                 {"plan_files", f.plans}}}};
-  out << doc.dump(2) << '\n';
+  out << JsonText(doc, 2) << '\n';
 }
 
 // ---- Markdown (a pull-request comment)

@@ -231,6 +231,33 @@ TEST_CASE("hostile fact values are shown, not obeyed, in reports, eval and why-n
   CHECK(JsonParses(sarif.out));
 }
 
+TEST_CASE("rules --diff shows hostile file names and facts, not obeys them", "[report][hostile]") {
+  TempFile tmp("");
+  fs::create_directories(tmp.dir() / "old");
+  fs::create_directories(tmp.dir() / "new");
+  std::ofstream(tmp.dir() / "old" / "rules.cpl") << ReplaceAll(kRule, "a.gpus > 1", "a.gpus > 9");
+  std::ofstream(tmp.dir() / "new" / "rules.cpl") << kRule;
+  std::string plan = (tmp.dir() / (kHostileName + "\xe9")).string();
+  TempFile::Write(plan, kFacts);
+  std::vector<std::string> args = {"rules", "--diff", (tmp.dir() / "old").string(),
+                                   (tmp.dir() / "new").string(), plan};
+  for (const char* format : {"text", "markdown", "json"}) {
+    std::vector<std::string> with_format = args;
+    with_format.insert(with_format.end(), {"--format", format});
+    CliResult r = RunCli(with_format);
+    INFO(format << "\n" << r.out << r.err);
+    CHECK(r.exit_code == 0);
+    if (std::string(format) == "json") {
+      CHECK(JsonParses(r.out));
+      continue;
+    }
+    CHECK(r.out.find("1 appeared") != std::string::npos);
+    CHECK(RawControl(r.out) == std::string::npos);
+    CHECK_FALSE(HasForgedLine(r.out));
+    CHECK(r.out.find("a\\x1b[2J\\x07\\u{202e}\\u{fffe}\\u{85}") != std::string::npos);
+  }
+}
+
 TEST_CASE("rule text cannot inject HTML into the catalogue", "[report][hostile]") {
   TempFile tmp("");
   fs::path pack = WritePack(tmp.dir());

@@ -144,9 +144,10 @@ TEST_CASE("file names that are not UTF-8 give reports that parse", "[report][hos
   CHECK(text.out.find("plan-caf\\xe9-\\xed\\xa0\\x80-\\u{ffff}.yaml:") != std::string::npos);
 }
 
-const char* kRule = R"(package t
-/// Flags <script>alert(1)</script> big allocations & more.
-@id("T-001") @severity(error) @owner("<img src=x onerror=alert(1)>")
+const std::string kRule =
+    std::string("package t\n") +
+    "/// Flags <script>alert(1)</script> big allocations & more. \x1b[2J \xe2\x80\xae\n" +
+    R"(@id("T-001") @severity(error) @owner("<img src=x onerror=alert(1)>")
 rule big_allocation {
   for a in plan.allocations
   where a.gpus > 1
@@ -216,6 +217,7 @@ TEST_CASE("hostile fact values are shown, not obeyed, in reports, eval and why-n
   runs.push_back(RunCli({"--no-config", "--policy", pack.string(), "--why-not", "T-001", "--at",
                          "allocations[0]", facts}));
   runs.push_back(RunCli({"explain", "T-001", "--policy", pack.string()}));
+  runs.push_back(RunCli({"rules", pack.string()}));
   for (const CliResult& r : runs) {
     INFO(r.out << r.err);
     CHECK(r.exit_code <= 2);
@@ -224,6 +226,7 @@ TEST_CASE("hostile fact values are shown, not obeyed, in reports, eval and why-n
   }
   CHECK(runs[0].out.find("a\\x1b[2J\\x07\\u{202e}\\u{fffe}\\u{85}") != std::string::npos);
   CHECK(runs[3].out.find("a\\x1b[2J\\x07\\u{202e}\\u{fffe}\\u{85}") != std::string::npos);
+  CHECK(runs[6].out.find("& more. \\x1b[2J \\u{202e}") != std::string::npos);
   CliResult junit = RunCli({"--no-config", "--policy", pack.string(), "--format", "junit", facts});
   CHECK(junit.exit_code == 1);
   CHECK(XmlParses(junit.out, tmp.dir()));

@@ -4,6 +4,7 @@
 // on one huge line; rule text with HTML in it. Every human-readable format
 // must show such text (no raw control byte, no forged line), every JSON, SARIF
 // and JUnit document must parse, and a long line must not be repeated whole.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -122,6 +123,19 @@ TEST_CASE("a hostile file name is shown, not obeyed, in every format", "[report]
     CliResult r = Lint(format, plan);
     CHECK(r.exit_code == 1);
     CHECK(JsonParses(r.out));
+  }
+}
+
+TEST_CASE("a usage error quoting a hostile name is one visible line", "[report][hostile]") {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"--no-config", "missing-" + kHostileName},
+        {"explain", "X\x1b[2J\nforged"}}) {
+    CliResult r = RunCli(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(RawControl(r.err) == std::string::npos);
+    CHECK_FALSE(HasForgedLine(r.err));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
 }
 

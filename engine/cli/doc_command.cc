@@ -12,6 +12,7 @@
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/policy_loader.h"
 #include "engine/cli/rule_catalog.h"
+#include "engine/common/escape.h"
 
 namespace capops::cli {
 
@@ -62,30 +63,15 @@ std::map<std::string, RuleExamples> CollectExamples(const Engine& engine) {
   return examples;
 }
 
+// Rule text and example facts as HTML: entities, and control characters or
+// bytes that are not UTF-8 shown as escapes (escape.h), so the page parses.
 std::string Html(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return HtmlText(text);
+}
+
+// Rule text as Markdown prose: raw HTML in a rule's doc must stay text.
+std::string Md(std::string_view text) {
+  return MarkdownText(text);
 }
 
 // A fence longer than any backtick run in the text, so the text cannot end it.
@@ -99,9 +85,10 @@ std::string Fence(const std::string& text) {
 }
 
 void MarkdownCode(const std::string& lang, const std::string& text, std::ostream& out) {
-  std::string fence = Fence(text);
+  std::string shown = Visible(text, Keep::kTabNewline);
+  std::string fence = Fence(shown);
   out << fence << lang << '\n'
-      << text << (text.empty() || text.back() != '\n' ? "\n" : "") << fence << "\n\n";
+      << shown << (shown.empty() || text.back() != '\n' ? "\n" : "") << fence << "\n\n";
 }
 
 void WriteMarkdown(const Engine& engine, const std::vector<RuleEntry>& rules,
@@ -109,20 +96,22 @@ void WriteMarkdown(const Engine& engine, const std::vector<RuleEntry>& rules,
   out << "# Rule catalogue\n\n"
       << rules.size() << " rules; ruleset digest `" << engine.ruleset_digest() << "`.\n\n";
   for (const RuleEntry& e : rules)
-    out << "- [" << e.info->id << " " << e.info->rule->name << "](#" << e.info->id << ")\n";
+    out << "- [" << Md(e.info->id) << " " << Md(e.info->rule->name) << "](#" << Html(e.info->id)
+        << ")\n";
   for (const RuleEntry& e : rules) {
     const check::RuleInfo& r = *e.info;
-    out << "\n<a id=\"" << r.id << "\"></a>\n## " << r.id << " `" << r.rule->name << "`\n\n";
-    out << "- severity: " << SeverityName(r.severity) << "\n- owner: " << r.owner
-        << "\n- source: " << r.source << "\n- defined at: `" << e.defined_at << "`\n";
-    if (!r.tags.empty()) out << "- tags: " << Joined(r.tags, ", ") << '\n';
-    if (!r.rule->doc.empty()) out << '\n' << r.rule->doc << '\n';
-    for (const std::string& b : e.because) out << "\n**Why:** " << b << '\n';
-    for (const std::string& f : e.fix) out << "\n**Fix:** " << f << '\n';
+    out << "\n<a id=\"" << Html(r.id) << "\"></a>\n## " << Md(r.id) << " `" << Visible(r.rule->name)
+        << "`\n\n";
+    out << "- severity: " << SeverityName(r.severity) << "\n- owner: " << Md(r.owner)
+        << "\n- source: " << Md(r.source) << "\n- defined at: `" << Visible(e.defined_at) << "`\n";
+    if (!r.tags.empty()) out << "- tags: " << Md(Joined(r.tags, ", ")) << '\n';
+    if (!r.rule->doc.empty()) out << '\n' << Md(r.rule->doc) << '\n';
+    for (const std::string& b : e.because) out << "\n**Why:** " << Md(b) << '\n';
+    for (const std::string& f : e.fix) out << "\n**Fix:** " << Md(f) << '\n';
     if (!e.params.empty()) out << "\n| param | type | value | default |\n|---|---|---|---|\n";
     for (const ParamEntry& p : e.params) {
-      out << "| `" << p.name << "` | `" << p.type << "` | `" << p.value << "` | `" << p.default_text
-          << "` |\n";
+      out << "| `" << Visible(p.name) << "` | `" << Visible(p.type) << "` | `" << Visible(p.value)
+          << "` | `" << Visible(p.default_text) << "` |\n";
     }
     out << "\n### Source\n\n";
     MarkdownCode("", e.source, out);
@@ -131,7 +120,8 @@ void WriteMarkdown(const Engine& engine, const std::vector<RuleEntry>& rules,
     for (const auto& [title, list] :
          {std::pair{"Fires on", &it->second.fires}, std::pair{"Quiet on", &it->second.quiet}}) {
       for (const Example& ex : *list) {
-        out << "### " << title << " `" << ex.path << "` (test \"" << ex.test << "\")\n\n";
+        out << "### " << title << " `" << Visible(ex.path) << "` (test \"" << Md(ex.test)
+            << "\")\n\n";
         MarkdownCode("yaml", ex.text, out);
       }
     }

@@ -4,6 +4,7 @@
 
 #include "engine/cli/driver.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/common/escape.h"
 #include "engine/report/report.h"
 
 namespace capops::cli {
@@ -23,9 +24,9 @@ int EvalOne(Engine& engine, const std::string& text, const eval::Facts& facts, c
     out << "{\"expression\": " << report::ValueJson(Value::String(text)) << ", \"type\": "
         << report::ValueJson(Value::String(r.type)) << ", \"value\": " << report::ValueJson(r.value) << "}\n";
   } else if (failed) {
-    out << "error: " << r.value.string_value() << '\n';
+    out << "error: " << Visible(r.value.string_value()) << '\n';
   } else {
-    out << r.value.ToLiteral() << "  : " << r.type << '\n';
+    out << Visible(r.value.ToLiteral()) << "  : " << Visible(r.type) << '\n';
   }
   if (options.explain && !options.json) report::WriteTrace(engine.sources(), r.AsTraceStep(), {false, options.color}, out);
   return failed ? kExitFindings : kExitClean;

@@ -6,6 +6,7 @@
 #include "engine/api/engine.h"
 #include "engine/cli/driver.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/common/escape.h"
 
 namespace capops::cli {
 
@@ -43,26 +44,28 @@ void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& 
   const check::Program& program = *engine.program();
   const SourceManager& sources = engine.sources();
   SourceLoc at = sources.Resolve(rule.rule->span);
-  out << rule.id << "  " << rule.rule->name << "  (" << SeverityName(rule.severity) << ")\n";
-  out << "  defined at: " << sources.Path(at.file) << ':' << at.line << ':' << at.column << '\n';
-  if (!rule.owner.empty()) out << "  owner: " << rule.owner << '\n';
-  if (!rule.source.empty()) out << "  source: " << rule.source << '\n';
-  for (const std::string& tag : rule.tags) out << "  tag: " << tag << '\n';
+  out << Visible(rule.id) << "  " << Visible(rule.rule->name) << "  ("
+      << SeverityName(rule.severity) << ")\n";
+  out << "  defined at: " << Visible(sources.Path(at.file)) << ':' << at.line << ':' << at.column
+      << '\n';
+  if (!rule.owner.empty()) out << "  owner: " << Visible(rule.owner) << '\n';
+  if (!rule.source.empty()) out << "  source: " << Visible(rule.source) << '\n';
+  for (const std::string& tag : rule.tags) out << "  tag: " << Visible(tag) << '\n';
   out << "  cost: " << rule.cost << '\n';
-  if (!rule.rule->doc.empty()) out << '\n' << rule.rule->doc << '\n';
+  if (!rule.rule->doc.empty()) out << '\n' << Visible(rule.rule->doc, Keep::kTabNewline) << '\n';
   for (const syntax::Emit& e : rule.rule->emits) {
-    if (!e.because.empty()) out << "\nbecause: " << e.because << '\n';
-    if (!e.fix.empty()) out << "fix: " << e.fix << '\n';
+    if (!e.because.empty()) out << "\nbecause: " << Visible(e.because) << '\n';
+    if (!e.fix.empty()) out << "fix: " << Visible(e.fix) << '\n';
   }
   std::vector<uint32_t> params = ParamsOf(rule, program);
   if (!params.empty()) out << "\nparams:\n";
   for (uint32_t index : params) {
     const check::ParamInfo& p = program.params[index];
     out << "  " << p.decl->name << ": " << program.schema.Name(p.type) << " = "
-        << engine.params()[index].ToLiteral() << '\n';
+        << Visible(engine.params()[index].ToLiteral()) << '\n';
   }
   out << "\nsource:\n";
-  out << Text(sources, rule.rule->span) << '\n';
+  out << Visible(Text(sources, rule.rule->span), Keep::kTabNewline) << '\n';
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "engine/cli/driver.h"
 #include "engine/cli/pack_locator.h"
+#include "engine/common/escape.h"
 #include "engine/report/report.h"
 
 namespace capops::cli {
@@ -29,7 +30,8 @@ std::string DisplayPath(const fs::path& p) {
 }  // namespace
 
 int Fail(std::ostream& err, const std::string& reason) {
-  err << "capops-lint: error: " << reason << '\n';
+  // Reasons quote paths and names the user gave: one line, no control byte.
+  err << "capops-lint: error: " << Visible(reason) << '\n';
   return kExitUsage;
 }
 

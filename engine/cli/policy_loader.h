@@ -9,7 +9,8 @@
 
 namespace capops::cli {
 
-/// Prints `capops-lint: error: <reason>` and returns the usage exit code (2).
+/// Prints `capops-lint: error: <reason>` (reason made Visible, escape.h) and
+/// returns the usage exit code (2).
 int Fail(std::ostream& err, const std::string& reason);
 
 /// Adds the shipped stdlib, then the `*.cpl` files under `paths` (files or

@@ -12,6 +12,7 @@
 
 #include "engine/cli/output_file.h"
 #include "engine/cli/pack_locator.h"
+#include "engine/common/json_text.h"
 
 namespace capops::cli {
 
@@ -173,7 +174,7 @@ std::string EncodeEntry(const CacheEntry& entry, const SourceManager& sources) {
   Json main = encoder.Of(entry.main);
   Json solo = entry.solo ? encoder.Of(*entry.solo) : Json(nullptr);
   Json out = {{"files", encoder.files()}, {"main", std::move(main)}, {"solo", std::move(solo)}};
-  return out.dump();
+  return JsonText(out);
 }
 
 bool DecodeEntry(std::string_view text, const FileResolver& resolve, CacheEntry* entry) {

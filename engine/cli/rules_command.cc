@@ -10,6 +10,8 @@
 #include "engine/cli/policy_loader.h"
 #include "engine/cli/rule_catalog.h"
 #include "engine/cli/rules_diff.h"
+#include "engine/common/escape.h"
+#include "engine/common/json_text.h"
 
 namespace capops::cli {
 
@@ -38,14 +40,29 @@ void WriteJson(const Engine& engine, std::ostream& out) {
                      {"fix", e.fix},
                      {"params", params}});
   }
-  out << json{{"ruleset_digest", engine.ruleset_digest()}, {"rules", rules}}.dump(2) << '\n';
+  out << JsonText(json{{"ruleset_digest", engine.ruleset_digest()}, {"rules", rules}}, 2) << '\n';
 }
 
-// Pipes would end a Markdown table cell.
-std::string Cell(std::string s) {
+// Rule text in a Markdown table cell: markup characters as entities (so a
+// `<script>` in a rule stays text), and pipes, which would end the cell.
+std::string Cell(const std::string& text) {
+  std::string s = MarkdownText(text, Keep::kNothing);
   for (size_t i = s.find('|'); i != std::string::npos; i = s.find('|', i + 2))
     s.replace(i, 1, "\\|");
   return s;
+}
+
+// A code span in a table cell: markup is inert there, but a backtick would
+// end the span early and a pipe the cell.
+std::string Code(const std::string& text) {
+  std::string s = Visible(text);
+  size_t longest = 0;
+  for (size_t i = 0, run = 0; i < s.size(); ++i)
+    longest = std::max(longest, run = s[i] == '`' ? run + 1 : 0);
+  for (size_t i = s.find('|'); i != std::string::npos; i = s.find('|', i + 2))
+    s.replace(i, 1, "\\|");
+  std::string fence(longest + 1, '`');
+  return longest == 0 ? fence + s + fence : fence + " " + s + " " + fence;
 }
 
 void WriteMarkdown(const Engine& engine, std::ostream& out) {
@@ -54,10 +71,10 @@ void WriteMarkdown(const Engine& engine, std::ostream& out) {
   for (const RuleEntry& e : BuildCatalog(engine)) {
     const check::RuleInfo& r = *e.info;
     std::vector<std::string> params;
-    for (const ParamEntry& p : e.params) params.push_back("`" + p.name + " = " + p.value + "`");
-    out << "| " << r.id << " | `" << r.rule->name << "` | " << SeverityName(r.severity) << " | "
-        << Cell(r.owner) << " | " << Cell(Joined(r.tags, ", ")) << " | " << Cell(r.source) << " | "
-        << Cell(Joined(params, ", ")) << " |\n";
+    for (const ParamEntry& p : e.params) params.push_back(Code(p.name + " = " + p.value));
+    out << "| " << Cell(r.id) << " | " << Code(r.rule->name) << " | " << SeverityName(r.severity)
+        << " | " << Cell(r.owner) << " | " << Cell(Joined(r.tags, ", ")) << " | " << Cell(r.source)
+        << " | " << Joined(params, ", ") << " |\n";
   }
   out << "\nruleset digest: `" << engine.ruleset_digest() << "`\n";
 }
@@ -65,14 +82,14 @@ void WriteMarkdown(const Engine& engine, std::ostream& out) {
 void WriteText(const Engine& engine, std::ostream& out) {
   for (const RuleEntry& e : BuildCatalog(engine)) {
     const check::RuleInfo& r = *e.info;
-    out << r.id << "  " << r.rule->name << "  (" << SeverityName(r.severity) << ")  "
-        << e.defined_at << '\n';
-    if (!r.owner.empty()) out << "  owner: " << r.owner << '\n';
-    if (!r.tags.empty()) out << "  tags: " << Joined(r.tags, ", ") << '\n';
-    if (!r.source.empty()) out << "  source: " << r.source << '\n';
+    out << Visible(r.id) << "  " << Visible(r.rule->name) << "  (" << SeverityName(r.severity)
+        << ")  " << Visible(e.defined_at) << '\n';
+    if (!r.owner.empty()) out << "  owner: " << Visible(r.owner) << '\n';
+    if (!r.tags.empty()) out << "  tags: " << Visible(Joined(r.tags, ", ")) << '\n';
+    if (!r.source.empty()) out << "  source: " << Visible(r.source) << '\n';
     for (const ParamEntry& p : e.params) {
-      out << "  param " << p.name << ": " << p.type << " = " << p.value;
-      if (p.value != p.default_text) out << "  (default " << p.default_text << ")";
+      out << "  param " << Visible(p.name) << ": " << Visible(p.type) << " = " << Visible(p.value);
+      if (p.value != p.default_text) out << "  (default " << Visible(p.default_text) << ")";
       out << '\n';
     }
   }

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/rules_diff.h"
+#include "engine/common/escape.h"
+#include "engine/common/json_text.h"
 
 namespace capops::cli {
 
@@ -44,7 +46,8 @@ std::string FindingLine(char sign, const DiffFinding& f) {
   std::string out = std::string(1, sign) + " " + f.rule + " " + f.file + ":" +
                     std::to_string(f.line) + ":" + std::to_string(f.column);
   if (!f.at.empty()) out += " " + f.at;
-  return out + "  " + f.message;
+  // Facts and file names are untrusted: one line, no control byte.
+  return Visible(out + "  " + f.message);
 }
 
 // Both lists, merged in file order; each line with its sign.
@@ -112,7 +115,7 @@ void WriteText(const RulesDiff& d, const FindingsDiff& f, std::ostream& out) {
   out << '\n' << FindingsSummary(f) << '\n';
   std::string file;
   for (const auto& [sign, x] : Merged(f)) {
-    if (x->file != file) out << (file = x->file) << '\n';
+    if (x->file != file) out << Visible(file = x->file) << '\n';
     out << "  " << FindingLine(sign, *x) << '\n';
   }
 }
@@ -179,13 +182,14 @@ void WriteJson(const RulesDiff& d, const FindingsDiff& f, std::ostream& out) {
                 {"unchanged", f.unchanged.size()},
                 {"test_fact_sets", f.fixtures},
                 {"plan_files", f.plans}}}};
-  out << doc.dump(2) << '\n';
+  out << JsonText(doc, 2) << '\n';
 }
 
 // ---- Markdown (a pull-request comment)
 
 // Inline code that survives backticks in the text.
-std::string Code(const std::string& s) {
+std::string Code(const std::string& text) {
+  std::string s = Visible(text);
   if (s.find('`') == std::string::npos) return "`" + s + "`";
   return "`` " + s + " ``";
 }

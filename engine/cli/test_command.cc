@@ -9,6 +9,8 @@
 #include "engine/cli/driver.h"
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/common/escape.h"
+#include "engine/common/json_text.h"
 
 namespace capops::cli {
 
@@ -35,22 +37,22 @@ bool ReadTestFacts(const PolicyTest& test, size_t limit, std::vector<TextFile>* 
 }
 
 std::string Where(const PolicyTestResult& r) {
-  return r.path + ":" + std::to_string(r.loc.line) + ":" + std::to_string(r.loc.column);
+  return Visible(r.path) + ":" + std::to_string(r.loc.line) + ":" + std::to_string(r.loc.column);
 }
 
 void WriteDiff(const PolicyTestResult& r, std::ostream& out) {
   for (const ExpectationOutcome& o : r.outcomes) {
     if (o.met) continue;
-    out << "  - " << ExpectationText(*o.expectation);
+    out << "  - " << Visible(ExpectationText(*o.expectation));
     out << (o.problem.empty() ? "  (found " + std::to_string(o.found) + ")"
-                              : "  (" + o.problem + ")")
+                              : "  (" + Visible(o.problem) + ")")
         << '\n';
   }
   for (const TestFinding& f : r.findings) {
-    out << (f.expected ? "    " : "  + ") << f.rule_id << " at " << f.place << ": " << f.message
-        << '\n';
+    out << (f.expected ? "    " : "  + ") << Visible(f.rule_id) << " at " << Visible(f.place)
+        << ": " << Visible(f.message) << '\n';
   }
-  for (const std::string& e : r.errors) out << "  ! " << e << '\n';
+  for (const std::string& e : r.errors) out << "  ! " << Visible(e) << '\n';
 }
 
 // A `where` clause or a `when` guard and how it was seen.
@@ -138,8 +140,8 @@ void WriteCoverageText(const Engine& engine, const CoverageSummary& s, std::ostr
       const char* seen = c.seen.seen_true > 0    ? "only true"
                          : c.seen.seen_false > 0 ? "only false"
                                                  : "never evaluated";
-      out << "      " << engine.sources().Path(loc.file) << ":" << loc.line << ": `"
-          << ConditionText(engine.sources(), c) << "` seen " << seen << '\n';
+      out << "      " << Visible(engine.sources().Path(loc.file)) << ":" << loc.line << ": `"
+          << Visible(ConditionText(engine.sources(), c)) << "` seen " << seen << '\n';
     }
   }
   out << "rules: " << s.rules_covered << "/" << s.rules.size() << " (" << Percent(s.rule_percent())
@@ -215,7 +217,7 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
     }
     failed += !r.passed;
     if (!options.json) {
-      out << (r.passed ? "PASS " : "FAIL ") << r.name << "  (" << Where(r) << ")\n";
+      out << (r.passed ? "PASS " : "FAIL ") << Visible(r.name) << "  (" << Where(r) << ")\n";
       if (!r.passed) WriteDiff(r, out);
     }
     results.push_back(std::move(r));
@@ -244,7 +246,7 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
                       {"failed", failed},
                       {"coverage_ok", coverage_ok}};
     doc["ruleset_digest"] = engine.ruleset_digest();
-    out << doc.dump(2) << '\n';
+    out << JsonText(doc, 2) << '\n';
   } else {
     out << results.size() << " test" << (results.size() == 1 ? "" : "s") << ": "
         << results.size() - failed << " passed, " << failed << " failed\n";

@@ -6,6 +6,7 @@
 
 #include "engine/cli/driver.h"
 #include "engine/cli/policy_loader.h"
+#include "engine/common/escape.h"
 #include "engine/report/report.h"
 
 namespace capops::cli {
@@ -77,8 +78,9 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const Chec
                   std::ostream& out) {
   out << "binding:";
   for (const eval::Evidence& e : o.bindings) {
-    out << ' ' << e.name << " = " << e.value;
-    if (e.loc.valid()) out << " (" << engine.sources().Path(e.loc.file) << ':' << e.loc.line << ')';
+    out << ' ' << Visible(e.name) << " = " << Visible(e.value);
+    if (e.loc.valid())
+      out << " (" << Visible(engine.sources().Path(e.loc.file)) << ':' << e.loc.line << ')';
     out << ';';
   }
   out << '\n';
@@ -86,7 +88,10 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const Chec
     out << "  the rule fires for this binding\n";
     return;
   }
-  out << "  " << (o.error.empty() ? "stops at a false clause:" : "stops at a clause that erred: " + o.error) << '\n';
+  out << "  "
+      << (o.error.empty() ? "stops at a false clause:"
+                          : "stops at a clause that erred: " + Visible(o.error))
+      << '\n';
   report::WriteTrace(engine.sources(), o.trace, {false, options.color}, out);
 }
 
@@ -120,9 +125,9 @@ int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std
   }
   std::optional<eval::WhyNotResult> result = engine.WhyNot(rule_id, facts, focus);
   if (!result) return Fail(err, "no rule `" + rule_id + "`");
-  out << "why-not " << rule_id << " at `" << selector << "`\n";
+  out << "why-not " << Visible(rule_id) << " at `" << Visible(selector) << "`\n";
   if (!result->in_domain) {
-    out << "`" << selector << "` is not in the domain of " << rule_id
+    out << "`" << Visible(selector) << "` is not in the domain of " << Visible(rule_id)
         << ": none of its `for` clauses ranges over it\n";
     return kExitClean;
   }

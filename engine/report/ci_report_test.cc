@@ -154,6 +154,25 @@ TEST_CASE("GitHub: messages and properties are escaped", "[report][github]") {
         "line\n");
 }
 
+TEST_CASE("GitHub: control bytes are shown, never passed to the log", "[report][github]") {
+  SourceManager sm;
+  FileId f = sm.Add(std::string("a\x1b]8;;x\x07\nb\0c\r.yaml", 18), "x: 1\n");
+  eval::LintReport report;
+  eval::Violation v;
+  v.rule_id = "R-1";
+  v.rule_name = "r\x07";
+  v.message = std::string("bell\x07 nul\0 esc\x1b[2J \xe2\x80\xae", 22);
+  v.because = "two\nlines";
+  v.loc = SourceLoc{f, 1, 4};
+  report.violations.push_back(v);
+  std::ostringstream out;
+  WriteGithub(sm, report, out);
+  CHECK(out.str() ==
+        "::error file=a\\x1b]8;;x\\x07\\nb\\x00c\\r.yaml,line=1,col=4,title=R-1 r\\x07::bell\\x07 "
+        "nul\\x00 esc\\x1b[2J \\u{202e}%0Abecause: two%0Alines\n"
+        "capops-lint: 1 finding, 0 waived, 0 baselined, in 0 files\n");
+}
+
 TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") {
   nlohmann::json doc = nlohmann::json::parse(Lint({"--config", kCi, "--format", "sarif"}));
   CHECK(doc["version"] == "2.1.0");

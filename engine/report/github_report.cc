@@ -1,7 +1,10 @@
 // GitHub workflow annotations: one `::error`/`::warning`/`::notice` command
 // per finding, escaped as the workflow-command syntax requires (%, CR, LF in
 // the message; also `:` and `,` in properties), and a plain summary line.
+// User text is made Visible (escape.h) first, so no control byte reaches the
+// log and a newline in a file name cannot start a command of its own.
 // Also the text report's waived lines, which share the one-line form.
+#include "engine/common/escape.h"
 #include "engine/report/ci_report.h"
 
 namespace capops::report {
@@ -24,9 +27,10 @@ std::string EscapeData(std::string_view text) {
   return out;
 }
 
+// A property value: one line, so newlines are shown as `\n` before escaping.
 std::string EscapeProperty(std::string_view text) {
   std::string out;
-  for (char c : EscapeData(text)) {
+  for (char c : EscapeData(Visible(text))) {
     if (c == ':') {
       out += "%3A";
     } else if (c == ',') {
@@ -58,15 +62,15 @@ void WriteGithub(const SourceManager& sources, const eval::LintReport& report, s
       ++waived;
       continue;
     }
-    std::string message = v.message;
-    if (!v.because.empty()) message += "\nbecause: " + v.because;
-    if (!v.fix.empty()) message += "\nfix: " + v.fix;
+    std::string message = Visible(v.message, Keep::kTabNewline);
+    if (!v.because.empty()) message += "\nbecause: " + Visible(v.because, Keep::kTabNewline);
+    if (!v.fix.empty()) message += "\nfix: " + Visible(v.fix, Keep::kTabNewline);
     Annotate(sources, v.severity, v.loc, v.rule_id + " " + v.rule_name, message, out);
     ++shown;
   }
   for (const Diagnostic& d : report.errors.items()) {
-    std::string message = d.message;
-    if (!d.help.empty()) message += "\nhelp: " + d.help;
+    std::string message = Visible(d.message, Keep::kTabNewline);
+    if (!d.help.empty()) message += "\nhelp: " + Visible(d.help, Keep::kTabNewline);
     Annotate(sources, d.severity, d.loc, d.code.empty() ? "capops-lint" : "capops-lint " + d.code,
              message, out);
     ++shown;
@@ -80,10 +84,10 @@ void WriteWaivedLines(const SourceManager& sources, const eval::LintReport& repo
                       std::ostream& out) {
   for (const eval::Violation& v : report.violations) {
     if (!v.suppression) continue;
-    out << sources.Path(v.loc.file);
+    out << Visible(sources.Path(v.loc.file));
     if (v.loc.valid()) out << ':' << v.loc.line << ':' << v.loc.column;
-    out << ": waived[" << v.rule_id << "] " << v.message << " (owner `" << v.suppression->owner
-        << "`, until " << v.suppression->expires << ")\n";
+    out << ": waived[" << Visible(v.rule_id) << "] " << Visible(v.message) << " (owner `"
+        << Visible(v.suppression->owner) << "`, until " << Visible(v.suppression->expires) << ")\n";
   }
 }
 

@@ -1,9 +1,9 @@
 // JSON reports, in the shape of DESIGN.md's output contract. Keys are
 // written in a fixed order (nlohmann::ordered_json) so output is stable.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-
+#include "engine/common/json_text.h"
 #include "engine/report/report.h"
 
 namespace capops::report {
@@ -98,7 +98,7 @@ Json ValueToJson(const Value& v) {
 }  // namespace
 
 std::string ValueJson(const Value& value) {
-  return ValueToJson(value).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return JsonText(ValueToJson(value));
 }
 
 void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
@@ -124,7 +124,7 @@ void WriteJson(const SourceManager& sources, const eval::LintReport& report, con
                 {"warnings", c.warnings},
                 {"infos", c.infos}}}};
   // Invalid UTF-8 in a message is replaced rather than aborting the report.
-  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+  out << JsonText(doc, 2) << '\n';
 }
 
 }  // namespace capops::report

@@ -4,38 +4,17 @@
 #include <map>
 #include <set>
 
+#include "engine/common/escape.h"
 #include "engine/report/ci_report.h"
 
 namespace capops::report {
 
 namespace {
 
-// Escapes text for XML; control characters XML 1.0 cannot hold become `?`.
+// Any bytes as XML text: entities, and characters XML 1.0 cannot hold (or
+// that are not UTF-8) written as visible escapes (escape.h).
 std::string Xml(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out +=
-            (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') ? '?' : c;
-    }
-  }
-  return out;
+  return XmlText(text, Keep::kNothing);
 }
 
 std::string Where(const SourceManager& sources, const SourceLoc& loc) {
@@ -57,13 +36,16 @@ struct Suite {
 void Collect(const SourceManager& sources, const eval::LintReport& report,
              const std::set<std::string>& rule_ids, std::map<std::string, Suite>* suites) {
   for (const eval::Violation& v : report.violations) {
-    std::string line = Where(sources, v.loc) + ": " + SeverityName(v.severity) + " " + v.message;
-    if (v.suppression) line += " (waived: " + v.suppression->justification + ")";
+    // One line per finding: a newline in a message or a path is shown, not kept.
+    std::string line =
+        Visible(Where(sources, v.loc) + ": " + SeverityName(v.severity) + " " + v.message);
+    if (v.suppression) line += " (waived: " + Visible(v.suppression->justification) + ")";
     (*suites)[std::string(sources.Path(v.loc.file))].by_rule[v.rule_id].push_back(
         {line, v.suppression.has_value()});
   }
   for (const Diagnostic& d : report.errors.items()) {
-    std::string line = Where(sources, d.loc) + ": " + SeverityName(d.severity) + " " + d.message;
+    std::string line =
+        Visible(Where(sources, d.loc) + ": " + SeverityName(d.severity) + " " + d.message);
     // A rule error's code is its rule id; other codes (`yaml`, `facts`) get a case of their own.
     std::string id = d.code.empty() ? "capops/error" : d.code;
     if (!rule_ids.count(id)) id = "capops/" + (d.code.empty() ? std::string("error") : d.code);
@@ -94,9 +76,10 @@ void WriteCase(const std::string& file, const std::string& id, const std::string
   out << ">\n";
   if (failing > 0) {
     out << "      <failure type=\"" << Xml(id) << "\" message=\"" << failing << " finding"
-        << (failing == 1 ? "" : "s") << " of " << Xml(id) << "\">" << Xml(body) << "</failure>\n";
+        << (failing == 1 ? "" : "s") << " of " << Xml(id) << "\">" << XmlText(body)
+        << "</failure>\n";
   }
-  if (!waived.empty()) out << "      <system-out>" << Xml(waived) << "</system-out>\n";
+  if (!waived.empty()) out << "      <system-out>" << XmlText(waived) << "</system-out>\n";
   out << "    </testcase>\n";
 }
 

@@ -9,20 +9,22 @@ namespace capops::report {
 namespace {
 
 std::string ValueText(const SourceManager& sources, const eval::TraceValue& t) {
-  return t.value + (t.fact.valid() ? "  (" + Where(sources, t.fact) + ")" : "");
+  return Visible(t.value) + (t.fact.valid() ? "  (" + Where(sources, t.fact) + ")" : "");
 }
 
 void WriteList(const SourceManager& sources, const eval::TraceStep& step, const std::string& indent,
                std::ostream& out) {
-  for (const eval::TraceValue& t : step.values) out << indent << "  " << t.expr << " = " << ValueText(sources, t) << '\n';
+  for (const eval::TraceValue& t : step.values)
+    out << indent << "  " << Visible(t.expr, Keep::kTabNewline) << " = " << ValueText(sources, t)
+        << '\n';
 }
 
 }  // namespace
 
 void WritePowerAssert(const SourceManager& sources, const eval::TraceStep& step, const std::string& indent,
                       const Style& style, std::ostream& out) {
-  out << indent << style.Paint("1", step.clause) << "  " << style.Paint("2", "(" + Where(sources, step.loc) + ")")
-      << '\n';
+  out << indent << style.Paint("1", Visible(step.clause, Keep::kTabNewline)) << "  "
+      << style.Paint("2", "(" + Where(sources, step.loc) + ")") << '\n';
   if (step.clause.find('\n') != std::string::npos) return WriteList(sources, step, indent, out);
   // One value per column; a later (outer) expression at the same column wins.
   std::map<size_t, std::string> at;

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "engine/common/json_text.h"
 #include "engine/report/ci_report.h"
 
 namespace capops::report {
@@ -169,7 +170,7 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
       {"columnKind", "unicodeCodePoints"},
       {"properties", {{"rulesetDigest", report.ruleset_digest}, {"baselined", report.baselined}}}};
   Json doc = {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
-  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+  out << JsonText(doc, 2) << '\n';
 }
 
 }  // namespace capops::report

@@ -1,13 +1,21 @@
 // Source snippets: finding the span to underline in a YAML or CPL line and
-// printing it with a gutter, safely (control characters are made visible).
+// printing it with a gutter, safely: control characters are made visible
+// (escape.h) and a long line is cut to a window around the span.
 #include "engine/report/snippet.h"
 
 #include <algorithm>
 #include <optional>
 
+#include "engine/common/escape.h"
+
 namespace capops::report {
 
 namespace {
+
+// A snippet shows at most this many characters of a line, starting this many
+// before the span when the line is longer.
+constexpr size_t kSnippetColumns = 160;
+constexpr size_t kSnippetContextBefore = 60;
 
 bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
@@ -48,19 +56,47 @@ size_t TokenLength(std::string_view line, size_t start) {
   return std::max<size_t>(1, end - start);
 }
 
-}  // namespace
+// The part of a long line a snippet shows: a window of whole characters
+// around the span, so that a plan written on one huge line is not repeated
+// in full under each of its findings.
+struct SnippetWindow {
+  size_t begin = 0, end = 0;  // bytes
+  bool cut_before = false;
+};
 
-std::string Printable(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') || c == 0x7f) c = '?';
-  }
-  return out;
+SnippetWindow CutWindow(std::string_view line, size_t start) {
+  SnippetWindow w{0, line.size(), false};
+  if (line.size() <= kSnippetColumns) return w;  // short in bytes, so in characters
+  auto back = [&](size_t i, size_t chars) {
+    while (chars > 0 && i > 0) {
+      --i;
+      while (i > 0 && IsContinuation(line[i])) --i;
+      --chars;
+    }
+    return i;
+  };
+  auto forward = [&](size_t i, size_t chars) {
+    while (chars > 0 && i < line.size()) {
+      ++i;
+      while (i < line.size() && IsContinuation(line[i])) ++i;
+      --chars;
+    }
+    return i;
+  };
+  w.begin = back(start, kSnippetContextBefore);
+  w.end = forward(w.begin, kSnippetColumns);
+  if (w.end == line.size()) w.begin = back(line.size(), kSnippetColumns);
+  w.begin = std::min(w.begin, start);
+  w.cut_before = w.begin > 0;
+  return w;
 }
 
+}  // namespace
+
 std::string Where(const SourceManager& sources, const SourceLoc& loc) {
-  if (!loc.valid()) return std::string(sources.Path(loc.file));
-  return std::string(sources.Path(loc.file)) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  std::string path = Visible(sources.Path(loc.file));
+  if (!loc.valid()) return path;
+  return path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
 }
 
 size_t GutterWidth(std::initializer_list<uint32_t> lines) {
@@ -80,15 +116,21 @@ void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t l
   if (!found) return;
   std::string_view line = *found;
   std::string number = std::to_string(loc.line);
-  size_t start = ByteOfColumn(line, loc.column);
-  size_t marks = length != 0 ? length : TokenLength(line, start);
-  // Tabs are repeated so the marks line up under the value.
-  std::string pad;
-  for (size_t i = 0; i < start && i < line.size(); ++i) {
-    if (!IsContinuation(line[i])) pad += line[i] == '\t' ? '\t' : ' ';
+  size_t start = std::min(ByteOfColumn(line, loc.column), line.size());
+  size_t end = length != 0 ? start + ByteOfColumn(line.substr(start), length + 1)
+                           : std::min(line.size(), start + TokenLength(line, start));
+  SnippetWindow w = CutWindow(line, start);
+  end = std::min(end, w.end);
+  // Marks go under the escaped text as shown; tabs are repeated so they line up.
+  std::string pad = w.cut_before ? " " : "";
+  for (char c : Visible(line.substr(w.begin, start - w.begin), Keep::kTab)) {
+    if (!IsContinuation(c)) pad += c == '\t' ? '\t' : ' ';
   }
+  size_t marks =
+      std::max<size_t>(1, CodePoints(Visible(line.substr(start, end - start), Keep::kTab)));
   out << std::string(gutter - number.size(), ' ') << style.Paint("1;34", number + " |") << ' '
-      << Printable(line) << '\n';
+      << (w.cut_before ? "…" : "") << Visible(line.substr(w.begin, w.end - w.begin), Keep::kTab)
+      << (w.end < line.size() ? "…" : "") << '\n';
   std::string underline(marks, mark);
   out << std::string(gutter + 1, ' ') << style.Paint("1;34", "|") << ' ' << pad
       << style.Paint(mark == '^' ? "1;31" : "1;34", underline + (label.empty() ? "" : " " + label)) << '\n';

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "engine/common/escape.h"
 #include "engine/common/source.h"
 
 namespace capops::report {
@@ -20,21 +21,19 @@ struct Style {
   }
 };
 
-/// `text` with control characters (ESC, BEL, NUL …) shown as `?`: facts come
-/// from pull requests and must not drive the reader's terminal.
-std::string Printable(std::string_view text);
-
-/// `path:line:col`, or the path alone for a location without a line.
+/// `path:line:col`, or the path alone for a location without a line; the
+/// path made Visible (escape.h), as a file name may hold any byte.
 std::string Where(const SourceManager& sources, const SourceLoc& loc);
 
 /// Width of the line-number gutter for these locations.
 size_t GutterWidth(std::initializer_list<uint32_t> lines);
 
-/// Writes ` NN | line` and the underline row. `length` is how many characters
-/// to mark (0: guess the YAML token at the column); `mark` is `^` for the
-/// primary place and `-` for secondary ones; `label` follows the marks.
-/// Writes nothing when the line is not to be had: out of range, or in a
-/// released file that changed on disk since it was read (source.h).
+/// Writes ` NN | line` and the underline row. The line is made Visible
+/// (tabs kept) and, when longer than 160 characters, cut to a window around
+/// the span with `…` where it was cut; the marks follow the shown text. `length` is how many
+/// characters to mark (0: guess the YAML token at the column); `mark` is `^` for the primary place
+/// and `-` for secondary ones; `label` follows the marks. Writes nothing when the line is not to be
+/// had: out of range, or in a released file that changed on disk since it was read (source.h).
 void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t length, char mark,
                   const std::string& label, size_t gutter, const Style& style, std::ostream& out);
 

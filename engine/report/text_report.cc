@@ -20,8 +20,8 @@ const char* SeverityColor(Severity s) {
 
 std::string Header(Severity severity, const std::string& code, const std::string& message, const Style& style) {
   std::string label = SeverityName(severity);
-  if (!code.empty()) label += "[" + code + "]";
-  return style.Paint(SeverityColor(severity), label) + style.Paint("1", ": " + Printable(message));
+  if (!code.empty()) label += "[" + Visible(code) + "]";
+  return style.Paint(SeverityColor(severity), label) + style.Paint("1", ": " + Visible(message));
 }
 
 void WriteArrow(const SourceManager& sources, const SourceLoc& loc, size_t gutter, const char* arrow,
@@ -32,10 +32,10 @@ void WriteArrow(const SourceManager& sources, const SourceLoc& loc, size_t gutte
 void WriteExplain(const SourceManager& sources, const eval::Violation& v, size_t gutter, const Style& style,
                   std::ostream& out) {
   std::string pad(gutter + 1, ' ');
-  out << pad << "= rule: " << v.rule_name << " (" << Where(sources, v.policy_loc) << ")\n";
+  out << pad << "= rule: " << Visible(v.rule_name) << " (" << Where(sources, v.policy_loc) << ")\n";
   if (!v.evidence.empty()) out << pad << "= evidence:\n";
   for (const eval::Evidence& e : v.evidence) {
-    out << pad << "    " << e.name << " = " << e.value;
+    out << pad << "    " << Visible(e.name) << " = " << Visible(e.value);
     if (e.loc.valid()) out << "  (" << Where(sources, e.loc) << ")";
     out << '\n';
   }
@@ -53,11 +53,11 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v, cons
   WriteSnippet(sources, v.loc, 0, '^', "", gutter, style, out);
   for (const eval::Label& l : v.labels) {
     WriteArrow(sources, l.loc, gutter, ":::", style, out);
-    WriteSnippet(sources, l.loc, 0, '-', Printable(l.message), gutter, style, out);
+    WriteSnippet(sources, l.loc, 0, '-', Visible(l.message), gutter, style, out);
   }
   std::string pad(gutter + 1, ' ');
-  if (!v.because.empty()) out << pad << "= because: " << v.because << '\n';
-  if (!v.fix.empty()) out << pad << "= fix: " << v.fix << '\n';
+  if (!v.because.empty()) out << pad << "= because: " << Visible(v.because) << '\n';
+  if (!v.fix.empty()) out << pad << "= fix: " << Visible(v.fix) << '\n';
   if (options.explain) WriteExplain(sources, v, gutter, style, out);
   out << '\n';
 }
@@ -70,9 +70,9 @@ void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const St
   WriteSnippet(sources, d.loc, d.length, '^', "", gutter, style, out);
   std::string pad(gutter + 1, ' ');
   for (const RelatedLoc& r : d.related) {
-    out << pad << "= note: " << Printable(r.message) << " at " << Where(sources, r.loc) << '\n';
+    out << pad << "= note: " << Visible(r.message) << " at " << Where(sources, r.loc) << '\n';
   }
-  if (!d.help.empty()) out << pad << "= help: " << Printable(d.help) << '\n';
+  if (!d.help.empty()) out << pad << "= help: " << Visible(d.help) << '\n';
   out << '\n';
 }
 
@@ -147,9 +147,10 @@ void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const
 }
 
 void WriteShort(const SourceManager& sources, const eval::LintReport& report, std::ostream& out) {
-  auto line = [&](const SourceLoc& loc, Severity s, const std::string& code, const std::string& message) {
-    out << Where(sources, loc) << ": " << SeverityName(s) << (code.empty() ? "" : "[" + code + "]") << ": "
-        << Printable(message) << '\n';
+  auto line = [&](const SourceLoc& loc, Severity s, const std::string& code,
+                  const std::string& message) {
+    out << Where(sources, loc) << ": " << SeverityName(s)
+        << (code.empty() ? "" : "[" + Visible(code) + "]") << ": " << Visible(message) << '\n';
   };
   InFileOrder(
       sources, report, [&](const eval::Violation& v) { line(v.loc, v.severity, v.rule_id, v.message); },

@@ -1,0 +1,57 @@
+// Escaping of untrusted text (fact values, file names, rule text) for the
+// sinks that show it: terminals and logs, XML, HTML, Markdown and JSON.
+//
+// Facts and file names come from pull requests. Written raw, an ESC or BEL
+// drives the reader's terminal, a newline forges a report line, U+202E
+// reorders what the reader sees, and bytes that are not UTF-8 (or code points
+// XML forbids) make a CI report that no parser accepts. Every human-readable
+// writer therefore passes user text through Visible():
+//
+//   Visible("a\x1b[2Jb\n")             → `a\x1b[2Jb\n` (backslash escapes, one line)
+//   Visible("caf\xe9")                 → `caf\xe9`
+//   Visible("x\u202Ey")                → `x\u{202e}y`
+//   Visible("a\tb\nc", kKeepTabNewline) → unchanged
+//
+// XmlText(), HtmlText() and MarkdownText() build on it, so every byte string
+// becomes well-formed output; JsonText() (json_text.h) is the one way JSON
+// is written.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace capops {
+
+/// Which layout characters Visible() leaves as they are.
+enum class Keep {
+  kNothing,     // one-line sinks: file names, messages, short lines
+  kTab,         // a source line in a snippet (tabs keep marks aligned)
+  kTabNewline,  // multi-line text: rule docs, JUnit bodies, HTML <pre>
+};
+
+/// `text` with every character that could act on a terminal or hide text shown
+/// as a visible escape: C0 controls (`\n`, `\r`, `\t`, `\0`, `\e`… written
+/// `\x1b` style, or the short form for \n \r \t), DEL, C1 controls and the
+/// bidirectional / line-separator formatting characters (`\u{202e}`),
+/// noncharacters U+FFFE and U+FFFF; bytes that are not well-formed UTF-8
+/// (stray continuation bytes, overlong forms, encoded surrogates, beyond
+/// U+10FFFF, cut sequences) each as `\xNN`. Everything else, including
+/// printable non-ASCII text and the backslash, is kept. The result is valid
+/// UTF-8 and has no control character other than those `keep` allows.
+std::string Visible(std::string_view text, Keep keep = Keep::kNothing);
+
+/// Visible(text, keep) with `&`, `<`, `>`, `"` and `'` as entities: valid in
+/// XML 1.0 element text and attribute values, whatever the input bytes.
+std::string XmlText(std::string_view text, Keep keep = Keep::kTabNewline);
+
+/// As XmlText, for HTML (`'` as `&#39;`).
+std::string HtmlText(std::string_view text, Keep keep = Keep::kTabNewline);
+
+/// Visible(text, keep) for Markdown prose: `&`, `<` and `>` as entities so
+/// that rule text cannot inject HTML into a rendered page.
+std::string MarkdownText(std::string_view text, Keep keep = Keep::kTabNewline);
+
+/// Number of code points in valid UTF-8 `text` (columns, for aligning marks).
+size_t CodePoints(std::string_view text);
+
+}  // namespace capops

@@ -50,7 +50,7 @@ class Baseline {
   const std::filesystem::path& base_dir() const { return base_dir_; }
 
  private:
-  std::map<std::string, size_t> counts_;  // fingerprint → how many findings it absorbs
+  std::map<std::string, size_t> counts_;         // fingerprint → how many findings it absorbs
   std::map<std::string, size_t> legacy_counts_;  // the same by LegacyFingerprint
   std::filesystem::path base_dir_;
 };

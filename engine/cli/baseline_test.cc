@@ -37,7 +37,8 @@ class Scratch {
     dir_ = fs::temp_directory_path() / ("capops-baseline-test-" + std::to_string(rd()));
     fs::create_directories(dir_);
     Write("plan.yaml", testing::ReadSourceFile("tests/golden/rules-diff/plans/plan.yaml"));
-    Write("inventory.yaml", testing::ReadSourceFile("tests/golden/rules-diff/plans/inventory.yaml"));
+    Write("inventory.yaml",
+          testing::ReadSourceFile("tests/golden/rules-diff/plans/inventory.yaml"));
   }
   ~Scratch() {
     std::error_code ec;
@@ -56,8 +57,9 @@ class Scratch {
 
   // capops-lint over plan.yaml with the given rules and extra arguments.
   testing::CliResult Lint(const std::string& rules, std::vector<std::string> args) const {
-    std::vector<std::string> all = {"--no-config", "--format", "short", "--policy", rules,
-                                    "--inventory", Path("inventory.yaml")};
+    std::vector<std::string> all = {
+        "--no-config",         "--format", "short", "--policy", rules, "--inventory",
+        Path("inventory.yaml")};
     all.insert(all.end(), args.begin(), args.end());
     all.push_back(Path("plan.yaml"));
     return testing::RunCli(all);
@@ -141,9 +143,10 @@ rule split {
 }
 )cpl";
 
-TEST_CASE("baseline: a finding whose message names more at the same fact is new; "
-          "one that only moved stays known",
-          "[cli][baseline]") {
+TEST_CASE(
+    "baseline: a finding whose message names more at the same fact is new; "
+    "one that only moved stays known",
+    "[cli][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", kSplit);
   REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code == kExitClean);
@@ -183,11 +186,11 @@ TEST_CASE("baseline: entries of the older form, without `statement`, still match
           "[cli][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", TwoStatements(4));
-  std::string old = s.Write(
-      "old.yaml",
-      "findings:\n"
-      "  - {rule: \"T-001\", file: \"plan.yaml\", at: \"allocations[a-four].gpus\", facts: "
-      "\"a=a-four\"}\n");
+  std::string old =
+      s.Write("old.yaml",
+              "findings:\n"
+              "  - {rule: \"T-001\", file: \"plan.yaml\", at: \"allocations[a-four].gpus\", facts: "
+              "\"a=a-four\"}\n");
   Baseline b;
   SourceManager sources;
   FileId file = sources.Add(old, s.Read("old.yaml"));

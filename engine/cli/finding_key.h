@@ -21,7 +21,8 @@
 //
 //   FindingKeys keys(engine.sources(), facts_options, "/repo");
 //   FindingKey k = keys.Of(violation);
-//   k.Fingerprint();   // "CAP-ALC-001 plan.yaml allocations[a-explore].pool a=a-explore #1a2b… ~3c4d…"
+//   k.Fingerprint();   // "CAP-ALC-001 plan.yaml allocations[a-explore].pool a=a-explore #1a2b…
+//   ~3c4d…"
 #pragma once
 
 #include <filesystem>
@@ -38,9 +39,9 @@ namespace capops::cli {
 
 struct FindingKey {
   std::string rule;
-  std::string file;   // relative to the base directory
-  std::string at;     // fact path; "" for a document itself
-  std::string facts;  // "name=value" of the located bindings, space-separated
+  std::string file;       // relative to the base directory
+  std::string at;         // fact path; "" for a document itself
+  std::string facts;      // "name=value" of the located bindings, space-separated
   std::string statement;  // StatementDigest of the statement that fired; "" for rule errors
   std::string content;    // ContentDigest of the message's subject; "" when it names nothing
 

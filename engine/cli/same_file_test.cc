@@ -50,12 +50,12 @@ TEST_CASE("SameFile: one file under any spelling, a link included", "[cli]") {
 TEST_CASE("DedupByIdentity keeps the first mention and lists the others", "[cli]") {
   Dir d;
   Strings dropped;
-  Strings kept = DedupByIdentity({d.P("inv.yaml"), d.P("copy.yaml"), d.P("./inv.yaml"),
-                                  d.P("missing.yaml"), d.P("link.yaml"), d.P("missing.yaml"),
-                                  d.P("hard.yaml"), d.P("inv.yaml")},
-                                 &dropped);
-  CHECK(kept == Strings{d.P("inv.yaml"), d.P("copy.yaml"), d.P("missing.yaml"),
-                        d.P("missing.yaml")});
+  Strings kept =
+      DedupByIdentity({d.P("inv.yaml"), d.P("copy.yaml"), d.P("./inv.yaml"), d.P("missing.yaml"),
+                       d.P("link.yaml"), d.P("missing.yaml"), d.P("hard.yaml"), d.P("inv.yaml")},
+                      &dropped);
+  CHECK(kept ==
+        Strings{d.P("inv.yaml"), d.P("copy.yaml"), d.P("missing.yaml"), d.P("missing.yaml")});
   CHECK(dropped == Strings{d.P("./inv.yaml"), d.P("link.yaml"), d.P("hard.yaml"), d.P("inv.yaml")});
   CHECK(DedupByIdentity({}, nullptr).empty());
   CHECK(DedupByIdentity({d.P("inv.yaml"), d.P("link.yaml")}, nullptr) == Strings{d.P("inv.yaml")});

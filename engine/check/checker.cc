@@ -102,6 +102,15 @@ void Checker::CollectFunctions() {
   for (uint32_t m = 0; m < program_->modules.size(); ++m) {
     const syntax::Module& module = *program_->modules[m];
     for (const syntax::FunctionDecl& f : module.functions) {
+      // Calls resolve to a `fn` before a built-in, so a `fn size` would take
+      // over `size(…)` in every package, the shipped ones included.
+      const FunctionInfo* builtin = FindFunction(f.name, false);
+      if (builtin == nullptr) builtin = FindFunction(f.name, true);
+      if (builtin != nullptr) {
+        Error(f.name_span, "function `" + f.name + "` has the name of a built-in function")
+            .help = "rename it: `" + std::string(builtin->signature) + "` is built in";
+        continue;
+      }
       auto& same_name = globals_.functions[f.name];
       if (std::any_of(same_name.begin(), same_name.end(), [&](const auto& o) { return o.package == module.package; })) {
         Error(f.name_span, "function `" + f.name + "` is declared twice in package `" + module.package + "`");

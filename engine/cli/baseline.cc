@@ -2,6 +2,8 @@
 // back through the YAML adapter, and leaving known findings out of a report.
 #include "engine/cli/baseline.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -35,10 +37,14 @@ std::string EntryLine(const FindingKey& k) {
   std::string line = "  - {rule: " + Quoted(k.rule) + ", file: " + Quoted(k.file);
   if (!k.at.empty()) line += ", at: " + Quoted(k.at);
   if (!k.facts.empty()) line += ", facts: " + Quoted(k.facts);
+  line += ", statement: " + Quoted(k.statement);
+  if (!k.content.empty()) line += ", content: " + Quoted(k.content);
   return line + "}";
 }
 
-bool ReadEntry(const Value& entry, Diagnostics* diags, FindingKey* key) {
+// False when the entry is malformed. `*legacy`: it names no statement (a
+// baseline written before statements were part of a finding's identity).
+bool ReadEntry(const Value& entry, Diagnostics* diags, FindingKey* key, bool* legacy) {
   MapReader r(entry, "baseline entry", diags);
   LocatedString s;
   bool ok = r.String("rule", &s, true);
@@ -47,6 +53,9 @@ bool ReadEntry(const Value& entry, Diagnostics* diags, FindingKey* key) {
   key->file = s.text;
   if (r.String("at", &s)) key->at = s.text;
   if (r.String("facts", &s)) key->facts = s.text;
+  *legacy = !r.String("statement", &s);
+  if (!*legacy) key->statement = s.text;
+  if (r.String("content", &s)) key->content = s.text;
   r.Finish();
   return ok && r.is_map();
 }
@@ -66,27 +75,50 @@ Diagnostics Baseline::Parse(const SourceManager& sources, FileId file,
   if (list != nullptr) {
     for (const Value& entry : list->items()) {
       FindingKey key;
-      if (ReadEntry(entry, &diags, &key)) ++counts_[key.Fingerprint()];
+      bool legacy = false;
+      if (!ReadEntry(entry, &diags, &key, &legacy)) continue;
+      if (legacy) {
+        ++legacy_counts_[key.LegacyFingerprint()];
+      } else {
+        ++counts_[key.Fingerprint()];
+      }
     }
+  }
+  if (size_t old = legacy_size(); old > 0) {
+    spdlog::warn(
+        "baseline `{}` has {} entries of the older form, which do not say which statement of a "
+        "rule fired: each hides any one finding of its rule at its fact; write it again with "
+        "`--write-baseline` to tell them apart",
+        sources.Path(file), old);
   }
   diags.Sort();
   return diags;
 }
 
 size_t Baseline::size() const {
-  size_t n = 0;
+  size_t n = legacy_size();
   for (const auto& [fingerprint, count] : counts_) n += count;
   return n;
 }
 
+size_t Baseline::legacy_size() const {
+  size_t n = 0;
+  for (const auto& [fingerprint, count] : legacy_counts_) n += count;
+  return n;
+}
+
 void Baseline::Filter(eval::LintReport* report, FindingKeys* keys) const {
-  std::map<std::string, size_t> left = counts_;
-  auto known = [&](const eval::Violation& v) {
-    if (v.suppression) return false;
-    auto it = left.find(keys->Of(v).Fingerprint());
-    if (it == left.end() || it->second == 0) return false;
+  std::map<std::string, size_t> left = counts_, legacy_left = legacy_counts_;
+  auto take = [](std::map<std::string, size_t>* from, const std::string& fingerprint) {
+    auto it = from->find(fingerprint);
+    if (it == from->end() || it->second == 0) return false;
     --it->second;
     return true;
+  };
+  auto known = [&](const eval::Violation& v) {
+    if (v.suppression) return false;
+    FindingKey key = keys->Of(v);
+    return take(&left, key.Fingerprint()) || take(&legacy_left, key.LegacyFingerprint());
   };
   auto& violations = report->violations;
   size_t before = violations.size();

@@ -2,16 +2,20 @@
 //
 // `--write-baseline FILE` records the run's unwaived violations;
 // `--baseline FILE` leaves out every violation the file lists. Entries are
-// FindingKeys (rule, file, fact path, bindings: no line numbers), so a
-// finding stays known when lines move or unrelated facts change. The file is
-// YAML, one entry per line, sorted, so it diffs well in review:
+// FindingKeys (rule, file, fact path, bindings, the statement that fired and
+// a digest of what its message names: no line numbers), so a finding stays
+// known when lines move or unrelated facts change, while another statement
+// firing at the same fact, or a message naming more, is a new finding. The
+// file is YAML, one entry per line, sorted, so it diffs well in review:
 //
 //   # capops-lint baseline: known findings; only new ones are reported.
 //   findings:
 //     - {rule: "CAP-ALC-001", file: "plan.yaml", at: "allocations[a-explore].pool", facts:
-//     "a=a-explore"}
+//     "a=a-explore", statement: "5d41402abc4b2a76", content: "7d793037a0760186"}
 //
-// A key listed n times absorbs up to n findings. Paths are relative to the
+// Entries without `statement` (written by earlier versions) still match, by
+// rule, file, fact path and bindings alone, and a warning suggests writing
+// the file again. A key listed n times absorbs up to n findings. Paths are relative to the
 // baseline file's directory. Rule errors and fact-file errors are never
 // baselined: a rule that cannot be evaluated must not pass silently.
 //
@@ -41,10 +45,13 @@ class Baseline {
   void Filter(eval::LintReport* report, FindingKeys* keys) const;
 
   size_t size() const;
+  /// Entries of the older form, without `statement`.
+  size_t legacy_size() const;
   const std::filesystem::path& base_dir() const { return base_dir_; }
 
  private:
-  std::map<std::string, size_t> counts_;  // fingerprint → how many findings it absorbs
+  std::map<std::string, size_t> counts_;         // fingerprint → how many findings it absorbs
+  std::map<std::string, size_t> legacy_counts_;  // the same by LegacyFingerprint
   std::filesystem::path base_dir_;
 };
 

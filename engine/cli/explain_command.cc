@@ -75,13 +75,33 @@ int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& e
   std::string error;
   if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  // An id names one rule; a name may be used in several packages.
+  const check::Program& program = *engine.program();
+  std::vector<const check::RuleInfo*> named;
   std::vector<std::string> ids;
-  for (const check::RuleInfo& rule : engine.program()->rules) {
-    if (rule.id == options.rule_id || rule.rule->name == options.rule_id) {
+  for (const check::RuleInfo& rule : program.rules) {
+    if (rule.id == options.rule_id) {
       WriteRule(engine, rule, out);
       return kExitClean;
     }
+    if (rule.rule->name == options.rule_id) named.push_back(&rule);
     ids.push_back(rule.id);
+  }
+  if (named.size() == 1) {
+    WriteRule(engine, *named[0], out);
+    return kExitClean;
+  }
+  if (named.size() > 1) {
+    std::string reason = "rule name `" + options.rule_id + "` is ambiguous: " +
+                         std::to_string(named.size()) + " rules have it";
+    for (const check::RuleInfo* rule : named) {
+      SourceLoc at = engine.sources().Resolve(rule->rule->name_span);
+      reason += "\n  `" + rule->id + "` in package `" + program.modules[rule->module]->package +
+                "` (" + std::string(engine.sources().Path(at.file)) + ":" +
+                std::to_string(at.line) + ":" + std::to_string(at.column) + ")";
+    }
+    reason += "\n  help: name one by its id, e.g. `capops-lint explain " + named[0]->id + "`";
+    return Fail(err, reason);
   }
   std::string guess = ClosestName(options.rule_id, ids);
   return Fail(err, "no rule `" + options.rule_id + "`" + (guess.empty() ? "" : "; did you mean `" + guess + "`?"));

@@ -14,7 +14,8 @@ struct ExplainOptions {
   bool color = false;
 };
 
-/// Exit 0, or 2 for an unknown rule or policies that do not compile.
+/// Exit 0, or 2 for an unknown rule, a rule name that several packages use
+/// (the candidates are listed) or policies that do not compile.
 int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace capops::cli

@@ -6,6 +6,8 @@
 
 #include <optional>
 
+#include "engine/cli/result_cache.h"
+
 namespace capops::cli {
 
 namespace fs = std::filesystem;
@@ -40,11 +42,28 @@ void IndexPaths(const Value& root, const std::string& prefix,
 
 }  // namespace
 
-std::string FindingKey::Fingerprint() const {
+std::string FindingKey::LegacyFingerprint() const {
   std::string out = rule + " " + file;
   if (!at.empty()) out += " " + at;
   if (!facts.empty()) out += " " + facts;
   return out;
+}
+
+std::string FindingKey::Fingerprint() const {
+  std::string out = LegacyFingerprint();
+  if (!statement.empty()) out += " #" + statement;
+  if (!content.empty()) out += " ~" + content;
+  return out;
+}
+
+std::string StatementDigest(std::string_view statement) {
+  if (statement.empty()) return "";
+  return Sha256().Add("statement").Add(statement).Hex().substr(0, 16);
+}
+
+std::string ContentDigest(std::string_view subject) {
+  if (subject.empty()) return "";
+  return Sha256().Add("content").Add(subject).Hex().substr(0, 16);
 }
 
 std::string RelativePath(std::string_view path, const fs::path& base_dir) {
@@ -102,6 +121,8 @@ FindingKey FindingKeys::Of(const eval::Violation& v) {
     if (!key.facts.empty()) key.facts += ' ';
     key.facts += e.name + "=" + e.value;
   }
+  key.statement = StatementDigest(v.statement);
+  key.content = ContentDigest(v.subject);
   return key;
 }
 

@@ -23,7 +23,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
 constexpr const char* kMagic = "capops-cache";
 constexpr const char* kTagName = "CACHEDIR.TAG";
 constexpr const char* kTagText =
@@ -36,7 +36,7 @@ constexpr const char* kTagText =
 // kFormatVersion bumped), or cached reports would silently lose it.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 384 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 448 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif
@@ -73,7 +73,8 @@ class Encoder {
         {"rule", v.rule_id},    {"name", v.rule_name}, {"severity", static_cast<int>(v.severity)},
         {"message", v.message}, {"loc", Loc(v.loc)},   {"policy_loc", Loc(v.policy_loc)},
         {"because", v.because}, {"fix", v.fix},        {"evidence", evidence},
-        {"labels", labels},     {"trace", trace},      {"suppression", suppression}};
+        {"labels", labels},     {"trace", trace},      {"suppression", suppression},
+        {"statement", v.statement}, {"subject", v.subject}};
   }
 
   Json Error(const Diagnostic& d) {
@@ -133,6 +134,8 @@ class Decoder {
     v.policy_loc = Loc(j.at("policy_loc"));
     v.because = j.at("because").get<std::string>();
     v.fix = j.at("fix").get<std::string>();
+    v.statement = j.at("statement").get<std::string>();
+    v.subject = j.at("subject").get<std::string>();
     for (const Json& e : j.at("evidence")) v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2))});
     for (const Json& l : j.at("labels")) v.labels.push_back({Loc(l.at(0)), l.at(1)});
     for (const Json& s : j.at("trace")) {

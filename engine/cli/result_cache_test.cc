@@ -353,7 +353,9 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                       "true",
                       {policy, 1, 2},
                       {{"x", "3", {policy, 1, 3}, {plan, 1, 4}, {policy, 1, 5}}}}},
-                    eval::Suppression{"o", "j", "2099-01-01", {policy, 2, 1}}};
+                    eval::Suppression{"o", "j", "2099-01-01", {policy, 2, 1}},
+                    "deny at a.gpus",
+                    "a-1\x1f"};
   Findings f;
   f.violations = {v};
   f.plans = 2;
@@ -383,6 +385,8 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   CHECK(w.trace[0].values[0].anchor == SourceLoc{policy2, 1, 5});
   CHECK(w.evidence[1].loc.file == kNoFile);
   CHECK(w.suppression->expires == "2099-01-01");
+  CHECK(w.statement == "deny at a.gpus");  // a finding's identity survives the cache
+  CHECK(w.subject == "a-1\x1f");
   CHECK(back.main.errors[0].length == 7);
   CHECK(back.main.errors[1].loc.file == kNoFile);
   CHECK(back.main.plans == 2);

@@ -214,14 +214,14 @@ std::multimap<std::string, DiffFinding> KeyFindings(const Engine& engine,
                  const std::string& message) {
     k.file = std::string(engine.sources().Path(loc.file));
     std::string key = k.Fingerprint();
-    out.emplace(key,
-                DiffFinding{k.rule, severity, k.file, loc.line, loc.column, k.at, message, key});
+    out.emplace(key, DiffFinding{k.rule, severity, k.file, loc.line, loc.column, k.at, message, key,
+                                 k.statement});
   };
   for (const eval::Violation& v : report.violations)
     add(keys.Of(v), SeverityName(v.severity), v.loc, v.message);
   for (const Diagnostic& d : report.errors.items()) {
     if (!IsRule(*engine.program(), d.code)) continue;  // fact problems: the same for both versions
-    add(FindingKey{d.code, "", keys.FactPath(d.loc), "error: " + d.message}, "error", d.loc,
+    add(FindingKey{d.code, "", keys.FactPath(d.loc), "error: " + d.message, "", ""}, "error", d.loc,
         "rule error: " + d.message);
   }
   return out;
@@ -245,7 +245,9 @@ std::string Place(const DiffFinding& f) {
 
 // Findings one run reports and the other does not. First by key; then what
 // is left pairs up by place, since a `let` added to a rule or a variable
-// renamed changes the bindings of every finding but not what it is about.
+// renamed changes the bindings of every finding but not what it is about —
+// with the same statement first, so that when one statement's finding
+// changed and another's appeared at the same fact, the new one is shown.
 void Compare(const eval::LintReport& old_report, const Engine& old_rules,
              const eval::LintReport& new_report, const Engine& new_rules, FindingsDiff* diff) {
   std::multimap<std::string, DiffFinding> a = KeyFindings(old_rules, old_report);
@@ -262,14 +264,20 @@ void Compare(const eval::LintReport& old_report, const Engine& old_rules,
     for (; a0 != a1; ++a0) gone.emplace(Place(a0->second), &a0->second);
     for (; b0 != b1; ++b0) came.push_back(&b0->second);
   }
+  auto pair_up = [&](const DiffFinding* f, bool same_statement) {
+    auto [it, end] = gone.equal_range(Place(*f));
+    while (it != end && same_statement && it->second->statement != f->statement) ++it;
+    if (it == end) return false;
+    diff->unchanged.insert(f->key);
+    gone.erase(it);
+    return true;
+  };
+  std::vector<const DiffFinding*> unpaired;
   for (const DiffFinding* f : came) {
-    auto it = gone.find(Place(*f));
-    if (it == gone.end()) {
-      Insert(*f, &diff->appeared);
-    } else {
-      diff->unchanged.insert(f->key);
-      gone.erase(it);
-    }
+    if (!pair_up(f, true)) unpaired.push_back(f);
+  }
+  for (const DiffFinding* f : unpaired) {
+    if (!pair_up(f, false)) Insert(*f, &diff->appeared);
   }
   for (const auto& [place, f] : gone) Insert(*f, &diff->disappeared);
 }

@@ -89,7 +89,8 @@ struct DiffFinding {
   uint32_t line = 0, column = 0;
   std::string at;       // fact path of the value it points at; "" when none
   std::string message;  // rule errors: "rule error: …"
-  std::string key;      // what is compared: rule, file, fact path, bindings
+  std::string key;      // what is compared: FindingKey::Fingerprint
+  std::string statement;  // FindingKey::statement: pairs a changed finding with its own statement first
 };
 
 struct FindingsDiff {

@@ -106,7 +106,7 @@ std::vector<DiffFinding> FindingsFrom(const json& list) {
   for (const auto& f : list) {
     const json& at = f["location"];
     findings.push_back({f["rule"], f["severity"], at["file"], at["line"], at["column"], f["at"],
-                        f["message"], f["key"]});
+                        f["message"], f["key"], ""});
   }
   return findings;
 }
@@ -211,6 +211,39 @@ TEST_CASE("a param's default is a change of every rule that reads it", "[cli][ru
   CHECK(Places(o.findings.disappeared) ==
         Strings{"T-001 allocations[a-two].gpus", "T-001 allocations[a-three].gpus"});
   CHECK(o.findings.appeared.empty());
+}
+
+// T-003 with two statements at the same fact; the first fires from `cap`
+// up; `more` is added to the second one's message.
+std::string TwoStatements(const std::string& cap, const std::string& more = "") {
+  return "package t\nparam cap: int = " + cap + R"(
+
+@id("T-003") @severity(error)
+rule sizes {
+  for a in plan.allocations
+  where a.gpus >= 4
+  deny when a.gpus >= cap at a.gpus "allocation `{a.id}` is at the cap of {cap}"
+  deny at a.gpus "allocation `{a.id}` takes {a.gpus} GPUs)" + more + R"("
+}
+)";
+}
+
+TEST_CASE("a second statement firing at a fact is the finding that appears", "[cli][rules-diff]") {
+  Packs packs("second-statement");
+  packs.Write("old/rules.cpl", TwoStatements("10"));
+  packs.Write("new/rules.cpl", TwoStatements("4"));
+  Outcome o = Diff(packs);
+  REQUIRE(o.findings.appeared.size() == 1);
+  CHECK(o.findings.appeared[0].message == "allocation `a-four` is at the cap of 4");
+  CHECK(o.findings.appeared[0].line == 11);
+  CHECK(o.findings.disappeared.empty());
+
+  // The other statement's finding also changed (its message names more):
+  // it still pairs with its old self, and the new statement's is shown.
+  packs.Write("new/rules.cpl", TwoStatements("4", " of pool `{a.pool}`"));
+  Outcome both = Diff(packs);
+  REQUIRE(both.findings.appeared.size() == 1);
+  CHECK(both.findings.appeared[0].message == "allocation `a-four` is at the cap of 4");
 }
 
 TEST_CASE("layout and comments are no change", "[cli][rules-diff]") {

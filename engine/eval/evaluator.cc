@@ -133,6 +133,7 @@ class RuleRun {
   void RunFor(const syntax::Clause& clause, size_t position);
   bool RunWhere(const syntax::Clause& clause, size_t index);
   void Emit(const syntax::Emit& emit, size_t index);
+  const std::string& StatementKey(const syntax::Emit& emit, size_t index);
   void Cover(size_t index, bool outcome);
   std::vector<Evidence> CollectEvidence();
   std::vector<TraceStep> TraceWheres();
@@ -152,6 +153,7 @@ class RuleRun {
   size_t errors_ = 0;
   size_t suppressed_ = 0;
   size_t emitted_ = 0;
+  std::vector<std::string> statement_keys_;  // by statement index; "" until first needed
   bool capped_ = false;  // stopped at max_violations_per_rule
   bool aborted_ = false;
 };
@@ -293,6 +295,19 @@ std::vector<Evidence> RuleRun::CollectEvidence() {
   return evidence;
 }
 
+// The statement's kind, `when` and `at` in canonical form: it names the
+// statement apart from the others of its rule, whatever their order.
+const std::string& RuleRun::StatementKey(const syntax::Emit& emit, size_t index) {
+  if (statement_keys_.size() <= index) statement_keys_.resize(rule_.rule->emits.size());
+  std::string& key = statement_keys_[index];
+  if (key.empty()) {
+    key = emit.is_warn ? "warn" : "deny";
+    if (emit.when) key += " when " + syntax::CanonicalExpr(*emit.when);
+    if (emit.at) key += " at " + syntax::CanonicalExpr(*emit.at);
+  }
+  return key;
+}
+
 void RuleRun::Emit(const syntax::Emit& emit, size_t index) {
   if (emit.when) {
     Value cond = eval_.Eval(*emit.when);
@@ -308,6 +323,7 @@ void RuleRun::Emit(const syntax::Emit& emit, size_t index) {
   v.rule_name = rule_.rule->name;
   v.severity = emit.is_warn ? Severity::kWarning : rule_.severity;
   v.policy_loc = sources_.Resolve(emit.span);
+  v.statement = StatementKey(emit, index);
   v.because = emit.because;
   v.fix = emit.fix;
   if (emit.at) {
@@ -323,6 +339,12 @@ void RuleRun::Emit(const syntax::Emit& emit, size_t index) {
     Value hole = eval_.Eval(*part.expr);
     if (hole.is_error()) return RuleError(hole, part.expr->span, "this message");
     v.message += hole.ToString();
+    // Names and lists are what the finding is about; numbers, dates and
+    // sizes are measurements and params that change without changing it.
+    if (hole.is(ValueKind::kString) || hole.is(ValueKind::kList) || hole.is(ValueKind::kMap)) {
+      v.subject += hole.ToString();
+      v.subject += '\x1f';
+    }
   }
   v.evidence = CollectEvidence();
   // Without a located `at`, point at the innermost loop item, else the plan.

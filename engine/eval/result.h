@@ -64,6 +64,12 @@ struct Violation {
   std::vector<Label> labels;      // other facts its `where` clauses read
   std::vector<TraceStep> trace;   // only with EvalOptions::trace
   std::optional<Suppression> suppression;  // set: waived; listed, never counted
+  /// Which deny/warn statement fired: its kind, `when` and `at` in canonical
+  /// form (the same whatever the other statements of the rule are).
+  std::string statement;
+  /// The message's names and lists (its string, list and map holes, each
+  /// followed by \x1f): what the finding is about, without its numbers.
+  std::string subject;
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

@@ -11,6 +11,7 @@
 #include "engine/facts/validate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -390,6 +391,14 @@ Value Validator::Scalar(TypeKind kind, const Value& v) {
       out_->Error(v.loc(), "expected an integer, got " + Got(v));
       return v;
     case TypeKind::kDouble:
+      // YAML's `.nan` and `.inf` are numbers, but no rule can compare them
+      // meaningfully: a NaN fails every `>` and `<` and so passes silently.
+      if (v.is(ValueKind::kDouble) && !std::isfinite(v.double_value())) {
+        double d = v.double_value();
+        out_->Error(v.loc(), std::string("expected a finite number, got `") +
+                                 (std::isnan(d) ? ".nan" : d < 0 ? "-.inf" : ".inf") + "`");
+        return v;
+      }
       if (v.is(ValueKind::kDouble)) return v;
       if (v.is(ValueKind::kInt)) {
         return Rebuilt(Value::Double(static_cast<double>(v.int_value())), v);

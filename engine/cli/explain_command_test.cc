@@ -1,0 +1,59 @@
+// `explain NAME`: a rule found by id or by name; a name two packages use is
+// ambiguous and lists both rules rather than explaining either.
+#include "engine/cli/explain_command.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "engine/cli/driver.h"
+#include "tests/support/run_cli.h"
+
+namespace capops::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string Rule(const std::string& package, const std::string& id) {
+  return "package " + package + "\n\n@id(\"" + id + R"(") @severity(error)
+rule big {
+  for a in plan.allocations
+  where a.gpus > 100
+  deny at a.gpus "allocation `{a.id}` is big"
+}
+)";
+}
+
+TEST_CASE("explain: a rule name used in two packages is ambiguous", "[cli]") {
+  std::random_device rd;
+  fs::path dir = fs::temp_directory_path() / ("capops-explain-test-" + std::to_string(rd()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "one.cpl") << Rule("team.one", "ONE-001");
+  std::ofstream(dir / "two.cpl") << Rule("team.two", "TWO-001");
+
+  testing::CliResult r = testing::RunCli({"explain", "big", "--policy", dir.string()});
+  CHECK(r.exit_code == kExitUsage);
+  CHECK(r.out.empty());
+  CHECK(Has(r.err, "rule name `big` is ambiguous: 2 rules have it"));
+  CHECK(Has(r.err, "`ONE-001` in package `team.one` (" + (dir / "one.cpl").string() + ":4:6)"));
+  CHECK(Has(r.err, "`TWO-001` in package `team.two` (" + (dir / "two.cpl").string() + ":4:6)"));
+
+  // By id, each is explained; a name one package uses is not ambiguous.
+  r = testing::RunCli({"explain", "TWO-001", "--policy", dir.string()});
+  CHECK(r.exit_code == kExitClean);
+  CHECK(Has(r.out, "TWO-001  big  (error)"));
+  r = testing::RunCli({"explain", "big", "--policy", (dir / "one.cpl").string()});
+  CHECK(r.exit_code == kExitClean);
+  CHECK(Has(r.out, "ONE-001  big  (error)"));
+
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+}  // namespace
+}  // namespace capops::cli

@@ -14,6 +14,7 @@
 #include "engine/cli/driver.h"
 #include "engine/cli/output_file.h"
 #include "engine/cli/pack_locator.h"
+#include "engine/cli/same_file.h"
 #include "engine/cli/plan_set.h"
 #include "engine/cli/policy_loader.h"
 #include "engine/cli/result_cache.h"
@@ -220,7 +221,7 @@ int RunCheck(const CheckOptions& flags, std::ostream& out, std::ostream& err) {
   for (const std::string& arg : options.plans) {
     if (!plans.Add(arg, &error)) return Fail(err, error);
   }
-  plans.Group(options.inventories);
+  plans.Group(FilesOnce(options.inventories, "inventory"));
   if (!OutputsSpareInputs(options, engine, plans, err)) return kExitUsage;
   if (!options.allow_empty && selection.disabled().size() >= engine.program()->rules.size())
     return Fail(err, "every rule is disabled, so nothing would be checked (pass `--allow-empty` to run anyway)");

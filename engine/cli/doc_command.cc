@@ -2,13 +2,13 @@
 #include "engine/cli/doc_command.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "engine/api/engine.h"
 #include "engine/cli/driver.h"
+#include "engine/cli/output_file.h"
 #include "engine/cli/pack_locator.h"
 #include "engine/cli/policy_loader.h"
 #include "engine/cli/rule_catalog.h"
@@ -187,13 +187,6 @@ void WriteHtml(const Engine& engine, const std::vector<RuleEntry>& rules,
   out << "</body>\n</html>\n";
 }
 
-bool WriteFile(const fs::path& path, const std::string& text, std::string* error) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) *error = "cannot write `" + path.string() + "`";
-  return static_cast<bool>(f);
-}
-
 }  // namespace
 
 int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
@@ -210,8 +203,8 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   WriteMarkdown(engine, rules, examples, md);
   WriteHtml(engine, rules, examples, html);
   fs::path dir(options.out_dir);
-  if (!WriteFile(dir / "rules.md", md.str(), &error) ||
-      !WriteFile(dir / "index.html", html.str(), &error)) {
+  if (!WriteFileAtomically((dir / "rules.md").string(), md.str(), &error) ||
+      !WriteFileAtomically((dir / "index.html").string(), html.str(), &error)) {
     return Fail(err, error);
   }
   out << "wrote " << (dir / "rules.md").string() << " and " << (dir / "index.html").string() << " ("

@@ -339,5 +339,25 @@ TEST_CASE("why-not at a line with no fact says so", "[cli][hostile]") {
   }
 }
 
+TEST_CASE("a file given twice under two spellings is read once", "[cli][hostile]") {
+  Scratch s;
+  fs::create_symlink(s.Path("inventory.yaml"), s.dir() / "link.yaml");
+  std::string plan = s.Path("plan.yaml");
+  CliResult once = Lint({"--no-config", "--format", "short", "--inventory", s.Path("inventory.yaml"), plan});
+  const std::vector<std::string> spellings = {s.Path("inventory.yaml"), (s.dir() / "." / "inventory.yaml").string(),
+                                              s.Path("link.yaml")};
+  for (const std::string& again : spellings) {
+    INFO(again);
+    CliResult r = Lint({"--no-config", "--format", "short", "--inventory", s.Path("inventory.yaml"), "--inventory",
+                        again, plan});
+    CHECK(r.out == once.out);  // no duplicate-id errors pointing at themselves
+    CHECK(Has(r.err, "is given twice; it is read once"));
+  }
+  fs::create_symlink(plan, s.dir() / "plan-link.yaml");
+  CliResult plans = Lint({"--no-config", plan, s.Path("plan-link.yaml")});
+  CHECK(Has(plans.out, "(1 plan, "));
+  CHECK(Has(plans.err, "plan `"));
+}
+
 }  // namespace
 }  // namespace capops::cli

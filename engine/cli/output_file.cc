@@ -74,20 +74,4 @@ bool WriteFileAtomically(const std::string& path, std::string_view content, std:
   return true;
 }
 
-bool SameFile(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
-  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-bool IsSameFileAsAny(const std::string& output, const std::vector<std::string>& inputs,
-                     std::string* error) {
-  for (const std::string& input : inputs) {
-    if (!SameFile(output, input)) continue;
-    *error = "refusing to write `" + output + "`: it is the input `" + input + "`";
-    return true;
-  }
-  return false;
-}
-
 }  // namespace capops::cli

@@ -171,6 +171,7 @@ bool PlanSet::Add(const std::string& arg, std::string* error) {
   plans_.insert(plans_.end(), found.begin(), found.end());
   std::sort(plans_.begin(), plans_.end());
   plans_.erase(std::unique(plans_.begin(), plans_.end()), plans_.end());
+  plans_ = FilesOnce(plans_, "plan");  // a link to a plan named with it is one plan
   return true;
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/cli/driver.h"
 #include "engine/cli/pack_locator.h"
+#include "engine/cli/same_file.h"
 #include "engine/common/escape.h"
 #include "engine/report/report.h"
 
@@ -81,9 +82,16 @@ bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<Te
   return true;
 }
 
+std::vector<std::string> FilesOnce(const std::vector<std::string>& paths, const char* what) {
+  std::vector<std::string> twice;
+  std::vector<std::string> once = DedupByIdentity(paths, &twice);
+  for (const std::string& p : twice) spdlog::warn("{} `{}` is given twice; it is read once", what, Visible(p));
+  return once;
+}
+
 std::vector<std::string> DefaultInventories(const std::vector<std::string>& plan_paths,
                                             const std::vector<std::string>& given) {
-  if (!given.empty()) return given;
+  if (!given.empty()) return FilesOnce(given, "inventory");
   std::vector<std::string> found;
   std::set<fs::path> plans;
   for (const std::string& p : plan_paths) plans.insert(fs::weakly_canonical(p));

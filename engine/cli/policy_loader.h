@@ -26,7 +26,12 @@ bool CompileOrReport(Engine* engine, bool color, std::ostream& err);
 /// of a large one. False with `*error` when a file cannot be read.
 bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out, std::string* error);
 
-/// The inventories to use: `given`, or else each plan's sibling `inventory.yaml`.
+/// `paths` with each file kept once, however it is spelt (same_file.h);
+/// a warning names each repeat (`what`: "inventory", "plan").
+std::vector<std::string> FilesOnce(const std::vector<std::string>& paths, const char* what);
+
+/// The inventories to use: `given` (each file once), or else each plan's
+/// sibling `inventory.yaml`.
 std::vector<std::string> DefaultInventories(const std::vector<std::string>& plan_paths,
                                             const std::vector<std::string>& given);
 

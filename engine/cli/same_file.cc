@@ -44,4 +44,14 @@ std::vector<std::string> DedupByIdentity(const std::vector<std::string>& paths,
   return kept;
 }
 
+bool IsSameFileAsAny(const std::string& output, const std::vector<std::string>& inputs,
+                     std::string* error) {
+  for (const std::string& input : inputs) {
+    if (!SameFile(output, input)) continue;
+    *error = "refusing to write `" + output + "`: it is the input `" + input + "`";
+    return true;
+  }
+  return false;
+}
+
 }  // namespace capops::cli

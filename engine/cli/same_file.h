@@ -24,4 +24,9 @@ bool SameFile(const std::string& a, const std::string& b);
 std::vector<std::string> DedupByIdentity(const std::vector<std::string>& paths,
                                          std::vector<std::string>* dropped);
 
+/// True, with `*error` saying which, when `output` is the same file as one
+/// of `inputs`: writing it would destroy an input (`-o plan.yaml`).
+bool IsSameFileAsAny(const std::string& output, const std::vector<std::string>& inputs,
+                     std::string* error);
+
 }  // namespace capops::cli

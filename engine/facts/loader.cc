@@ -269,12 +269,14 @@ class DocumentBuilder : public YAML::EventHandler {
     if (Count(mark, a.count)) Deliver(a.value, mark, a.height);
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    CheckCollectionTag(mark, tag, false);
     Open(mark, anchor, false);
   }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    CheckCollectionTag(mark, tag, true);
     Open(mark, anchor, true);
   }
   void OnSequenceEnd() override { Close(); }
@@ -362,6 +364,16 @@ class DocumentBuilder : public YAML::EventHandler {
 
   // `own_id`: the text is a fact's own `id`, which its list holds once;
   // sharing is for the references to it.
+  // A tag on a collection is never silently dropped: only the core tag of
+  // its own kind (`!!map`, `!!seq`) means what the collection already is.
+  void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag, bool is_map) {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    if (tag == std::string(kCoreTagPrefix) + (is_map ? "map" : "seq")) return;
+    Report(&diags_, at_.AtMark(mark),
+           "unsupported tag `" + TagName(tag) + "` on a " + (is_map ? "mapping" : "sequence"), "yaml")
+        .help = "remove the tag; facts hold plain mappings and sequences";
+  }
+
   Value TypeScalar(const YAML::Mark& mark, const std::string& tag, const std::string& text,
                    bool own_id) {
     SourceLoc loc = at_.AtMark(mark);

@@ -84,31 +84,33 @@ TEST_CASE("discovery: a plan is found however YAML spells its kind", "[cli][host
 
 TEST_CASE("discovery: every other YAML file under a plan directory is accounted for",
           "[cli][hostile]") {
-  SECTION("a misspelt kind is an error with did-you-mean") {
-    CliResult r = LintDirWith("typo.yaml", Respelt(ReadClean("plan.yaml"), "kind: CapcityPlan"));
-    CHECK(r.exit_code == kExitFindings);
-    CHECK(Has(r.out, "typo.yaml:3:7: error[facts]: unknown kind `CapcityPlan`"));
-  }
-  SECTION("a lower-case kind is a near miss too") {
-    CliResult r = LintDirWith("lower.yaml", Respelt(ReadClean("plan.yaml"), "kind: capacityplan"));
-    CHECK(r.exit_code == kExitFindings);
-    CHECK(Has(r.out, "unknown kind `capacityplan`"));
-  }
-  SECTION("our apiVersion with any other kind is reported, not skipped") {
-    CliResult r = LintDirWith("other.yaml", "apiVersion: capops.dev/v1\nkind: Forecast\n");
-    CHECK(r.exit_code == kExitFindings);
-    CHECK(Has(r.out, "unknown kind `Forecast`"));
-  }
-  SECTION("a foreign YAML file is a located info, and the run still lints the plans") {
-    CliResult r = LintDirWith("workflow.yml", "name: ci\non: push\n");
-    CHECK(Has(r.out, "workflow.yml:1:1: info[discovery]: not linted: a YAML document without `kind`"));
-    CliResult k = LintDirWith("deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\n");
-    CHECK(Has(k.out, "deploy.yaml:2:7: info[discovery]: not linted: kind `Deployment`"));
-  }
-  SECTION("broken YAML under a plan directory is linted, so its error is shown") {
-    CliResult r = LintDirWith("broken.yaml", "kind: [CapacityPlan\n");
-    CHECK(r.exit_code == kExitFindings);
-    CHECK(Has(r.out, "broken.yaml:"));
+  struct Case {
+    const char* name;
+    std::string text;
+    int exit_code;
+    std::string message;
+  };
+  const std::string plan = ReadClean("plan.yaml");
+  const std::vector<Case> cases = {
+      // A misspelt kind, in any case, is an error with did-you-mean.
+      {"typo.yaml", Respelt(plan, "kind: CapcityPlan"), kExitFindings,
+       "typo.yaml:3:7: error[facts]: unknown kind `CapcityPlan`"},
+      {"lower.yaml", Respelt(plan, "kind: capacityplan"), kExitFindings, "unknown kind `capacityplan`"},
+      // Our apiVersion with any other kind is reported, not skipped.
+      {"other.yaml", "apiVersion: capops.dev/v1\nkind: Forecast\n", kExitFindings, "unknown kind `Forecast`"},
+      // Broken YAML may be a broken plan: it is linted, so its error is shown.
+      {"broken.yaml", "kind: [CapacityPlan\n", kExitFindings, "broken.yaml:"},
+      // A foreign YAML file is a located info, and the run still lints the plans.
+      {"workflow.yml", "name: ci\non: push\n", kExitClean,
+       "workflow.yml:1:1: info[discovery]: not linted: a YAML document without `kind`"},
+      {"deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\n", kExitClean,
+       "deploy.yaml:2:7: info[discovery]: not linted: kind `Deployment`"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    CliResult r = LintDirWith(c.name, c.text);
+    CHECK(r.exit_code == c.exit_code);
+    CHECK(Has(r.out, c.message));
   }
   SECTION("capops's own files and inventories are neither linted nor reported") {
     CliResult r = LintDirWith("waivers.yaml", "waivers: []\n");

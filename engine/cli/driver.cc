@@ -19,6 +19,7 @@
 #include "engine/cli/eval_command.h"
 #include "engine/cli/explain_command.h"
 #include "engine/cli/why_not_command.h"
+#include "engine/common/escape.h"
 
 namespace capops::cli {
 
@@ -254,7 +255,7 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
 }
 
 int InternalError(std::ostream& err, const std::string& what) {
-  err << "capops-lint: internal error: " << what << '\n'
+  err << "capops-lint: internal error: " << Visible(what) << '\n'
       << "help: this is a defect in capops-lint, not in your files; please report it with the command line\n";
   return kExitUsage;
 }

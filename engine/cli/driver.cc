@@ -67,6 +67,8 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
       ->group(group)->capture_default_str();
   app->add_option("--max-steps", o->eval.max_steps, "evaluation steps per rule and plan, for each MiB of facts")
       ->group(group)->capture_default_str();
+  app->add_option("--max-memory", o->eval.max_memory, "bytes of strings, lists and maps built per rule and plan")
+      ->group(group)->capture_default_str();
 }
 
 // The help shows `--cache[=DIR]` as it is written, not CLI11's notation for

@@ -77,10 +77,7 @@ bool Render(const Value& v, Budget* budget, std::string* out) {
   return true;
 }
 
-bool ChargeEquality(const Value& a, const Value& b, Budget* budget) {
-  if (a.kind() != b.kind()) return true;
-  if (a.is(ValueKind::kString)) return budget->Scan(std::min(a.string_value().size(), b.string_value().size()));
-  if (!a.is(ValueKind::kList) && !a.is(ValueKind::kMap)) return true;
+bool ChargeDeepEquality(const Value& a, const Value& b, Budget* budget) {
   uint64_t left = budget->steps_left();
   uint64_t limit = left > UINT64_MAX / Budget::kBytesPerStep ? UINT64_MAX : left * Budget::kBytesPerStep;
   uint64_t work = Extent(a, limit);

@@ -151,6 +151,18 @@ TEST_CASE("a budget spent where no error reaches a clause is still reported", "[
   CHECK(r.errors[0].help.find("`--max-memory`") != std::string::npos);
 }
 
+TEST_CASE("a standalone expression's value must fit the budget as text", "[eval]") {
+  auto c = CompilePolicy(std::string(kHelpers) + "@id(\"T\") rule r { deny \"x\" }\n", false);
+  REQUIRE(c->ok);
+  c->engine.options().eval.max_memory = kMiB;
+  // A few hundred bytes of maps, 4^12 leaves as text.
+  Engine::ExpressionResult big = c->engine.EvaluateExpression("m256(m256(m256('a')))", Facts{}, false);
+  REQUIRE(big.compiled);
+  CHECK(big.value.string_value() == "evaluation budget of 1048576 bytes exceeded");
+  Engine::ExpressionResult small = c->engine.EvaluateExpression("m256('a')", Facts{}, false);
+  CHECK(small.value.is(ValueKind::kMap));
+}
+
 TEST_CASE("Extent bounds a value's text and stops past its limit", "[eval]") {
   Value name = Value::String("abc");
   Value pair = Value::List({name, name});

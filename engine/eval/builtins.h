@@ -22,7 +22,8 @@ namespace capops::eval {
 /// Find.
 class PatternCache {
  public:
-  static constexpr size_t kMaxPatterns = 256;
+  // Each may hold up to 1 MiB (its program and the states matching built).
+  static constexpr size_t kMaxPatterns = 64;
   /// `pattern` compiled, with its compilation charged to `budget` the first
   /// time; null with `*error` set when it does not compile (or the budget
   /// is spent: then `*error` is empty).

@@ -90,8 +90,9 @@ void AppendResult(EvalResult part, EvalResult* whole);
 void SortResult(const SourceManager& sources, EvalResult* result);
 
 /// One standalone expression (`capops-lint eval`), checked into `tables`.
-/// The value may be an error value; `trace` (if not null) receives every
-/// sub-expression's value.
+/// The value may be an error value (also when its text would pass the
+/// memory budget: it is there to be printed); `trace` (if not null)
+/// receives every sub-expression's value.
 Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables,
                          uint32_t slot_count, const syntax::Expr& expr, const std::vector<Value>& params,
                          const Facts& facts, const SourceManager& sources, const EvalOptions& options,

@@ -126,6 +126,12 @@ Value EvaluateExpression(const check::Program& program, const check::ModuleTable
   ExprEvaluator eval(program, tables, params, facts, sources, slot_count, options.max_steps, options.max_memory);
   eval.set_trace(trace);
   Value v = eval.Eval(expr);
+  // The caller prints the value: a list or map whose parts repeat (nested
+  // by a function) may be small in memory and huge as text.
+  if (!eval.out_of_budget() && (v.is(ValueKind::kList) || v.is(ValueKind::kMap))) {
+    uint64_t left = eval.budget().bytes_left();
+    eval.mutable_budget()->Allocate(StringBytes(Extent(v, left)));
+  }
   return eval.out_of_budget() ? eval.budget().Error() : v;
 }
 

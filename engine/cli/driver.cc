@@ -71,6 +71,8 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
   limit("--max-string-length", &o->facts.max_string_length, "bytes in one YAML value", uint64_t{1} << 31);
   limit("--max-steps", &o->eval.max_steps, "evaluation steps per rule and plan, for each MiB of facts",
         uint64_t{1} << 40);
+  limit("--max-memory", &o->eval.max_memory, "bytes of strings, lists and maps built per rule and plan",
+        uint64_t{1} << 40);
 }
 
 // The help shows `--cache[=DIR]` as it is written, not CLI11's notation for

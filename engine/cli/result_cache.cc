@@ -240,7 +240,8 @@ CacheKeys::CacheKeys(const Engine& engine) {
         o.eval.max_errors_per_rule, o.eval.max_violations_per_rule}) {
     h.Add(limit);
   }
-  h.Add(std::to_string(o.eval.max_steps)).Add(o.eval.trace ? "trace" : "no-trace");
+  h.Add(std::to_string(o.eval.max_steps)).Add(std::to_string(o.eval.max_memory));
+  h.Add(o.eval.trace ? "trace" : "no-trace");
   h.Add(o.optimize ? "planned" : "as-written");
   // Rules not evaluated find nothing: a run that enables one must not reuse
   // an entry stored without it.

@@ -201,7 +201,7 @@ TEST_CASE("cache: a change to anything findings depend on is a miss", "[cli][cac
   CHECK(inventory.out == c.Fresh().out);
   // Explanations, a limit, the policy files (even a comment moves line numbers).
   for (std::vector<std::string> args :
-       std::vector<std::vector<std::string>>{{"--explain"}, {"--max-steps", "50"}}) {
+       std::vector<std::vector<std::string>>{{"--explain"}, {"--max-steps", "50"}, {"--max-memory", "5000"}}) {
     CHECK(Contains(c.Cached(args).err, "0 hits, 4 misses, "));
     CHECK(c.Cached(args).out == c.Fresh(args).out);
   }

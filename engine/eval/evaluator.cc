@@ -62,7 +62,8 @@ class RuleRun {
   RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params, const Facts& facts,
           const SourceManager& sources, const EvalOptions& options, EvalResult* out)
       : rule_(program.rules[rule_index]), sources_(sources), options_(options), out_(out),
-        eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps),
+        eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps,
+              options.max_memory),
         slot_of_(program.tables[rule_.module].slots),
         plan_loc_(facts.plan.loc()) {
     // Coverage counts each condition as written, so it runs the rule unplanned.
@@ -113,7 +114,13 @@ class RuleRun {
   }
 
   void Finish() {
+    // A spent budget whose error an `||` or `exists` absorbed, with nothing
+    // evaluated after it to report it: the rule still did not finish.
+    if (eval_.out_of_budget() && !budget_reported_) {
+      RuleError(eval_.budget().Error(), rule_.rule->name_span, "this rule");
+    }
     out_->steps += eval_.steps();
+    out_->bytes += eval_.budget().bytes();
     if (capped_) {
       Diagnostic& d = out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
                                        "rule `" + rule_.id + "` stopped after " +
@@ -156,11 +163,15 @@ class RuleRun {
   std::vector<std::string> statement_keys_;  // by statement index; "" until first needed
   bool capped_ = false;  // stopped at max_violations_per_rule
   bool aborted_ = false;
+  bool budget_reported_ = false;
 };
 
 void RuleRun::RuleError(const Value& error, const Span& where, const char* what) {
-  if (eval_.out_of_budget()) aborted_ = true;
-  if (++errors_ > options_.max_errors_per_rule) {
+  bool budget = eval_.out_of_budget();
+  if (budget) aborted_ = true;
+  // The budget's error is shown even past max_errors_per_rule: it says why
+  // the rule stopped.
+  if (++errors_ > options_.max_errors_per_rule && !(budget && !budget_reported_)) {
     ++suppressed_;
     return;
   }
@@ -169,7 +180,10 @@ void RuleRun::RuleError(const Value& error, const Span& where, const char* what)
   Diagnostic& d = out_->errors.Error(loc, "rule `" + rule_.id + "` could not be evaluated: " + std::string(error.string_value()));
   d.code = rule_.id;
   d.related.push_back({clause, std::string("while evaluating ") + what});
-  if (eval_.out_of_budget()) d.help = "raise the budget with `--max-steps`, or bound the rule's loops";
+  if (budget) {
+    d.help = eval_.budget().Help();
+    budget_reported_ = true;
+  }
 }
 
 void RuleRun::RunClauses(size_t position) {
@@ -338,13 +352,17 @@ void RuleRun::Emit(const syntax::Emit& emit, size_t index) {
     }
     Value hole = eval_.Eval(*part.expr);
     if (hole.is_error()) return RuleError(hole, part.expr->span, "this message");
-    v.message += hole.ToString();
+    std::string text;
+    if (!Render(hole, eval_.mutable_budget(), &text)) {
+      return RuleError(eval_.budget().Error(), part.expr->span, "this message");
+    }
     // Names and lists are what the finding is about; numbers, dates and
     // sizes are measurements and params that change without changing it.
     if (hole.is(ValueKind::kString) || hole.is(ValueKind::kList) || hole.is(ValueKind::kMap)) {
-      v.subject += hole.ToString();
+      v.subject += text;
       v.subject += '\x1f';
     }
+    v.message += std::move(text);
   }
   v.evidence = CollectEvidence();
   // Without a located `at`, point at the innermost loop item, else the plan.
@@ -364,8 +382,10 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
   std::vector<Value> values;
   Facts none;
   for (const check::ParamInfo& p : program.params) {
-    ExprEvaluator eval(program, program.tables[p.module], values, none, sources, p.slot_count, 1'000'000);
+    ExprEvaluator eval(program, program.tables[p.module], values, none, sources, p.slot_count, 1'000'000,
+                       EvalOptions().max_memory);
     Value v = eval.Eval(*p.decl->default_value);
+    if (eval.out_of_budget()) v = eval.budget().Error();
     if (v.is_error()) {
       diagnostics->Error(sources.Resolve(p.decl->default_value->span),
                          "param `" + p.decl->name + "` has no value: " + std::string(v.string_value()));
@@ -434,6 +454,7 @@ void SortResult(const SourceManager& sources, EvalResult* result) {
 
 void AppendResult(EvalResult part, EvalResult* whole) {
   whole->steps += part.steps;
+  whole->bytes += part.bytes;
   whole->violations.insert(whole->violations.end(), std::make_move_iterator(part.violations.begin()),
                            std::make_move_iterator(part.violations.end()));
   whole->errors.Append(part.errors);

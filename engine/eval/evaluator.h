@@ -12,7 +12,8 @@
 // `where` that is not a bool, a message hole that errors — each is reported
 // as a rule error (a Diagnostic coded with the rule id, located in the facts
 // where possible, with the rule clause as a related location). Nothing is
-// skipped silently. A step budget stops rules whose loops explode.
+// skipped silently. A budget of steps and of bytes stops rules whose loops
+// explode or whose values grow without bound, and says so.
 //
 //   std::vector<Value> params = eval::EvaluateParams(program, sources, &diags);
 //   eval::EvalResult r = eval::Evaluate(program, params, {plan, inventory}, sources, {});
@@ -33,7 +34,13 @@ namespace capops::eval {
 
 struct EvalOptions {
   bool trace = false;             // record each `where` clause's sub-expression values
-  uint64_t max_steps = 20'000'000;  // per rule and fact set (Engine::Lint: per MiB of facts)
+  /// Steps per rule and fact set (Engine::Lint: per MiB of facts): an
+  /// expression evaluated is one, and work on long strings and lists one
+  /// per 64 bytes it reads or writes (engine/eval/budget.h).
+  uint64_t max_steps = 20'000'000;
+  /// Bytes of strings, lists and maps one rule may build over one fact set:
+  /// a value that would pass it is refused before it is built.
+  uint64_t max_memory = uint64_t{256} << 20;
   size_t max_errors_per_rule = 20;  // rule errors reported per rule, then a count
   size_t max_violations_per_rule = 1000;  // then the rule stops, and says so
   /// When set, each `where` outcome is counted here (for `capops-lint test
@@ -83,8 +90,9 @@ void AppendResult(EvalResult part, EvalResult* whole);
 void SortResult(const SourceManager& sources, EvalResult* result);
 
 /// One standalone expression (`capops-lint eval`), checked into `tables`.
-/// The value may be an error value; `trace` (if not null) receives every
-/// sub-expression's value.
+/// The value may be an error value (also when its text would pass the
+/// memory budget: it is there to be printed); `trace` (if not null)
+/// receives every sub-expression's value.
 Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables,
                          uint32_t slot_count, const syntax::Expr& expr, const std::vector<Value>& params,
                          const Facts& facts, const SourceManager& sources, const EvalOptions& options,

@@ -36,9 +36,7 @@ Value ExprEvaluator::Eval(const Expr& e) {
 }
 
 const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
-  if (++steps_ > max_steps_) {
-    return *holder = Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
-  }
+  if (!state_->budget.Step()) return *holder = state_->budget.Error();
   if (&e == holds_ && trace_ == nullptr) {
     static const Value kTrue = Value::Bool(true);
     return kTrue;
@@ -232,13 +230,24 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       if (lhs.is_error()) return lhs;
       const Value& rhs = Ref(*e.args[1], &rhs_held);
       if (rhs.is_error()) return rhs;
-      Value r = ApplyBinary(e.binary_op, lhs, rhs);
-      // An error about fact values points at the fact it came from.
-      if (r.is_error() && !r.loc().valid()) r.set_loc(lhs.loc().valid() ? lhs.loc() : rhs.loc());
+      Value r = ApplyBinary(e.binary_op, lhs, rhs, &state_->budget);
+      if (r.is_error()) return Located(std::move(r), e, lhs.loc().valid() ? lhs.loc() : rhs.loc());
       return r;
     }
   }
   return Value::Error("unknown expression");
+}
+
+// An error about fact values points at the fact it came from; a value
+// refused by the budget, at the expression that would have built it.
+Value ExprEvaluator::Located(Value r, const Expr& e, const SourceLoc& fact) const {
+  if (!r.is_error() || r.loc().valid()) return r;
+  if (out_of_budget()) {
+    r.set_loc(Anchor(e));
+  } else if (fact.valid()) {
+    r.set_loc(fact);
+  }
+  return r;
 }
 
 const Value& ExprEvaluator::RefIdent(const Expr& e, Value* holder) {
@@ -307,12 +316,12 @@ const Value& ExprEvaluator::RefIndex(const Expr& e, Value* holder) {
       return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());
     }
     // A dangling reference: point at the value that names the missing id.
-    return *holder = Value::Error("no item with id `" + std::string(index.string_value()) + "` in `" + what + "`",
+    return *holder = Value::Error("no item with id `" + Shown(index.string_value()) + "` in `" + what + "`",
                         index.loc().valid() ? index.loc() : operand.loc());
   }
   if (operand.is(ValueKind::kMap) && index.is(ValueKind::kString)) {
     if (const Value* field = operand.Field(index.string_value())) return PartOf(operand, &operand_held, *field, holder);
-    return *holder = Value::Error("no key `" + std::string(index.string_value()) + "`", index.loc().valid() ? index.loc() : operand.loc());
+    return *holder = Value::Error("no key `" + Shown(index.string_value()) + "`", index.loc().valid() ? index.loc() : operand.loc());
   }
   return *holder = Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
                       operand.loc());
@@ -357,32 +366,35 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
     if (args.back().is_error()) return args.back();
   }
   if (sym.kind == SymbolKind::kFunction) return CallUser(sym.index, args.data(), args.size());
-  Value r = CallBuiltin(tables_.functions[e.id], args);
-  if (r.is_error() && !r.loc().valid() && !args.empty()) r.set_loc(args[0].loc());
+  BuiltinContext context{&state_->budget, &state_->patterns};
+  if (module_plan_ != nullptr && module_plan_->pattern[e.id] >= 0) {
+    context.literal = module_plan_->patterns[module_plan_->pattern[e.id]].get();
+  }
+  Value r = CallBuiltin(tables_.functions[e.id], args, context);
+  if (r.is_error()) return Located(std::move(r), e, args.empty() ? SourceLoc{} : args[0].loc());
   return r;
 }
 
 // A `fn` body runs in its own frame, against its own module's tables; the
-// step budget is shared. Functions cannot recurse, so frames nest at most as
+// budget is shared. Functions cannot recurse, so frames nest at most as
 // deep as the chain of declarations.
 Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   const check::UserFunction& f = program_.functions[index];
   if (frames_.size() <= index) frames_.resize(index + 1);
   std::unique_ptr<ExprEvaluator>& frame = frames_[index];
   if (!frame) {
-    frame = std::make_unique<ExprEvaluator>(program_, program_.tables[f.module], params_, facts_, sources_,
-                                            f.slot_count, max_steps_);
+    frame.reset(new ExprEvaluator(program_, program_.tables[f.module], params_, facts_, sources_, f.slot_count,
+                                  state_));
     if (memo_ != nullptr) frame->UsePlan(plan_, f.module, memo_);
   }
-  frame->steps_ = steps_;
   for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);
-  Value v = frame->Eval(*f.decl->body);
-  steps_ = frame->steps_;
-  return v;
+  return frame->Eval(*f.decl->body);
 }
 
 Value ExprEvaluator::EvalCollection(const Expr& e) {
+  Budget& budget = state_->budget;
   if (e.kind == ExprKind::kMap) {
+    if (!budget.Allocate(MapBytes(e.args.size() / 2))) return Located(budget.Error(), e, {});
     MapEntries entries;
     for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
       Value key = Eval(*e.args[i]);
@@ -394,12 +406,16 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
     }
     return Value::Map(std::move(entries));
   }
+  if (!budget.Allocate(ListBytes(e.args.size()))) return Located(budget.Error(), e, {});
   std::vector<Value> items;
   for (const auto& arg : e.args) {
     Value v = Eval(*arg);
     if (v.is_error()) return v;
-    bool repeated = e.kind == ExprKind::kSet &&
-                    std::any_of(items.begin(), items.end(), [&](const Value& x) { return x == v; });
+    bool repeated = false;
+    for (size_t i = 0; e.kind == ExprKind::kSet && i < items.size() && !repeated; ++i) {
+      if (!ChargeEquality(items[i], v, &budget)) return Located(budget.Error(), e, {});
+      repeated = items[i] == v;
+    }
     if (!repeated) items.push_back(std::move(v));
   }
   return Value::List(std::move(items));
@@ -412,6 +428,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   std::vector<Value> keys;
   ListView items = range.items();
   if (range.is(ValueKind::kMap)) {
+    if (!state_->budget.Allocate(MapBytes(range.entries().size()))) return Located(state_->budget.Error(), e, {});
     for (const auto& [key, _] : range.entries()) keys.push_back(Value::String(key));
     items = keys;
   } else if (!range.is(ValueKind::kList)) {
@@ -484,7 +501,9 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
       if (first_error.is_error()) return first_error;
       return Value::Bool(e.macro == MacroKind::kAll);
     case MacroKind::kExistsOne: return Value::Bool(true_count == 1);
-    default: return Value::List(std::move(out));
+    default:
+      if (!state_->budget.Allocate(ListBytes(out.size()))) return Located(state_->budget.Error(), e, {});
+      return Value::List(std::move(out));
   }
 }
 

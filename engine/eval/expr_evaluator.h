@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "engine/check/checker.h"
+#include "engine/eval/budget.h"
+#include "engine/eval/builtins.h"
 #include "engine/eval/evaluator.h"
 #include "engine/eval/memo.h"
 
@@ -28,13 +30,23 @@ class LoopVariable {
   Value* slot_;
 };
 
+/// What an evaluation shares with the frames of the functions it calls:
+/// its budget, and the patterns it compiled. One thread's alone.
+struct EvalState {
+  EvalState(uint64_t max_steps, uint64_t max_bytes) : budget(max_steps, max_bytes) {}
+  Budget budget;
+  PatternCache patterns;
+};
+
 class ExprEvaluator {
  public:
+  /// An evaluation of its own, within `max_steps` and `max_bytes` (Budget).
   ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
                 const std::vector<Value>& params, const Facts& facts, const SourceManager& sources,
-                uint32_t slot_count, uint64_t max_steps)
+                uint32_t slot_count, uint64_t max_steps, uint64_t max_bytes)
       : program_(program), tables_(tables), params_(params), facts_(facts), sources_(sources),
-        slots_(slot_count), max_steps_(max_steps) {}
+        slots_(slot_count), owned_state_(std::make_unique<EvalState>(max_steps, max_bytes)),
+        state_(owned_state_.get()) {}
 
   Value Eval(const syntax::Expr& e);
   /// Like Eval, without copying: the value is the slot, param, fact or
@@ -43,8 +55,10 @@ class ExprEvaluator {
   const Value& Ref(const syntax::Expr& e, Value* holder);
   std::vector<Value>& slots() { return slots_; }
   const std::vector<Value>& slots() const { return slots_; }
-  bool out_of_budget() const { return steps_ > max_steps_; }
-  uint64_t steps() const { return steps_; }
+  bool out_of_budget() const { return state_->budget.spent(); }
+  const Budget& budget() const { return state_->budget; }
+  Budget* mutable_budget() { return &state_->budget; }
+  uint64_t steps() const { return state_->budget.steps(); }
   /// Follows `plan` (module `module`'s tables), remembering in `memo`; until
   /// called, expressions run as written.
   void UsePlan(const plan::ProgramPlan* plan, uint32_t module, Memo* memo) {
@@ -75,6 +89,13 @@ class ExprEvaluator {
   SourceLoc Anchor(const syntax::Expr& e) const;
 
  private:
+  // A frame of a function called from an evaluation, sharing its state.
+  ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
+                const std::vector<Value>& params, const Facts& facts, const SourceManager& sources,
+                uint32_t slot_count, EvalState* state)
+      : program_(program), tables_(tables), params_(params), facts_(facts), sources_(sources),
+        slots_(slot_count), state_(state) {}
+
   const Value& RefNode(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
   const Value& Remembered(const syntax::Expr& e, plan::MemoKind kind);
@@ -86,6 +107,9 @@ class ExprEvaluator {
   Value CallUser(uint32_t index, Value* args, size_t count);
   Value EvalMacro(const syntax::Expr& e);
   Value EvalCollection(const syntax::Expr& e);
+  // An error that a value would pass the budget, located at the expression
+  // that would have built it; any other error as it is.
+  Value Located(Value r, const syntax::Expr& e, const SourceLoc& fact) const;
 
   const check::Program& program_;
   const check::ModuleTables& tables_;
@@ -93,8 +117,8 @@ class ExprEvaluator {
   const Facts& facts_;
   const SourceManager& sources_;
   std::vector<Value> slots_;
-  uint64_t steps_ = 0;
-  uint64_t max_steps_;
+  std::unique_ptr<EvalState> owned_state_;  // null in a function's frame
+  EvalState* state_;
   std::vector<TraceValue>* trace_ = nullptr;
   // The join conjunct of the comprehension running, true for each of its
   // candidates: not evaluated again (unless traced, so traces stay whole).

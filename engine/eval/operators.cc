@@ -120,14 +120,23 @@ Value UnitArithmetic(BinaryOp op, const Value& a, const Value& b) {
   return Mismatch(op, a, b);
 }
 
-Value Arithmetic(BinaryOp op, const Value& a, const Value& b) {
+// Concatenations are charged before they are built: a string doubled in a
+// loop of nested calls is refused at the budget, not at the allocator.
+Value Arithmetic(BinaryOp op, const Value& a, const Value& b, Budget* budget) {
   if (a.is(ValueKind::kInt) && b.is(ValueKind::kInt)) return IntArithmetic(op, a.int_value(), b.int_value());
   if (IsNumber(a) && IsNumber(b)) return DoubleArithmetic(op, AsDouble(a), AsDouble(b));
   if (op == BinaryOp::kAdd && a.is(ValueKind::kString) && b.is(ValueKind::kString)) {
-    return Value::String(std::string(a.string_value()).append(b.string_value()));
+    uint64_t size = uint64_t{a.string_value().size()} + b.string_value().size();
+    if (!budget->Allocate(StringBytes(size))) return budget->Error();
+    std::string text;
+    text.reserve(size);
+    return Value::String(text.append(a.string_value()).append(b.string_value()));
   }
   if (op == BinaryOp::kAdd && a.is(ValueKind::kList) && b.is(ValueKind::kList)) {
-    std::vector<Value> items(a.items().begin(), a.items().end());
+    if (!budget->Allocate(ListBytes(uint64_t{a.items().size()} + b.items().size()))) return budget->Error();
+    std::vector<Value> items;
+    items.reserve(a.items().size() + b.items().size());
+    items.insert(items.end(), a.items().begin(), a.items().end());
     items.insert(items.end(), b.items().begin(), b.items().end());
     return Value::List(std::move(items));
   }
@@ -136,8 +145,22 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b) {
   return UnitArithmetic(op, a, b);
 }
 
-Value In(const Value& element, const Value& container) {
+// A search of a list compares the element with every item: charged as
+// that many comparisons of the element, before it starts.
+Value In(const Value& element, const Value& container, Budget* budget) {
   if (container.is(ValueKind::kList)) {
+    uint64_t n = container.items().size();
+    uint64_t each = Budget::kBytesPerStep / 4;  // an item of 16 bytes
+    if (element.is(ValueKind::kString)) each += element.string_value().size();
+    if (element.is(ValueKind::kList) || element.is(ValueKind::kMap)) {
+      uint64_t left = budget->steps_left();
+      uint64_t limit = left > UINT64_MAX / Budget::kBytesPerStep ? UINT64_MAX : left * Budget::kBytesPerStep;
+      uint64_t extent = Extent(element, limit);
+      if (extent > limit && !budget->Steps(UINT64_MAX)) return budget->Error();
+      each += extent;
+    }
+    if (n > 0 && each > UINT64_MAX / n) each = UINT64_MAX / n;
+    if (!budget->Scan(n * each)) return budget->Error();
     for (const Value& item : container.items()) {
       if (item == element) return Value::Bool(true);
     }
@@ -186,17 +209,20 @@ bool Compare(const Value& a, const Value& b, int* order, std::string* error) {
   return false;
 }
 
-Value ApplyBinary(BinaryOp op, const Value& lhs, const Value& rhs) {
+Value ApplyBinary(BinaryOp op, const Value& lhs, const Value& rhs, Budget* budget) {
   switch (op) {
-    case BinaryOp::kEq: return Value::Bool(lhs == rhs);
-    case BinaryOp::kNe: return Value::Bool(!(lhs == rhs));
-    case BinaryOp::kIn: return In(lhs, rhs);
+    case BinaryOp::kEq:
+    case BinaryOp::kNe:
+      if (!ChargeEquality(lhs, rhs, budget)) return budget->Error();
+      return Value::Bool((lhs == rhs) == (op == BinaryOp::kEq));
+    case BinaryOp::kIn: return In(lhs, rhs, budget);
     case BinaryOp::kLt:
     case BinaryOp::kLe:
     case BinaryOp::kGt:
     case BinaryOp::kGe: {
       int order = 0;
       std::string error;
+      if (!ChargeEquality(lhs, rhs, budget)) return budget->Error();  // strings: as long to order
       if (!Compare(lhs, rhs, &order, &error)) return Value::Error(error);
       bool r = op == BinaryOp::kLt   ? order < 0
                : op == BinaryOp::kLe ? order <= 0
@@ -206,7 +232,7 @@ Value ApplyBinary(BinaryOp op, const Value& lhs, const Value& rhs) {
     }
     case BinaryOp::kAnd:
     case BinaryOp::kOr: return Value::Error("logical operators are evaluated by the evaluator");
-    default: return Arithmetic(op, lhs, rhs);
+    default: return Arithmetic(op, lhs, rhs, budget);
   }
 }
 

@@ -4,12 +4,16 @@
 #pragma once
 
 #include "engine/common/value.h"
+#include "engine/eval/budget.h"
 #include "engine/syntax/ast.h"
 
 namespace capops::eval {
 
 /// All binary operators but `&&` and `||`, which short-circuit in the evaluator.
-Value ApplyBinary(syntax::BinaryOp op, const Value& lhs, const Value& rhs);
+/// What grows with the operands' lengths (a concatenation built, lists
+/// compared or searched) is charged to `budget` first; when it would pass
+/// the budget, the result is `budget->Error()` and nothing is built.
+Value ApplyBinary(syntax::BinaryOp op, const Value& lhs, const Value& rhs, Budget* budget);
 Value ApplyUnary(syntax::UnaryOp op, const Value& operand);
 
 /// Orders two values of one comparable kind: -1, 0 or 1. False when the kinds

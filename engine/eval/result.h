@@ -81,6 +81,9 @@ struct EvalResult {
   /// Expressions evaluated (the unit of the step budget): the work done,
   /// as a count that does not depend on the machine.
   uint64_t steps = 0;
+  /// Bytes of the strings, lists and maps evaluation built (the unit of
+  /// the memory budget), whether or not they were freed since.
+  uint64_t bytes = 0;
 };
 
 /// How often one `where` or `when` condition held and failed (policy test coverage).

@@ -19,7 +19,8 @@ class WhyNotRun {
             const Facts& facts, const SourceManager& sources, const EvalOptions& options,
             const std::function<bool(const Value&)>& focus)
       : rule_(rule), sources_(sources), focus_(focus),
-        eval_(program, program.tables[rule.module], params, facts, sources, rule.slot_count, options.max_steps),
+        eval_(program, program.tables[rule.module], params, facts, sources, rule.slot_count, options.max_steps,
+              options.max_memory),
         slot_of_(program.tables[rule.module].slots) {}
 
   WhyNotResult Run() {
@@ -122,9 +123,16 @@ WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule, 
 Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables, uint32_t slot_count,
                          const syntax::Expr& expr, const std::vector<Value>& params, const Facts& facts,
                          const SourceManager& sources, const EvalOptions& options, std::vector<TraceValue>* trace) {
-  ExprEvaluator eval(program, tables, params, facts, sources, slot_count, options.max_steps);
+  ExprEvaluator eval(program, tables, params, facts, sources, slot_count, options.max_steps, options.max_memory);
   eval.set_trace(trace);
-  return eval.Eval(expr);
+  Value v = eval.Eval(expr);
+  // The caller prints the value: a list or map whose parts repeat (nested
+  // by a function) may be small in memory and huge as text.
+  if (!eval.out_of_budget() && (v.is(ValueKind::kList) || v.is(ValueKind::kMap))) {
+    uint64_t left = eval.budget().bytes_left();
+    eval.mutable_budget()->Allocate(StringBytes(Extent(v, left)));
+  }
+  return eval.out_of_budget() ? eval.budget().Error() : v;
 }
 
 }  // namespace capops::eval

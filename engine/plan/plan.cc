@@ -8,6 +8,7 @@
 #include "engine/plan/plan.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace capops::plan {
 
@@ -281,6 +282,30 @@ std::vector<bool> CostlyFunctions(const check::Program& program) {
   return costly;
 }
 
+// The literal pattern of each `matches` call, compiled once per distinct
+// text. One that does not compile is left to the evaluator, which reports
+// it (the engine also refuses it as a policy error before any evaluation).
+void CompilePatterns(const syntax::Module& module, const check::ModuleTables& tables, ModulePlan* out) {
+  out->pattern.assign(module.node_count, -1);
+  std::unordered_map<std::string_view, int32_t> seen;
+  syntax::ForEachExpr(module, [&](const Expr& e) {
+    if (e.kind != ExprKind::kCall || tables.functions[e.id] != check::FunctionId::kMatches) return;
+    if (tables.symbols[e.id].kind == check::SymbolKind::kFunction || e.args.size() != 2) return;
+    const Expr& pattern = *e.args[1];
+    if (pattern.kind != ExprKind::kLiteral || !pattern.literal.is(ValueKind::kString)) return;
+    std::string_view text = pattern.literal.string_value();
+    auto it = seen.find(text);
+    if (it == seen.end()) {
+      std::string error;
+      std::unique_ptr<const Regex> re = Regex::Compile(text, &error);
+      if (re == nullptr) return;
+      out->patterns.push_back(std::move(re));
+      it = seen.emplace(text, static_cast<int32_t>(out->patterns.size() - 1)).first;
+    }
+    out->pattern[e.id] = it->second;
+  });
+}
+
 }  // namespace
 
 ProgramPlan Build(const check::Program& program) {
@@ -291,6 +316,7 @@ ProgramPlan Build(const check::Program& program) {
   for (size_t m = 0; m < program.modules.size(); ++m) {
     planners.push_back(std::make_unique<ModulePlanner>(
         program.tables[m], program.modules[m]->node_count, costly, &plan.modules[m]));
+    CompilePatterns(*program.modules[m], program.tables[m], &plan.modules[m]);
   }
   for (const check::UserFunction& f : program.functions) {
     if (f.checked) planners[f.module]->PlanExpr(*f.decl->body, 0);
@@ -340,6 +366,7 @@ std::string DescribeJoin(const Join& j, const SourceManager& sources) {
 void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, std::string* out) {
   if (m.memo[e.id] == MemoKind::kOnce) *out += "  once `" + Text(sources, e.span) + "`\n";
   if (m.memo[e.id] == MemoKind::kPerVars) *out += "  once per loop values `" + Text(sources, e.span) + "`\n";
+  if (m.pattern[e.id] >= 0) *out += "  compiled pattern " + Text(sources, e.args[1]->span) + "\n";
   if (e.kind == ExprKind::kMacro && m.join[e.id] >= 0) {
     *out += "  join `" + Text(sources, e.span) + "` " +
             DescribeJoin(m.joins[m.join[e.id]], sources) + "\n";

@@ -29,6 +29,9 @@
 //    (the clauses of a rule are a conjunction, so, as with CEL's `&&`, a
 //    false `where` decides the binding before the clauses it skips).
 //
+// Besides, every literal pattern of a `matches` call is compiled here, once
+// for the rule set (plan::Regex), not once per evaluation or per thread.
+//
 // The evaluator keeps the values and indexes per evaluation (eval::Memo);
 // this plan only says where they apply. Node ids are per module, so plans
 // are tables keyed by node id like the checker's.
@@ -40,10 +43,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/check/checker.h"
+#include "engine/plan/regex.h"
 
 namespace capops::plan {
 
@@ -68,6 +73,10 @@ struct ModulePlan {
   std::vector<uint64_t> free;  // the slots each expression reads, as bits
   std::vector<int32_t> join;  // kMacro nodes and `for` clauses: index into `joins`, or -1
   std::vector<Join> joins;
+  /// Calls of `matches` whose pattern is a string literal that compiles:
+  /// index into `patterns`, else -1. A pattern written twice is compiled once.
+  std::vector<int32_t> pattern;
+  std::vector<std::unique_ptr<const Regex>> patterns;
 };
 
 /// A keyed lookup that a `let` makes for each item of a `for` loop, in a
@@ -94,8 +103,8 @@ struct ProgramPlan {
 
 ProgramPlan Build(const check::Program& program);
 
-/// A text form: per rule, its clause order, its joins and the expressions
-/// it evaluates once, each as source text.
+/// A text form: per rule, its clause order, its joins, the expressions it
+/// evaluates once and the patterns compiled for it, each as source text.
 std::string Dump(const check::Program& program, const ProgramPlan& plan,
                  const SourceManager& sources);
 

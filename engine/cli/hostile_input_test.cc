@@ -183,7 +183,7 @@ TEST_CASE("side files and plans that are not regular files are refused at once",
 TEST_CASE("every numeric limit is range-checked, naming its flag", "[cli][hostile]") {
   Scratch s;
   for (const char* flag : {"--max-file-size", "--max-depth", "--max-values", "--max-documents",
-                           "--max-string-length", "--max-steps", "-j"}) {
+                           "--max-string-length", "--max-steps", "--max-memory", "-j"}) {
     for (const char* value : {"-1", "0", "99999999999999999999", "1e3", "ten"}) {
       INFO(flag << ' ' << value);
       CliResult r = Lint({"--no-config", flag, value, s.Path("plan.yaml")});

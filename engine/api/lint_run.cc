@@ -57,6 +57,9 @@ bool MayBeAnyFile(const SourceFile& file, const facts::LoadResult& loaded) {
 
 void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
   if (MayBeAnyFile(sources_->file(id), loaded)) sources_->Withhold(id);
+  for (facts::AliasUse& use : loaded.aliases) {
+    alias_uses_.emplace(std::make_tuple(use.use.file, use.use.line, use.use.column), std::move(use));
+  }
   report_.errors.Append(loaded.diagnostics);
   ++report_.files;
   if (loaded.documents.empty() && !loaded.diagnostics.HasErrors()) {
@@ -238,10 +241,28 @@ bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
   return !report_.errors.HasErrors();
 }
 
+// A finding or an error at a value used through an alias (`*x`, `<<: *x`)
+// also points at the anchor, where the value is written.
+void LintRun::PointAtAnchors() {
+  if (alias_uses_.empty()) return;
+  auto use_at = [&](const SourceLoc& loc) -> const facts::AliasUse* {
+    auto it = alias_uses_.find(std::make_tuple(loc.file, loc.line, loc.column));
+    return it == alias_uses_.end() ? nullptr : &it->second;
+  };
+  auto said = [](const facts::AliasUse& use) { return "`&" + use.name + "` is defined here"; };
+  for (eval::Violation& v : report_.violations) {
+    if (const facts::AliasUse* use = use_at(v.loc)) v.labels.push_back({use->anchor, said(*use)});
+  }
+  report_.errors.Annotate([&](Diagnostic& d) {
+    if (const facts::AliasUse* use = use_at(d.loc)) d.related.push_back({use->anchor, said(*use)});
+  });
+}
+
 eval::LintReport LintRun::Finish() {
   Validate();
   MergeInventories();
   EvaluatePlans();
+  PointAtAnchors();
   SortAndDedupe();
   return std::move(report_);
 }

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,7 @@ class LintRun {
   bool ReadyToEvaluate(size_t index, eval::Facts* facts);
   void EvaluatePlans();
   void SortAndDedupe();
+  void PointAtAnchors();
 
   const check::Program& program_;
   const std::vector<Value>& params_;
@@ -50,6 +52,8 @@ class LintRun {
   std::map<FileId, Value> own_inventory_;  // plan files with `Inventory` documents: theirs merged in
   std::map<FileId, bool> own_valid_;
   uint64_t fact_bytes_ = 0;  // of every file loaded
+  // Values used through an alias or a merge, by where they are used.
+  std::map<std::tuple<FileId, uint32_t, uint32_t>, facts::AliasUse> alias_uses_;
 };
 
 }  // namespace capops

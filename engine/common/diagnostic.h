@@ -56,6 +56,11 @@ class Diagnostics {
   size_t size() const { return items_.size(); }
   const std::vector<Diagnostic>& items() const { return items_; }
   const Diagnostic& operator[](size_t i) const { return items_[i]; }
+  /// Lets `annotate` add to each diagnostic (a related place, say).
+  template <typename F>
+  void Annotate(F annotate) {
+    for (Diagnostic& d : items_) annotate(d);
+  }
 
   /// Sorts by file, line, column (then code and message, so output is
   /// deterministic) and drops exact repeats, which arise when one inventory

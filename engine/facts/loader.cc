@@ -1,6 +1,6 @@
 // The YAML adapter: LoadYaml turns a file's documents into located Values and
-// MergeDocuments joins documents of one kind. yaml-cpp is used nowhere else in
-// the engine; its exceptions stop here and become diagnostics.
+// MergeDocuments joins documents of one kind. libfyaml is used nowhere else in
+// the engine; its errors stop here and become diagnostics.
 //
 // Decisions worth knowing:
 //   - Plain scalars are typed by TypePlainScalar (scalar.h). An integer or a
@@ -10,28 +10,32 @@
 //     returned: a truncated tree could make rules pass or fire wrongly. Other
 //     value-level problems (duplicate key, bad number) keep the document so
 //     that one run reports everything it can.
-//   - Values are built from yaml-cpp's parse events (YAML::Parser with an
-//     EventHandler), not from YAML::Node trees: no node graph in memory, an
-//     alias shares its anchor's Value instead of copying it (the values it
-//     stands for still count against `max_nodes`, so an alias bomb is refused
-//     at once), and we drive the document loop ourselves, which keeps the
-//     documents before a syntax error and stops yaml-cpp 0.7's endless loop
-//     on a stray `,` (YAML::LoadAll would allocate until memory runs out).
+//   - Values are built from libfyaml's parse events, not from its document
+//     trees: no node graph in memory, and we drive the document loop
+//     ourselves, which keeps the documents before a syntax error. A file on
+//     disk is read through a stream, so its text need not be held whole.
+//   - A value reached through an alias (`*x`) or merged in (`<<: *x`) is
+//     located where it is used, not where its anchor is: two uses are two
+//     facts, with their own findings, waivers and baseline entries. Each use
+//     is listed in LoadResult::aliases so that messages can point back at
+//     the anchor. The values an alias stands for count again against
+//     `max_nodes`, so an alias bomb is refused at once.
+//   - Valid YAML that facts cannot hold (a tag of another schema, a
+//     collection, alias or null as a key, a cyclic alias) is "not supported
+//     in capops facts"; "invalid YAML" is kept for text that is not YAML.
 #include "engine/facts/loader.h"
 
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
+#include <libfyaml.h>
 #include <unistd.h>
-#include <yaml-cpp/parser.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <istream>
+#include <cstdio>
+#include <memory>
 #include <optional>
-#include <streambuf>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -42,12 +46,11 @@ namespace capops::facts {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-constexpr const char* kStrTag = "tag:yaml.org,2002:str";
 constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
+constexpr std::string_view kMergeKey = "<<";
 
-// yaml-cpp 0.7 throws at 500 nested nodes (DepthGuard<500>), with a message
-// ("bad file") and a place that say little. Our limit stays below it, so the
-// limit a user sets is the one that speaks.
+// A hard ceiling on nesting whatever --max-depth says: the checks below
+// recurse at most this deep.
 constexpr size_t kDepthCap = 400;
 
 constexpr DocumentKind kKinds[] = {DocumentKind::kCapacityPlan, DocumentKind::kInventory};
@@ -67,82 +70,59 @@ Diagnostic& Report(Diagnostics* diags, SourceLoc loc, std::string message, const
   return d;
 }
 
+// Valid YAML that a fact tree cannot hold.
+Diagnostic& Unsupported(Diagnostics* diags, SourceLoc loc, const std::string& what) {
+  return Report(diags, loc, "not supported in capops facts: " + what, "yaml");
+}
+
 std::string DepthMessage(size_t max_depth) {
   return "nesting deeper than " + std::to_string(max_depth) + " levels";
 }
 
-// Turns byte positions (yaml-cpp marks are 0-based and count bytes) into
-// 1-based SourceLocs whose columns count characters, as SourceLoc promises.
-// A leading BOM is not a column: yaml-cpp skips it and so do editors.
+// Turns libfyaml's marks (0-based lines, columns counted in characters after
+// any BOM, as SourceLoc counts them) into SourceLocs inside the file.
 class Locator {
  public:
-  // Reads the text only here (for a BOM): after that, a file may have
-  // released its text (LoadYamlReleasing); its lines are read back.
-  Locator(const SourceFile& file, FileId id)
-      : file_(file), id_(id), bom_(file.size() >= kBom.size() && file.Line(1).substr(0, kBom.size()) == kBom),
-        ascii_(file.ascii()) {}
+  Locator(const SourceFile& file, FileId id) : file_(file), id_(id) {}
 
-  /// The byte a mark points at, or '\0'.
-  char CharAt(const YAML::Mark& mark) const {
-    if (mark.line < 0 || mark.column < 0) return '\0';
-    std::string_view line = file_.Line(static_cast<uint32_t>(mark.line) + 1);
-    size_t at = static_cast<size_t>(mark.column) + (mark.line == 0 && bom_ ? kBom.size() : 0);
-    return at < line.size() ? line[at] : '\0';
+  /// 0-based line and column; past the last line means the end of the text.
+  SourceLoc At(int line, int column) const {
+    if (line < 0 || column < 0) return SourceLoc{id_, 1, 1};
+    if (static_cast<uint32_t>(line) >= file_.line_count()) return End();
+    return SourceLoc{id_, static_cast<uint32_t>(line) + 1, static_cast<uint32_t>(column) + 1};
   }
-
-  SourceLoc AtMark(const YAML::Mark& mark) const {
-    if (mark.is_null() || mark.line < 0 || mark.column < 0) return SourceLoc{id_, 1, 1};
-    // At the end of a text without a final newline, yaml-cpp 0.7 keeps the
-    // right `pos` but reports column 0 of the last line (or line 0).
-    size_t offset = static_cast<size_t>(mark.pos) + (bom_ ? kBom.size() : 0);
-    if (mark.pos >= 0 && offset >= file_.size()) return AtOffset(file_.size());
-    return At(static_cast<uint32_t>(mark.line) + 1, static_cast<size_t>(mark.column));
-  }
+  SourceLoc At(const fy_mark* mark) const { return mark == nullptr ? SourceLoc{id_, 1, 1} : At(mark->line, mark->column); }
 
   SourceLoc AtOffset(size_t offset) const {
     SourceLoc loc = file_.Resolve(id_, static_cast<uint32_t>(offset));
-    if (bom_ && loc.line == 1 && offset >= kBom.size()) --loc.column;
+    if (loc.line == 1 && file_.size() >= kBom.size() && file_.Line(1).substr(0, kBom.size()) == kBom &&
+        offset >= kBom.size()) {
+      --loc.column;
+    }
     return loc;
   }
+  SourceLoc End() const { return AtOffset(file_.size()); }
 
  private:
-  SourceLoc At(uint32_t line, size_t byte_column) const {
-    line = std::clamp<uint32_t>(line, 1, std::max<uint32_t>(file_.line_count(), 1));
-    if (ascii_) return SourceLoc{id_, line, static_cast<uint32_t>(byte_column) + 1};
-    std::string_view text = file_.Line(line);
-    if (line == 1 && bom_) text.remove_prefix(std::min(text.size(), kBom.size()));
-    // Marks arrive mostly in order, so resume counting where the last call
-    // on this line stopped; a long non-ASCII line stays linear.
-    if (line != cache_line_ || byte_column < cache_byte_) {
-      cache_line_ = line;
-      cache_byte_ = 0;
-      cache_chars_ = 0;
-    }
-    for (; cache_byte_ < byte_column; ++cache_byte_) {
-      bool continuation = cache_byte_ < text.size() &&
-                          IsContinuationByte(static_cast<unsigned char>(text[cache_byte_]));
-      if (!continuation) ++cache_chars_;
-    }
-    return SourceLoc{id_, line, static_cast<uint32_t>(cache_chars_) + 1};
-  }
-
   const SourceFile& file_;
   FileId id_;
-  bool bom_;
-  bool ascii_;
-  mutable uint32_t cache_line_ = 0;
-  mutable size_t cache_byte_ = 0;
-  mutable size_t cache_chars_ = 0;
 };
 
 // A NUL byte or invalid UTF-8 makes the file unreadable as YAML: diagnose the
-// first one and refuse the file.
+// first one and refuse the file. So does a line break that is a lone
+// carriage return: valid YAML, but every tool that shows capops's
+// locations (terminals, editors, code scanning) would count lines apart.
 bool CheckText(std::string_view text, const Locator& at, Diagnostics* diags) {
   size_t i = text.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
   while (i < text.size()) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == 0) {
       Report(diags, at.AtOffset(i), "file is not text: NUL byte", "yaml");
+      return false;
+    }
+    if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+      Unsupported(diags, at.AtOffset(i), "a line break that is a lone carriage return (CR)").help =
+          "save the file with LF or CRLF line breaks";
       return false;
     }
     size_t length = c < 0x80 ? 1 : capops::Utf8SequenceLength(text, i);
@@ -155,10 +135,10 @@ bool CheckText(std::string_view text, const Locator& at, Diagnostics* diags) {
   return true;
 }
 
-// yaml-cpp's scanner tokenizes a whole flow collection before its parser
-// checks depth, so 2 MB of `[` costs it half a gigabyte. This cheap upper
-// bound on flow nesting (brackets outside comments and quotes) refuses such
-// text first; it may over-count brackets in plain scalars, hence the margin.
+// A cheap upper bound on flow nesting (brackets outside comments and
+// quotes), checked before parsing: megabytes of `[` are refused at once
+// instead of being tokenized. It may over-count brackets in plain scalars,
+// hence the margin between the user's limit and kDepthCap.
 bool CheckFlowDepth(std::string_view text, const Locator& at, size_t max_depth,
                     Diagnostics* diags) {
   size_t depth = 0;
@@ -192,28 +172,139 @@ bool CheckFlowDepth(std::string_view text, const Locator& at, size_t max_depth,
 }
 
 std::string ParserMessage(std::string msg) {
-  if (!msg.empty() && msg[0] >= 'A' && msg[0] <= 'Z')
+  if (!msg.empty() && msg[0] >= 'A' && msg[0] <= 'Z' && !(msg.size() > 1 && msg[1] >= 'A' && msg[1] <= 'Z')) {
     msg[0] = static_cast<char>(msg[0] - 'A' + 'a');
+  }
   while (!msg.empty() && msg.back() == '.') msg.pop_back();
   return "invalid YAML: " + msg;
 }
 
 // "!!int" for a core-schema tag, the tag itself otherwise.
-std::string TagName(const std::string& tag) {
-  if (tag.compare(0, kCoreTagPrefix.size(), kCoreTagPrefix) == 0) {
-    return "!!" + tag.substr(kCoreTagPrefix.size());
+std::string TagName(std::string_view tag) {
+  if (tag.substr(0, kCoreTagPrefix.size()) == kCoreTagPrefix) {
+    return "!!" + std::string(tag.substr(kCoreTagPrefix.size()));
   }
-  return tag;
+  return std::string(tag);
 }
 
-// Builds one document's Value tree from yaml-cpp's parse events. Open
-// collections wait on an explicit stack, so nothing here recurses. yaml-cpp
-// reports an alias as a reference to its anchor: the anchor's finished Value
-// is shared, and the values it stands for count again against `max_nodes`.
+std::string_view TokenText(fy_token* token) {
+  if (token == nullptr) return {};
+  size_t length = 0;
+  const char* text = fy_token_get_text(token, &length);
+  return text == nullptr ? std::string_view() : std::string_view(text, length);
+}
+
+// libfyaml's event parser over one file's text, in memory or streamed from
+// disk. Owns the parser, its diagnostics and each event until the next.
+class EventSource {
+ public:
+  /// Over text the caller keeps alive.
+  explicit EventSource(std::string_view text) : EventSource() {
+    if (parser_ != nullptr && fy_parser_set_string(parser_, text.data(), text.size()) != 0) Fail();
+  }
+  /// Over a file on disk, read in blocks; takes `fd`.
+  explicit EventSource(int fd) : EventSource() {
+    stream_ = ::fdopen(fd, "rb");
+    if (stream_ == nullptr) {
+      ::close(fd);
+      Fail();
+    } else if (parser_ != nullptr && fy_parser_set_input_fp(parser_, "input", stream_) != 0) {
+      Fail();
+    }
+  }
+  ~EventSource() {
+    Release();
+    if (parser_ != nullptr) fy_parser_destroy(parser_);
+    if (diag_ != nullptr) fy_diag_destroy(diag_);
+    if (stream_ != nullptr) std::fclose(stream_);
+  }
+  EventSource(const EventSource&) = delete;
+  EventSource& operator=(const EventSource&) = delete;
+
+  /// The next event, valid until the next call; null at the end of the
+  /// stream or on an error (error() says which).
+  fy_event* Next() {
+    Release();
+    if (parser_ == nullptr || failed_) return nullptr;
+    event_ = fy_parser_parse(parser_);
+    return event_;
+  }
+
+  /// The parser's first error, if it stopped on one: 1-based line and
+  /// column (characters) and libfyaml's message; line 0 and no message
+  /// when libfyaml stopped without saying why.
+  struct Error {
+    int line = 0;
+    int column = 0;
+    std::string message;
+  };
+  std::optional<Error> error() const {
+    if (failed_) return Error{1, 1, "the input could not be read"};
+    if (parser_ == nullptr || !fy_parser_get_stream_error(parser_)) return std::nullopt;
+    void* iter = nullptr;
+    while (fy_diag_error* e = fy_diag_errors_iterate(diag_, &iter)) {
+      if (e->type >= FYET_ERROR) return Error{e->line, e->column, e->msg == nullptr ? "" : e->msg};
+    }
+    return Error{0, 0, ""};
+  }
+
+ private:
+  EventSource() {
+    fy_diag_cfg diag_cfg;
+    fy_diag_cfg_default(&diag_cfg);
+    diag_cfg.fp = nullptr;
+    diag_cfg.level = FYET_ERROR;
+    diag_ = fy_diag_create(&diag_cfg);
+    if (diag_ == nullptr) {
+      Fail();
+      return;
+    }
+    fy_diag_set_collect_errors(diag_, true);
+    fy_parse_cfg cfg{};
+    cfg.flags = static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_COLLECT_DIAG);
+    cfg.diag = diag_;
+    parser_ = fy_parser_create(&cfg);
+    if (parser_ == nullptr) Fail();
+  }
+  void Fail() { failed_ = true; }
+  void Release() {
+    if (event_ != nullptr) fy_parser_event_free(parser_, event_);
+    event_ = nullptr;
+  }
+
+  fy_diag* diag_ = nullptr;
+  fy_parser* parser_ = nullptr;
+  FILE* stream_ = nullptr;
+  fy_event* event_ = nullptr;
+  bool failed_ = false;
+
+ public:
+  /// The descriptor of a file being read, else -1.
+  int fd() const { return stream_ == nullptr ? -1 : ::fileno(stream_); }
+};
+
+// The location of a node event: its first character. libfyaml marks a
+// quoted scalar inside its opening quote and an alias after its `*`; an
+// empty scalar has no mark.
+std::optional<SourceLoc> NodeLoc(const Locator& at, fy_event* event) {
+  const fy_mark* mark = fy_event_start_mark(event);
+  if (mark == nullptr) return std::nullopt;
+  bool after_indicator = event->type == FYET_ALIAS;
+  if (event->type == FYET_SCALAR) {
+    fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
+    after_indicator = style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED;
+  }
+  if (after_indicator && mark->column > 0) return at.At(mark->line, mark->column - 1);
+  return at.At(mark);
+}
+
+// Builds one document's Value tree from libfyaml's node events. Open
+// collections wait on an explicit stack, so nothing here recurses except
+// Relocated, bounded by the depth limit.
 //
 // A rejected key (duplicate, null, a collection) drops its value: the events
 // of a dropped subtree are skipped by counting their nesting.
-class DocumentBuilder : public YAML::EventHandler {
+class DocumentBuilder {
  public:
   DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options)
       : at_(at), max_depth_(max_depth), max_nodes_(options.max_nodes),
@@ -223,104 +314,80 @@ class DocumentBuilder : public YAML::EventHandler {
   const Value& root() const { return root_; }
   /// True when a limit stopped the document (already diagnosed).
   bool stopped() const { return stopped_; }
-  const YAML::Mark& start() const { return start_; }
   /// Problems found in the document's values; kept apart until the parser
   /// has accepted the whole document.
   const Diagnostics& diagnostics() const { return diags_; }
-
-  void OnDocumentStart(const YAML::Mark& mark) override { start_ = mark; }
-  void OnDocumentEnd() override {}
-  void OnAnchor(const YAML::Mark&, const std::string& name) override { anchor_name_ = name; }
-
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (!AcceptValue(mark, "mapping keys must not be null", false) || !Count(mark, 1)) return;
-    Value value;
-    value.set_loc(at_.AtMark(mark));
-    Deliver(Remember(anchor, std::move(value), 1, 0), mark, 0);
+  /// Where the innermost collection still open starts, if any.
+  std::optional<SourceLoc> innermost_open() const {
+    if (stack_.empty()) return std::nullopt;
+    return stack_.back().loc;
   }
+  /// The uses of aliases and merges in the document.
+  std::vector<AliasUse>& aliases() { return aliases_; }
 
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& text) override {
-    if (stopped_ || skip_depth_ > 0) return;
-    if (ExpectingKey()) return AcceptKey(mark, tag, text);
-    if (!AcceptValue(mark, nullptr, false) || !Count(mark, 1)) return;
-    if (text.size() > max_string_length_) {
-      return Stop(mark, "a value longer than " + std::to_string(max_string_length_) +
-                            " bytes (raise it with `--max-string-length`)");
+  /// Takes one node event (scalar, alias, collection start or end).
+  void Take(fy_event* event) {
+    std::optional<SourceLoc> loc = NodeLoc(at_, event);
+    if (loc) last_loc_ = *loc;
+    switch (event->type) {
+      case FYET_SCALAR: return OnScalar(event, loc);
+      case FYET_ALIAS: return OnAlias(TokenText(event->alias.anchor), loc.value_or(last_loc_));
+      case FYET_SEQUENCE_START: return Open(event, loc.value_or(last_loc_), false);
+      case FYET_MAPPING_START: return Open(event, loc.value_or(last_loc_), true);
+      case FYET_SEQUENCE_END:
+      case FYET_MAPPING_END: return Close();
+      default: return;
     }
-    Deliver(Remember(anchor, TypeScalar(mark, tag, text, NamesItsMap()), 1, 0), mark, 0);
   }
-
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (!AcceptValue(mark, "mapping keys must not be aliases", false)) return;
-    auto it = anchors_.find(anchor);
-    if (it == anchors_.end()) {
-      // Either the alias sits inside its own anchor, or the anchor was on a
-      // value dropped with a rejected key (already diagnosed).
-      if (IsOpen(anchor)) {
-        Stop(mark,
-             "alias `*" + anchor_names_[anchor] + "` refers to a collection that contains it");
-      }
-      if (!stopped_ && Count(mark, 1)) Deliver(Value().set_loc(at_.AtMark(mark)), mark, 0);
-      return;
-    }
-    const Anchored& a = it->second;
-    if (stack_.size() + a.height > max_depth_) return Stop(mark, DepthMessage(max_depth_));
-    if (Count(mark, a.count)) Deliver(a.value, mark, a.height);
-  }
-
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    CheckCollectionTag(mark, tag, false);
-    Open(mark, anchor, false);
-  }
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    CheckCollectionTag(mark, tag, true);
-    Open(mark, anchor, true);
-  }
-  void OnSequenceEnd() override { Close(); }
-  void OnMapEnd() override { Close(); }
 
  private:
+  struct Merge {
+    Value value;      // a map or a list of maps
+    SourceLoc key;    // the `<<` entry
+    SourceLoc origin; // the anchor, when merged through an alias
+    std::string anchor;
+  };
+
   struct Frame {
     bool is_map = false;
     SourceLoc loc;
-    YAML::anchor_t anchor = YAML::NullAnchor;
+    std::string anchor;
     size_t first_node = 0;  // the value count before this collection
     size_t height = 1;      // collection levels at and below this one
     std::vector<Value> items;
     MapEntries entries;
     std::unordered_map<std::string, SourceLoc> keys;
     bool expect_key = true;
-    bool drop_value = false;  // the pending key was rejected
+    bool drop_value = false;   // the pending key was rejected
+    bool merge_value = false;  // the pending key is `<<`
     Key key;
     SourceLoc key_loc;
-    int key_line = 0;
+    std::vector<Merge> merges;
   };
 
   struct Anchored {
     Value value;
     size_t count;   // values it stands for
     size_t height;  // collection levels
+    SourceLoc loc;  // where the anchor is
   };
 
   bool ExpectingKey() const {
     return !stack_.empty() && stack_.back().is_map && stack_.back().expect_key;
   }
 
-  // False if the node starting at `mark` is not to become a value: the
-  // document stopped, a dropped subtree is being skipped, or the node is a
-  // map's key (`bad_key` says why it cannot be one) or a rejected key's value.
+  // False if the node at `loc` is not to become a value: the document
+  // stopped, a dropped subtree is being skipped, or the node is a map's key
+  // (`bad_key` says why it cannot be one) or a rejected key's value.
   // Scalar keys never get here: AcceptKey takes them.
-  bool AcceptValue(const YAML::Mark& mark, const char* bad_key, bool collection) {
+  bool AcceptValue(SourceLoc loc, const char* bad_key, bool collection) {
     if (stopped_) return false;
     if (skip_depth_ > 0) {
       if (collection) ++skip_depth_;
       return false;
     }
     bool bad = ExpectingKey();
-    if (bad) Report(&diags_, at_.AtMark(mark), bad_key, "yaml");
+    if (bad) Unsupported(&diags_, loc, bad_key).help = "write the key as a plain or quoted string";
     if (!bad && (stack_.empty() || !stack_.back().drop_value)) return true;
     // A scalar is skipped at once, a collection when its end arrives.
     if (collection) {
@@ -335,25 +402,161 @@ class DocumentBuilder : public YAML::EventHandler {
   void Skipped() {
     Frame& f = stack_.back();
     f.drop_value = f.expect_key;
+    f.merge_value = false;
     f.expect_key = !f.expect_key;
   }
 
-  void AcceptKey(const YAML::Mark& mark, const std::string& tag, const std::string& text) {
+  static bool IsNullText(std::string_view text) {
+    return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+  }
+
+  void OnScalar(fy_event* event, std::optional<SourceLoc> mark) {
+    if (stopped_ || skip_depth_ > 0) return;
+    std::string_view text = TokenText(event->scalar.value);
+    bool plain = fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN;
+    std::string_view tag = TokenText(event->scalar.tag);
+    std::string_view anchor = TokenText(event->scalar.anchor);
+    // An empty scalar has no mark: it is where its key is, or where the
+    // node before it ended.
+    SourceLoc loc = mark.value_or(ExpectingKey() || stack_.empty() || !stack_.back().is_map
+                                      ? last_loc_
+                                      : stack_.back().key_loc);
+    if (ExpectingKey()) {
+      if (plain && tag.empty() && IsNullText(text)) {
+        AcceptValue(loc, "a null key", false);
+        return;
+      }
+      return AcceptKey(loc, text, plain && tag.empty(), anchor);
+    }
+    if (!AcceptValue(loc, nullptr, false) || !Count(loc, 1)) return;
+    if (text.size() > max_string_length_) {
+      return Stop(loc, "a value longer than " + std::to_string(max_string_length_) +
+                           " bytes (raise it with `--max-string-length`)");
+    }
+    Value value = TypeScalar(loc, TagLoc(event->scalar.tag, loc), tag, text, plain, NamesItsMap());
+    // An empty value (`owner:`) has no place of its own, or one on a later
+    // line; its key is the better place to point at.
+    if (!stack_.empty() && stack_.back().is_map && value.is(ValueKind::kNull) &&
+        (!mark || mark->line != stack_.back().key_loc.line)) {
+      value.set_loc(stack_.back().key_loc);
+    }
+    Deliver(Remember(anchor, std::move(value), 1, 0), std::nullopt);
+  }
+
+  void OnAlias(std::string_view name, SourceLoc loc) {
+    if (!AcceptValue(loc, "an alias as a key", false)) return;
+    auto it = anchors_.find(std::string(name));
+    if (it == anchors_.end()) {
+      std::string alias = "`*" + std::string(name) + "`";
+      if (IsOpen(name)) {
+        Unsupported(&diags_, loc, "alias " + alias + " inside the collection it names")
+            .help = "facts are trees; a collection cannot contain itself";
+        return Stop(loc, "");
+      }
+      // An anchor on a value dropped with a rejected key was diagnosed there.
+      if (dropped_anchors_.count(std::string(name)) == 0) {
+        Report(&diags_, loc, "invalid YAML: alias " + alias + " names no anchor before it", "yaml")
+            .help = "define `&" + std::string(name) + "` on a value above this one";
+      }
+      if (!stopped_ && Count(loc, 1)) Deliver(Value().set_loc(loc), std::nullopt);
+      return;
+    }
+    const Anchored& a = it->second;
+    if (stack_.size() + a.height > max_depth_) return Stop(loc, DepthMessage(max_depth_));
+    if (!Count(loc, a.count)) return;
+    if (!stack_.empty() && stack_.back().merge_value) {
+      return Deliver(a.value, Merge{a.value, {}, a.loc, std::string(name)});
+    }
+    aliases_.push_back(AliasUse{loc, a.loc, std::string(name)});
+    Deliver(Relocated(a.value, loc), std::nullopt);
+  }
+
+  void Open(fy_event* event, SourceLoc loc, bool is_map) {
+    fy_token* tag_token = is_map ? event->mapping_start.tag : event->sequence_start.tag;
+    fy_token* anchor_token = is_map ? event->mapping_start.anchor : event->sequence_start.anchor;
+    if (!AcceptValue(loc, is_map ? "a mapping as a key" : "a sequence as a key", true)) {
+      if (!stopped_) Dropped(TokenText(anchor_token));
+      return;
+    }
+    if (stack_.size() + 1 > max_depth_) return Stop(loc, DepthMessage(max_depth_));
+    if (!Count(loc, 1)) return;
+    CheckCollectionTag(TagLoc(tag_token, loc), TokenText(tag_token), is_map);
+    Frame& f = stack_.emplace_back();
+    f.is_map = is_map;
+    f.loc = loc;
+    f.anchor = std::string(TokenText(anchor_token));
+    f.first_node = nodes_ - 1;
+  }
+
+  void Close() {
+    if (stopped_) return;
+    if (skip_depth_ > 0) {
+      if (--skip_depth_ == 0 && !stack_.empty()) Skipped();
+      return;
+    }
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    if (f.is_map) ApplyMerges(&f);
+    Value value = f.is_map ? Value::Map(std::move(f.entries)) : Value::List(std::move(f.items));
+    value.set_loc(f.loc);
+    value = Remember(f.anchor, std::move(value), nodes_ - f.first_node, f.height);
+    Deliver(std::move(value), std::nullopt, f.height);
+  }
+
+  // `<<` entries add the keys of the maps they name that the map does not
+  // have: explicit keys win, then earlier merges over later ones. A merged
+  // value is located at its `<<` entry.
+  void ApplyMerges(Frame* f) {
+    for (const Merge& merge : f->merges) {
+      std::vector<Value> maps;
+      if (merge.value.is(ValueKind::kMap)) {
+        maps.push_back(merge.value);
+      } else if (merge.value.is(ValueKind::kList)) {
+        for (const Value& item : merge.value.items()) maps.push_back(item);
+      }
+      bool all_maps = !maps.empty() || merge.value.is(ValueKind::kList);
+      for (const Value& m : maps) all_maps = all_maps && m.is(ValueKind::kMap);
+      if (!all_maps) {
+        Report(&diags_, merge.key, "`<<` must name a mapping or a list of mappings", "yaml").help =
+            "write `<<: *anchor` where `&anchor` is on a mapping";
+        continue;
+      }
+      if (merge.origin.valid()) aliases_.push_back(AliasUse{merge.key, merge.origin, merge.anchor});
+      for (const Value& m : maps) {
+        for (const auto& [key, value] : m.entries()) {
+          if (!f->keys.emplace(key.str(), merge.key).second) continue;
+          f->entries.emplace_back(key, Relocated(value, merge.key));
+        }
+      }
+    }
+  }
+
+  void AcceptKey(SourceLoc loc, std::string_view text, bool plain, std::string_view anchor) {
+    if (text.size() > max_string_length_) {
+      return Stop(loc, "a key longer than " + std::to_string(max_string_length_) +
+                           " bytes (raise it with `--max-string-length`)");
+    }
     Frame& f = stack_.back();
-    SourceLoc loc = at_.AtMark(mark);
     f.expect_key = false;
-    auto [first, inserted] = f.keys.emplace(text, loc);
+    // An anchored key may be aliased as a value: its text.
+    if (!anchor.empty()) anchors_[std::string(anchor)] = Anchored{Value::String(text).set_loc(loc), 1, 0, loc};
+    if (plain && text == kMergeKey) {
+      f.merge_value = true;
+      f.key_loc = loc;
+      return;
+    }
+    auto [first, inserted] = f.keys.emplace(std::string(text), loc);
     if (!inserted) {
-      Diagnostic& d = Report(&diags_, loc, "duplicate key `" + text + "`", "yaml");
-      d.help = "the first `" + text + "` is at line " + std::to_string(first->second.line);
-      d.related.push_back({first->second, "the first `" + text + "` is here"});
-      if (tag == "?") d.length = CharCount(text);  // a quoted key's text is not its source
+      std::string key(text);
+      Diagnostic& d = Report(&diags_, loc, "duplicate key `" + key + "`", "yaml");
+      d.help = "the first `" + key + "` is at line " + std::to_string(first->second.line);
+      d.related.push_back({first->second, "the first `" + key + "` is here"});
+      if (plain) d.length = CharCount(text);  // a quoted key's text is not its source
       f.drop_value = true;
       return;
     }
     f.key = Interned(text);
     f.key_loc = loc;
-    f.key_line = mark.line;
   }
 
   // True when the value about to arrive is its map's `id`.
@@ -362,42 +565,66 @@ class DocumentBuilder : public YAML::EventHandler {
     return !stack_.empty() && stack_.back().is_map && stack_.back().key == kId;
   }
 
-  // `own_id`: the text is a fact's own `id`, which its list holds once;
-  // sharing is for the references to it.
+  // Where a tag is written, for what is said about it.
+  SourceLoc TagLoc(fy_token* tag, SourceLoc node) const {
+    const fy_mark* mark = tag == nullptr ? nullptr : fy_token_start_mark(tag);
+    return mark == nullptr ? node : at_.At(mark);
+  }
+
   // A tag on a collection is never silently dropped: only the core tag of
   // its own kind (`!!map`, `!!seq`) means what the collection already is.
-  void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag, bool is_map) {
-    if (tag.empty() || tag == "?" || tag == "!") return;
+  void CheckCollectionTag(SourceLoc loc, std::string_view tag, bool is_map) {
+    if (tag.empty() || tag == "!") return;
     if (tag == std::string(kCoreTagPrefix) + (is_map ? "map" : "seq")) return;
-    Report(&diags_, at_.AtMark(mark),
-           "unsupported tag `" + TagName(tag) + "` on a " + (is_map ? "mapping" : "sequence"), "yaml")
+    Unsupported(&diags_, loc, "tag `" + TagName(tag) + "` on a " + (is_map ? "mapping" : "sequence"))
         .help = "remove the tag; facts hold plain mappings and sequences";
   }
 
-  Value TypeScalar(const YAML::Mark& mark, const std::string& tag, const std::string& text,
+  // A scalar's value: plain ones typed by their text, quoted ones strings,
+  // and the core schema's tags (`!!str`, `!!int` …) obeyed.
+  Value TypeScalar(SourceLoc loc, SourceLoc tag_loc, std::string_view tag, std::string_view text, bool plain,
                    bool own_id) {
-    SourceLoc loc = at_.AtMark(mark);
     Value value;
-    if (tag == "?") {
-      std::string error;
+    std::string error;
+    if (tag.empty() && plain) {
       value = TypePlainScalar(text, &error);
       if (!error.empty()) Report(&diags_, loc, std::move(error), "yaml").length = CharCount(text);
-    } else {
-      // `!` is a quoted scalar's tag; any other tag has no meaning here.
-      if (tag != "!" && tag != kStrTag) {
-        Report(&diags_, loc, "unsupported tag `" + TagName(tag) + "`", "yaml").help =
-            "remove the tag; plain values are typed by their text";
-      }
+    } else if (tag.empty() || tag == "!" || tag == std::string(kCoreTagPrefix) + "str") {
       value = Value::String(text);
+    } else {
+      value = TypeTagged(tag_loc, tag, text);
     }
     if (value.is(ValueKind::kString) && !own_id) value = Shared(std::move(value));
     value.set_loc(loc);
     return value;
   }
 
+  // `!!null`, `!!bool`, `!!int` and `!!float` type the text by the core
+  // schema, whatever its style; any other tag has no meaning in facts.
+  Value TypeTagged(SourceLoc loc, std::string_view tag, std::string_view text) {
+    static const std::pair<std::string_view, ValueKind> kCore[] = {
+        {"null", ValueKind::kNull}, {"bool", ValueKind::kBool}, {"int", ValueKind::kInt},
+        {"float", ValueKind::kDouble}};
+    bool core = tag.substr(0, kCoreTagPrefix.size()) == kCoreTagPrefix;
+    for (const auto& [name, kind] : kCore) {
+      if (!core || tag.substr(kCoreTagPrefix.size()) != name) continue;
+      std::string error;
+      Value value = TypePlainScalar(text, &error);
+      if (kind == ValueKind::kDouble && value.is(ValueKind::kInt)) value = Value::Double(static_cast<double>(value.int_value()));
+      if (kind == ValueKind::kNull && text.empty()) value = Value();
+      if (error.empty() && value.is(kind)) return value;
+      Report(&diags_, loc, "`" + std::string(text) + "` is not a valid `" + TagName(tag) + "`", "yaml")
+          .length = CharCount(text);
+      return Value::String(text);
+    }
+    Unsupported(&diags_, loc, "tag `" + TagName(tag) + "`").help =
+        "remove the tag; plain values are typed by their text";
+    return Value::String(text);
+  }
+
   // Keys are interned process-wide (Key); this cache saves the shared lock
   // for the few field names a file repeats.
-  Key Interned(const std::string& text) {
+  Key Interned(std::string_view text) {
     auto it = keys_.find(text);
     if (it != keys_.end()) return it->second;
     Key key(text);
@@ -419,34 +646,31 @@ class DocumentBuilder : public YAML::EventHandler {
     return it->second;  // the caller gives it this scalar's location
   }
 
-  void Open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
-    if (!AcceptValue(mark, "mapping keys must be scalars", true)) return;
-    if (stack_.size() + 1 > max_depth_) return Stop(mark, DepthMessage(max_depth_));
-    if (!Count(mark, 1)) return;
-    Frame& f = stack_.emplace_back();
-    f.is_map = is_map;
-    f.loc = at_.AtMark(mark);
-    f.anchor = anchor;
-    f.first_node = nodes_ - 1;
-    RememberName(anchor);
-  }
-
-  void Close() {
-    if (stopped_) return;
-    if (skip_depth_ > 0) {
-      if (--skip_depth_ == 0 && !stack_.empty()) Skipped();
-      return;
+  // A copy of `value` in which it and everything under it is located at
+  // `loc`: the use of an alias or a merge. Scalars are shared handles, so
+  // only maps and lists are rebuilt; their number is bounded by max_nodes.
+  static Value Relocated(const Value& value, SourceLoc loc) {
+    Value copy;
+    if (value.is(ValueKind::kMap)) {
+      MapEntries entries;
+      entries.reserve(value.entries().size());
+      for (const auto& [key, item] : value.entries()) entries.emplace_back(key, Relocated(item, loc));
+      copy = Value::Map(std::move(entries));
+    } else if (value.is(ValueKind::kList)) {
+      std::vector<Value> items;
+      items.reserve(value.items().size());
+      for (const Value& item : value.items()) items.push_back(Relocated(item, loc));
+      copy = Value::List(std::move(items));
+    } else {
+      copy = value;
     }
-    Frame f = std::move(stack_.back());
-    stack_.pop_back();
-    Value value = f.is_map ? Value::Map(std::move(f.entries)) : Value::List(std::move(f.items));
-    value.set_loc(f.loc);
-    value = Remember(f.anchor, std::move(value), nodes_ - f.first_node, f.height);
-    Deliver(std::move(value), YAML::Mark::null_mark(), f.height);
+    copy.set_loc(loc);
+    return copy;
   }
 
-  // Hands a finished value to the collection that holds it, or makes it the root.
-  void Deliver(Value value, const YAML::Mark& mark, size_t height) {
+  // Hands a finished value to the collection that holds it, or makes it the
+  // root. A `<<` entry's value is kept for ApplyMerges.
+  void Deliver(Value value, std::optional<Merge> merge, size_t height = 0) {
     if (stack_.empty()) {
       root_ = std::move(value);
       return;
@@ -457,46 +681,47 @@ class DocumentBuilder : public YAML::EventHandler {
       f.items.push_back(std::move(value));
       return;
     }
-    // An empty value (`owner:`) is marked at the next token, often on a later
-    // line; its key is the better place to point at.
-    if (value.is(ValueKind::kNull) && mark.line != f.key_line) value.set_loc(f.key_loc);
-    f.entries.emplace_back(std::move(f.key), std::move(value));
     f.expect_key = true;
+    if (f.merge_value) {
+      f.merge_value = false;
+      Merge m = merge.value_or(Merge{});
+      m.value = std::move(value);
+      m.key = f.key_loc;
+      f.merges.push_back(std::move(m));
+      return;
+    }
+    f.entries.emplace_back(std::move(f.key), std::move(value));
   }
 
-  Value Remember(YAML::anchor_t anchor, Value value, size_t count, size_t height) {
-    if (anchor != YAML::NullAnchor) {
-      RememberName(anchor);
-      anchors_[anchor] = Anchored{value, count, height};
-    }
+  Value Remember(std::string_view anchor, Value value, size_t count, size_t height) {
+    if (!anchor.empty()) anchors_[std::string(anchor)] = Anchored{value, count, height, value.loc()};
     return value;
   }
 
-  void RememberName(YAML::anchor_t anchor) {
-    if (anchor != YAML::NullAnchor && !anchor_name_.empty()) {
-      anchor_names_[anchor] = std::move(anchor_name_);
-      anchor_name_.clear();
-    }
+  // An anchor on a dropped value: aliases to it are not errors of their own.
+  void Dropped(std::string_view anchor) {
+    if (anchor.empty()) return;
+    anchors_.erase(std::string(anchor));
+    dropped_anchors_.insert(std::string(anchor));
   }
 
-  bool IsOpen(YAML::anchor_t anchor) const {
-    return std::any_of(stack_.begin(), stack_.end(),
-                       [&](const Frame& f) { return f.anchor == anchor; });
+  bool IsOpen(std::string_view anchor) const {
+    return std::any_of(stack_.begin(), stack_.end(), [&](const Frame& f) { return f.anchor == anchor; });
   }
 
   // Adds `n` values to the document's count; false (and stops) past the limit.
-  bool Count(const YAML::Mark& mark, size_t n) {
+  bool Count(SourceLoc loc, size_t n) {
     if (n > max_nodes_ - std::min(nodes_, max_nodes_)) {
-      Stop(mark,
-           "document expands to more than " + std::to_string(max_nodes_) + " values (aliases?)");
+      Stop(loc, "document expands to more than " + std::to_string(max_nodes_) + " values (aliases?)");
       return false;
     }
     nodes_ += n;
     return true;
   }
 
-  void Stop(const YAML::Mark& mark, std::string message) {
-    Report(&diags_, at_.AtMark(mark), std::move(message), "yaml");
+  // Ends the document with `message` (none when already reported).
+  void Stop(SourceLoc loc, std::string message) {
+    if (!message.empty()) Report(&diags_, loc, std::move(message), "yaml");
     stopped_ = true;
     stack_.clear();
     root_ = Value();
@@ -507,7 +732,6 @@ class DocumentBuilder : public YAML::EventHandler {
   size_t max_nodes_;
   size_t max_string_length_;
   Diagnostics diags_;
-  YAML::Mark start_ = YAML::Mark::null_mark();
   Value root_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string_view, Value> strings_;  // by text, viewing the Values' own strings
@@ -515,9 +739,10 @@ class DocumentBuilder : public YAML::EventHandler {
   size_t skip_depth_ = 0;
   size_t nodes_ = 0;
   bool stopped_ = false;
-  std::string anchor_name_;  // from OnAnchor, for the node event that follows
-  std::unordered_map<YAML::anchor_t, Anchored> anchors_;
-  std::unordered_map<YAML::anchor_t, std::string> anchor_names_;
+  SourceLoc last_loc_;
+  std::unordered_map<std::string, Anchored> anchors_;
+  std::unordered_set<std::string> dropped_anchors_;
+  std::vector<AliasUse> aliases_;
 };
 
 bool CheckApiVersion(const Value& root, SourceLoc doc_loc, Diagnostics* diags) {
@@ -559,6 +784,7 @@ bool CheckKind(const Value& root, SourceLoc doc_loc, DocumentKind* kind, Diagnos
   return false;
 }
 
+
 // Keeps a finished document if it is a map with our apiVersion and a known kind.
 void AddDocument(const Value& root, SourceLoc start, LoadResult* result) {
   if (root.is(ValueKind::kNull)) return;  // a stray `---`
@@ -574,98 +800,60 @@ void AddDocument(const Value& root, SourceLoc start, LoadResult* result) {
   if (api_ok && kind_ok) result->documents.push_back(Document{kind, root, loc});
 }
 
-// Parses the next document into `builder`; false at the end of the text or
-// on a syntax error, which is reported.
-bool NextDocument(YAML::Parser* parser, const Locator& at, size_t max_depth,
-                  DocumentBuilder* builder, Diagnostics* diags) {
-  try {
-    return parser->HandleNextDocument(*builder);
-  } catch (const YAML::DeepRecursion& e) {
-    // Our own depth limit is lower: when it fired, it says where.
-    if (builder->stopped()) {
-      diags->Append(builder->diagnostics());
-    } else {
-      Report(diags, at.AtMark(e.mark), DepthMessage(max_depth), "yaml");
-    }
-  } catch (const YAML::Exception& e) {
-    // The events before the error may be half a construct: only it counts.
-    Report(diags, at.AtMark(e.mark), ParserMessage(e.msg), "yaml");
-  }
-  return false;
-}
-
-// A read-only stream over text the caller keeps: yaml-cpp reads an
-// std::istream, and an istringstream would copy the whole file.
-class TextBuffer : public std::streambuf {
- public:
-  explicit TextBuffer(std::string_view text) {
-    char* begin = const_cast<char*>(text.data());  // the get area is only read
-    setg(begin, begin, begin + text.size());
-  }
-};
-
-// Reads a file on disk for yaml-cpp, which reads an std::istream, in
-// blocks: the text is never held whole. Owns the descriptor.
-class FileBuffer : public std::streambuf {
- public:
-  explicit FileBuffer(int fd) : fd_(fd), block_(1 << 16) {}
-  ~FileBuffer() override { ::close(fd_); }
-  FileBuffer(const FileBuffer&) = delete;
-  FileBuffer& operator=(const FileBuffer&) = delete;
-
-  int fd() const { return fd_; }
-
- protected:
-  int_type underflow() override {
-    ssize_t n = 0;
-    do {
-      n = ::read(fd_, block_.data(), block_.size());
-    } while (n < 0 && errno == EINTR);
-    if (n <= 0) return traits_type::eof();
-    setg(block_.data(), block_.data(), block_.data() + n);
-    return traits_type::to_int_type(block_[0]);
-  }
-
- private:
-  int fd_;
-  std::vector<char> block_;
-};
-
-// Feeds yaml-cpp's documents one by one to a DocumentBuilder. Documents
-// before a syntax error are kept. With `raw`, every non-empty root goes
-// there unchecked instead of becoming a fact Document.
-void ParseDocuments(std::streambuf* text, const Locator& at, size_t max_depth,
+// Feeds the parser's documents one by one to a DocumentBuilder. Documents
+// before a syntax error are kept; the one it interrupts is not (its events
+// may be half a construct), and only the error is reported. With `raw`,
+// every non-empty root goes there unchecked instead of becoming a fact
+// Document.
+void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
                     const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
-  std::istream stream(text);
-  YAML::Parser parser(stream);
-  int last_start = -1;
+  std::optional<DocumentBuilder> builder;
+  SourceLoc start;
+  SourceLoc last = at.At(0, 0);  // the end of the last event, for an error that has no place
   size_t documents = 0;
-  while (true) {
-    DocumentBuilder builder(at, max_depth, options);
-    if (!NextDocument(&parser, at, max_depth, &builder, &result->diagnostics)) return;
-    // yaml-cpp 0.7 starts a new empty document forever on a token it cannot
-    // place (a stray `,`) without consuming it (jbeder/yaml-cpp#1040).
-    if (builder.start().pos == last_start) {
-      char c = at.CharAt(builder.start());
-      Report(&result->diagnostics, at.AtMark(builder.start()),
-             c > ' ' && c < 0x7F ? std::string("invalid YAML: unexpected `") + c + "`"
-                                 : std::string("invalid YAML: unexpected character"),
-             "yaml");
-      return;
+  while (fy_event* event = events->Next()) {
+    if (const fy_mark* end = fy_event_end_mark(event)) last = at.At(end);
+    switch (event->type) {
+      case FYET_STREAM_START:
+      case FYET_STREAM_END: break;
+      case FYET_DOCUMENT_START:
+        start = at.At(fy_event_start_mark(event));
+        if (++documents > options.max_documents) {
+          Report(&result->diagnostics, start,
+                 "more than " + std::to_string(options.max_documents) + " documents in one file", "yaml")
+              .help = "raise the limit with `--max-documents`";
+          return;
+        }
+        builder.emplace(at, max_depth, options);
+        break;
+      case FYET_DOCUMENT_END:
+        if (!builder) break;
+        result->diagnostics.Append(builder->diagnostics());
+        if (!builder->stopped()) {
+          std::vector<AliasUse>& uses = builder->aliases();
+          result->aliases.insert(result->aliases.end(), std::make_move_iterator(uses.begin()),
+                                 std::make_move_iterator(uses.end()));
+          if (raw == nullptr) {
+            AddDocument(builder->root(), start, result);
+          } else if (!builder->root().is(ValueKind::kNull)) {
+            raw->push_back(builder->root());
+          }
+        }
+        builder.reset();
+        break;
+      default:
+        if (builder) builder->Take(event);
     }
-    last_start = builder.start().pos;
-    if (++documents > options.max_documents) {
-      Report(&result->diagnostics, at.AtMark(builder.start()),
-             "more than " + std::to_string(options.max_documents) + " documents in one file", "yaml")
-          .help = "raise the limit with `--max-documents`";
-      return;
-    }
-    result->diagnostics.Append(builder.diagnostics());
-    if (builder.stopped()) continue;
-    if (raw == nullptr) {
-      AddDocument(builder.root(), at.AtMark(builder.start()), result);
-    } else if (!builder.root().is(ValueKind::kNull)) {
-      raw->push_back(builder.root());
+  }
+  if (std::optional<EventSource::Error> error = events->error()) {
+    if (error->message.empty()) {
+      Report(&result->diagnostics, last, "invalid YAML: the text cannot be parsed from here", "yaml");
+    } else {
+      SourceLoc loc = at.At(error->line - 1, error->column - 1);
+      Diagnostic& d = Report(&result->diagnostics, loc, ParserMessage(error->message), "yaml");
+      // Cut short: say which collection the end of the text left open.
+      std::optional<SourceLoc> open = builder ? builder->innermost_open() : std::nullopt;
+      if (open && loc == at.End()) d.related.push_back({*open, "the file ends before this is closed"});
     }
   }
 }
@@ -701,13 +889,13 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
   bool release = releasing != nullptr && source.size() >= release_from;
   if (CheckText(source.text(), at, &result.diagnostics) &&
       CheckFlowDepth(source.text(), at, max_depth, &result.diagnostics)) {
-    // ASCII text is parsed from the file, its text given back first; other
-    // text is parsed from memory, since its columns are counted in its lines.
-    int fd = release && source.ascii() ? source.OpenUnchanged() : -1;
+    // A file that can be read back is parsed from disk, its text given back
+    // first, so the text and the Values made from it are never held together.
+    int fd = release ? source.OpenUnchanged() : -1;
     if (fd >= 0 && releasing->ReleaseText(file)) {
-      FileBuffer from_disk(fd);
+      EventSource from_disk(fd);
       ParseDocuments(&from_disk, at, max_depth, options, &result, raw);
-      std::optional<FileStamp> now = StampOf(from_disk.fd());
+      std::optional<FileStamp> now = from_disk.fd() >= 0 ? StampOf(from_disk.fd()) : std::nullopt;
       if (!now || now != source.stamp()) {
         result.documents.clear();
         Report(&result.diagnostics, SourceLoc{file, 1, 1}, "the file changed while it was read", "yaml").help =
@@ -715,7 +903,7 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
       }
     } else {
       if (fd >= 0) ::close(fd);
-      TextBuffer in_memory(source.text());
+      EventSource in_memory(source.text());
       ParseDocuments(&in_memory, at, max_depth, options, &result, raw);
     }
   }

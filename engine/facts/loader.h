@@ -1,6 +1,6 @@
 // Facts: YAML documents loaded into located Values.
 //
-// This is the one place yaml-cpp is used. Every document of a file becomes a
+// This is the one place YAML is parsed (with libfyaml). Every document of a file becomes a
 // Document whose root is a Value tree in which each value keeps the file, line
 // and column it came from. Plain scalars are typed by their text: integers,
 // floats, booleans, null, dates (`2027-04-12`), durations (`5d`, `8h`) and
@@ -51,9 +51,18 @@ struct Document {
   SourceLoc loc;  // where the document starts
 };
 
+/// A value used through an alias (`*x`) or merged in by `<<: *x`: it is
+/// located where it is used, and this says where its anchor is.
+struct AliasUse {
+  SourceLoc use;     // the alias, or the `<<` entry
+  SourceLoc anchor;  // the anchored value
+  std::string name;  // the anchor's name, without `&`
+};
+
 struct LoadResult {
   std::vector<Document> documents;  // the well-formed documents, in file order
   Diagnostics diagnostics;          // sorted by location
+  std::vector<AliasUse> aliases;    // in the returned documents, in file order
 };
 
 /// Loads every document of a file already held by `sources`.

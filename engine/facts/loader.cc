@@ -3,9 +3,12 @@
 // the engine; its exceptions stop here and become diagnostics.
 //
 // Decisions worth knowing:
-//   - Plain scalars are typed by TypePlainScalar (scalar.h). An integer or a
-//     number out of range, or an impossible date, is diagnosed and kept as a
-//     string, so the schema stage still sees the text the user wrote.
+//   - In fact documents a plain scalar keeps its text (Value::PlainText) and
+//     validation types it by the schema, so `id: 007` stays "007" and
+//     `gpus: 007` is 7. In the tool's own files (LoadRawYaml), read without a
+//     schema, plain scalars are typed by TypePlainScalar (scalar.h); an
+//     integer or a number out of range, or an impossible date, is diagnosed
+//     and kept as a string.
 //   - A document that hits a limit (depth, value count) is diagnosed and not
 //     returned: a truncated tree could make rules pass or fire wrongly. Other
 //     value-level problems (duplicate key, bad number) keep the document so
@@ -215,9 +218,11 @@ std::string TagName(const std::string& tag) {
 // of a dropped subtree are skipped by counting their nesting.
 class DocumentBuilder : public YAML::EventHandler {
  public:
-  DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options)
+  // `keep_text`: plain scalars keep their text (ScalarValue), for fact
+  // documents, which validation types by the schema.
+  DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options, bool keep_text)
       : at_(at), max_depth_(max_depth), max_nodes_(options.max_nodes),
-        max_string_length_(options.max_string_length) {}
+        max_string_length_(options.max_string_length), keep_text_(keep_text) {}
 
   /// The root; null for an empty document (a stray `---`) or a stopped one.
   const Value& root() const { return root_; }
@@ -377,20 +382,18 @@ class DocumentBuilder : public YAML::EventHandler {
   Value TypeScalar(const YAML::Mark& mark, const std::string& tag, const std::string& text,
                    bool own_id) {
     SourceLoc loc = at_.AtMark(mark);
-    Value value;
-    if (tag == "?") {
-      std::string error;
-      value = TypePlainScalar(text, &error);
-      if (!error.empty()) Report(&diags_, loc, std::move(error), "yaml").length = CharCount(text);
-    } else {
-      // `!` is a quoted scalar's tag; any other tag has no meaning here.
-      if (tag != "!" && tag != kStrTag) {
-        Report(&diags_, loc, "unsupported tag `" + TagName(tag) + "`", "yaml").help =
-            "remove the tag; plain values are typed by their text";
-      }
-      value = Value::String(text);
+    bool plain = tag == "?";
+    // `!` is a quoted scalar's tag; any other tag has no meaning here.
+    if (!plain && tag != "!" && tag != kStrTag) {
+      Report(&diags_, loc, "unsupported tag `" + TagName(tag) + "`", "yaml").help =
+          "remove the tag; plain values are typed by their text";
     }
+    std::string error;
+    Value value = ScalarValue(text, plain, keep_text_, &error);
+    if (!error.empty()) Report(&diags_, loc, std::move(error), "yaml").length = CharCount(text);
+    bool kept_text = value.plain();
     if (value.is(ValueKind::kString) && !own_id) value = Shared(std::move(value));
+    value.set_plain(kept_text);  // the shared text may have been read quoted first
     value.set_loc(loc);
     return value;
   }
@@ -506,6 +509,7 @@ class DocumentBuilder : public YAML::EventHandler {
   size_t max_depth_;
   size_t max_nodes_;
   size_t max_string_length_;
+  bool keep_text_;
   Diagnostics diags_;
   YAML::Mark start_ = YAML::Mark::null_mark();
   Value root_;
@@ -641,7 +645,7 @@ void ParseDocuments(std::streambuf* text, const Locator& at, size_t max_depth,
   int last_start = -1;
   size_t documents = 0;
   while (true) {
-    DocumentBuilder builder(at, max_depth, options);
+    DocumentBuilder builder(at, max_depth, options, raw == nullptr);
     if (!NextDocument(&parser, at, max_depth, &builder, &result->diagnostics)) return;
     // yaml-cpp 0.7 starts a new empty document forever on a token it cannot
     // place (a stray `,`) without consuming it (jbeder/yaml-cpp#1040).

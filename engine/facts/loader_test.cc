@@ -148,7 +148,8 @@ TEST_CASE("quoted and !!str scalars stay strings", "[facts]") {
 
 // Fact documents are typed by the schema (ValidateDocument): until then a
 // plain scalar is null or its text, as written, marked plain.
-TEST_CASE("fact documents keep the text of plain scalars, the tool's own files type it", "[facts]") {
+TEST_CASE("fact documents keep the text of plain scalars, the tool's own files type it",
+          "[facts]") {
   std::string text = std::string(kPlanHeader) +
                      "a: 007\nb: 1.10\nc: 1e3\nd: 24h\ne: 2027-02-30\nf: 99999999999999999999\n"
                      "g: ~\nh:\ni: Null\nj: \"007\"\nk: |\n  007\nl: '1.10'\nm: .nan\nn: true\n";
@@ -514,8 +515,9 @@ TEST_CASE("values are counted with aliases expanded", "[facts]") {
 // In the tool's own files; in facts, validation types and reports them.
 TEST_CASE("scalar errors are located", "[facts]") {
   SourceManager sources;
-  FileId file = sources.Add("config.yaml", std::string(kPlanHeader) +
-                                               "gpus: 99999999999999999999\nratio: 1e400\nwindow: {start: 2027-02-30}\n");
+  FileId file = sources.Add(
+      "config.yaml", std::string(kPlanHeader) +
+                         "gpus: 99999999999999999999\nratio: 1e400\nwindow: {start: 2027-02-30}\n");
   RawLoadResult l = LoadRawYaml(sources, file, {});
   CHECK(Dump(l.diagnostics) ==
         "3:7: integer `99999999999999999999` is out of range\n"

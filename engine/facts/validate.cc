@@ -241,8 +241,10 @@ Value Validator::Check(TypeId type, Value v, std::string_view field, size_t dept
   const Type& t = schema_.Get(type);
   if (v.plain()) v = TypeText(t.kind, v);
   // Where a scalar is expected, a collection is reported as it is, typed.
-  bool composite = t.kind == TypeKind::kRecord || t.kind == TypeKind::kList || t.kind == TypeKind::kMap;
-  if (!composite && (v.is(ValueKind::kList) || v.is(ValueKind::kMap))) v = ByText(std::move(v), depth);
+  bool composite =
+      t.kind == TypeKind::kRecord || t.kind == TypeKind::kList || t.kind == TypeKind::kMap;
+  if (!composite && (v.is(ValueKind::kList) || v.is(ValueKind::kMap)))
+    v = ByText(std::move(v), depth);
   switch (t.kind) {
     case TypeKind::kAny:
     case TypeKind::kError:
@@ -556,7 +558,8 @@ Value Validator::Quantity(TypeKind kind, const Value& v) {
     std::string squeezed = text;
     squeezed.erase(std::remove(squeezed.begin(), squeezed.end(), ' '), squeezed.end());
     capops::Quantity q;
-    std::string quoted = QuotedHint(v, ValueKind::kQuantity, bytes ? "a size" : "a bandwidth", want);
+    std::string quoted =
+        QuotedHint(v, ValueKind::kQuantity, bytes ? "a size" : "a bandwidth", want);
     if (!quoted.empty()) {
       d.help = std::move(quoted);
     } else if (squeezed != text && ParseQuantity(squeezed, &q) && q.dimension == want) {

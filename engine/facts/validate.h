@@ -6,8 +6,9 @@
 // checker). ValidateDocument checks one document against the document
 // record its `kind` names and returns its root normalized: plain scalars
 // typed by the type expected, defaults filled in, ints widened where a
-// double is expected, lists re-keyed by id. CheckReferences then checks, across a plan and its merged
-// inventory, that every `ref T` value names an existing T.
+// double is expected, lists re-keyed by id. CheckReferences then checks,
+// across a plan and its merged inventory, that every `ref T` value names an
+// existing T.
 //
 // Every problem is a Diagnostic of severity error and code "schema", located
 // at the offending value (a missing field at the map that lacks it), and all

@@ -617,10 +617,10 @@ TEST_CASE("plain scalars are typed for the type expected where they are", "[sche
 
 TEST_CASE("a plain scalar that does not fit is reported where a number is, kept where text is",
           "[schema]") {
-  Checked checked(Plan(
-      "demands:\n"
-      "  - {id: 99999999999999999999, slice: training, gpus: 99999999999999999999}\n"
-      "  - {id: 1e400, slice: tuning, utilization: 1e400, window: {start: 2027-02-30}}\n"));
+  Checked checked(
+      Plan("demands:\n"
+           "  - {id: 99999999999999999999, slice: training, gpus: 99999999999999999999}\n"
+           "  - {id: 1e400, slice: tuning, utilization: 1e400, window: {start: 2027-02-30}}\n"));
   CHECK(checked.Dump() ==
         "5:55: expected an integer, got string `99999999999999999999`\n"
         "5:55: integer `99999999999999999999` is out of range\n"
@@ -679,8 +679,9 @@ TEST_CASE("a quoted literal where its type is expected says to remove the quotes
 TEST_CASE("no plain text is left where the schema expects no one type or the shape is wrong",
           "[schema]") {
   CheckCases({
-      {"a record given a list", "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"
-                                "metadata: [q2, {owner: 007}]\ndemands: []\n",
+      {"a record given a list",
+       "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"
+       "metadata: [q2, {owner: 007}]\ndemands: []\n",
        "3:11: expected a `Metadata` mapping, got a list\n"},
       {"a list given a mapping", Plan("demands: {a: 1, b: [2, {c: 3}]}\n"),
        "4:10: expected a list, got a mapping\n"},
@@ -691,7 +692,8 @@ TEST_CASE("no plain text is left where the schema expects no one type or the sha
        "5:39: expected an integer, got a mapping\n"
        "5:58: expected the id of a `Demand`, got a list\n"},
   });
-  Checked any(Plan(std::string(kDemands) + "notes: {a: 8h, b: [007, {c: x-1, d: 2027-04-12}], e: '8h'}\n"));
+  Checked any(
+      Plan(std::string(kDemands) + "notes: {a: 8h, b: [007, {c: x-1, d: 2027-04-12}], e: '8h'}\n"));
   REQUIRE(any.Dump() == "");
   const Value* notes = any.plan().Field("notes");
   CHECK(*notes->Field("a") == Value::Duration(8 * 3600));
@@ -812,7 +814,8 @@ TEST_CASE("a document kind the schema lacks is reported", "[schema]") {
 
 TEST_CASE("without a schema, plain scalars are typed by their text alone", "[schema]") {
   SourceManager sources;
-  FileId f = sources.Add("case.yaml", Plan("a: [007, 1.10, 24h, {b: 2027-04-12, c: 1e400}]\nd: \"5\"\n"));
+  FileId f =
+      sources.Add("case.yaml", Plan("a: [007, 1.10, 24h, {b: 2027-04-12, c: 1e400}]\nd: \"5\"\n"));
   LoadResult loaded = LoadYaml(sources, f, {});
   REQUIRE(loaded.documents.size() == 1);
   Diagnostics diags;

@@ -84,7 +84,11 @@ void LintRun::Validate() {
   std::vector<Diagnostics> problems(documents_.size());
   ParallelFor(documents_.size(), jobs(), [&](size_t i) {
     facts::Document& d = documents_[i];
-    if (schema.Document(facts::DocumentKindName(d.kind)) == nullptr) return;  // an untyped rule set
+    if (schema.Document(facts::DocumentKindName(d.kind)) == nullptr) {
+      // An untyped rule set: values are typed by their text alone.
+      d.root = facts::TypeByText(std::move(d.root), &problems[i]);
+      return;
+    }
     facts::Document taken{d.kind, std::move(d.root), d.loc};
     d.root = facts::ValidateDocument(schema, std::move(taken), &problems[i]);
     valid_[i] = !problems[i].HasErrors();

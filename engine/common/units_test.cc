@@ -354,6 +354,48 @@ TEST_CASE("a resolved reference shares its item's id", "[common]") {
   CHECK(dangling.string_value() == "p9");
 }
 
+TEST_CASE("a plain scalar's text is a string that says so, in no more space", "[common]") {
+  static_assert(sizeof(Value) == 16);
+  SourceLoc at{2, 40000, 70000};  // past the packed range: the location table
+  Value text = Value::PlainText("007");
+  REQUIRE(text.is(ValueKind::kString));
+  CHECK(text.plain());
+  CHECK_FALSE(Value::String("007").plain());
+  CHECK(text == Value::String("007"));
+  CHECK(text.ToString() == "007");
+  CHECK(text.ToLiteral() == "\"007\"");
+  text.set_loc(at);
+  CHECK(text.plain());
+  CHECK(text.loc() == at);
+  Value copy = text;
+  CHECK(copy.plain());
+  CHECK(copy.Identity() == text.Identity());
+  Value borrowed;
+  borrowed.Borrow(text);
+  CHECK(borrowed.plain());
+  Value moved = std::move(copy);
+  CHECK(moved.plain());
+  CHECK(copy.is(ValueKind::kNull));  // NOLINT: a moved-from value is null
+  CHECK_FALSE(copy.plain());
+  // Unmarking changes the handle only: the text stays shared.
+  Value typed = text;
+  typed.set_plain(false);
+  CHECK_FALSE(typed.plain());
+  CHECK(text.plain());
+  CHECK(typed.Identity() == text.Identity());
+  CHECK(typed.loc() == at);
+  // Only strings are ever marked.
+  CHECK_FALSE(Value::Int(7).set_plain(true).plain());
+  CHECK_FALSE(Value::Quantity({1024, Dimension::kBytesPerSecond}).set_plain(true).plain());
+  CHECK(Value::Quantity({1024, Dimension::kBytesPerSecond}).set_plain(true).ToString() ==
+        Value::Quantity({1024, Dimension::kBytesPerSecond}).ToString());
+  // A map holds the mark of each value.
+  Value map = Value::Map({{"a", Value::PlainText("1")}, {"b", Value::String("1")}});
+  CHECK(map.Field("a")->plain());
+  CHECK_FALSE(map.Field("b")->plain());
+  CHECK(*map.Field("a") == *map.Field("b"));
+}
+
 TEST_CASE("values print for messages and literals", "[common]") {
   CHECK(Value::Double(0.1).ToString() == "0.1");
   CHECK(Value::String("x").ToLiteral() == "\"x\"");

@@ -506,6 +506,12 @@ Value Value::String(std::string_view s) {
   return v;
 }
 
+Value Value::PlainText(std::string_view text) {
+  Value v = String(text);
+  v.meta_ |= kPlain;
+  return v;
+}
+
 Value Value::Date(int64_t days) {
   Value v = Int(days);
   v.set_kind(ValueKind::kDate);

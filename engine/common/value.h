@@ -134,7 +134,7 @@ class Value {
   Value(const Value& other) : meta_(other.meta_ & ~kBorrowed), u_(other.u_) { Retain(); }
   Value(Value&& other) noexcept : meta_(other.meta_ & ~kBorrowed), u_(other.u_) {
     if (other.borrowed()) Retain();
-    other.meta_ &= ~(kKindBits | kBorrowed);  // null, with its location
+    other.meta_ &= ~(kKindBits | kBorrowed | kPlain);  // null, with its location
     other.u_.i = 0;
   }
   // Through a temporary: the value assigned may live inside this one's tree.
@@ -155,6 +155,13 @@ class Value {
   static Value Int(int64_t i);
   static Value Double(double d);
   static Value String(std::string_view s);
+  /// A string that is the text of a plain (unquoted) YAML scalar of a fact
+  /// file, not yet typed: the loader keeps the text the user wrote until
+  /// validation types it by the schema (`007` stays "007" in a string
+  /// field and is 7 in an int field). It is a kString in every other
+  /// respect (equality, text, identity); copies keep the mark. Validation
+  /// leaves none in the trees it returns, so nothing evaluated sees one.
+  static Value PlainText(std::string_view text);
   static Value Date(int64_t days);
   static Value Duration(int64_t seconds);
   static Value Quantity(capops::Quantity q);
@@ -183,6 +190,14 @@ class Value {
   ValueKind kind() const { return static_cast<ValueKind>(meta_ & kKindBits); }
   bool is(ValueKind k) const { return kind() == k; }
   bool is_error() const { return is(ValueKind::kError); }
+  /// A PlainText: a plain scalar's text, not yet typed.
+  bool plain() const { return (meta_ & kPlain) != 0; }
+  /// Marks (or unmarks) a string as a PlainText; other kinds never are.
+  /// Only the handle changes: the text stays shared with other holders.
+  Value& set_plain(bool plain) {
+    meta_ = plain && is(ValueKind::kString) ? meta_ | kPlain : meta_ & ~kPlain;
+    return *this;
+  }
   /// Where the value was read from; invalid for computed values.
   SourceLoc loc() const {
     uint64_t file = meta_ >> kFileShift & kFileBits;
@@ -313,7 +328,8 @@ class Value {
   }
 
   // The kind, the dimension, whether the value is borrowed (Borrow(): it
-  // holds no reference) and the location share one word. A location takes
+  // holds no reference), whether a string is a PlainText and the location
+  // share one word. A location takes
   // 56 bits: the file (14), line (26) and column (16). One that does not
   // fit — the 16383rd file of a run, a line past 67 million, a column past
   // 65535 (a long flow-style line) — is kept in a process-wide table, once
@@ -321,6 +337,7 @@ class Value {
   static constexpr uint64_t kKindBits = 0xF;
   static constexpr uint64_t kQuantityPerSecond = 1 << 4;  // else bytes
   static constexpr uint64_t kBorrowed = 1 << 5;
+  static constexpr uint64_t kPlain = 1 << 6;  // PlainText: a kString not yet typed
   static constexpr uint64_t kLowBits = 0xFF;
   static constexpr int kFileShift = 8;
   static constexpr uint64_t kFileBits = (1 << 14) - 1;  // all set: the table

@@ -3,9 +3,12 @@
 // the engine; its errors stop here and become diagnostics.
 //
 // Decisions worth knowing:
-//   - Plain scalars are typed by TypePlainScalar (scalar.h). An integer or a
-//     number out of range, or an impossible date, is diagnosed and kept as a
-//     string, so the schema stage still sees the text the user wrote.
+//   - In fact documents a plain scalar keeps its text (Value::PlainText) and
+//     validation types it by the schema, so `id: 007` stays "007" and
+//     `gpus: 007` is 7. In the tool's own files (LoadRawYaml), read without a
+//     schema, plain scalars are typed by TypePlainScalar (scalar.h); an
+//     integer or a number out of range, or an impossible date, is diagnosed
+//     and kept as a string.
 //   - A document that hits a limit (depth, value count) is diagnosed and not
 //     returned: a truncated tree could make rules pass or fire wrongly. Other
 //     value-level problems (duplicate key, bad number) keep the document so
@@ -306,9 +309,11 @@ std::optional<SourceLoc> NodeLoc(const Locator& at, fy_event* event) {
 // of a dropped subtree are skipped by counting their nesting.
 class DocumentBuilder {
  public:
-  DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options)
+  // `keep_text`: plain scalars keep their text (ScalarValue), for fact
+  // documents, which validation types by the schema.
+  DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options, bool keep_text)
       : at_(at), max_depth_(max_depth), max_nodes_(options.max_nodes),
-        max_string_length_(options.max_string_length) {}
+        max_string_length_(options.max_string_length), keep_text_(keep_text) {}
 
   /// The root; null for an empty document (a stray `---`) or a stopped one.
   const Value& root() const { return root_; }
@@ -580,21 +585,22 @@ class DocumentBuilder {
         .help = "remove the tag; facts hold plain mappings and sequences";
   }
 
-  // A scalar's value: plain ones typed by their text, quoted ones strings,
-  // and the core schema's tags (`!!str`, `!!int` …) obeyed.
+  // A scalar's value: plain ones keep their text (fact documents) or are
+  // typed by it, quoted ones are strings, and the core schema's tags
+  // (`!!str`, `!!int` …) are obeyed.
   Value TypeScalar(SourceLoc loc, SourceLoc tag_loc, std::string_view tag, std::string_view text, bool plain,
                    bool own_id) {
     Value value;
     std::string error;
-    if (tag.empty() && plain) {
-      value = TypePlainScalar(text, &error);
+    if (tag.empty() || tag == "!" || tag == std::string(kCoreTagPrefix) + "str") {
+      value = ScalarValue(text, plain && tag.empty(), keep_text_, &error);
       if (!error.empty()) Report(&diags_, loc, std::move(error), "yaml").length = CharCount(text);
-    } else if (tag.empty() || tag == "!" || tag == std::string(kCoreTagPrefix) + "str") {
-      value = Value::String(text);
     } else {
       value = TypeTagged(tag_loc, tag, text);
     }
+    bool kept_text = value.plain();
     if (value.is(ValueKind::kString) && !own_id) value = Shared(std::move(value));
+    value.set_plain(kept_text);  // the shared text may have been read quoted first
     value.set_loc(loc);
     return value;
   }
@@ -731,6 +737,7 @@ class DocumentBuilder {
   size_t max_depth_;
   size_t max_nodes_;
   size_t max_string_length_;
+  bool keep_text_;
   Diagnostics diags_;
   Value root_;
   std::vector<Frame> stack_;
@@ -824,7 +831,7 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
               .help = "raise the limit with `--max-documents`";
           return;
         }
-        builder.emplace(at, max_depth, options);
+        builder.emplace(at, max_depth, options, raw == nullptr);
         break;
       case FYET_DOCUMENT_END:
         if (!builder) break;

@@ -2,10 +2,11 @@
 //
 // This is the one place YAML is parsed (with libfyaml). Every document of a file becomes a
 // Document whose root is a Value tree in which each value keeps the file, line
-// and column it came from. Plain scalars are typed by their text: integers,
-// floats, booleans, null, dates (`2027-04-12`), durations (`5d`, `8h`) and
-// quantities (`80GiB`, `5GB/s`); quoted scalars always stay strings. Lists of
-// maps with distinct string `id`s are keyed (Value::FindById).
+// and column it came from. A plain scalar is null (`null`, `~`, empty) or
+// keeps its text (Value::PlainText) for validation to type by the schema
+// (ValidateDocument): a string field gets the characters written, an int
+// field the number. Quoted scalars always stay strings. Lists of maps with
+// distinct string `id`s are keyed (Value::FindById).
 //
 // Bad input never throws out of here: invalid YAML, a NUL byte, invalid
 // UTF-8, duplicate mapping keys, nesting or size beyond the limits, a document
@@ -86,9 +87,12 @@ struct RawLoadResult {
   Diagnostics diagnostics;       // sorted by location
 };
 
-/// Loads every document of a file like LoadYaml (same typing of scalars, same
-/// limits and diagnostics) but without the `apiVersion`/`kind` check: any
-/// YAML value may be a document.
+/// Loads every document of a file like LoadYaml (same limits and
+/// diagnostics) but without the `apiVersion`/`kind` check: any YAML value
+/// may be a document. With no schema to come, plain scalars are typed by
+/// their text at once (TypePlainScalar): integers, floats, booleans, null,
+/// dates (`2027-04-12`), durations (`5d`, `8h`) and quantities (`80GiB`,
+/// `5GB/s`).
 RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
 
 /// Merges several documents of one kind into one map: list fields are

@@ -140,7 +140,84 @@ TEST_CASE("quoted and !!str scalars stay strings", "[facts]") {
   CHECK(*r.Field("c") == Value::String("42"));
   CHECK(*r.Field("d") == Value::String("null"));
   CHECK(*r.Field("e") == Value::String("yes"));
-  CHECK(r.Field("f")->is(ValueKind::kDuration));
+  CHECK(*r.Field("f") == Value::String("5d"));
+  for (const char* quoted : {"a", "b", "c", "d"}) CHECK_FALSE(r.Field(quoted)->plain());
+  CHECK(r.Field("e")->plain());
+  CHECK(r.Field("f")->plain());
+}
+
+// Fact documents are typed by the schema (ValidateDocument): until then a
+// plain scalar is null or its text, as written, marked plain.
+TEST_CASE("fact documents keep the text of plain scalars, the tool's own files type it",
+          "[facts]") {
+  std::string text = std::string(kPlanHeader) +
+                     "a: 007\nb: 1.10\nc: 1e3\nd: 24h\ne: 2027-02-30\nf: 99999999999999999999\n"
+                     "g: ~\nh:\ni: Null\nj: \"007\"\nk: |\n  007\nl: '1.10'\nm: .nan\nn: true\n";
+  Loaded l(text);
+  REQUIRE(l.diags().empty());  // nothing is typed, so nothing is out of range
+  const Value& r = l.root();
+  for (const char* plain : {"a", "b", "c", "d", "e", "f", "m", "n"}) {
+    INFO(plain);
+    REQUIRE(r.Field(plain)->is(ValueKind::kString));
+    CHECK(r.Field(plain)->plain());
+  }
+  CHECK(r.Field("a")->string_value() == "007");
+  CHECK(r.Field("b")->string_value() == "1.10");
+  CHECK(r.Field("c")->string_value() == "1e3");
+  CHECK(r.Field("d")->string_value() == "24h");
+  CHECK(r.Field("f")->string_value() == "99999999999999999999");
+  for (const char* null : {"g", "h", "i"}) CHECK(r.Field(null)->is(ValueKind::kNull));
+  CHECK_FALSE(r.Field("j")->plain());
+  CHECK(r.Field("j")->string_value() == "007");
+  CHECK_FALSE(r.Field("k")->plain());
+  CHECK(r.Field("k")->string_value() == "007\n");
+  CHECK_FALSE(r.Field("l")->plain());
+  CHECK(LineCol(*r.Field("a")) == std::pair<uint32_t, uint32_t>{3, 4});
+  CHECK(r.Field("apiVersion")->plain());
+
+  SourceManager sources;
+  RawLoadResult raw = LoadRawYaml(sources, sources.Add("config.yaml", text), {});
+  REQUIRE(raw.documents.size() == 1);
+  CHECK(Dump(raw.diagnostics) ==
+        "7:4: `2027-02-30` is not a valid date\n"
+        "8:4: integer `99999999999999999999` is out of range\n");
+  const Value& t = raw.documents[0];
+  CHECK(*t.Field("a") == Value::Int(7));
+  CHECK(*t.Field("b") == Value::Double(1.1));
+  CHECK(*t.Field("d") == Value::Duration(86400));
+  CHECK(*t.Field("j") == Value::String("007"));
+  for (const auto& [key, value] : t.entries()) {
+    INFO(key.str());
+    CHECK_FALSE(value.plain());
+  }
+}
+
+// The loader shares one string per short text; a text read both quoted and
+// plain keeps each value's own mark.
+TEST_CASE("a text read quoted and plain keeps each one's mark", "[facts]") {
+  Loaded l(std::string(kPlanHeader) + "a: \"x-1\"\nb: x-1\nc: \"x-1\"\nd: y-2\ne: 'y-2'\nf: y-2\n");
+  REQUIRE(l.diags().empty());
+  const Value& r = l.root();
+  CHECK_FALSE(r.Field("a")->plain());
+  CHECK(r.Field("b")->plain());
+  CHECK_FALSE(r.Field("c")->plain());
+  CHECK(r.Field("d")->plain());
+  CHECK_FALSE(r.Field("e")->plain());
+  CHECK(r.Field("f")->plain());
+  CHECK(r.Field("a")->Identity() == r.Field("b")->Identity());  // one string for both
+}
+
+TEST_CASE("ids are kept as written, so `1d` and `24h` are two ids", "[facts]") {
+  Loaded l(std::string(kPlanHeader) +
+           "allocations:\n  - {id: 1d, gpus: 1}\n  - {id: 24h, gpus: 2}\n  - {id: 007, gpus: 3}\n"
+           "  - {id: 7, gpus: 4}\n");
+  REQUIRE(l.diags().empty());
+  const Value* allocations = l.root().Field("allocations");
+  REQUIRE(allocations->keyed());
+  REQUIRE(allocations->FindById("1d") != nullptr);
+  CHECK(allocations->FindById("24h")->Field("gpus")->string_value() == "2");
+  CHECK(allocations->FindById("007")->Field("gpus")->string_value() == "3");
+  CHECK(allocations->FindById("7")->Field("gpus")->string_value() == "4");
 }
 
 TEST_CASE("the core schema's tags type their scalar, other tags are not supported", "[facts]") {
@@ -217,7 +294,7 @@ TEST_CASE("lists of maps with ids are keyed", "[facts]") {
   REQUIRE(spare != nullptr);
   CHECK(*spare->Field("role") == Value::String("production-replacement"));
   CHECK(LineCol(*spare) == std::pair<uint32_t, uint32_t>{5, 5});
-  CHECK(pools->FindById("train-eu")->Field("hosts")->int_value() == 4);
+  CHECK(*pools->FindById("train-eu")->Field("hosts") == Value::String("4"));  // typed by the schema
   CHECK(pools->FindById("train-us") == nullptr);
 }
 
@@ -357,8 +434,8 @@ TEST_CASE("duplicate and non-scalar keys", "[facts]") {
   SECTION("the value of a duplicate key is skipped whole") {
     Loaded l(std::string(kPlanHeader) + "a: {x: 1}\na: {x: [2, &s {y: 3}]}\nb: 4\nc: *s\n");
     CHECK(Dump(l.diags()) == "4:1: duplicate key `a`\n");
-    CHECK(l.root().Field("a")->Field("x")->int_value() == 1);
-    CHECK(l.root().Field("b")->int_value() == 4);
+    CHECK(l.root().Field("a")->Field("x")->string_value() == "1");
+    CHECK(l.root().Field("b")->string_value() == "4");
     // The anchor went with the dropped value.
     CHECK(l.root().Field("c")->is(ValueKind::kNull));
   }
@@ -367,7 +444,7 @@ TEST_CASE("duplicate and non-scalar keys", "[facts]") {
     CHECK(Dump(l.diags()) ==
           "3:3: not supported in capops facts: a sequence as a key\n5:1: not supported in capops facts: a null key\n");
     CHECK(l.root().entries().size() == 3);  // apiVersion, kind, d
-    CHECK(l.root().Field("d")->int_value() == 3);
+    CHECK(l.root().Field("d")->string_value() == "3");
   }
 }
 
@@ -439,21 +516,26 @@ TEST_CASE("values are counted with aliases expanded", "[facts]") {
              "a: &window {start: 2027-04-12, duration: 5d}\nb: *window\n");
     REQUIRE(l.diags().empty());
     CHECK(*l.root().Field("a") == *l.root().Field("b"));
-    CHECK(l.root().Field("b")->Field("duration")->int_value() == 5 * 86400);
+    CHECK(l.root().Field("b")->Field("duration")->string_value() == "5d");
+    CHECK(l.root().Field("b")->Field("duration")->plain());
   }
 }
 
+// In the tool's own files; in facts, validation types and reports them.
 TEST_CASE("scalar errors are located", "[facts]") {
-  Loaded l(std::string(kPlanHeader) +
-           "gpus: 99999999999999999999\nratio: 1e400\nwindow: {start: 2027-02-30}\n");
-  CHECK(Dump(l.diags()) ==
+  SourceManager sources;
+  FileId file = sources.Add(
+      "config.yaml", std::string(kPlanHeader) +
+                         "gpus: 99999999999999999999\nratio: 1e400\nwindow: {start: 2027-02-30}\n");
+  RawLoadResult l = LoadRawYaml(sources, file, {});
+  CHECK(Dump(l.diagnostics) ==
         "3:7: integer `99999999999999999999` is out of range\n"
         "4:8: number `1e400` is out of range\n"
         "5:17: `2027-02-30` is not a valid date\n");
-  CHECK(l.diags()[0].code == "yaml");
-  CHECK(l.diags()[1].length == 5);  // underlines `1e400`
-  REQUIRE(l.result.documents.size() == 1);
-  CHECK(*l.root().Field("gpus") == Value::String("99999999999999999999"));
+  CHECK(l.diagnostics[0].code == "yaml");
+  CHECK(l.diagnostics[1].length == 5);  // underlines `1e400`
+  REQUIRE(l.documents.size() == 1);
+  CHECK(*l.documents[0].Field("gpus") == Value::String("99999999999999999999"));
 }
 
 TEST_CASE("documents of one kind merge", "[facts]") {
@@ -483,7 +565,7 @@ TEST_CASE("documents of one kind merge", "[facts]") {
   REQUIRE(pools->keyed());
   CHECK(pools->items().size() == 3);
   CHECK(pools->FindById("serve-eu-spare") != nullptr);
-  CHECK(pools->FindById("train-eu")->Field("hosts")->int_value() == 4);
+  CHECK(pools->FindById("train-eu")->Field("hosts")->string_value() == "4");
   CHECK(merged.Field("supply")->FindById("r-apr") != nullptr);
   CHECK(merged.loc() == l.root(0).loc());
   CHECK(LineCol(*pools) == std::pair<uint32_t, uint32_t>{5, 3});

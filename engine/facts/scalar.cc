@@ -1,4 +1,4 @@
-// Plain-scalar typing for the YAML loader (TypePlainScalar).
+// Plain-scalar typing for the YAML loader and for validation (TypePlainScalar).
 #include "engine/facts/scalar.h"
 
 #include <charconv>
@@ -52,10 +52,6 @@ bool IsDecimalFloat(std::string_view text) {
     i += exp;
   }
   return i == s.size();
-}
-
-bool IsNull(std::string_view t) {
-  return t.empty() || t == "~" || t == "null" || t == "Null" || t == "NULL";
 }
 
 bool IsTrue(std::string_view t) { return t == "true" || t == "True" || t == "TRUE"; }
@@ -137,7 +133,7 @@ bool HasDateShape(std::string_view t) {
 }  // namespace
 
 Value TypePlainScalar(std::string_view text, std::string* error) {
-  if (IsNull(text)) return Value::Null();
+  if (IsNullText(text)) return Value::Null();
   if (IsTrue(text)) return Value::Bool(true);
   if (IsFalse(text)) return Value::Bool(false);
   Value number;
@@ -153,6 +149,16 @@ Value TypePlainScalar(std::string_view text, std::string* error) {
   Quantity quantity;
   if (ParseQuantity(text, &quantity)) return Value::Quantity(quantity);
   return Value::String(std::string(text));
+}
+
+bool IsNullText(std::string_view t) {
+  return t.empty() || t == "~" || t == "null" || t == "Null" || t == "NULL";
+}
+
+Value ScalarValue(std::string_view text, bool plain, bool keep_text, std::string* error) {
+  if (!plain) return Value::String(text);
+  if (!keep_text) return TypePlainScalar(text, error);
+  return IsNullText(text) ? Value::Null() : Value::PlainText(text);
 }
 
 }  // namespace capops::facts

@@ -19,6 +19,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "engine/facts/scalar.h"
+
 namespace capops::facts {
 
 namespace {
@@ -128,6 +130,21 @@ bool LooksNumeric(std::string_view text) {
   return i < text.size() && text[i] >= '0' && text[i] <= '9';
 }
 
+// The help for a quoted literal where its type is expected (`"2027-04-12"`
+// where a date is): "" unless the text, unquoted, would be a `want` (an
+// int also serves where a double is, a quantity only in dimension `dim`).
+std::string QuotedHint(const Value& v, ValueKind want, const char* noun,
+                       Dimension dim = Dimension::kBytes) {
+  if (!v.is(ValueKind::kString)) return "";
+  std::string error;
+  Value typed = TypePlainScalar(v.string_value(), &error);
+  bool fits = error.empty() &&
+              (typed.is(want) || (want == ValueKind::kDouble && typed.is(ValueKind::kInt)));
+  if (fits && typed.is(ValueKind::kDouble)) fits = std::isfinite(typed.double_value());
+  if (fits && typed.is(ValueKind::kQuantity)) fits = typed.quantity_value().dimension == dim;
+  return fits ? std::string("quoted: remove the quotes to make it ") + noun : "";
+}
+
 // The value of `key` among `entries`, or nullptr.
 const Value* Find(MapView entries, Key key) {
   for (const auto& entry : entries) {
@@ -155,9 +172,14 @@ class Validator {
 
   Value Document(const RecordDef& def, Value root) { return Record(def, std::move(root), 0, true); }
   Value Of(TypeId type, const Value& v) { return Check(type, v, "", 0); }
+  Value Untyped(Value root) { return ByText(std::move(root), 0); }
 
  private:
   Value Check(TypeId type, Value v, std::string_view field, size_t depth);
+  Value TypeText(TypeKind kind, const Value& v);
+  Value TypedByText(const Value& v);
+  Value ByText(Value v, size_t depth);
+  Value TooDeep(const Value& v);
   Value Record(const RecordDef& def, Value v, size_t depth, bool document);
   bool FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, MapEntries* out);
   void UnknownField(const RecordDef& def, const std::string& key, const Value& value);
@@ -199,20 +221,35 @@ class Validator {
   bool too_deep_ = false;
 };
 
-Value Validator::Check(TypeId type, Value v, std::string_view field, size_t depth) {
-  if (depth > options_.max_depth) {
-    if (!too_deep_) {
-      out_->Error(v.loc(), "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
-    }
-    too_deep_ = true;
-    return v;
+// A tree deeper than the limit is not followed, so it cannot be typed: it
+// is left out (null at its place), and the document is invalid anyway.
+Value Validator::TooDeep(const Value& v) {
+  if (!too_deep_) {
+    out_->Error(v.loc(), "nesting deeper than " + std::to_string(options_.max_depth) + " levels");
   }
+  too_deep_ = true;
+  return Rebuilt(Value(), v);
+}
+
+// Every value given to Check comes back typed: a plain scalar's text
+// (Value::PlainText) is typed for the type expected first, and a
+// collection where none is expected, or where no one type is, is typed by
+// its texts (ByText). So no PlainText outlives validation, whatever errors
+// there are, and rules only ever see typed values.
+Value Validator::Check(TypeId type, Value v, std::string_view field, size_t depth) {
+  if (depth > options_.max_depth) return TooDeep(v);
   const Type& t = schema_.Get(type);
+  if (v.plain()) v = TypeText(t.kind, v);
+  // Where a scalar is expected, a collection is reported as it is, typed.
+  bool composite =
+      t.kind == TypeKind::kRecord || t.kind == TypeKind::kList || t.kind == TypeKind::kMap;
+  if (!composite && (v.is(ValueKind::kList) || v.is(ValueKind::kMap)))
+    v = ByText(std::move(v), depth);
   switch (t.kind) {
     case TypeKind::kAny:
     case TypeKind::kError:
     case TypeKind::kNull:
-      return v;
+      return ByText(std::move(v), depth);
     case TypeKind::kBool:
     case TypeKind::kInt:
     case TypeKind::kDouble:
@@ -237,10 +274,75 @@ Value Validator::Check(TypeId type, Value v, std::string_view field, size_t dept
   return v;
 }
 
+// A plain scalar's text where a `kind` is expected: the text as written
+// where a string, a ref or an enum member is (`007` stays "007"), else the
+// value it denotes (TypePlainScalar), which the checks of `kind` then judge
+// as any other value (`007` is 7 where an int is).
+Value Validator::TypeText(TypeKind kind, const Value& v) {
+  if (kind == TypeKind::kString || kind == TypeKind::kRef || kind == TypeKind::kEnum) {
+    Value text = v;
+    return Rebuilt(std::move(text.set_plain(false)), v);
+  }
+  return TypedByText(v);
+}
+
+// A plain scalar's text typed by its shape alone (TypePlainScalar): a
+// number out of range or an impossible date is reported as the loader of
+// the tool's own files reports it, and kept as a string.
+Value Validator::TypedByText(const Value& v) {
+  std::string_view text = v.string_value();
+  std::string error;
+  Value typed = TypePlainScalar(text, &error);
+  if (!error.empty()) {
+    Diagnostic& d = out_->Error(v.loc(), std::move(error));
+    d.code = "yaml";
+    d.length = static_cast<uint32_t>(std::count_if(text.begin(), text.end(), [](char c) {
+      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+  }
+  return Rebuilt(std::move(typed), v);
+}
+
+// A value where no one type is expected (`any`, or a collection already
+// reported as the wrong shape): its plain scalars typed by their text
+// alone, at any depth, and its collections rebuilt when one was.
+Value Validator::ByText(Value v, size_t depth) {
+  if (depth > options_.max_depth) return TooDeep(v);
+  if (v.plain()) return TypedByText(v);
+  size_t edits = edits_;
+  if (v.is(ValueKind::kMap)) {
+    MapEntries taken;
+    bool owned = v.TakeEntries(&taken);
+    MapView given = owned ? MapView(taken) : v.entries();
+    MapEntries entries;
+    entries.reserve(given.size());
+    for (size_t i = 0; i < given.size(); ++i) {
+      const auto& [key, value] = given[i];
+      entries.emplace_back(key, ByText(owned ? std::move(taken[i].second) : value, depth + 1));
+    }
+    if (!owned && edits_ == edits) return v;
+    return Rebuilt(Value::Map(std::move(entries)), v.loc());
+  }
+  if (v.is(ValueKind::kList)) {
+    std::vector<Value> taken;
+    bool owned = v.TakeItems(&taken);
+    std::vector<Value> items;
+    items.reserve(owned ? taken.size() : v.items().size());
+    if (owned) {
+      for (Value& item : taken) items.push_back(ByText(std::move(item), depth + 1));
+    } else {
+      for (const Value& item : v.items()) items.push_back(ByText(item, depth + 1));
+    }
+    if (!owned && edits_ == edits) return v;
+    return Rebuilt(Value::List(std::move(items)), v.loc());
+  }
+  return v;
+}
+
 Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool document) {
   if (!v.is(ValueKind::kMap)) {
     out_->Error(v.loc(), "expected a " + Tick(def.name) + " mapping, got " + Got(v));
-    return v;
+    return ByText(std::move(v), depth);
   }
   size_t edits = edits_;
   bool dropped = false;
@@ -255,7 +357,7 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
     const auto& [key, value] = given[i];
     const FieldDef* field = def.FindKey(key);
     if (field == nullptr && document && (key == "apiVersion" || key == "kind")) {
-      entries.emplace_back(key, value);  // the loader checked them
+      entries.emplace_back(key, ByText(value, depth + 1));  // the loader checked them
     } else if (field == nullptr) {
       UnknownField(def, key, value);
       dropped = true;
@@ -313,7 +415,7 @@ Value Validator::List(const Type& t, Value v, std::string_view field, size_t dep
   if (!v.is(ValueKind::kList)) {
     Diagnostic& d = out_->Error(v.loc(), "expected a list, got " + Got(v));
     if (IsScalar(v)) d.help = "write " + Tick("[" + v.ToString() + "]") + " for a list of one";
-    return v;
+    return ByText(std::move(v), depth);
   }
   size_t edits = edits_;
   std::vector<Value> taken;
@@ -356,7 +458,7 @@ void Validator::Unique(const Value& item, bool keyed, std::string_view field,
 Value Validator::Map(const Type& t, Value v, size_t depth) {
   if (!v.is(ValueKind::kMap)) {
     out_->Error(v.loc(), "expected a mapping, got " + Got(v));
-    return v;
+    return ByText(std::move(v), depth);
   }
   const Type& key = schema_.Get(t.key);
   const EnumDef* members = key.kind == TypeKind::kEnum ? &schema_.enums[key.index] : nullptr;
@@ -388,7 +490,8 @@ Value Validator::Scalar(TypeKind kind, const Value& v) {
   switch (kind) {
     case TypeKind::kInt:
       if (v.is(ValueKind::kInt)) return v;
-      out_->Error(v.loc(), "expected an integer, got " + Got(v));
+      out_->Error(v.loc(), "expected an integer, got " + Got(v)).help =
+          QuotedHint(v, ValueKind::kInt, "an integer");
       return v;
     case TypeKind::kDouble:
       // YAML's `.nan` and `.inf` are numbers, but no rule can compare them
@@ -403,16 +506,19 @@ Value Validator::Scalar(TypeKind kind, const Value& v) {
       if (v.is(ValueKind::kInt)) {
         return Rebuilt(Value::Double(static_cast<double>(v.int_value())), v);
       }
-      out_->Error(v.loc(), "expected a number, got " + Got(v));
+      out_->Error(v.loc(), "expected a number, got " + Got(v)).help =
+          QuotedHint(v, ValueKind::kDouble, "a number");
       return v;
     case TypeKind::kBool:
       if (!v.is(ValueKind::kBool)) {
-        out_->Error(v.loc(), "expected `true` or `false`, got " + Got(v));
+        out_->Error(v.loc(), "expected `true` or `false`, got " + Got(v)).help =
+            QuotedHint(v, ValueKind::kBool, "a boolean");
       }
       return v;
     case TypeKind::kDate:
       if (!v.is(ValueKind::kDate)) {
-        out_->Error(v.loc(), "expected a date such as `2027-04-12`, got " + Got(v));
+        out_->Error(v.loc(), "expected a date such as `2027-04-12`, got " + Got(v)).help =
+            QuotedHint(v, ValueKind::kDate, "a date");
       }
       return v;
     default: {
@@ -422,6 +528,8 @@ Value Validator::Scalar(TypeKind kind, const Value& v) {
       if (v.is(ValueKind::kInt)) {
         std::string n = v.ToString();
         d.help = "add a unit (w, d, h, m, s), e.g. " + Tick(n + "h") + " or " + Tick(n + "d");
+      } else {
+        d.help = QuotedHint(v, ValueKind::kDuration, "a duration");
       }
       return v;
     }
@@ -450,7 +558,11 @@ Value Validator::Quantity(TypeKind kind, const Value& v) {
     std::string squeezed = text;
     squeezed.erase(std::remove(squeezed.begin(), squeezed.end(), ' '), squeezed.end());
     capops::Quantity q;
-    if (squeezed != text && ParseQuantity(squeezed, &q) && q.dimension == want) {
+    std::string quoted =
+        QuotedHint(v, ValueKind::kQuantity, bytes ? "a size" : "a bandwidth", want);
+    if (!quoted.empty()) {
+      d.help = std::move(quoted);
+    } else if (squeezed != text && ParseQuantity(squeezed, &q) && q.dimension == want) {
       d.help = "write it without spaces: " + Tick(squeezed);
     } else if (bytes) {
       d.help = std::string("units are ") + kSizeUnits;
@@ -720,7 +832,9 @@ Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* dia
   if (record == nullptr) {
     out.Error(doc.loc, "the schema declares no " + Tick(kind) + " document").help =
         "declare `document " + std::string(kind) + " { … }` in the schema";
-    return doc.root;
+    Value root = Validator(schema, options, &out).Untyped(std::move(doc.root));
+    out.Finish(doc.loc);
+    return root;
   }
   Validator validator(schema, options, &out);
   Value root = validator.Document(*record, std::move(doc.root));
@@ -733,6 +847,15 @@ Value ValidateValue(const TypeTable& schema, TypeId type, const Value& value, Di
   Reporter out(diags, options.max_diagnostics);
   Value result = Validator(schema, options, &out).Of(type, value);
   out.Finish(value.loc());
+  return result;
+}
+
+Value TypeByText(Value root, Diagnostics* diags, const ValidateOptions& options) {
+  Reporter out(diags, options.max_diagnostics);
+  SourceLoc loc = root.loc();
+  TypeTable none;
+  Value result = Validator(none, options, &out).Untyped(std::move(root));
+  out.Finish(loc);
   return result;
 }
 

@@ -1,13 +1,14 @@
 // Schema validation of fact documents: YAML values checked against CPL types.
 //
-// The loader types plain scalars by their text only; this is where a fact
-// document meets the schema (the `record`, `enum` and `document` declarations
-// of stdlib/, built into a TypeTable by the checker). ValidateDocument checks
-// one document against the document record its `kind` names and returns its
-// root normalized: defaults filled in, ints widened where a double is
-// expected, scalars turned into strings where a string is expected, lists
-// re-keyed by id. CheckReferences then checks, across a plan and its merged
-// inventory, that every `ref T` value names an existing T.
+// The loader keeps the text of plain scalars (Value::PlainText); this is
+// where a fact document meets the schema (the `record`, `enum` and
+// `document` declarations of stdlib/, built into a TypeTable by the
+// checker). ValidateDocument checks one document against the document
+// record its `kind` names and returns its root normalized: plain scalars
+// typed by the type expected, defaults filled in, ints widened where a
+// double is expected, lists re-keyed by id. CheckReferences then checks,
+// across a plan and its merged inventory, that every `ref T` value names an
+// existing T.
 //
 // Every problem is a Diagnostic of severity error and code "schema", located
 // at the offending value (a missing field at the map that lacks it), and all
@@ -51,9 +52,17 @@ struct ValidateOptions {
 /// (TypeTable::Document). Returns the document's root normalized:
 ///   - a field that is absent, or explicitly `null`, and has a default gets
 ///     the default, located at the map that lacks it; an optional one stays absent;
+///   - a plain scalar (Value::PlainText) is typed for the type expected
+///     there: `string`, `ref` and enum fields get its text exactly as
+///     written (`007`, `1.10`, `90m`), other scalar types the value it
+///     denotes (TypePlainScalar: `007` is 7 where an int is), and where no
+///     one type is (`any`) it is typed by its text alone; no PlainText is
+///     left anywhere in the result, whatever errors were found;
+///   - a quoted literal where its type is expected (`"2027-04-12"` where a
+///     date is) is an error whose help says to remove the quotes;
 ///   - `double` fields hold doubles (an int is widened); `string` and `ref`
-///     fields hold strings (a plain scalar such as `8h` or `2027` becomes the
-///     text Value::ToString gives it, so `90m` reads back as `1h30m`);
+///     fields hold strings (a typed scalar of the tool's own files becomes
+///     the text Value::ToString gives it);
 ///   - a list whose items changed is rebuilt, so that it is keyed again when
 ///     its records' ids are distinct;
 ///   - `apiVersion` and `kind` are kept as they are (the loader checked them).
@@ -75,6 +84,12 @@ Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* dia
 /// type, with the rules of ValidateDocument; returns it normalized.
 Value ValidateValue(const TypeTable& schema, TypeId type, const Value& value, Diagnostics* diags,
                     const ValidateOptions& options = {});
+
+/// A loaded tree with every plain scalar typed by its text alone
+/// (TypePlainScalar), as ValidateDocument types the values of `any`: for
+/// documents linted without a schema. Numbers out of range and impossible
+/// dates are reported and kept as strings. No PlainText is left.
+Value TypeByText(Value root, Diagnostics* diags, const ValidateOptions& options = {});
 
 /// A document root that ValidateDocument (and MergeDocuments) produced.
 struct ValidatedRoot {

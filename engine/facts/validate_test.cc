@@ -189,6 +189,17 @@ std::string Inventory(const std::string& body) {
   return "apiVersion: capops.dev/v1\nkind: Inventory\n" + body;
 }
 
+// The plain scalars' texts (Value::PlainText) left anywhere in `v`.
+size_t PlainTexts(const Value& v) {
+  size_t n = v.plain() ? 1 : 0;
+  if (v.is(ValueKind::kList)) {
+    for (const Value& item : v.items()) n += PlainTexts(item);
+  } else if (v.is(ValueKind::kMap)) {
+    for (const auto& [key, value] : v.entries()) n += PlainTexts(value);
+  }
+  return n;
+}
+
 // Loads `text` as case.yaml and the base inventory as inventory.yaml,
 // validates every document and checks references across them.
 struct Checked {
@@ -225,6 +236,9 @@ struct Checked {
       Value root = ValidateDocument(schema, std::move(loaded.documents[i]), &consumed_diags, options);
       // A `.nan` is unequal to itself; its literal is not.
       CHECK((root == shared || root.ToLiteral() == shared.ToLiteral()));
+      // Rules only ever see typed values, whatever was wrong.
+      CHECK(PlainTexts(root) == 0);
+      CHECK(PlainTexts(shared) == 0);
       CHECK(Lines(consumed_diags) == Lines(shared_diags));
       diags.Append(consumed_diags);
       const RecordDef* record = schema.Document(DocumentKindName(kept.kind));
@@ -561,6 +575,136 @@ TEST_CASE("scalars where a string is expected become strings", "[schema]") {
         Value::List({Value::String("1"), Value::String("80GiB"), Value::String("true")}));
 }
 
+// Each plain scalar is typed for its field: a string gets the text written.
+TEST_CASE("plain scalars are typed for the type expected where they are", "[schema]") {
+  Checked checked(
+      "apiVersion: capops.dev/v1\nkind: CapacityPlan\nmetadata: {name: 1.10, owner: 007}\n"
+      "demands:\n"
+      "  - {id: 1d, slice: training, gpus: 007, max_hold: 90m, utilization: 1e3,"
+      " regions: [1.0, 2027-04-12, 24h, 1d]}\n"
+      "  - {id: 24h, slice: tuning, window: {start: 2027-04-12}, requires: {memory: 80GiB},"
+      " interruptible: true, based_on: 1d}\n"
+      "allocations:\n"
+      "  - {id: a1, demand: 24h, pool: train-eu, gpus: 0x10}\n"
+      "  - {id: a2, demand: 1d, pool: train-eu, gpus: 2}\n");
+  REQUIRE(checked.Dump() == "");
+  const Value& plan = checked.plan();
+  CHECK(*plan.Field("metadata")->Field("name") == Value::String("1.10"));
+  CHECK(*plan.Field("metadata")->Field("owner") == Value::String("007"));
+  const Value* demands = plan.Field("demands");
+  REQUIRE(demands->keyed());
+  const Value* day = demands->FindById("1d");
+  const Value* hours = demands->FindById("24h");
+  REQUIRE(day != nullptr);
+  REQUIRE(hours != nullptr);
+  CHECK(day != hours);
+  CHECK(*day->Field("gpus") == Value::Int(7));
+  CHECK(day->Field("gpus")->is(ValueKind::kInt));
+  CHECK(*day->Field("max_hold") == Value::Duration(5400));
+  CHECK(day->Field("utilization")->is(ValueKind::kDouble));
+  CHECK(day->Field("utilization")->double_value() == 1000.0);
+  CHECK(day->Field("regions")->ToLiteral() == "[\"1.0\", \"2027-04-12\", \"24h\", \"1d\"]");
+  CHECK(day->Field("slice")->string_value() == "training");
+  CHECK(hours->Field("window")->Field("start")->is(ValueKind::kDate));
+  CHECK(hours->Field("requires")->Field("memory")->is(ValueKind::kQuantity));
+  CHECK(*hours->Field("interruptible") == Value::Bool(true));
+  CHECK(*hours->Field("based_on") == Value::String("1d"));
+  const Value* allocations = plan.Field("allocations");
+  CHECK(*allocations->FindById("a1")->Field("demand") == Value::String("24h"));
+  CHECK(*allocations->FindById("a1")->Field("gpus") == Value::Int(16));
+  CHECK(allocations->FindById("a2")->Field("gpus")->loc().line == 9);
+}
+
+TEST_CASE("a plain scalar that does not fit is reported where a number is, kept where text is",
+          "[schema]") {
+  Checked checked(
+      Plan("demands:\n"
+           "  - {id: 99999999999999999999, slice: training, gpus: 99999999999999999999}\n"
+           "  - {id: 1e400, slice: tuning, utilization: 1e400, window: {start: 2027-02-30}}\n"));
+  CHECK(checked.Dump() ==
+        "5:55: expected an integer, got string `99999999999999999999`\n"
+        "5:55: integer `99999999999999999999` is out of range\n"
+        "6:45: expected a number, got string `1e400`\n"
+        "6:45: number `1e400` is out of range\n"
+        "6:68: expected a date such as `2027-04-12`, got string `2027-02-30`\n"
+        "6:68: `2027-02-30` is not a valid date\n");
+  CHECK(checked.diags[1].code == "yaml");  // as the tool's own files report it
+  CHECK(checked.diags[1].length == 20);
+  CHECK(checked.diags[0].code == "schema");
+  const Value* demands = checked.plan().Field("demands");
+  REQUIRE(demands->keyed());
+  CHECK(demands->FindById("99999999999999999999") != nullptr);
+  CHECK(demands->FindById("1e400") != nullptr);
+}
+
+TEST_CASE("a quoted literal where its type is expected says to remove the quotes", "[schema]") {
+  const std::string demand = "demands:\n  - {id: d, slice: training, ";
+  CheckCases({
+      {"a quoted date", Plan(demand + "window: {start: \"2027-04-12\"}}\n"),
+       "5:46: expected a date such as `2027-04-12`, got string `2027-04-12`\n"
+       "  help: quoted: remove the quotes to make it a date\n"},
+      {"a quoted int", Plan(demand + "gpus: '16'}\n"),
+       "5:36: expected an integer, got string `16`\n"
+       "  help: quoted: remove the quotes to make it an integer\n"},
+      {"a quoted duration", Plan(demand + "max_hold: \"8h\"}\n"),
+       "5:40: expected a duration such as `8h` or `5d`, got string `8h`\n"
+       "  help: quoted: remove the quotes to make it a duration\n"},
+      {"a quoted number", Plan(demand + "utilization: \"0.5\"}\n"),
+       "5:43: expected a number, got string `0.5`\n"
+       "  help: quoted: remove the quotes to make it a number\n"},
+      {"a quoted bool", Plan(demand + "interruptible: \"true\"}\n"),
+       "5:45: expected `true` or `false`, got string `true`\n"
+       "  help: quoted: remove the quotes to make it a boolean\n"},
+      {"a quoted size", Plan(demand + "requires: {memory: \"80GiB\"}}\n"),
+       "5:49: `80GiB` is not a size\n"
+       "  help: quoted: remove the quotes to make it a size\n"},
+      {"a quoted bandwidth", Plan(demand + "requires: {storage_read: '5GB/s'}}\n"),
+       "5:55: `5GB/s` is not a bandwidth\n"
+       "  help: quoted: remove the quotes to make it a bandwidth\n"},
+      // No hint when the quotes are not what is wrong.
+      {"a quoted word", Plan(demand + "gpus: \"four\"}\n"),
+       "5:36: expected an integer, got string `four`\n"},
+      {"a quoted bandwidth for a size", Plan(demand + "requires: {memory: \"5GB/s\"}}\n"),
+       "5:49: `5GB/s` is not a size\n"
+       "  help: units are B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB\n"},
+      {"an impossible quoted date", Plan(demand + "window: {start: \"2027-02-30\"}}\n"),
+       "5:46: expected a date such as `2027-04-12`, got string `2027-02-30`\n"},
+      {"a quoted infinity", Plan(demand + "utilization: \".inf\"}\n"),
+       "5:43: expected a number, got string `.inf`\n"},
+  });
+}
+
+// Wherever a value is wrong or not typed by the schema, its plain scalars
+// are still typed (Checked checks that none is left).
+TEST_CASE("no plain text is left where the schema expects no one type or the shape is wrong",
+          "[schema]") {
+  CheckCases({
+      {"a record given a list",
+       "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"
+       "metadata: [q2, {owner: 007}]\ndemands: []\n",
+       "3:11: expected a `Metadata` mapping, got a list\n"},
+      {"a list given a mapping", Plan("demands: {a: 1, b: [2, {c: 3}]}\n"),
+       "4:10: expected a list, got a mapping\n"},
+      {"a scalar given collections",
+       Plan("demands:\n  - {id: d, slice: [a, {b: 1}], gpus: {x: 8h}, based_on: [d]}\n"),
+       "5:20: expected a Slice, got a list\n"
+       "  help: expected one of `exploration`, `training`, `tuning`, `inference`\n"
+       "5:39: expected an integer, got a mapping\n"
+       "5:58: expected the id of a `Demand`, got a list\n"},
+  });
+  Checked any(
+      Plan(std::string(kDemands) + "notes: {a: 8h, b: [007, {c: x-1, d: 2027-04-12}], e: '8h'}\n"));
+  REQUIRE(any.Dump() == "");
+  const Value* notes = any.plan().Field("notes");
+  CHECK(*notes->Field("a") == Value::Duration(8 * 3600));
+  CHECK(notes->Field("b")->ToLiteral() == "[7, {c: \"x-1\", d: 2027-04-12}]");
+  CHECK(*notes->Field("e") == Value::String("8h"));
+  ValidateOptions shallow;
+  shallow.max_depth = 4;
+  Checked deep(Plan(std::string(kDemands) + "notes: {a: [[[[x]]]]}\n"), Schema(), shallow);
+  CHECK(deep.Dump() == "7:15: nesting deeper than 4 levels\n");
+}
+
 TEST_CASE("ints are widened where a double is expected", "[schema]") {
   Checked checked(Plan("demands:\n  - {id: d, slice: inference, utilization: 1}\n"));
   REQUIRE(checked.Dump() == "");
@@ -657,7 +801,35 @@ TEST_CASE("a document kind the schema lacks is reported", "[schema]") {
   Value root = ValidateDocument(no_inventory, loaded.documents[0], &diags);
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].message == "the schema declares no `Inventory` document");
-  CHECK(root == loaded.documents[0].root);
+  // Returned typed by its texts alone, as a run without a schema reads it.
+  CHECK(PlainTexts(root) == 0);
+  CHECK(root.ToLiteral() == TypeByText(loaded.documents[0].root, &diags).ToLiteral());
+  const Value& pool = root.Field("pools")->items()[0];
+  CHECK(*pool.Field("id") == Value::String("train-eu"));
+  CHECK(*pool.Field("hosts") == Value::Int(4));
+  CHECK(pool.Field("hosts")->loc().line == 7);
+  CHECK(root.Field("accelerator_types")->items()[0].Field("memory")->is(ValueKind::kQuantity));
+  CHECK(diags.size() == 1);
+}
+
+TEST_CASE("without a schema, plain scalars are typed by their text alone", "[schema]") {
+  SourceManager sources;
+  FileId f =
+      sources.Add("case.yaml", Plan("a: [007, 1.10, 24h, {b: 2027-04-12, c: 1e400}]\nd: \"5\"\n"));
+  LoadResult loaded = LoadYaml(sources, f, {});
+  REQUIRE(loaded.documents.size() == 1);
+  Diagnostics diags;
+  Value root = TypeByText(std::move(loaded.documents[0].root), &diags);
+  CHECK(PlainTexts(root) == 0);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message == "number `1e400` is out of range");
+  CHECK(diags[0].code == "yaml");
+  CHECK(diags[0].loc.line == 4);
+  CHECK(diags[0].loc.column == 40);
+  CHECK(diags[0].length == 5);
+  CHECK(root.Field("a")->ToLiteral() == "[7, 1.1, 1d, {b: 2027-04-12, c: \"1e400\"}]");
+  CHECK(*root.Field("d") == Value::String("5"));
+  CHECK(*root.Field("kind") == Value::String("CapacityPlan"));
 }
 
 TEST_CASE("problems past the cap are counted, not shown", "[schema]") {

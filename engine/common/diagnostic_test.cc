@@ -14,10 +14,13 @@ namespace {
 
 // The fields of the shipped `Inventory` and `CapacityPlan` documents and a
 // few of `Demand`: what most did-you-means are over.
-const std::vector<std::string> kInventory = {"accelerator_types", "pools", "supply", "managed_services"};
-const std::vector<std::string> kPlan = {"metadata", "demands", "allocations", "substitutes", "decision"};
-const std::vector<std::string> kDemand = {"id",      "slice",   "accelerator", "gpus",    "hosts",
-                                          "regions", "window",  "floor",       "based_on", "max_hold"};
+const std::vector<std::string> kInventory = {"accelerator_types", "pools", "supply",
+                                             "managed_services"};
+const std::vector<std::string> kPlan = {"metadata", "demands", "allocations", "substitutes",
+                                        "decision"};
+const std::vector<std::string> kDemand = {"id",       "slice",   "accelerator", "gpus",
+                                          "hosts",    "regions", "window",      "floor",
+                                          "based_on", "max_hold"};
 
 TEST_CASE("ClosestName matches case, separators, number and words", "[common][suggest]") {
   struct Row {

@@ -870,5 +870,30 @@ TEST_CASE("known ids are listed with a count of the rest", "[schema]") {
         "`pool-number-4` and 9 more");
 }
 
+TEST_CASE("hostile unknown keys get a short message and no suggestion", "[schema]") {
+  const std::string fields =
+      "  help: `CapacityPlan` has fields `metadata`, `demands`, `allocations`, `substitutes`, "
+      "`tree`, "
+      "`notes`\n";
+  // A key as long as YAML allows (1 KB), and one of bytes that are not
+  // UTF-8: cut in the message, matched against nothing.
+  std::string huge(1000, 'p');
+  Checked long_key(Plan(kDemands + huge + "s: [1]\n"));
+  CHECK(long_key.Dump() ==
+        "7:1004: unknown field `" + std::string(60, 'p') + "…` in `CapacityPlan`\n" + fields);
+  Checked bad_bytes(Plan(kDemands + std::string("\"\\xFF\\xFEpools\": [1]\n")));
+  REQUIRE(bad_bytes.diags.size() == 1);
+  CHECK(bad_bytes.diags[0].help.rfind("did you mean", 0) != 0);
+  // A plural key that is a list of the wrong thing still hides the ids it names.
+  Checked plural(Plan(kDemands + std::string("allocationz: {a: 1}\n"
+                                             "substitutes: [{replaces: h100-80, candidate: l4-24,"
+                                             " validation: {}}]\n")));
+  CHECK(plural.Dump() ==
+        "7:14: unknown field `allocationz` in `CapacityPlan`\n"
+        "  help: did you mean `allocations`? references to `Allocation` are not checked until this "
+        "is "
+        "fixed\n");
+}
+
 }  // namespace
 }  // namespace capops::facts

@@ -54,8 +54,8 @@ eval::Facts Validate(const TypeTable& schema, LoadedFacts loaded, Diagnostics* p
   inventory.root = facts::ValidateDocument(schema, std::move(loaded.inventory), problems);
   facts.inventory = facts::MergeDocuments({&inventory}, problems);
   facts::CheckReferences(schema,
-                         {{schema.Document("CapacityPlan"), facts.plan},
-                          {schema.Document("Inventory"), facts.inventory}},
+                         {{schema.Document("CapacityPlan"), facts.plan, {}},
+                          {schema.Document("Inventory"), facts.inventory, {}}},
                          problems);
   return facts;
 }
@@ -196,8 +196,8 @@ std::unique_ptr<EvalFixture> MakeEvalFixture(size_t n) {
   // resolves each reference (Value::Resolve).
   const TypeTable& schema = f->engine->program()->schema;
   facts::CheckReferences(schema,
-                         {{schema.Document("CapacityPlan"), f->facts.plan},
-                          {schema.Document("Inventory"), f->facts.inventory}},
+                         {{schema.Document("CapacityPlan"), f->facts.plan, {}},
+                          {schema.Document("Inventory"), f->facts.inventory, {}}},
                          &problems);
   // One untimed evaluation first, so that the first evaluation benchmark
   // does not pay alone for growing the heap.

@@ -154,7 +154,12 @@ bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* 
     return false;
   }
   Diagnostics wrong;
-  Value checked = facts::ValidateValue(program_->schema, program_->params[matches[0]].type, value, &wrong);
+  // A param value read from a config file: diagnostics about its keys point
+  // at the value until the config reader can say where keys are.
+  facts::ValidateOptions options;
+  options.key_at = {};
+  Value checked = facts::ValidateValue(program_->schema, program_->params[matches[0]].type, value,
+                                       &wrong, options);
   problems->Append(wrong);
   if (wrong.HasErrors()) return false;
   params_[matches[0]] = std::move(checked);

@@ -5,6 +5,7 @@
 #include "engine/api/lint_run.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -78,9 +79,21 @@ void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
   }
 }
 
+namespace {
+
+// `from` added to `*into`, without repeats (a few record indexes at most).
+void AddUnlisted(const std::vector<uint32_t>& from, std::vector<uint32_t>* into) {
+  for (uint32_t record : from) {
+    if (std::find(into->begin(), into->end(), record) == into->end()) into->push_back(record);
+  }
+}
+
+}  // namespace
+
 void LintRun::Validate() {
   const TypeTable& schema = program_.schema;
   valid_.assign(documents_.size(), true);
+  unlisted_.assign(documents_.size(), {});
   std::vector<Diagnostics> problems(documents_.size());
   ParallelFor(documents_.size(), jobs(), [&](size_t i) {
     facts::Document& d = documents_[i];
@@ -89,8 +102,11 @@ void LintRun::Validate() {
       d.root = facts::TypeByText(std::move(d.root), &problems[i]);
       return;
     }
+    facts::ValidateOptions options;
+    options.key_at = facts::KeyLocator(*sources_, d.loc.file);
     facts::Document taken{d.kind, std::move(d.root), d.loc};
-    d.root = facts::ValidateDocument(schema, std::move(taken), &problems[i]);
+    d.root =
+        facts::ValidateDocument(schema, std::move(taken), &problems[i], options, &unlisted_[i]);
     valid_[i] = !problems[i].HasErrors();
   });
   for (const Diagnostics& p : problems) report_.errors.Append(p);
@@ -110,11 +126,14 @@ void LintRun::MergeInventories() {
       own[d.loc.file].push_back(&d);
       bool& valid = own_valid_.emplace(d.loc.file, true).first->second;
       valid = valid && valid_[i];
+      AddUnlisted(unlisted_[i], &own_unlisted_[d.loc.file]);
     } else {
       shared.push_back(&d);
       shared_valid = shared_valid && valid_[i];
+      AddUnlisted(unlisted_[i], &inventory_unlisted_);
     }
   }
+  for (auto& [file, unlisted] : own_unlisted_) AddUnlisted(inventory_unlisted_, &unlisted);
   Diagnostics problems;
   inventory_ = facts::MergeDocuments(shared, &problems);
   inventory_valid_ = shared_valid && !problems.HasErrors();
@@ -149,6 +168,11 @@ std::pair<const Value*, bool> LintRun::InventoryFor(FileId plan_file) const {
   return {&it->second, own_valid_.at(plan_file)};
 }
 
+const std::vector<uint32_t>& LintRun::InventoryUnlisted(FileId plan_file) const {
+  auto it = own_unlisted_.find(plan_file);
+  return it == own_unlisted_.end() ? inventory_unlisted_ : it->second;
+}
+
 // False, with a note in the report, when the plan's facts are not fit for rules.
 bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
   const TypeTable& schema = program_.schema;
@@ -160,7 +184,13 @@ bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
   const RecordDef* inventory_record = schema.Document("Inventory");
   if (plan_record != nullptr && inventory_record != nullptr) {
     Diagnostics dangling;
-    facts::CheckReferences(schema, {{plan_record, facts.plan}, {inventory_record, facts.inventory}}, &dangling);
+    // A list hidden by a misspelt key (either document) leaves its records'
+    // references unchecked: that key's error says so, once.
+    facts::CheckReferences(
+        schema,
+        {{plan_record, facts.plan, unlisted_[index]},
+         {inventory_record, facts.inventory, InventoryUnlisted(documents_[index].loc.file)}},
+        &dangling);
     ok = ok && !dangling.HasErrors();
     report_.errors.Append(dangling);
   }

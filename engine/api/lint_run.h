@@ -33,6 +33,7 @@ class LintRun {
   size_t jobs() const;
   void MergeInventories();
   std::pair<const Value*, bool> InventoryFor(FileId plan_file) const;
+  const std::vector<uint32_t>& InventoryUnlisted(FileId plan_file) const;
   bool ReadyToEvaluate(size_t index, eval::Facts* facts);
   void EvaluatePlans();
   void SortAndDedupe();
@@ -46,11 +47,14 @@ class LintRun {
   std::vector<facts::Document> documents_;
   std::vector<size_t> plans_;       // indexes of CapacityPlan documents
   std::vector<char> valid_;         // per document: matches the schema (char: written by threads)
+  std::vector<std::vector<uint32_t>> unlisted_;  // per document: records a misspelt list hid
   Value inventory_;  // merged from the inventory files
   bool inventory_valid_ = true;
   std::set<FileId> plan_files_;
   std::map<FileId, Value> own_inventory_;  // plan files with `Inventory` documents: theirs merged in
   std::map<FileId, bool> own_valid_;
+  std::vector<uint32_t> inventory_unlisted_;              // of the inventory files' documents
+  std::map<FileId, std::vector<uint32_t>> own_unlisted_;  // those and the plan file's own
   uint64_t fact_bytes_ = 0;  // of every file loaded
   // Values used through an alias or a merge, by where they are used.
   std::map<std::tuple<FileId, uint32_t, uint32_t>, facts::AliasUse> alias_uses_;

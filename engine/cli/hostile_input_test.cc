@@ -361,5 +361,22 @@ TEST_CASE("a file given twice under two spellings is read once", "[cli][hostile]
   CHECK(Has(plans.err, "plan `"));
 }
 
+TEST_CASE("a misspelt list in the inventory file is one error, not one per reference", "[cli]") {
+  Scratch s;
+  std::string inventory = s.Read("inventory.yaml");
+  size_t at = inventory.find("\npools:\n");
+  REQUIRE(at != std::string::npos);
+  inventory.replace(at, 8, "\npoolz:\n");
+  s.Write("inventory.yaml", inventory);
+  CliResult r = Lint({"--no-config", "--inventory", s.Path("inventory.yaml"), s.Path("plan.yaml")});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == kExitFindings);  // never a silent pass
+  CHECK(Has(r.out, "unknown field `poolz` in `Inventory`"));
+  CHECK(
+      Has(r.out, "did you mean `pools`? references to `Pool` are not checked until this is fixed"));
+  CHECK(!Has(r.out, "no `Pool` with id"));
+  CHECK(Has(r.out, "(1 error,"));
+}
+
 }  // namespace
 }  // namespace capops::cli

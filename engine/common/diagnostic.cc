@@ -59,6 +59,7 @@ void Diagnostics::Sort() {
 }
 
 namespace {
+
 // Levenshtein distance with a row of the table at a time.
 size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -74,21 +75,81 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
+
+// ASCII lowercase with `-` and space read as `_`: the spellings a YAML key,
+// a CPL field and an id are written in.
+std::string Normalized(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c == '-' || c == ' ') c = '_';
+  }
+  return out;
+}
+
+// The word without an English plural ending: `pools` → `pool`, `policies`
+// → `policy`, `boxes` → `box`; `class` stays. Too short a stem stays whole.
+std::string Singular(std::string_view word) {
+  auto ends = [&](std::string_view tail) {
+    return word.size() >= tail.size() + 3 && word.substr(word.size() - tail.size()) == tail;
+  };
+  if (ends("ies")) return std::string(word.substr(0, word.size() - 3)) + "y";
+  if (ends("sses") || ends("xes") || ends("ches") || ends("shes")) {
+    return std::string(word.substr(0, word.size() - 2));
+  }
+  if (ends("s") && !ends("ss")) return std::string(word.substr(0, word.size() - 1));
+  return std::string(word);
+}
+
+// True when `whole` is `word`, or starts with `word` and a `_` after it.
+bool StartsWithWord(std::string_view whole, std::string_view word) {
+  return word.size() >= 3 && whole.size() > word.size() && whole.substr(0, word.size()) == word &&
+         whole[word.size()] == '_';
+}
+
 }  // namespace
 
 std::string ClosestName(std::string_view name, const std::vector<std::string>& candidates) {
+  if (name.empty() || name.size() > kMaxSuggestedName) return "";
+  std::string wanted = Normalized(name);
+  std::string wanted_one = Singular(wanted);
   // Short names tolerate one edit, longer ones a third of their length.
-  size_t limit = name.size() <= 3 ? 1 : std::max<size_t>(2, name.size() / 3);
-  std::string best;
+  size_t limit = wanted.size() <= 3 ? 1 : std::max<size_t>(2, wanted.size() / 3);
+  enum Tier { kSame, kNumber, kEdit, kPrefix, kNone };
+  Tier best_tier = kNone;
   size_t best_distance = limit + 1;
+  const std::string* best = nullptr;
+  const std::string* prefixed = nullptr;  // the only kPrefix match so far
+  size_t prefix_matches = 0;
   for (const std::string& c : candidates) {
-    size_t d = EditDistance(name, c);
-    if (d < best_distance) {
-      best_distance = d;
-      best = c;
+    // Far too long to be what a short name meant: skipped before it is copied.
+    if (c.size() > 2 * kMaxSuggestedName) continue;
+    std::string candidate = Normalized(c);
+    if (candidate == wanted) {
+      best = &c;
+      break;
+    }
+    if (best_tier <= kNumber) continue;
+    std::string candidate_one = Singular(candidate);
+    if (candidate_one == wanted_one && wanted_one.size() >= 2) {
+      best_tier = kNumber, best = &c;
+      continue;
+    }
+    size_t gap = candidate.size() > wanted.size() ? candidate.size() - wanted.size()
+                                                  : wanted.size() - candidate.size();
+    if (gap <= limit) {
+      size_t d = EditDistance(wanted, candidate);
+      if (d < best_distance) best_tier = kEdit, best_distance = d, best = &c;
+    }
+    if (best_tier <= kEdit) continue;
+    if (StartsWithWord(candidate, wanted_one) || StartsWithWord(candidate, wanted) ||
+        StartsWithWord(wanted, candidate_one) || StartsWithWord(wanted, candidate)) {
+      if (prefix_matches++ == 0) prefixed = &c;
     }
   }
-  return best;
+  if (best != nullptr) return *best;
+  // A word shared with several candidates says nothing about which was meant.
+  return prefix_matches == 1 ? *prefixed : "";
 }
 
 }  // namespace capops

@@ -71,7 +71,23 @@ class Diagnostics {
   std::vector<Diagnostic> items_;
 };
 
-/// The closest candidate within a small edit distance, or "" (for did-you-mean).
+/// The candidate a misspelt `name` most likely meant, or "": every
+/// did-you-mean over names (fields, keys, variables, rule ids, ids) goes
+/// through here. Names are compared ignoring ASCII case and with `-`, `_`
+/// and space alike; then, best first:
+///   1. the same name (`Pools`, `accelerator-types` for `accelerator_types`);
+///   2. the same word in singular or plural (`pool` and `pools`,
+///      `allocation` and `allocations`, `policy` and `policies`);
+///   3. a small edit distance: one edit for names of up to 3 characters, a
+///      third of the length for longer ones (`poolz`, `pol`);
+///   4. the only candidate that starts with the name's word, or whose word
+///      starts the name (`accelerators` → `accelerator_types`).
+/// Ties go to the earlier candidate. Bytes outside ASCII are compared as
+/// they are. Names longer than kMaxSuggestedName bytes get no suggestion,
+/// so a hostile key costs no quadratic work.
 std::string ClosestName(std::string_view name, const std::vector<std::string>& candidates);
+
+/// Longest name (in bytes) ClosestName looks for a match of.
+inline constexpr size_t kMaxSuggestedName = 256;
 
 }  // namespace capops

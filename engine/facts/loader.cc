@@ -938,6 +938,71 @@ RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadO
 
 namespace {
 
+uint64_t Packed(const SourceLoc& loc) { return static_cast<uint64_t>(loc.line) << 32 | loc.column; }
+
+// Every map entry of a text whose value has a place of its own, as (value,
+// key) packed locations, sorted by value.
+std::vector<std::pair<uint64_t, uint64_t>> EntryPlaces(std::string_view text, const Locator& at) {
+  struct Open {
+    bool is_map;
+    bool expect_key = true;
+    SourceLoc key;
+  };
+  std::vector<std::pair<uint64_t, uint64_t>> places;
+  std::vector<Open> stack;
+  EventSource events(text);
+  while (fy_event* event = events.Next()) {
+    bool starts = event->type == FYET_SCALAR || event->type == FYET_ALIAS ||
+                  event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START;
+    if (starts && !stack.empty() && stack.back().is_map) {
+      Open& map = stack.back();
+      std::optional<SourceLoc> loc = NodeLoc(at, event);
+      if (map.expect_key) {
+        map.key = loc.value_or(SourceLoc{});
+      } else if (loc && map.key.valid()) {
+        places.emplace_back(Packed(*loc), Packed(map.key));
+      }
+      map.expect_key = !map.expect_key;
+    }
+    if (event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START) {
+      stack.push_back(Open{event->type == FYET_MAPPING_START});
+    } else if ((event->type == FYET_MAPPING_END || event->type == FYET_SEQUENCE_END) && !stack.empty()) {
+      stack.pop_back();
+    } else if (event->type == FYET_DOCUMENT_START) {
+      stack.clear();
+    }
+  }
+  std::sort(places.begin(), places.end());
+  return places;
+}
+
+}  // namespace
+
+std::function<SourceLoc(SourceLoc)> KeyLocator(const SourceManager& sources, FileId file) {
+  struct Table {
+    bool built = false;
+    std::vector<std::pair<uint64_t, uint64_t>> places;
+  };
+  auto table = std::make_shared<Table>();
+  return [&sources, file, table](SourceLoc value) -> SourceLoc {
+    if (value.file != file) return SourceLoc{};
+    if (!table->built) {
+      table->built = true;
+      const SourceFile& source = sources.file(file);
+      std::optional<std::string> read_back;
+      if (source.released()) read_back = source.ReadText();
+      std::string_view text = source.released() ? std::string_view(read_back.value_or("")) : source.text();
+      table->places = EntryPlaces(text, Locator(source, file));
+    }
+    auto it = std::lower_bound(table->places.begin(), table->places.end(),
+                               std::make_pair(Packed(value), uint64_t{0}));
+    if (it == table->places.end() || it->first != Packed(value)) return SourceLoc{};
+    return SourceLoc{file, static_cast<uint32_t>(it->second >> 32), static_cast<uint32_t>(it->second)};
+  };
+}
+
+namespace {
+
 // One top-level field of the merged map.
 struct MergedField {
   std::string name;

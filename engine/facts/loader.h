@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,16 @@ struct RawLoadResult {
 /// dates (`2027-04-12`), durations (`5d`, `8h`) and quantities (`80GiB`,
 /// `5GB/s`).
 RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
+
+/// Where the keys of a file's mappings are, for messages about a key (an
+/// unknown field): given where an entry's value starts (Value::loc), the
+/// location of its key, or an invalid SourceLoc when no entry's value
+/// starts there (a value merged in by `<<` is located at its `<<` key
+/// already). Values keep no key locations, so the first call reads the
+/// file's YAML again (its text, or the file on disk when the text was
+/// released); that costs one parse, on the path of an error only. Each
+/// function returned keeps its own table: use it from one thread.
+std::function<SourceLoc(SourceLoc)> KeyLocator(const SourceManager& sources, FileId file);
 
 /// Merges several documents of one kind into one map: list fields are
 /// concatenated (and keyed again), other fields keep the first document's

@@ -19,6 +19,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "engine/common/escape.h"
 #include "engine/facts/scalar.h"
 
 namespace capops::facts {
@@ -27,8 +28,8 @@ namespace {
 
 constexpr const char* kCode = "schema";
 constexpr size_t kShownChars = 60;   // user text quoted in a message is cut here
-constexpr size_t kListedNames = 20;  // fields or enum members listed in a help
-constexpr size_t kListedIds = 5;     // ids listed in a "known ids" help
+constexpr size_t kMatchedPastCap = 1000;  // see Validator::UnknownField
+constexpr size_t kListedIds = 5;          // ids in a "known ids" help (fields and members: all)
 constexpr const char* kSizeUnits = "B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB";
 
 // Counts problems and keeps at most `cap` of them; the rest become one
@@ -107,14 +108,22 @@ bool IsScalar(const Value& v) {
   return !v.is(ValueKind::kList) && !v.is(ValueKind::kMap) && !v.is(ValueKind::kNull);
 }
 
-// "`a`, `b`, `c`", cut after `limit` names with ", …".
-std::string ListNames(const std::vector<std::string>& names, size_t limit) {
+// "`a`, `b`, `c`": every name, since a field or member left out of the list
+// is one the user cannot find (a schema has tens of them, not thousands).
+std::string ListNames(const std::vector<std::string>& names) {
   std::string out;
-  for (size_t i = 0; i < names.size() && i < limit; ++i) {
+  for (size_t i = 0; i < names.size(); ++i) {
     if (i > 0) out += ", ";
     out += Tick(names[i]);
   }
-  if (names.size() > limit) out += ", …";
+  return out;
+}
+
+// The first `limit` of `total` ids, then "and N more": ids may be thousands.
+std::string ListSome(const std::vector<std::string>& names, size_t limit, size_t total) {
+  std::vector<std::string> shown(names.begin(), names.begin() + std::min(limit, names.size()));
+  std::string out = ListNames(shown);
+  if (total > shown.size()) out += " and " + std::to_string(total - shown.size()) + " more";
   return out;
 }
 
@@ -167,8 +176,9 @@ std::string RecordName(const RecordDef& def, MapView fields) {
 // its validated form is not held twice.
 class Validator {
  public:
-  Validator(const TypeTable& schema, const ValidateOptions& options, Reporter* out)
-      : schema_(schema), options_(options), out_(out) {}
+  Validator(const TypeTable& schema, const ValidateOptions& options, Reporter* out,
+            std::vector<uint32_t>* unlisted = nullptr)
+      : schema_(schema), options_(options), out_(out), unlisted_(unlisted) {}
 
   Value Document(const RecordDef& def, Value root) { return Record(def, std::move(root), 0, true); }
   Value Of(TypeId type, const Value& v) { return Check(type, v, "", 0); }
@@ -181,8 +191,11 @@ class Validator {
   Value ByText(Value v, size_t depth);
   Value TooDeep(const Value& v);
   Value Record(const RecordDef& def, Value v, size_t depth, bool document);
-  bool FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, MapEntries* out);
-  void UnknownField(const RecordDef& def, const std::string& key, const Value& value);
+  bool FillAbsent(const RecordDef& def, MapView given, SourceLoc loc,
+                  const std::vector<const FieldDef*>& meant, MapEntries* out);
+  const FieldDef* UnknownField(const RecordDef& def, const std::string& key, const Value& value,
+                               bool document);
+  SourceLoc KeyOf(const Value& value, SourceLoc fallback) const;
   Value List(const Type& t, Value v, std::string_view field, size_t depth);
   void Unique(const Value& item, bool keyed, std::string_view field,
               std::unordered_map<std::string, SourceLoc>* seen);
@@ -216,6 +229,8 @@ class Validator {
   const TypeTable& schema_;
   const ValidateOptions& options_;
   Reporter* out_;
+  std::vector<uint32_t>* unlisted_;  // may be null
+  size_t unmatched_ = 0;             // unknown document keys seen past the cap
   size_t edits_ = 0;
   std::deque<Buffers> buffers_;  // by depth; a deque keeps references to them valid
   bool too_deep_ = false;
@@ -353,13 +368,14 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
   MapEntries& entries = buffers.entries;
   entries.clear();
   entries.reserve(given.size() + def.fields.size());
+  std::vector<const FieldDef*> meant;  // fields that unknown keys were taken for
   for (size_t i = 0; i < given.size(); ++i) {
     const auto& [key, value] = given[i];
     const FieldDef* field = def.FindKey(key);
     if (field == nullptr && document && (key == "apiVersion" || key == "kind")) {
       entries.emplace_back(key, ByText(value, depth + 1));  // the loader checked them
     } else if (field == nullptr) {
-      UnknownField(def, key, value);
+      if (const FieldDef* guess = UnknownField(def, key, value, document)) meant.push_back(guess);
       dropped = true;
     } else if (value.is(ValueKind::kNull)) {
       // An explicit null is an absent value: FillAbsent gives it its default.
@@ -372,7 +388,7 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
       entries.emplace_back(key, Check(field->type, owned ? std::move(taken[i].second) : value, key, depth + 1));
     }
   }
-  bool filled = FillAbsent(def, given, v.loc(), &entries);
+  bool filled = FillAbsent(def, given, v.loc(), meant, &entries);
   Value result = !owned && !dropped && !filled && edits_ == edits ? v : Rebuilt(Value::MapFrom(&entries), v.loc());
   entries.clear();
   taken.clear();  // the values given, moved from or still shared
@@ -382,7 +398,10 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
 // Adds the defaults of absent fields and reports the missing required ones;
 // true if a default was added. `out` holds the fields given a value so far;
 // `given` the record's keys as read (their values may have been moved).
-bool Validator::FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, MapEntries* out) {
+// A required field that an unknown key was taken for (`demandz:` for
+// `demands:`) is not reported again: that key's error says it.
+bool Validator::FillAbsent(const RecordDef& def, MapView given, SourceLoc loc,
+                           const std::vector<const FieldDef*>& meant, MapEntries* out) {
   bool filled = false;
   for (const FieldDef& field : def.fields) {
     if (Find(*out, field.key) != nullptr) continue;
@@ -391,7 +410,8 @@ bool Validator::FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, M
       value.set_loc(loc);
       out->emplace_back(field.name, std::move(value));
       filled = true;
-    } else if (!field.optional && Find(given, field.key) == nullptr) {
+    } else if (!field.optional && Find(given, field.key) == nullptr &&
+               std::find(meant.begin(), meant.end(), &field) == meant.end()) {
       out_->Error(loc, "missing field " + Tick(field.name) + " in " + RecordName(def, *out)).help =
           "add " + Tick(field.name + ":") + " with a value of type " +
           Tick(schema_.Name(field.type));
@@ -400,15 +420,50 @@ bool Validator::FillAbsent(const RecordDef& def, MapView given, SourceLoc loc, M
   return filled;
 }
 
-// Map keys carry no location of their own: the field's value stands in for it.
-void Validator::UnknownField(const RecordDef& def, const std::string& key, const Value& value) {
-  Diagnostic& d = out_->Error(value.loc(), "unknown field " + Tick(key) + " in " + Tick(def.name));
-  if (out_->full()) return;
+// Map keys carry no location of their own: ValidateOptions::key_at finds
+// the key from its value's place, else the value (or `fallback`, for a
+// value without one) stands in for it.
+SourceLoc Validator::KeyOf(const Value& value, SourceLoc fallback) const {
+  SourceLoc at = value.loc().valid() ? value.loc() : fallback;
+  if (!options_.key_at || !at.valid()) return at;
+  SourceLoc key = options_.key_at(at);
+  return key.valid() ? key : at;
+}
+
+// Reports a key that names no field of `def`; returns the field it was
+// probably meant as, or nullptr. In a document, a key meant as a list of
+// records also hides those records' ids: that is said here once, and
+// CheckReferences is told (via `unlisted_`) not to report each reference.
+const FieldDef* Validator::UnknownField(const RecordDef& def, const std::string& key,
+                                        const Value& value, bool document) {
+  SourceLoc at = KeyOf(value, SourceLoc{});
+  Diagnostic& d = out_->Error(at, "unknown field " + Tick(key) + " in " + Tick(def.name));
+  if (at != value.loc()) d.length = static_cast<uint32_t>(CodePoints(key));  // the key, not its value
+  // Past the cap only a document's keys are still matched (they may hide
+  // ids), and only so many: a flood of keys costs no more than a few.
+  if (out_->full() && (!document || ++unmatched_ >= kMatchedPastCap)) return nullptr;
   std::vector<std::string> names;
   for (const FieldDef& f : def.fields) names.push_back(f.name);
   std::string closest = ClosestName(key, names);
-  d.help = !closest.empty() ? "did you mean " + Tick(closest) + "?"
-                            : Tick(def.name) + " has fields " + ListNames(names, kListedNames);
+  const FieldDef* meant = closest.empty() ? nullptr : def.Find(closest);
+  const Type* list = meant != nullptr ? &schema_.Get(meant->type) : nullptr;
+  const Type* elem =
+      list != nullptr && list->kind == TypeKind::kList ? &schema_.Get(list->elem) : nullptr;
+  // An empty list (`allocation: []`) hid no ids.
+  bool hides_ids = document && elem != nullptr && elem->kind == TypeKind::kRecord &&
+                   !(value.is(ValueKind::kList) && value.items().empty());
+  if (hides_ids && unlisted_ != nullptr) unlisted_->push_back(elem->index);
+  if (out_->full()) return meant;
+  if (meant == nullptr) {
+    d.help = Tick(def.name) + " has fields " + ListNames(names);
+  } else {
+    d.help = "did you mean " + Tick(closest) + "?";
+    if (hides_ids) {
+      d.help += " references to " + Tick(schema_.records[elem->index].name) +
+                " are not checked until this is fixed";
+    }
+  }
+  return meant;
 }
 
 Value Validator::List(const Type& t, Value v, std::string_view field, size_t depth) {
@@ -469,14 +524,28 @@ Value Validator::Map(const Type& t, Value v, size_t depth) {
   MapView given = owned ? MapView(taken) : v.entries();
   MapEntries entries;
   entries.reserve(given.size());
+  std::vector<size_t> spelt;  // enum keys: the entry that gave each member, +1; 0 when none yet
+  if (members != nullptr) spelt.assign(members->members.size(), 0);
   for (size_t i = 0; i < given.size(); ++i) {
     const auto& [name, value] = given[i];
     int member = members != nullptr ? members->FindFact(name) : 0;
     if (member < 0) {
-      UnknownMember(*members, name, value.loc().valid() ? value.loc() : v.loc(), true);
+      UnknownMember(*members, name, KeyOf(value, v.loc()), true);
       dropped = true;
       continue;
     }
+    // `completion_window:` and `completion-window:` are one key to the
+    // rules: the YAML reader saw two, so say it here, not keep both.
+    if (members != nullptr && spelt[member] != 0) {
+      const auto& first = given[spelt[member] - 1];
+      Diagnostic& d = out_->Error(KeyOf(value, v.loc()), "duplicate key " + Tick(name));
+      d.related.push_back({KeyOf(first.second, v.loc()),
+                           "the same key is first written " + Tick(first.first) + " here"});
+      d.help = "`_` and `-` are the same in a key; keep one of them";
+      dropped = true;
+      continue;
+    }
+    if (members != nullptr) spelt[member] = i + 1;
     // Enum keys are stored in their canonical spelling, as rules compare them.
     std::string key = members != nullptr ? EnumDef::FactSpelling(members->members[member]) : name;
     dropped = dropped || key != name;
@@ -580,7 +649,7 @@ Value Validator::Enum(const EnumDef& def, const Value& v) {
     std::vector<std::string> spellings;
     for (const std::string& m : def.members) spellings.push_back(EnumDef::FactSpelling(m));
     out_->Error(v.loc(), "expected a " + def.name + ", got " + Got(v)).help =
-        "expected one of " + ListNames(spellings, kListedNames);
+        "expected one of " + ListNames(spellings);
     return v;
   }
   std::string text = v.ToString();
@@ -602,7 +671,7 @@ void Validator::UnknownMember(const EnumDef& def, std::string_view text, SourceL
   std::vector<std::string> spellings;
   for (const std::string& m : def.members) spellings.push_back(EnumDef::FactSpelling(m));
   std::string expected = as_key ? "keys are " + def.name + " values: " : "expected one of ";
-  d.help = DidYouMean(text, spellings) + expected + ListNames(spellings, kListedNames);
+  d.help = DidYouMean(text, spellings) + expected + ListNames(spellings);
 }
 
 // A string or a ref: a string, or a scalar read as one (`id: 8h`, `name: 2027`).
@@ -643,12 +712,14 @@ class RefChecker {
   void Dangling(uint32_t record, Targets* targets, const Value& v);
   void Unheld(uint32_t record, Targets* targets, const Value& v);
   const std::vector<std::string>& Candidates(Targets* targets);
+  static size_t IdCount(const Targets& targets);
 
   const TypeTable& schema_;
   const std::vector<ValidatedRoot>& roots_;
   const ValidateOptions& options_;
   Reporter* out_;
   std::vector<bool> record_has_ref_;
+  std::vector<bool> unlisted_;  // by record: some root's list of them was misspelt
   std::unordered_map<uint32_t, Targets> targets_;
   size_t dangling_ = 0;
 };
@@ -658,6 +729,12 @@ RefChecker::RefChecker(const TypeTable& schema, const std::vector<ValidatedRoot>
     : schema_(schema), roots_(roots), options_(options), out_(out) {
   // Records may nest each other, even cyclically: iterate to a fixed point.
   record_has_ref_.assign(schema.records.size(), false);
+  unlisted_.assign(schema.records.size(), false);
+  for (const ValidatedRoot& root : roots) {
+    for (uint32_t record : root.unlisted) {
+      if (record < unlisted_.size()) unlisted_[record] = true;
+    }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t r = 0; r < schema.records.size(); ++r) {
@@ -723,6 +800,7 @@ void RefChecker::WalkRecord(const RecordDef& def, const Value& v, size_t depth) 
 
 void RefChecker::Check(uint32_t record, const Value& v) {
   if (!v.is(ValueKind::kString)) return;  // ValidateDocument said why
+  if (unlisted_[record]) return;          // so did the misspelt key of their list
   Targets& targets = TargetsOf(record);
   if (!targets.held) return Unheld(record, &targets, v);
   for (const Value* list : targets.keyed_lists) {
@@ -779,6 +857,12 @@ const std::vector<std::string>& RefChecker::Candidates(Targets* targets) {
   return out;
 }
 
+size_t RefChecker::IdCount(const Targets& targets) {
+  size_t n = targets.other_ids.size();
+  for (const Value* list : targets.keyed_lists) n += list->items().size();
+  return n;
+}
+
 void RefChecker::Dangling(uint32_t record, Targets* targets, const Value& v) {
   const std::string& type = schema_.records[record].name;
   std::string id(v.string_value());
@@ -792,7 +876,7 @@ void RefChecker::Dangling(uint32_t record, Targets* targets, const Value& v) {
   } else if (ids.empty()) {
     d.help = "no " + Tick(type) + " is listed in any document";
   } else {
-    d.help = "known ids: " + ListNames(ids, kListedIds);
+    d.help = "known ids: " + ListSome(ids, kListedIds, IdCount(*targets));
   }
 }
 
@@ -821,11 +905,12 @@ void RefChecker::Unheld(uint32_t record, Targets* targets, const Value& v) {
 }  // namespace
 
 Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
-                       const ValidateOptions& options) {
-  return ValidateDocument(schema, Document(doc), diags, options);
+                       const ValidateOptions& options, std::vector<uint32_t>* unlisted) {
+  return ValidateDocument(schema, Document(doc), diags, options, unlisted);
 }
 
-Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* diags, const ValidateOptions& options) {
+Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* diags,
+                       const ValidateOptions& options, std::vector<uint32_t>* unlisted) {
   Reporter out(diags, options.max_diagnostics);
   const char* kind = DocumentKindName(doc.kind);
   const RecordDef* record = schema.Document(kind);
@@ -836,7 +921,7 @@ Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* dia
     out.Finish(doc.loc);
     return root;
   }
-  Validator validator(schema, options, &out);
+  Validator validator(schema, options, &out, unlisted);
   Value root = validator.Document(*record, std::move(doc.root));
   out.Finish(doc.loc);
   return root;

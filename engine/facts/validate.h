@@ -11,7 +11,8 @@
 // existing T.
 //
 // Every problem is a Diagnostic of severity error and code "schema", located
-// at the offending value (a missing field at the map that lacks it), and all
+// at the offending value (a missing field at the map that lacks it, an
+// unknown key at the key when ValidateOptions::key_at can find it), and all
 // of them are reported, up to ValidateOptions::max_diagnostics.
 //
 //   Diagnostics diags;
@@ -28,6 +29,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/common/diagnostic.h"
@@ -46,6 +49,14 @@ struct ValidateOptions {
   size_t max_candidates = 1000;
   /// Nesting followed before giving up; the loader's own limit is lower.
   size_t max_depth = 500;
+  /// Where the key is of the map entry whose value starts at `value_loc`,
+  /// or an invalid SourceLoc when that is not known. A Value keeps no
+  /// location for its map keys (keys live in shared layouts, see
+  /// engine/common/value.h), so a diagnostic about a key (an unknown field,
+  /// an unknown or repeated enum key, a `<<` merge key) asks here and falls
+  /// back to the value's place. Called on the error path only, from the
+  /// thread that validates; empty: always the value's place.
+  std::function<SourceLoc(SourceLoc value_loc)> key_at;
 };
 
 /// Validates `doc` against the document record named by its kind
@@ -72,13 +83,21 @@ struct ValidateOptions {
 /// document is a best effort: callers should not evaluate rules on it as if
 /// it were valid. When the schema has no document record for the kind, that
 /// is reported and `doc.root` returned unchanged. `diags` must not be null.
+///
+/// An unknown key of the document that reads as a misspelt list of records
+/// (`poolz:` for `pools: list<Pool>`) says so in its help, and the record's
+/// index goes to `*unlisted` when given: the ids that list held are unknown,
+/// so CheckReferences should not report every reference to them (see
+/// ValidatedRoot::unlisted).
 Value ValidateDocument(const TypeTable& schema, const Document& doc, Diagnostics* diags,
-                       const ValidateOptions& options = {});
+                       const ValidateOptions& options = {},
+                       std::vector<uint32_t>* unlisted = nullptr);
 /// The same, consuming `doc`: the maps and lists of its tree that nothing
 /// else holds are taken apart as the result is built, so a large document
 /// is not held twice (peak memory of a lint run).
 Value ValidateDocument(const TypeTable& schema, Document&& doc, Diagnostics* diags,
-                       const ValidateOptions& options = {});
+                       const ValidateOptions& options = {},
+                       std::vector<uint32_t>* unlisted = nullptr);
 
 /// Validates one value (a param value from a config file, say) against a
 /// type, with the rules of ValidateDocument; returns it normalized.
@@ -95,6 +114,10 @@ Value TypeByText(Value root, Diagnostics* diags, const ValidateOptions& options 
 struct ValidatedRoot {
   const RecordDef* record = nullptr;  // its document record, in the same TypeTable
   Value value;
+  /// Records (indexes into TypeTable::records) whose list this root may lack
+  /// because its key was misspelt (ValidateDocument's `unlisted`); that
+  /// error is already reported, with a note that these references wait.
+  std::vector<uint32_t> unlisted;
 };
 
 /// Checks that every value of a `ref T` field under `roots` (followed by the
@@ -105,7 +128,9 @@ struct ValidatedRoot {
 /// with a did-you-mean over the known ids; a ref type that no root can
 /// resolve at all is reported once, at its first use. Values that are not
 /// strings (already reported by ValidateDocument) are skipped, and so are
-/// roots without a record. `diags` must not be null.
+/// roots without a record, and references to a record some root lists as
+/// `unlisted`: one misspelt `pools:` key is one error, not one per
+/// allocation. `diags` must not be null.
 void CheckReferences(const TypeTable& schema, const std::vector<ValidatedRoot>& roots,
                      Diagnostics* diags, const ValidateOptions& options = {});
 

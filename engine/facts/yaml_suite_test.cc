@@ -1,8 +1,9 @@
 // The YAML test suite (tests/yaml-test-suite/) through facts::LoadRawYaml:
 // every valid case must load, or be refused as a construct capops facts
 // cannot hold, with the data its in.json gives; every invalid case must be
-// refused with a located error. Prints the counts and the names of the
-// cases on either side of each line, so a loader change shows what moved.
+// refused with a located error. Prints the counts with the names of the
+// cases refused, found different or wrongly accepted, so that a change of
+// the loader shows which cases it moved.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/facts/loader.h"

@@ -133,8 +133,7 @@ void RegisterLintBenchmark(size_t n) {
                 "--max-values", "100000000", "--inventory", c.inventory.path, c.plan.path},
                c.bytes(), c.allocations);
   };
-  Spawned(
-      benchmark::RegisterBenchmark(("capops_lint_seed/" + std::to_string(n)).c_str(), seed));
+  Spawned(benchmark::RegisterBenchmark(("capops_lint_seed/" + std::to_string(n)).c_str(), seed));
 }
 
 void RegisterScenarioBenchmark() {

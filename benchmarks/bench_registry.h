@@ -10,8 +10,8 @@ namespace capops::bench {
 /// compile_pack: parsing and checking stdlib and policies/capops-ai.
 void RegisterCompileBenchmark();
 
-/// Over the corpus of `allocations`: yaml_load (YAML::Load of both files,
-/// the floor), yaml_events (yaml-cpp's parser alone), fact_load,
+/// Over the corpus of `allocations`: yaml_floor (both files through
+/// libfyaml's event parser, each scalar's text read: the floor), fact_load,
 /// validate, evaluate, evaluate_trace, evaluate_as_written and
 /// lint_in_process (Engine::Lint).
 void RegisterStageBenchmarks(size_t allocations);
@@ -20,7 +20,9 @@ void RegisterStageBenchmarks(size_t allocations);
 /// rule of the pack evaluated alone, planned and as written.
 void RegisterRuleBenchmarks(size_t allocations);
 
-/// capops_lint/<allocations>: the built capops-lint spawned on the corpus.
+/// capops_lint/<allocations>: the built capops-lint spawned on the corpus;
+/// capops_lint_seed/<allocations>: the same with only the three seed rules
+/// (CAP-ALC-001, CAP-SUP-001, CAP-CMP-001) enabled by a config file.
 void RegisterLintBenchmark(size_t allocations);
 
 /// capops_lint/scenario: capops-lint on examples/visual-inspection.

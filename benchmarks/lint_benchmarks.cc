@@ -3,8 +3,10 @@
 // policy compile, fact load, validation, evaluation and the text report
 // (written to /dev/null). Wall time per run. (Not peak memory: a spawned
 // child's ru_maxrss counts this process's memory from before its exec;
-// run-benchmarks measures it with /usr/bin/time instead.) Entry points:
-// RegisterLintBenchmark, RegisterScenarioBenchmark.
+// run-benchmarks measures it with /usr/bin/time instead.) Also the same run
+// with only the three seed rules enabled, through a config file as a user
+// would select them. Entry points: RegisterLintBenchmark,
+// RegisterScenarioBenchmark.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -12,6 +14,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -78,6 +81,27 @@ void CapopsLint(benchmark::State& state, std::vector<std::string> args, size_t b
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// The seed rules, one each of allocation, supply and compatibility: what a
+// run costs when the rules are few and the load is nearly all of it.
+constexpr const char* kSeedConfig =
+    "# Written by capops_bench: only the seed rules run.\n"
+    "rules:\n"
+    "  enable: [CAP-ALC-001, CAP-SUP-001, CAP-CMP-001]\n";
+
+// Writes the seed rules' config beside the corpus; its path, or "" (and
+// `*error`) when it cannot be written.
+std::string WriteSeedConfig(const CorpusFiles& c, std::string* error) {
+  std::filesystem::path path = c.dir / "seed.capops.yaml";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << kSeedConfig;
+  out.close();
+  if (!out) {
+    *error = "cannot write `" + path.string() + "`";
+    return "";
+  }
+  return path.string();
+}
+
 benchmark::internal::Benchmark* Spawned(benchmark::internal::Benchmark* b) {
   return b->Unit(benchmark::kMillisecond)->UseManualTime();
 }
@@ -95,6 +119,21 @@ void RegisterLintBenchmark(size_t n) {
                c.bytes(), c.allocations);
   };
   Spawned(benchmark::RegisterBenchmark(("capops_lint/" + std::to_string(n)).c_str(), run));
+
+  auto seed = [n](benchmark::State& state) {
+    const CorpusFiles& c = CorpusOf(n);
+    std::string error;
+    std::string config = WriteSeedConfig(c, &error);
+    if (config.empty()) {
+      state.SkipWithError(error.c_str());
+      return;
+    }
+    CapopsLint(state,
+               {CAPOPS_LINT_PATH, "--config", config, "--max-file-size", "1073741824",
+                "--max-values", "100000000", "--inventory", c.inventory.path, c.plan.path},
+               c.bytes(), c.allocations);
+  };
+  Spawned(benchmark::RegisterBenchmark(("capops_lint_seed/" + std::to_string(n)).c_str(), seed));
 }
 
 void RegisterScenarioBenchmark() {

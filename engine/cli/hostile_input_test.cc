@@ -140,6 +140,23 @@ TEST_CASE("discovery: an inventory inside a plan file serves that file only", "[
   CHECK_FALSE(Has(together.out, "a.yaml:"));  // a.yaml has its own inventory and is clean
 }
 
+TEST_CASE("discovery: an inventory file named beside its plan is the inventory", "[cli][hostile]") {
+  Scratch s;
+  s.Write("d/plan.yaml", ReadClean("plan.yaml"));
+  s.Write("d/stock.yaml", ReadClean("inventory.yaml"));
+  s.Write("d/inventory.yaml", ReadClean("inventory.yaml"));
+  // Either order, and with the sibling `inventory.yaml` named too.
+  for (const std::vector<std::string>& files :
+       {std::vector<std::string>{"d/plan.yaml", "d/stock.yaml"}, {"d/stock.yaml", "d/plan.yaml"},
+        {"d/plan.yaml", "d/inventory.yaml"}}) {
+    std::vector<std::string> args = {"--no-config", "--format", "short"};
+    for (const std::string& f : files) args.push_back(s.Path(f));
+    CliResult r = Lint(args);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == kExitClean);  // not "no `Inventory` document was given"
+  }
+}
+
 TEST_CASE("runs that would check nothing exit 2 unless asked for", "[cli][hostile]") {
   Scratch s;
   SECTION("an inventory given as the plan") {

@@ -149,7 +149,12 @@ bool PlanSet::Add(const std::string& arg, std::string* error) {
   std::error_code ec;
   std::vector<std::string> found;
   if (fs::is_regular_file(arg, ec)) {
-    found.push_back(fs::path(arg).lexically_normal().string());
+    std::string path = fs::path(arg).lexically_normal().string();
+    if (IsInventoryFile(path)) {
+      named_inventories_.push_back(path);
+      return true;
+    }
+    found.push_back(path);
   } else if (fs::is_directory(arg, ec)) {
     for (const fs::path& p : YamlFilesUnder(arg)) Consider(p, &found);
     if (found.empty()) *error = "no plan files (with `kind: CapacityPlan`) under `" + arg + "`";
@@ -192,7 +197,23 @@ void PlanSet::Consider(const fs::path& p, std::vector<std::string>* plans) {
   skipped_.push_back({p.string(), std::move(text), std::move(note)});
 }
 
-void PlanSet::Group(const std::vector<std::string>& inventories) {
+// A file named on the command line is linted as a plan unless it is an
+// inventory: `capops-lint plan.yaml inventory.yaml` must not lint the
+// inventory as a plan file and leave the plan without it. Most plans do
+// not spell the kind, so most need no parse here.
+bool PlanSet::IsInventoryFile(const std::string& path) const {
+  std::string text, error;
+  if (!ReadFile(path, &text, &error, limits_.max_file_bytes)) return false;  // the lint says why
+  if (text.find("Inventory") == std::string::npos && text.find('\\') == std::string::npos) return false;
+  Diagnostic note;
+  return ClassifyFile(path, text, limits_, &note) == FileRole::kInventory;
+}
+
+void PlanSet::Group(const std::vector<std::string>& given) {
+  std::vector<std::string> inventories = given;
+  for (const std::string& named : named_inventories_) {
+    if (std::find(inventories.begin(), inventories.end(), named) == inventories.end()) inventories.push_back(named);
+  }
   groups_.clear();
   if (!inventories.empty() || plans_.empty()) {
     if (!plans_.empty()) groups_.push_back({plans_, inventories});

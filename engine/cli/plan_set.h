@@ -2,7 +2,8 @@
 // the inventories each of them is linted against.
 //
 // A file named outright is a plan file whatever it holds (so a broken one is
-// still reported). A directory stands for the plan files among the
+// still reported), except a valid file of `Inventory` documents only, which
+// serves every plan of the run as if given with --inventory. A directory stands for the plan files among the
 // `*.yaml`/`*.yml` files below it (hidden directories such as `.git` are
 // skipped); a glob (`*`, `?`, `[…]`, and `**` for any number of directories)
 // for those among the files it matches. Each such file is parsed as YAML,
@@ -67,10 +68,12 @@ class PlanSet {
 
   /// Adds a file, a directory or a glob. False with `*error` set when a file
   /// does not exist or is not a regular file, or a directory or glob yields
-  /// no plan file.
+  /// no plan file. A file named on its own that holds `Inventory`
+  /// documents and no plan is an inventory, as if given with --inventory.
   bool Add(const std::string& arg, std::string* error);
   /// Splits the plans into groups; `inventories` (from --inventory or the
-  /// config) apply to all plans, else each plan's sibling `inventory.yaml`.
+  /// config) and the inventory files named to Add apply to all plans, else
+  /// each plan's sibling `inventory.yaml`.
   void Group(const std::vector<std::string>& inventories);
 
   const std::vector<std::string>& plans() const { return plans_; }
@@ -81,9 +84,11 @@ class PlanSet {
 
  private:
   void Consider(const std::filesystem::path& file, std::vector<std::string>* plans);
+  bool IsInventoryFile(const std::string& path) const;
 
   facts::LoadOptions limits_;
   std::vector<std::string> plans_;  // sorted, unique
+  std::vector<std::string> named_inventories_;  // inventory files named to Add
   std::vector<PlanGroup> groups_;
   std::vector<SkippedFile> skipped_;
 };

@@ -301,6 +301,37 @@ std::optional<SourceLoc> NodeLoc(const Locator& at, fy_event* event) {
   return at.At(mark);
 }
 
+// The keys a mapping has so far, for the duplicate-key check. Keys are
+// interned, so they compare by address: a mapping's first keys are
+// searched in a row, and only a large mapping gets an index.
+class MapKeys {
+ public:
+  /// Adds `key` at `loc`; false and where it was first when it is there.
+  std::pair<SourceLoc, bool> Insert(Key key, SourceLoc loc) {
+    if (index_.empty()) {
+      for (const auto& [seen, at] : keys_) {
+        if (seen == key) return {at, false};
+      }
+    } else if (auto it = index_.find(key.address()); it != index_.end()) {
+      return {keys_[it->second].second, false};
+    }
+    keys_.emplace_back(key, loc);
+    if (keys_.size() > kSearched) {
+      if (index_.empty()) {
+        for (size_t i = 0; i < keys_.size(); ++i) index_.emplace(keys_[i].first.address(), i);
+      } else {
+        index_.emplace(key.address(), keys_.size() - 1);
+      }
+    }
+    return {loc, true};
+  }
+
+ private:
+  static constexpr size_t kSearched = 16;
+  std::vector<std::pair<Key, SourceLoc>> keys_;
+  std::unordered_map<const std::string*, size_t> index_;
+};
+
 // Builds one document's Value tree from libfyaml's node events. Open
 // collections wait on an explicit stack, so nothing here recurses except
 // Relocated, bounded by the depth limit.
@@ -361,7 +392,7 @@ class DocumentBuilder {
     size_t height = 1;      // collection levels at and below this one
     std::vector<Value> items;
     MapEntries entries;
-    std::unordered_map<std::string, SourceLoc> keys;
+    MapKeys keys;
     bool expect_key = true;
     bool drop_value = false;   // the pending key was rejected
     bool merge_value = false;  // the pending key is `<<`
@@ -529,7 +560,7 @@ class DocumentBuilder {
       if (merge.origin.valid()) aliases_.push_back(AliasUse{merge.key, merge.origin, merge.anchor});
       for (const Value& m : maps) {
         for (const auto& [key, value] : m.entries()) {
-          if (!f->keys.emplace(key.str(), merge.key).second) continue;
+          if (!f->keys.Insert(key, merge.key).second) continue;
           f->entries.emplace_back(key, Relocated(value, merge.key));
         }
       }
@@ -550,17 +581,17 @@ class DocumentBuilder {
       f.key_loc = loc;
       return;
     }
-    auto [first, inserted] = f.keys.emplace(std::string(text), loc);
+    Key key = Interned(text);
+    auto [first, inserted] = f.keys.Insert(key, loc);
     if (!inserted) {
-      std::string key(text);
       Diagnostic& d = Report(&diags_, loc, "duplicate key `" + key + "`", "yaml");
-      d.help = "the first `" + key + "` is at line " + std::to_string(first->second.line);
-      d.related.push_back({first->second, "the first `" + key + "` is here"});
+      d.help = "the first `" + key + "` is at line " + std::to_string(first.line);
+      d.related.push_back({first, "the first `" + key + "` is here"});
       if (plain) d.length = CharCount(text);  // a quoted key's text is not its source
       f.drop_value = true;
       return;
     }
-    f.key = Interned(text);
+    f.key = key;
     f.key_loc = loc;
   }
 

@@ -410,6 +410,16 @@ TEST_CASE("bytes that are not UTF-8 text are refused", "[facts]") {
 }
 
 TEST_CASE("duplicate and non-scalar keys", "[facts]") {
+  SECTION("in a large mapping, early and late repeats are both found") {
+    std::string text = std::string(kPlanHeader) + "big:\n";
+    for (int i = 0; i < 40; ++i) text += "  k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+    text += "  k3: again\n  k39: again\n  \"k20\": quoted\n";
+    Loaded l(text);
+    CHECK(Dump(l.diags()) ==
+          "44:3: duplicate key `k3`\n45:3: duplicate key `k39`\n46:3: duplicate key `k20`\n");
+    CHECK(l.root().Field("big")->entries().size() == 40);
+    CHECK(l.root().Field("big")->Field("k3")->ToString() == "3");
+  }
   SECTION("duplicate key points at both") {
     Loaded l(std::string(kPlanHeader) +
              "allocations:\n"

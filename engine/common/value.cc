@@ -34,7 +34,7 @@ struct Value::StringData : Heap {
     auto* d = new (memory) StringData;
     d->size = static_cast<uint32_t>(text.size());
     char* chars = reinterpret_cast<char*>(d + 1);
-    std::memcpy(chars, text.data(), text.size());
+    if (!text.empty()) std::memcpy(chars, text.data(), text.size());  // an empty view may have no data
     chars[text.size()] = '\0';
     return d;
   }

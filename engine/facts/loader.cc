@@ -190,11 +190,11 @@ std::string TagName(std::string_view tag) {
   return std::string(tag);
 }
 
+// A token's text; "" (never a view without data) for no token or no text.
 std::string_view TokenText(fy_token* token) {
-  if (token == nullptr) return {};
   size_t length = 0;
-  const char* text = fy_token_get_text(token, &length);
-  return text == nullptr ? std::string_view() : std::string_view(text, length);
+  const char* text = token == nullptr ? nullptr : fy_token_get_text(token, &length);
+  return text == nullptr ? std::string_view("") : std::string_view(text, length);
 }
 
 // libfyaml's event parser over one file's text, in memory or streamed from

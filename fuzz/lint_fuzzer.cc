@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/cli/plan_set.h"
+#include "engine/lint/plan_set.h"
 #include "engine/report/ci_report.h"
 #include "engine/report/report.h"
 #include "fuzz/fuzz_support.h"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/api/engine.h"
-#include "engine/cli/fail_on.h"
+#include "engine/lint/fail_on.h"
 #include "engine/common/diagnostic.h"
 
 namespace capops::cli {
@@ -21,7 +21,7 @@ struct CheckOptions {
   Format format = Format::kText;
   bool explain = false;
   bool color = false;
-  std::optional<FailOn> fail_on;         // default: the config's, else error
+  std::optional<lint::FailOn> fail_on;         // default: the config's, else error
   std::string config;                    // --config; empty: look for .capops.yaml upwards
   bool no_config = false;                // --no-config
   std::string waivers;                   // default: the config's

@@ -10,10 +10,11 @@
 #include <sstream>
 
 #include "engine/cli/check_command.h"
-#include "engine/cli/config.h"
+#include "engine/cli/command_support.h"
+#include "engine/lint/config.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/plan_set.h"
-#include "engine/cli/policy_loader.h"
+#include "engine/lint/plan_set.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/scratch_dir.h"
@@ -35,10 +36,10 @@ bool Has(const std::string& text, const std::string& part) {
 
 using Scratch = testing::ScratchDir;
 
-ConfigResult ParseText(SourceManager* sm, const std::string& text,
+lint::ConfigResult ParseText(SourceManager* sm, const std::string& text,
                        const std::string& path = "cfg/.capops.yaml") {
   FileId f = sm->Add(path, text);
-  return ParseConfig(*sm, f, {});
+  return lint::ParseConfig(*sm, f, {});
 }
 
 std::string Messages(const Diagnostics& diags) {
@@ -55,15 +56,15 @@ TEST_CASE("config: found in the start directory or above", "[cli][config]") {
   Scratch s;
   s.Write(".capops.yaml", "plans: [plan.yaml]\n");
   fs::create_directories(s.dir() / "a/b");
-  std::optional<fs::path> found = FindConfig(s.dir() / "a/b");
+  std::optional<fs::path> found = lint::FindConfig(s.dir() / "a/b");
   REQUIRE(found);
   CHECK(fs::equivalent(*found, s.dir() / ".capops.yaml"));
-  CHECK(FindConfig(s.dir()) == s.dir() / ".capops.yaml");
+  CHECK(lint::FindConfig(s.dir()) == s.dir() / ".capops.yaml");
 }
 
 TEST_CASE("config: keys, types and paths relative to the file", "[cli][config]") {
   SourceManager sm;
-  ConfigResult r = ParseText(&sm,
+  lint::ConfigResult r = ParseText(&sm,
                              "policies: ../packs/ai\n"
                              "plans: [plans/*.yaml, q2.yaml]\n"
                              "rules: {disable: [CAP-ALC-007], severity: {CAP-GOV-001: warning}}\n"
@@ -75,7 +76,7 @@ TEST_CASE("config: keys, types and paths relative to the file", "[cli][config]")
   CHECK(r.config.disable.size() == 1);
   REQUIRE(r.config.severity.size() == 1);
   CHECK(r.config.severity[0].severity == Severity::kWarning);
-  CHECK(r.config.fail_on == FailOn::kNever);
+  CHECK(r.config.fail_on == lint::FailOn::kNever);
   CHECK(r.config.waivers == "cfg/waivers.yaml");
 }
 
@@ -101,7 +102,7 @@ TEST_CASE("config: unknown keys and wrong types are located errors", "[cli][conf
   for (const Case& c : cases) {
     INFO(c.text);
     SourceManager sm;
-    ConfigResult r = ParseText(&sm, c.text);
+    lint::ConfigResult r = ParseText(&sm, c.text);
     CHECK(r.diagnostics.HasErrors());
     CHECK(Messages(r.diagnostics) == c.expected);
   }
@@ -176,29 +177,29 @@ TEST_CASE("config: a selector that names no rule stops the run", "[cli][config]"
 }
 
 TEST_CASE("plans: directories and globs expand to sorted plan files", "[cli][plans]") {
-  CHECK(GlobMatch("plans/*.yaml", "plans/q2.yaml"));
-  CHECK_FALSE(GlobMatch("plans/*.yaml", "plans/eu/q2.yaml"));
-  CHECK(GlobMatch("plans/**/*.yaml", "plans/q2.yaml"));
-  CHECK(GlobMatch("plans/**/*.yaml", "plans/eu/west/q2.yaml"));
-  CHECK(GlobMatch("./plans/q?.yaml", "plans/q2.yaml"));
-  CHECK_FALSE(GlobMatch("plans/*.yaml", "plans/.hidden.yaml"));
+  CHECK(lint::GlobMatch("plans/*.yaml", "plans/q2.yaml"));
+  CHECK_FALSE(lint::GlobMatch("plans/*.yaml", "plans/eu/q2.yaml"));
+  CHECK(lint::GlobMatch("plans/**/*.yaml", "plans/q2.yaml"));
+  CHECK(lint::GlobMatch("plans/**/*.yaml", "plans/eu/west/q2.yaml"));
+  CHECK(lint::GlobMatch("./plans/q?.yaml", "plans/q2.yaml"));
+  CHECK_FALSE(lint::GlobMatch("plans/*.yaml", "plans/.hidden.yaml"));
   Diagnostic note;
-  auto role = [&](const std::string& text) { return ClassifyFile("x.yaml", text, {}, &note); };
-  CHECK(role("apiVersion: capops.dev/v1\nkind: CapacityPlan\n") == FileRole::kPlan);
-  CHECK(role("---\nkind: \"CapacityPlan\"  # quoted\n") == FileRole::kPlan);
-  CHECK(role("kind: Inventory\nx:\n  kind: CapacityPlan\n") == FileRole::kInventory);
+  auto role = [&](const std::string& text) { return lint::ClassifyFile("x.yaml", text, {}, &note); };
+  CHECK(role("apiVersion: capops.dev/v1\nkind: CapacityPlan\n") == lint::FileRole::kPlan);
+  CHECK(role("---\nkind: \"CapacityPlan\"  # quoted\n") == lint::FileRole::kPlan);
+  CHECK(role("kind: Inventory\nx:\n  kind: CapacityPlan\n") == lint::FileRole::kInventory);
 
   Scratch s;
   s.Write("eu/plan.yaml", s.Read("plan.yaml"));
   s.Write("eu/inventory.yaml", s.Read("inventory.yaml"));
   s.Write("eu/notes.yaml", "title: not a plan\n");
-  PlanSet set;
+  lint::PlanSet set;
   std::string error;
   REQUIRE(set.Add(s.dir().string(), &error));
   CHECK(set.plans() == std::vector<std::string>{s.Path("eu/plan.yaml"), s.Path("plan.yaml")});
   set.Group({});
   CHECK(set.groups().size() == 2);  // each directory with its own inventory
-  PlanSet none;
+  lint::PlanSet none;
   CHECK_FALSE(none.Add(s.Path("*.yml"), &error));
   CHECK(error == "no plan files match `" + s.Path("*.yml") + "`");
 }
@@ -382,13 +383,13 @@ TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing 
 
   auto lint = [&](size_t release_text_bytes, Engine* engine) {
     std::string error;
-    REQUIRE(LoadPolicies({}, engine, &error));
+    REQUIRE(lint::LoadPolicies({}, engine, &error));
     std::ostringstream problems;
     REQUIRE(CompileOrReport(engine, false, problems));
     engine->options().release_text_bytes = release_text_bytes;
     std::vector<TextFile> plans, inventories;
-    REQUIRE(ReadAll({s.Path("plan.yaml")}, SIZE_MAX, &plans, &error));  // no limit
-    REQUIRE(ReadAll({s.Path("inventory.yaml")}, SIZE_MAX, &inventories, &error));
+    REQUIRE(lint::ReadAll({s.Path("plan.yaml")}, SIZE_MAX, &plans, &error));  // no limit
+    REQUIRE(lint::ReadAll({s.Path("inventory.yaml")}, SIZE_MAX, &inventories, &error));
     CHECK(plans[0].stamp.has_value());
     return engine->Lint(std::move(plans), std::move(inventories));
   };

@@ -7,11 +7,12 @@
 #include <sstream>
 
 #include "engine/api/engine.h"
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/output_file.h"
-#include "engine/cli/pack_locator.h"
-#include "engine/cli/policy_loader.h"
-#include "engine/cli/rule_catalog.h"
+#include "engine/lint/output_file.h"
+#include "engine/lint/pack_locator.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/rule_catalog.h"
 #include "engine/common/escape.h"
 
 namespace capops::cli {
@@ -46,7 +47,7 @@ std::map<std::string, RuleExamples> CollectExamples(const Engine& engine) {
       if (f.kind != syntax::TestDecl::Facts::Kind::kInlineYaml) {
         ex.path = (fs::path(t.path).parent_path() / f.value).lexically_normal().string();
         std::string error;
-        if (!ReadFile(ex.path, &ex.text, &error, kMaxExampleBytes)) ex.text = "# " + error;
+        if (!lint::ReadFile(ex.path, &ex.text, &error, kMaxExampleBytes)) ex.text = "# " + error;
       }
       if (ex.text.size() > kMaxExampleBytes)
         ex.text = ex.text.substr(0, kMaxExampleBytes) + "\n# …cut\n";
@@ -91,25 +92,25 @@ void MarkdownCode(const std::string& lang, const std::string& text, std::ostream
       << shown << (shown.empty() || text.back() != '\n' ? "\n" : "") << fence << "\n\n";
 }
 
-void WriteMarkdown(const Engine& engine, const std::vector<RuleEntry>& rules,
+void WriteMarkdown(const Engine& engine, const std::vector<lint::RuleEntry>& rules,
                    const std::map<std::string, RuleExamples>& examples, std::ostream& out) {
   out << "# Rule catalogue\n\n"
       << rules.size() << " rules; ruleset digest `" << engine.ruleset_digest() << "`.\n\n";
-  for (const RuleEntry& e : rules)
+  for (const lint::RuleEntry& e : rules)
     out << "- [" << Md(e.info->id) << " " << Md(e.info->rule->name) << "](#" << Html(e.info->id)
         << ")\n";
-  for (const RuleEntry& e : rules) {
+  for (const lint::RuleEntry& e : rules) {
     const check::RuleInfo& r = *e.info;
     out << "\n<a id=\"" << Html(r.id) << "\"></a>\n## " << Md(r.id) << " `" << Visible(r.rule->name)
         << "`\n\n";
     out << "- severity: " << SeverityName(r.severity) << "\n- owner: " << Md(r.owner)
         << "\n- source: " << Md(r.source) << "\n- defined at: `" << Visible(e.defined_at) << "`\n";
-    if (!r.tags.empty()) out << "- tags: " << Md(Joined(r.tags, ", ")) << '\n';
+    if (!r.tags.empty()) out << "- tags: " << Md(lint::Joined(r.tags, ", ")) << '\n';
     if (!r.rule->doc.empty()) out << '\n' << Md(r.rule->doc) << '\n';
     for (const std::string& b : e.because) out << "\n**Why:** " << Md(b) << '\n';
     for (const std::string& f : e.fix) out << "\n**Fix:** " << Md(f) << '\n';
     if (!e.params.empty()) out << "\n| param | type | value | default |\n|---|---|---|---|\n";
-    for (const ParamEntry& p : e.params) {
+    for (const lint::ParamEntry& p : e.params) {
       out << "| `" << Visible(p.name) << "` | `" << Visible(p.type) << "` | `" << Visible(p.value)
           << "` | `" << Visible(p.default_text) << "` |\n";
     }
@@ -137,26 +138,26 @@ const char* kStyle =
     "section{border-top:1px solid "
     "#ddd;margin-top:2rem}.sev-error{color:#b00}.sev-warning{color:#a60}";
 
-void WriteHtml(const Engine& engine, const std::vector<RuleEntry>& rules,
+void WriteHtml(const Engine& engine, const std::vector<lint::RuleEntry>& rules,
                const std::map<std::string, RuleExamples>& examples, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Rule "
          "catalogue</title>\n"
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n<h1>Rule catalogue</h1>\n<p>"
       << rules.size() << " rules; ruleset digest <code>" << Html(engine.ruleset_digest())
       << "</code></p>\n<ul>\n";
-  for (const RuleEntry& e : rules) {
+  for (const lint::RuleEntry& e : rules) {
     out << "<li><a href=\"#" << Html(e.info->id) << "\">" << Html(e.info->id) << " "
         << Html(e.info->rule->name) << "</a></li>\n";
   }
   out << "</ul>\n";
-  for (const RuleEntry& e : rules) {
+  for (const lint::RuleEntry& e : rules) {
     const check::RuleInfo& r = *e.info;
     const char* sev = SeverityName(r.severity);
     out << "<section id=\"" << Html(r.id) << "\">\n<h2>" << Html(r.id) << " <code>"
         << Html(r.rule->name) << "</code> <span class=\"sev-" << sev << "\">" << sev
         << "</span></h2>\n<p>owner: " << Html(r.owner) << "<br>source: " << Html(r.source)
         << "<br>defined at: <code>" << Html(e.defined_at) << "</code>";
-    if (!r.tags.empty()) out << "<br>tags: " << Html(Joined(r.tags, ", "));
+    if (!r.tags.empty()) out << "<br>tags: " << Html(lint::Joined(r.tags, ", "));
     out << "</p>\n";
     if (!r.rule->doc.empty()) out << "<p>" << Html(r.rule->doc) << "</p>\n";
     for (const std::string& b : e.because)
@@ -164,7 +165,7 @@ void WriteHtml(const Engine& engine, const std::vector<RuleEntry>& rules,
     for (const std::string& f : e.fix) out << "<p><strong>Fix:</strong> " << Html(f) << "</p>\n";
     if (!e.params.empty())
       out << "<table>\n<tr><th>param</th><th>type</th><th>value</th><th>default</th></tr>\n";
-    for (const ParamEntry& p : e.params) {
+    for (const lint::ParamEntry& p : e.params) {
       out << "<tr><td><code>" << Html(p.name) << "</code></td><td><code>" << Html(p.type)
           << "</code></td><td><code>" << Html(p.value) << "</code></td><td><code>"
           << Html(p.default_text) << "</code></td></tr>\n";
@@ -192,19 +193,19 @@ void WriteHtml(const Engine& engine, const std::vector<RuleEntry>& rules,
 int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
   if (ec) return Fail(err, "cannot create `" + options.out_dir + "`: " + ec.message());
-  std::vector<RuleEntry> rules = BuildCatalog(engine);
+  std::vector<lint::RuleEntry> rules = lint::BuildCatalog(engine);
   std::map<std::string, RuleExamples> examples = CollectExamples(engine);
   std::ostringstream md, html;
   WriteMarkdown(engine, rules, examples, md);
   WriteHtml(engine, rules, examples, html);
   fs::path dir(options.out_dir);
-  if (!WriteFileAtomically((dir / "rules.md").string(), md.str(), &error) ||
-      !WriteFileAtomically((dir / "index.html").string(), html.str(), &error)) {
+  if (!lint::WriteFileAtomically((dir / "rules.md").string(), md.str(), &error) ||
+      !lint::WriteFileAtomically((dir / "index.html").string(), html.str(), &error)) {
     return Fail(err, error);
   }
   out << "wrote " << (dir / "rules.md").string() << " and " << (dir / "index.html").string() << " ("

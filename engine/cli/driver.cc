@@ -13,7 +13,7 @@
 #include "engine/cli/check_rules_command.h"
 #include "engine/cli/doc_command.h"
 #include "engine/cli/fmt_command.h"
-#include "engine/cli/result_cache.h"
+#include "engine/lint/result_cache.h"
 #include "engine/cli/rules_command.h"
 #include "engine/cli/test_command.h"
 #include "engine/cli/eval_command.h"
@@ -116,8 +116,8 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
   // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
   // `--cache plans/` lints plans/ with the default cache, never caches into it.
-  app.add_flag(std::string("--cache{") + kDefaultCacheDir + "}", options.cache,
-               std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") + kDefaultCacheDir + ")");
+  app.add_flag(std::string("--cache{") + lint::kDefaultCacheDir + "}", options.cache,
+               std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") + lint::kDefaultCacheDir + ")");
   app.add_option("--fail-on", fail_on, "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
@@ -250,8 +250,8 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
                    : format == "github" ? Format::kGithub
                                         : Format::kText;
   options.color = options.format == Format::kText && options.output.empty() && WantColor(color, out);
-  FailOn threshold;
-  if (ParseFailOn(fail_on, &threshold)) options.fail_on = threshold;
+  lint::FailOn threshold;
+  if (lint::ParseFailOn(fail_on, &threshold)) options.fail_on = threshold;
   if (!why_not.empty()) return RunWhyNot(options, why_not, why_not_at, out, err);
   return RunCheck(options, out, err);
 }

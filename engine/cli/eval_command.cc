@@ -2,8 +2,9 @@
 // then check and evaluate each expression and print its value.
 #include "engine/cli/eval_command.h"
 
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/policy_loader.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/common/escape.h"
 #include "engine/report/report.h"
 

@@ -3,10 +3,11 @@
 
 #include <filesystem>
 
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/output_file.h"
-#include "engine/cli/pack_locator.h"
-#include "engine/cli/policy_loader.h"
+#include "engine/lint/output_file.h"
+#include "engine/lint/pack_locator.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
 #include "engine/syntax/formatter.h"
 
@@ -18,13 +19,13 @@ int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<fs::path> files;
   std::string error;
   for (const std::string& p : options.paths) {
-    if (!CollectPolicyFiles(p, &files, &error)) return Fail(err, error);
+    if (!lint::CollectPolicyFiles(p, &files, &error)) return Fail(err, error);
   }
   SourceManager sources;
   int exit_code = kExitClean;
   for (const fs::path& f : files) {
     std::string text;
-    if (!ReadFile(f, &text, &error)) return Fail(err, error);
+    if (!lint::ReadFile(f, &text, &error)) return Fail(err, error);
     FileId id = sources.Add(f.string(), text);
     syntax::FormatResult r = syntax::Format(sources, id);
     if (!r.internal_error.empty()) return Fail(err, r.internal_error);
@@ -41,7 +42,7 @@ int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
       continue;
     }
     // Replaced whole or not at all: a full disk never leaves half a policy.
-    if (!WriteFileAtomically(f.string(), r.text, &error)) return Fail(err, error);
+    if (!lint::WriteFileAtomically(f.string(), r.text, &error)) return Fail(err, error);
     out << "formatted " << f.string() << '\n';
   }
   return exit_code;

@@ -6,10 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/engine.h"
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/policy_loader.h"
-#include "engine/cli/rule_catalog.h"
-#include "engine/cli/rules_diff.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/rule_catalog.h"
+#include "engine/cli/rules_diff_command.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
 
@@ -21,10 +22,10 @@ using nlohmann::json;
 
 void WriteJson(const Engine& engine, std::ostream& out) {
   json rules = json::array();
-  for (const RuleEntry& e : BuildCatalog(engine)) {
+  for (const lint::RuleEntry& e : lint::BuildCatalog(engine)) {
     const check::RuleInfo& r = *e.info;
     json params = json::array();
-    for (const ParamEntry& p : e.params) {
+    for (const lint::ParamEntry& p : e.params) {
       params.push_back(
           {{"name", p.name}, {"type", p.type}, {"default", p.default_text}, {"value", p.value}});
     }
@@ -68,26 +69,26 @@ std::string Code(const std::string& text) {
 void WriteMarkdown(const Engine& engine, std::ostream& out) {
   out << "| id | name | severity | owner | tags | source | params "
          "|\n|---|---|---|---|---|---|---|\n";
-  for (const RuleEntry& e : BuildCatalog(engine)) {
+  for (const lint::RuleEntry& e : lint::BuildCatalog(engine)) {
     const check::RuleInfo& r = *e.info;
     std::vector<std::string> params;
-    for (const ParamEntry& p : e.params) params.push_back(Code(p.name + " = " + p.value));
+    for (const lint::ParamEntry& p : e.params) params.push_back(Code(p.name + " = " + p.value));
     out << "| " << Cell(r.id) << " | " << Code(r.rule->name) << " | " << SeverityName(r.severity)
-        << " | " << Cell(r.owner) << " | " << Cell(Joined(r.tags, ", ")) << " | " << Cell(r.source)
-        << " | " << Joined(params, ", ") << " |\n";
+        << " | " << Cell(r.owner) << " | " << Cell(lint::Joined(r.tags, ", ")) << " | " << Cell(r.source)
+        << " | " << lint::Joined(params, ", ") << " |\n";
   }
   out << "\nruleset digest: `" << engine.ruleset_digest() << "`\n";
 }
 
 void WriteText(const Engine& engine, std::ostream& out) {
-  for (const RuleEntry& e : BuildCatalog(engine)) {
+  for (const lint::RuleEntry& e : lint::BuildCatalog(engine)) {
     const check::RuleInfo& r = *e.info;
     out << Visible(r.id) << "  " << Visible(r.rule->name) << "  (" << SeverityName(r.severity)
         << ")  " << Visible(e.defined_at) << '\n';
     if (!r.owner.empty()) out << "  owner: " << Visible(r.owner) << '\n';
-    if (!r.tags.empty()) out << "  tags: " << Visible(Joined(r.tags, ", ")) << '\n';
+    if (!r.tags.empty()) out << "  tags: " << Visible(lint::Joined(r.tags, ", ")) << '\n';
     if (!r.source.empty()) out << "  source: " << Visible(r.source) << '\n';
-    for (const ParamEntry& p : e.params) {
+    for (const lint::ParamEntry& p : e.params) {
       out << "  param " << Visible(p.name) << ": " << Visible(p.type) << " = " << Visible(p.value);
       if (p.value != p.default_text) out << "  (default " << Visible(p.default_text) << ")";
       out << '\n';
@@ -106,7 +107,7 @@ int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) 
   }
   Engine engine;
   std::string error;
-  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
   if (options.digest) {
     out << engine.ruleset_digest() << '\n';

@@ -2,16 +2,20 @@
 // versions of the rule set, gather the fact sets both will lint — their
 // policy tests' fixtures, deduplicated, and the plans given — and report.
 // Entry point: RunRulesDiff.
+#include "engine/cli/rules_diff_command.h"
+
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
 #include <set>
 
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/git_snapshot.h"
-#include "engine/cli/pack_locator.h"
-#include "engine/cli/policy_loader.h"
-#include "engine/cli/rules_diff.h"
+#include "engine/lint/git_snapshot.h"
+#include "engine/lint/pack_locator.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/rules_diff.h"
+#include "engine/report/rules_diff_report.h"
 
 namespace capops::cli {
 
@@ -36,7 +40,7 @@ std::string Shown(const fs::path& file) {
 struct Version {
   std::string label;
   fs::path disk;
-  const GitSnapshot* snapshot = nullptr;  // set when `disk` is one
+  const lint::GitSnapshot* snapshot = nullptr;  // set when `disk` is one
   Engine engine;
 
   std::string Join(const std::string& rel) const {
@@ -72,16 +76,16 @@ std::string Normal(const std::string& path) {
 // files under the names it shows them by; then compiles. -1 when all went
 // well, else the exit code after printing why.
 int LoadVersion(Version* v, std::ostream& err) {
-  std::optional<fs::path> data = FindDataDir();
+  std::optional<fs::path> data = lint::FindDataDir();
   if (!data) return Fail(err, "cannot find the shipped `stdlib/` (set CAPOPS_DATA_DIR)");
   std::string error;
-  if (!LoadPolicies({(*data / "stdlib").string()}, &v->engine, &error)) return Fail(err, error);
+  if (!lint::LoadPolicies({(*data / "stdlib").string()}, &v->engine, &error)) return Fail(err, error);
   std::vector<fs::path> files;
-  if (!CollectPolicyFiles(v->disk, &files, &error)) return Fail(err, error);
+  if (!lint::CollectPolicyFiles(v->disk, &files, &error)) return Fail(err, error);
   if (files.empty()) return Fail(err, "no policy file in `" + v->label + "`");
   for (const fs::path& f : files) {
     std::string text;
-    if (!ReadFile(f, &text, &error, v->engine.options().parse.max_file_bytes))
+    if (!lint::ReadFile(f, &text, &error, v->engine.options().parse.max_file_bytes))
       return Fail(err, error);
     v->engine.AddPolicy(v->Display(f), std::move(text));
   }
@@ -92,7 +96,7 @@ int LoadVersion(Version* v, std::ostream& err) {
 
 // Reads a policy test's facts. `*key` is the same for the same fact files in
 // either version: each file's kind, its path inside the version, its text.
-bool ReadFixture(const Version& v, const PolicyTest& test, FactSet* facts, std::string* key,
+bool ReadFixture(const Version& v, const PolicyTest& test, lint::FactSet* facts, std::string* key,
                  std::string* error) {
   using Kind = syntax::TestDecl::Facts::Kind;
   fs::path test_file = v.Disk(test.path);
@@ -107,7 +111,7 @@ bool ReadFixture(const Version& v, const PolicyTest& test, FactSet* facts, std::
       if (v.snapshot != nullptr && v.Inside(disk).empty()) disk = v.snapshot->InWorkTree(disk);
       file.path = v.Display(disk);
       inside = v.Inside(disk);
-      if (!ReadFile(disk, &file.text, error, v.engine.options().facts.max_file_bytes)) {
+      if (!lint::ReadFile(disk, &file.text, error, v.engine.options().facts.max_file_bytes)) {
         *error = "cannot read `" + file.path + "`";
         return false;
       }
@@ -123,12 +127,12 @@ bool ReadFixture(const Version& v, const PolicyTest& test, FactSet* facts, std::
 
 // The fixtures of both versions' tests, each distinct set of facts once
 // (named as in the new version when both have it).
-std::vector<FactSet> CollectFixtures(const Version& new_version, const Version& old_version) {
-  std::vector<FactSet> sets;
+std::vector<lint::FactSet> CollectFixtures(const Version& new_version, const Version& old_version) {
+  std::vector<lint::FactSet> sets;
   std::set<std::string> seen;
   for (const Version* v : {&new_version, &old_version}) {
     for (const PolicyTest& test : v->engine.Tests()) {
-      FactSet facts;
+      lint::FactSet facts;
       std::string key, error;
       if (!ReadFixture(*v, test, &facts, &key, &error)) {
         spdlog::warn("skipping the facts of test `{}`: {}", test.decl->name, error);
@@ -141,7 +145,7 @@ std::vector<FactSet> CollectFixtures(const Version& new_version, const Version& 
 }
 
 // OLD as given, or `git:REV`: NEW as of that revision, in `*snapshot`.
-bool LocateOld(const RulesDiffOptions& options, GitSnapshot* snapshot, Version* old_version,
+bool LocateOld(const RulesDiffOptions& options, lint::GitSnapshot* snapshot, Version* old_version,
                std::string* error) {
   if (options.old_rules.rfind(kGitPrefix, 0) != 0) {
     old_version->label = Normal(options.old_rules);
@@ -167,7 +171,7 @@ int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostrea
   if (options.new_rules.rfind(kGitPrefix, 0) == 0)
     return Fail(
         err, "the new version must be a policy file or directory, not `" + options.new_rules + "`");
-  GitSnapshot snapshot;
+  lint::GitSnapshot snapshot;
   Version old_version, new_version;
   if (!LocateOld(options, &snapshot, &old_version, &error)) return Fail(err, error);
   new_version.label = Normal(options.new_rules);
@@ -175,22 +179,22 @@ int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostrea
   for (Version* v : {&old_version, &new_version}) {
     if (int code = LoadVersion(v, err); code >= 0) return code;
   }
-  PlanSet plans;
+  lint::PlanSet plans;
   for (const std::string& arg : options.plans) {
     if (!plans.Add(arg, &error)) return Fail(err, error);
   }
   plans.Group(options.inventories);
 
-  RulesDiff rules = DiffRules(old_version.engine, new_version.engine);
+  lint::RulesDiff rules = lint::DiffRules(old_version.engine, new_version.engine);
   rules.old_label = old_version.label;
   rules.new_label = new_version.label;
-  FindingsDiff findings;
-  for (const FactSet& facts : CollectFixtures(new_version, old_version))
-    DiffFindingsOn(&old_version.engine, &new_version.engine, facts, &findings);
+  lint::FindingsDiff findings;
+  for (const lint::FactSet& facts : CollectFixtures(new_version, old_version))
+    lint::DiffFindingsOn(&old_version.engine, &new_version.engine, facts, &findings);
   size_t limit = new_version.engine.options().facts.max_file_bytes;
-  if (!DiffPlanFindings(&old_version.engine, &new_version.engine, plans, limit, &findings, &error))
+  if (!lint::DiffPlanFindings(&old_version.engine, &new_version.engine, plans, limit, &findings, &error))
     return Fail(err, error);
-  WriteRulesDiff(rules, findings, options.format, out);
+  report::WriteRulesDiff(rules, findings, options.format, out);
   return options.fail_on_new && !findings.appeared.empty() ? kExitFindings : kExitClean;
 }
 

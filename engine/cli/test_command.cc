@@ -6,9 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/api/engine.h"
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/pack_locator.h"
-#include "engine/cli/policy_loader.h"
+#include "engine/lint/pack_locator.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
 
@@ -29,7 +30,7 @@ bool ReadTestFacts(const PolicyTest& test, size_t limit, std::vector<TextFile>* 
       continue;
     }
     TextFile file{(dir / f.value).lexically_normal().string(), {}};
-    if (!ReadFile(file.path, &file.text, error, limit)) return false;
+    if (!lint::ReadFile(file.path, &file.text, error, limit)) return false;
     (f.kind == syntax::TestDecl::Facts::Kind::kInventoryFile ? inventories : plans)
         ->push_back(std::move(file));
   }
@@ -199,7 +200,7 @@ json ResultJson(const PolicyTestResult& r) {
 int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   std::vector<PolicyTest> tests = engine.Tests();
   if (tests.empty())

@@ -4,8 +4,9 @@
 
 #include <cctype>
 
+#include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/cli/policy_loader.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/common/escape.h"
 #include "engine/report/report.h"
 

@@ -1,0 +1,47 @@
+// Failure lines, compile errors and fact problems as the commands print them.
+#include "engine/cli/command_support.h"
+
+#include "engine/cli/driver.h"
+#include "engine/common/escape.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/report/report.h"
+
+namespace capops::cli {
+
+int Fail(std::ostream& err, const std::string& reason) {
+  // Reasons quote paths and names the user gave: one line, no control byte.
+  err << "capops-lint: error: " << Visible(reason) << '\n';
+  return kExitUsage;
+}
+
+bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
+  Diagnostics problems;
+  if (engine->Compile(&problems)) return true;
+  report::WriteDiagnostics(engine->sources(), problems, {false, color}, err);
+  Fail(err, "the policies do not compile (" + std::to_string(problems.size()) + " problem" +
+                (problems.size() == 1 ? ")" : "s)"));
+  return false;
+}
+
+int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
+                  const std::vector<std::string>& inventories, bool color, Engine* engine, eval::Facts* facts,
+                  std::ostream& err) {
+  std::string error;
+  if (!lint::LoadPolicies(policies, engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(engine, color, err)) return kExitUsage;
+  std::vector<TextFile> plan_files, inventory_files;
+  size_t limit = engine->options().facts.max_file_bytes;
+  if (!lint::ReadAll(plans, limit, &plan_files, &error) ||
+      !lint::ReadAll(lint::DefaultInventories(plans, inventories), limit, &inventory_files, &error)) {
+    return Fail(err, error);
+  }
+  if (plan_files.empty() && inventory_files.empty()) return -1;
+  Diagnostics problems;
+  if (!engine->LoadFacts(plan_files, inventory_files, facts, &problems)) {
+    report::WriteDiagnostics(engine->sources(), problems, {false, color}, err);
+    return kExitFindings;
+  }
+  return -1;
+}
+
+}  // namespace capops::cli

@@ -1,0 +1,29 @@
+// What the commands share: how a failure is said, and compiling policies
+// or preparing facts with their problems printed.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/api/engine.h"
+
+namespace capops::cli {
+
+/// Prints `capops-lint: error: <reason>` (reason made Visible, escape.h) and
+/// returns the usage exit code (2).
+int Fail(std::ostream& err, const std::string& reason);
+
+/// Compiles the engine's policies; on errors prints them and a summary line
+/// to `err` and returns false.
+bool CompileOrReport(Engine* engine, bool color, std::ostream& err);
+
+/// Loads and compiles the policies, then reads, validates and merges the
+/// facts of `plans` (the first plan) and their inventories into `*facts`
+/// (left empty when no file is given). Returns -1 when all went well, else
+/// prints why to `err` and returns the exit code to end with.
+int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
+                  const std::vector<std::string>& inventories, bool color, Engine* engine, eval::Facts* facts,
+                  std::ostream& err);
+
+}  // namespace capops::cli

@@ -1,0 +1,26 @@
+// `capops-lint rules --diff OLD NEW [PLAN…]`: the rule set diff of
+// lint/rules_diff.h, as a command.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace capops::cli {
+
+/// `rules --diff`: OLD is a policy file or directory, or `git:REV` for NEW
+/// as of git revision REV; NEW a policy file or directory.
+struct RulesDiffOptions {
+  std::string old_rules;
+  std::string new_rules;
+  std::vector<std::string> plans;        // files, directories or globs
+  std::vector<std::string> inventories;  // default: each plan's inventory.yaml
+  std::string format = "text";
+  bool fail_on_new = false;  // exit 1 when a finding appears
+};
+
+/// Exit 0 when the diff ran (1 with `fail_on_new` and a new finding), 2 when
+/// a version cannot be read or does not compile, or a plan cannot be read.
+int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace capops::cli

@@ -1,0 +1,176 @@
+// Config files: finding `.capops.yaml`, reading it through the YAML adapter
+// (so every value keeps its line and column) and checking every key.
+#include "engine/lint/config.h"
+
+#include "engine/lint/pack_locator.h"
+
+namespace capops::lint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Diagnostic& ConfigError(Diagnostics* diags, SourceLoc loc, std::string message) {
+  Diagnostic& d = diags->Error(loc, std::move(message));
+  d.code = "config";
+  return d;
+}
+
+// Paths in the file are relative to its directory and stay inside the
+// repository that holds it (the nearest directory above it with a `.git`),
+// or, outside any repository, inside its own directory: a config checked
+// into a repository must not make a run read (and quote) files elsewhere on
+// the machine. Checked by text first (`..`, absolute paths), then where the
+// path really leads (a symbolic link out).
+fs::path ConfigRoot(const fs::path& dir) {
+  std::error_code ec;
+  fs::path start = fs::absolute(dir.empty() ? fs::path(".") : dir, ec).lexically_normal();
+  for (fs::path p = start; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return p;
+    if (!p.has_relative_path()) break;
+  }
+  return start;
+}
+
+bool Under(const fs::path& root, const fs::path& path) {
+  fs::path rel = path.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+bool Inside(const fs::path& root, const fs::path& resolved) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(resolved, ec).lexically_normal();
+  if (ec || !Under(root, absolute)) return false;
+  fs::path real_root = fs::weakly_canonical(root, ec);
+  if (ec) return true;
+  fs::path real = fs::weakly_canonical(absolute, ec);
+  return ec || Under(real_root, real);
+}
+
+std::string Resolve(const fs::path& dir, const LocatedString& path, Diagnostics* diags) {
+  fs::path p(path.text);
+  fs::path resolved = (p.is_absolute() || dir.empty()) ? p.lexically_normal() : (dir / p).lexically_normal();
+  fs::path root = ConfigRoot(dir);
+  if (path.text.empty() || !Inside(root, resolved)) {
+    ConfigError(diags, path.loc, "path `" + path.text + "` is outside `" + root.string() + "`")
+        .help = "paths in a config file stay inside the repository that holds it (or its directory, "
+                "outside a repository); name other files on the command line";
+    return "";
+  }
+  return resolved.string();
+}
+
+std::vector<std::string> ResolveAll(const fs::path& dir, const std::vector<LocatedString>& paths,
+                                    Diagnostics* diags) {
+  std::vector<std::string> out;
+  for (const LocatedString& p : paths) out.push_back(Resolve(dir, p, diags));
+  return out;
+}
+
+void ReadSeverities(const Value& map, Config* config, Diagnostics* diags) {
+  for (const auto& [rule, value] : map.entries()) {
+    Severity s = Severity::kError;
+    if (!value.is(ValueKind::kString) || !ParseSeverity(value.string_value(), &s)) {
+      ConfigError(diags, value.loc(),
+                  "severity of `" + rule + "` must be `error`, `warning` or `info`, not `" +
+                      value.ToString() + "`");
+      continue;
+    }
+    config->severity.push_back({{rule, value.loc()}, s});
+  }
+}
+
+void ReadRules(const Value& rules, Config* config, Diagnostics* diags) {
+  MapReader r(rules, "`rules` section", diags);
+  r.Strings("enable", &config->enable);
+  r.Strings("disable", &config->disable);
+  if (const Value* severity = r.Map("severity")) ReadSeverities(*severity, config, diags);
+  r.Finish();
+}
+
+void ReadFailOn(MapReader* r, Config* config, Diagnostics* diags) {
+  LocatedString text;
+  if (!r->String("fail-on", &text)) return;
+  FailOn f;
+  if (!ParseFailOn(text.text, &f)) {
+    ConfigError(diags, text.loc, "unknown `fail-on` value `" + text.text + "`").help =
+        "expected `error`, `warning`, `info` or `never`";
+    return;
+  }
+  config->fail_on = f;
+}
+
+void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostics* diags) {
+  MapReader r(root, "config", diags);
+  std::vector<LocatedString> paths;
+  r.Strings("policies", &paths);
+  config->policies = ResolveAll(dir, std::exchange(paths, {}), diags);
+  r.Strings("inventories", &paths);
+  config->inventories = ResolveAll(dir, std::exchange(paths, {}), diags);
+  r.Strings("plans", &paths);
+  config->plans = ResolveAll(dir, std::exchange(paths, {}), diags);
+  if (const Value* rules = r.Map("rules")) ReadRules(*rules, config, diags);
+  if (const Value* params = r.Map("params")) {
+    for (const auto& [name, value] : params->entries())
+      config->params.push_back({{name, value.loc()}, value});
+  }
+  ReadFailOn(&r, config, diags);
+  LocatedString file;
+  if (r.String("waivers", &file)) config->waivers = Resolve(dir, file, diags);
+  if (r.String("baseline", &file)) config->baseline = Resolve(dir, file, diags);
+  if (r.String("cache", &file)) config->cache = Resolve(dir, file, diags);
+  r.Finish();
+}
+
+}  // namespace
+
+std::optional<fs::path> FindConfig(const fs::path& start) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start, ec).lexically_normal();
+  if (ec) return std::nullopt;
+  fs::path up;  // `start`, then `start/..`, … as the user would write them
+  while (true) {
+    fs::path candidate = dir / kConfigFileName;
+    if (fs::is_regular_file(candidate, ec)) {
+      fs::path shown =
+          start.is_absolute() ? candidate : (start / up / kConfigFileName).lexically_normal();
+      return shown;
+    }
+    if (!dir.has_relative_path()) return std::nullopt;  // the root
+    dir = dir.parent_path();
+    up /= "..";
+  }
+}
+
+ConfigResult ParseConfig(const SourceManager& sources, FileId file,
+                         const facts::LoadOptions& options) {
+  ConfigResult result;
+  result.config.path = std::string(sources.Path(file));
+  facts::RawLoadResult loaded = facts::LoadRawYaml(sources, file, options);
+  result.diagnostics.Append(loaded.diagnostics);
+  if (loaded.documents.size() > 1) {
+    ConfigError(&result.diagnostics, loaded.documents[1].loc(), "a config file holds one document");
+  }
+  if (!loaded.documents.empty()) {
+    fs::path dir = fs::path(result.config.path).parent_path();
+    ReadRoot(loaded.documents[0], dir, &result.config, &result.diagnostics);
+  }
+  result.diagnostics.Sort();
+  return result;
+}
+
+ConfigResult LoadConfig(SourceManager* sources, const fs::path& path,
+                        const facts::LoadOptions& options) {
+  std::string text, error;
+  if (!ReadFile(path, &text, &error, options.max_file_bytes)) {
+    ConfigResult result;
+    result.config.path = path.string();
+    FileId f = sources->Add(path.string(), "");
+    ConfigError(&result.diagnostics, SourceLoc{f, 1, 1}, error);
+    return result;
+  }
+  FileId f = sources->Add(path.string(), std::move(text));
+  return ParseConfig(*sources, f, options);
+}
+
+}  // namespace capops::lint

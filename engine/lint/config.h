@@ -1,0 +1,96 @@
+// The repository's capops configuration: `.capops.yaml`.
+//
+// Found by walking up from the working directory (FindConfig) or named with
+// `--config FILE`. Paths in it are relative to the file's directory and come
+// back resolved against it; a path that leads outside the repository that
+// holds the file (the nearest directory above it with a `.git`; outside a
+// repository, the file's own directory) — by `..`, an absolute path or a
+// symbolic link — is a located error, so a checked-in config cannot make a
+// run read files elsewhere on the machine. Every key is checked: an unknown key, a value of
+// the wrong type or an impossible value is a located Diagnostic, and the
+// command exits 2 rather than run with a configuration it misread.
+//
+//   # .capops.yaml
+//   policies: [policies/capops-ai]        # default: the shipped pack
+//   inventories: []                       # default: inventory.yaml beside each plan
+//   plans: ["examples/**/plan.yaml"]      # files, directories or globs
+//   rules:
+//     disable: [CAP-ALC-007, "tag:experimental"]   # ids, id globs, tag:NAME
+//     enable: []                          # if given, only these rules run
+//     severity: {CAP-ALC-008: error}      # error, warning or info
+//   params:                               # `param` values, by qualified name
+//     capops.ai.allocation.research_slices: [exploration, training, tuning]
+//   fail-on: error                        # error, warning, info or never
+//   waivers: .capops-waivers.yaml
+//   baseline: .capops-baseline.yaml
+//   cache: .capops-cache                  # reuse findings of unchanged plans (--cache)
+//
+//   SourceManager sm;
+//   ConfigResult r = LoadConfig(sm, *FindConfig(fs::current_path()), {});
+//   if (r.diagnostics.HasErrors()) … exit 2
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/lint/fail_on.h"
+#include "engine/lint/map_reader.h"
+#include "engine/common/diagnostic.h"
+#include "engine/common/source.h"
+#include "engine/common/value.h"
+#include "engine/facts/loader.h"
+
+namespace capops::lint {
+
+inline constexpr const char* kConfigFileName = ".capops.yaml";
+
+/// `rules.severity`: a rule's severity replaced.
+struct SeverityOverride {
+  LocatedString rule;
+  Severity severity = Severity::kError;
+};
+
+/// `params`: a `param`'s value replaced; `value` keeps its location.
+struct ParamOverride {
+  LocatedString name;
+  Value value;
+};
+
+struct Config {
+  std::string path;                      // the file read
+  std::vector<std::string> policies;     // resolved against the file's directory
+  std::vector<std::string> inventories;  // resolved
+  std::vector<std::string> plans;        // resolved; may hold globs and directories
+  std::vector<LocatedString> enable;     // rule ids, id globs (`CAP-ALC-*`) or `tag:NAME`
+  std::vector<LocatedString> disable;
+  std::vector<SeverityOverride> severity;
+  std::vector<ParamOverride> params;
+  std::optional<FailOn> fail_on;
+  std::string waivers;   // resolved; empty: none
+  std::string baseline;  // resolved; empty: none
+  std::string cache;     // resolved; empty: no result cache
+};
+
+struct ConfigResult {
+  Config config;
+  Diagnostics diagnostics;  // located in the config file; errors mean exit 2
+};
+
+/// The nearest `.capops.yaml` in `start` or a directory above it, as a path
+/// relative to `start` when `start` is the working directory's form (e.g.
+/// `../.capops.yaml`); nullopt when there is none up to the file-system root.
+std::optional<std::filesystem::path> FindConfig(const std::filesystem::path& start);
+
+/// Reads and checks a config file. The file's text goes into `sources`, so
+/// diagnostics can be printed with its lines. A file that cannot be read is
+/// a diagnostic at its first line.
+ConfigResult LoadConfig(SourceManager* sources, const std::filesystem::path& path,
+                        const facts::LoadOptions& options);
+
+/// Parses config text already in `sources` (for tests).
+ConfigResult ParseConfig(const SourceManager& sources, FileId file,
+                         const facts::LoadOptions& options);
+
+}  // namespace capops::lint

@@ -1,0 +1,129 @@
+// FindingKeys: fact paths (by reloading a fact file's located values) and
+// the line-free identity of findings that waivers and the baseline use.
+#include "engine/lint/finding_key.h"
+
+#include <spdlog/spdlog.h>
+
+#include <optional>
+
+#include "engine/lint/result_cache.h"
+
+namespace capops::lint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Records the path of every value of a document, walking with an explicit
+// stack (documents may be deep). The first path seen for a place wins.
+void IndexPaths(const Value& root, const std::string& prefix,
+                std::map<std::pair<uint32_t, uint32_t>, std::string>* out) {
+  std::vector<std::pair<const Value*, std::string>> stack{{&root, prefix}};
+  while (!stack.empty()) {
+    auto [value, path] = std::move(stack.back());
+    stack.pop_back();
+    if (value->loc().valid()) out->try_emplace({value->loc().line, value->loc().column}, path);
+    if (value->is(ValueKind::kMap)) {
+      MapView entries = value->entries();
+      for (size_t i = entries.size(); i-- > 0;) {
+        const auto& [key, field] = entries[i];
+        stack.emplace_back(&field, path.empty() ? key.str() : path + "." + key);
+      }
+    } else if (value->is(ValueKind::kList)) {
+      ListView items = value->items();
+      for (size_t i = items.size(); i-- > 0;) {
+        std::string_view id = items[i].Id();
+        stack.emplace_back(&items[i],
+                           path + "[" + (id.empty() ? std::to_string(i) : std::string(id)) + "]");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string FindingKey::LegacyFingerprint() const {
+  std::string out = rule + " " + file;
+  if (!at.empty()) out += " " + at;
+  if (!facts.empty()) out += " " + facts;
+  return out;
+}
+
+std::string FindingKey::Fingerprint() const {
+  std::string out = LegacyFingerprint();
+  if (!statement.empty()) out += " #" + statement;
+  if (!content.empty()) out += " ~" + content;
+  return out;
+}
+
+std::string StatementDigest(std::string_view statement) {
+  if (statement.empty()) return "";
+  return Sha256().Add("statement").Add(statement).Hex().substr(0, 16);
+}
+
+std::string ContentDigest(std::string_view subject) {
+  if (subject.empty()) return "";
+  return Sha256().Add("content").Add(subject).Hex().substr(0, 16);
+}
+
+std::string RelativePath(std::string_view path, const fs::path& base_dir) {
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(path), ec).lexically_normal();
+  fs::path base = fs::absolute(base_dir.empty() ? fs::path(".") : base_dir, ec).lexically_normal();
+  fs::path rel = p.lexically_relative(base);
+  return (rel.empty() ? p : rel).generic_string();
+}
+
+FindingKeys::FindingKeys(const SourceManager& sources, facts::LoadOptions options,
+                         fs::path base_dir)
+    : sources_(sources), options_(options), base_dir_(std::move(base_dir)) {}
+
+const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId file) {
+  auto [it, inserted] = paths_.try_emplace(file);
+  if (!inserted) return it->second;
+  // A released file is loaded again from its text read back: only lines
+  // and columns are used, so another FileId does not matter.
+  const SourceFile& source = sources_.file(file);
+  SourceManager reread;
+  std::optional<std::string> text;
+  if (source.released()) {
+    text = source.ReadText();
+    if (!text) {
+      spdlog::warn("`{}` changed on disk while it was linted; its findings have no fact paths",
+                   source.path());
+      return it->second;
+    }
+  }
+  facts::LoadResult loaded =
+      text ? facts::LoadYaml(reread, reread.Add(source.path(), std::move(*text)), options_)
+           : facts::LoadYaml(sources_, file, options_);
+  for (size_t d = 0; d < loaded.documents.size(); ++d) {
+    IndexPaths(loaded.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
+               &it->second);
+  }
+  return it->second;
+}
+
+std::string FindingKeys::FactPath(const SourceLoc& loc) {
+  if (!loc.valid() || loc.file >= sources_.size()) return "";
+  const auto& paths = PathsOf(loc.file);
+  auto it = paths.find({loc.line, loc.column});
+  return it == paths.end() ? "" : it->second;
+}
+
+FindingKey FindingKeys::Of(const eval::Violation& v) {
+  FindingKey key;
+  key.rule = v.rule_id;
+  key.file = RelativePath(sources_.Path(v.loc.file), base_dir_);
+  key.at = FactPath(v.loc);
+  for (const eval::Evidence& e : v.evidence) {
+    if (!e.loc.valid()) continue;  // computed values may change with any fact
+    if (!key.facts.empty()) key.facts += ' ';
+    key.facts += e.name + "=" + e.value;
+  }
+  key.statement = StatementDigest(v.statement);
+  key.content = ContentDigest(v.subject);
+  return key;
+}
+
+}  // namespace capops::lint

@@ -1,0 +1,77 @@
+// Atomic file replacement and file identity for the files a run writes.
+#include "engine/lint/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace capops::lint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool WriteAll(int fd, std::string_view content) {
+  while (!content.empty()) {
+    ssize_t n = ::write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    content.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+std::string Reason(const std::string& path, int error_number) {
+  return "cannot write `" + path + "`: " + std::strerror(error_number);
+}
+
+}  // namespace
+
+bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error) {
+  fs::path target(path);
+  struct stat old {};
+  bool exists = ::stat(path.c_str(), &old) == 0;
+  if (exists && !S_ISREG(old.st_mode)) {
+    // Replacing a FIFO, a device or a directory with a file is never wanted.
+    *error = "cannot write `" + path + "`: it exists and is not a regular file";
+    return false;
+  }
+  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+  int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    *error = Reason(path, errno);
+    return false;
+  }
+  mode_t mode = 0644;
+  if (exists) {
+    mode = old.st_mode & 07777;
+  } else {
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode &= ~mask;
+  }
+  errno = 0;
+  int failure = 0;
+  if (::fchmod(fd, mode) != 0 || !WriteAll(fd, content) || ::fsync(fd) != 0) failure = errno != 0 ? errno : EIO;
+  if (::close(fd) != 0 && failure == 0) failure = errno;
+  if (failure == 0 && ::rename(temp.c_str(), path.c_str()) != 0) failure = errno;
+  if (failure != 0) {
+    ::unlink(temp.c_str());
+    *error = Reason(path, failure);
+    return false;
+  }
+  // The rename itself reaches the disk with the directory.
+  int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+  return true;
+}
+
+}  // namespace capops::lint

@@ -1,0 +1,25 @@
+// Writing the files a run produces (reports, baselines, cache entries,
+// catalogues, formatted policies) without ever damaging what was there.
+//
+// A file is written whole or not at all: to a temporary file in the same
+// directory, flushed to the disk, then renamed over the target. A full disk,
+// a write error or a crash leaves the old file as it was. (An output that is
+// one of the run's inputs is refused before this: IsSameFileAsAny,
+// same_file.h.)
+//
+//   std::string error;
+//   if (!WriteFileAtomically(out_path, report_text, &error)) … exit 2
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace capops::lint {
+
+/// Replaces (or creates) `path` with `content` atomically. The new file
+/// keeps the old one's permission bits, or gets 0644 less the umask. False
+/// with `*error` set (a one-line reason naming the file); the old file, if
+/// any, is then unchanged and no temporary file is left behind.
+bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error);
+
+}  // namespace capops::lint

@@ -1,0 +1,131 @@
+// Finding the shipped data directory, collecting policy files, reading files.
+#include "engine/lint/pack_locator.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace capops::lint {
+
+namespace fs = std::filesystem;
+
+namespace {
+bool IsDataDir(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir / "stdlib", ec) && fs::is_directory(dir / "policies", ec);
+}
+}  // namespace
+
+std::optional<fs::path> FindDataDir() {
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("CAPOPS_DATA_DIR"); env != nullptr && *env != '\0') {
+    candidates.emplace_back(env);
+  }
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share" / "capops");
+  candidates.emplace_back(CAPOPS_DATA_DIR_BUILD);
+  candidates.emplace_back(CAPOPS_DATA_DIR_INSTALL);
+  for (const fs::path& c : candidates) {
+    if (IsDataDir(c)) return c;
+  }
+  return std::nullopt;
+}
+
+bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::string* error) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) {
+    out->push_back(path);
+    return true;
+  }
+  if (!fs::is_directory(path, ec)) {
+    *error = "no policy file or directory `" + path.string() + "`";
+    return false;
+  }
+  std::vector<fs::path> found;
+  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".cpl") found.push_back(it->path());
+  }
+  if (ec) {
+    *error = "cannot read `" + path.string() + "`: " + ec.message();
+    return false;
+  }
+  std::sort(found.begin(), found.end());
+  out->insert(out->end(), found.begin(), found.end());
+  return true;
+}
+
+const char* FileTypeName(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+int OpenRegularFile(const fs::path& path, std::string* error) {
+  // Opened without blocking, so that a FIFO with no writer cannot hang the
+  // run; what it is comes from the descriptor, so nothing changes between
+  // the look and the read.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    *error = "cannot read `" + path.string() + "`: " + std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  bool known = ::fstat(fd, &st) == 0;
+  if (!known || !S_ISREG(st.st_mode)) {
+    *error = "cannot read `" + path.string() + "`: it is " +
+             (known ? FileTypeName(st.st_mode) : "of an unknown type") + ", not a regular file";
+    ::close(fd);
+    return -1;
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_t limit,
+              std::optional<FileStamp>* stamp) {
+  int fd = OpenRegularFile(path, error);
+  if (fd < 0) return false;
+  text->clear();
+  limit = std::min(limit, SIZE_MAX - 1);  // limit + 1 must not wrap
+  // Sized once: appending chunks would leave up to twice the file reserved.
+  // The stamp comes from the descriptor the text is read from.
+  std::optional<FileStamp> read_from = StampOf(fd);
+  if (read_from) text->reserve(static_cast<size_t>(std::min<uint64_t>(read_from->size, limit) + 1));
+  char chunk[1 << 16];
+  bool failed = false;
+  while (text->size() <= limit) {
+    ssize_t n = ::read(fd, chunk, std::min<size_t>(sizeof chunk, limit + 1 - text->size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    text->append(chunk, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  if (failed) {
+    *error = "cannot read `" + path.string() + "`";
+    return false;
+  }
+  if (stamp != nullptr) {
+    // Only a stamp of the whole text: not of a file cut at the limit or
+    // changed while it was read.
+    bool whole = read_from && read_from->size == text->size();
+    *stamp = whole ? read_from : std::nullopt;
+  }
+  return true;
+}
+
+}  // namespace capops::lint

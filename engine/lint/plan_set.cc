@@ -1,0 +1,586 @@
+// PlanSet: expands plan arguments (files, directories, globs) into sorted
+// plan files, groups them by inventory, and lints the groups into one report.
+#include "engine/lint/plan_set.h"
+
+#include <fnmatch.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "engine/lint/pack_locator.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/facts/loader.h"
+
+namespace capops::lint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsGlob(std::string_view s) {
+  return s.find_first_of("*?[") != std::string_view::npos;
+}
+
+bool IsYaml(const fs::path& p) {
+  return p.extension() == ".yaml" || p.extension() == ".yml";
+}
+
+// Regular YAML files under `root` (hidden directories skipped), in order.
+std::vector<fs::path> YamlFilesUnder(const fs::path& root) {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (it->is_directory(ec) && p.filename().string().starts_with(".")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    // Not only regular files: a FIFO or device named `*.yaml` is refused, not passed over.
+    if (!it->is_directory(ec) && IsYaml(p)) found.push_back(p.lexically_normal());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// The directory a glob's walk starts from: its segments before the first wildcard.
+fs::path GlobRoot(const std::string& pattern) {
+  fs::path root;
+  for (const fs::path& segment : fs::path(pattern)) {
+    if (IsGlob(segment.string())) break;
+    root /= segment;
+  }
+  return root.empty() ? fs::path(".") : root;
+}
+
+bool SegmentsMatch(const std::vector<std::string>& pat, size_t i,
+                   const std::vector<std::string>& path, size_t j) {
+  while (i < pat.size()) {
+    if (pat[i] == "**") {
+      for (size_t k = j; k <= path.size(); ++k) {
+        if (SegmentsMatch(pat, i + 1, path, k)) return true;
+      }
+      return false;
+    }
+    if (j >= path.size() || fnmatch(pat[i].c_str(), path[j].c_str(), FNM_PERIOD) != 0) return false;
+    ++i;
+    ++j;
+  }
+  return j == path.size();
+}
+
+std::vector<std::string> Segments(std::string_view path) {
+  std::vector<std::string> out;
+  for (const fs::path& s : fs::path(path).lexically_normal()) {
+    if (!s.empty() && s != ".") out.push_back(s.string());
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+// Top-level keys of capops's own YAML files: the config, waivers, a baseline.
+bool IsCapopsFile(const std::string& path, const Value& root) {
+  std::string name = fs::path(path).filename().string();
+  if (name == ".capops.yaml" || name == ".capops.yml") return true;
+  if (!root.is(ValueKind::kMap) || root.Field("kind") != nullptr) return false;
+  return root.Field("waivers") != nullptr || root.Field("findings") != nullptr;
+}
+
+Diagnostic NotLinted(const Value& at, std::string why) {
+  Diagnostic d;
+  d.severity = Severity::kInfo;
+  d.loc = at.loc().valid() ? at.loc() : SourceLoc{0, 1, 1};
+  d.code = "discovery";
+  d.message = "not linted: " + std::move(why);
+  d.help = "only `CapacityPlan` documents are linted; name the file outright to lint it anyway";
+  return d;
+}
+
+}  // namespace
+
+FileRole ClassifyFile(const std::string& path, const std::string& text,
+                      const facts::LoadOptions& limits, Diagnostic* note) {
+  SourceManager scratch;
+  FileId id = scratch.Add(path, text);
+  facts::RawLoadResult loaded = facts::LoadRawYaml(scratch, id, limits);
+  // Broken YAML may be a broken plan: the lint says what is wrong with it.
+  if (loaded.diagnostics.HasErrors()) return FileRole::kPlan;
+  std::vector<std::string> kinds;
+  for (facts::DocumentKind k : {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
+    kinds.push_back(facts::DocumentKindName(k));
+  FileRole role = FileRole::kOther;
+  std::optional<Diagnostic> first;
+  for (const Value& root : loaded.documents) {
+    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
+    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
+    std::string name = kind != nullptr ? kind->ToString() : "";
+    bool ours = api != nullptr && api->ToString() == facts::kApiVersion;
+    if (kind != nullptr && name == kinds[0]) return FileRole::kPlan;
+    if (kind != nullptr && name == kinds[1]) {
+      role = FileRole::kInventory;
+    } else if (ours || (kind != nullptr && !ClosestName(name, kinds).empty())) {
+      return FileRole::kPlan;  // meant for capops: the lint reports the kind
+    } else if (IsCapopsFile(path, root)) {
+      if (role == FileRole::kOther) role = FileRole::kCapopsFile;
+    } else if (!first) {
+      first = kind != nullptr ? NotLinted(*kind, "kind `" + name + "`")
+                              : NotLinted(root, "a YAML document without `kind`");
+    }
+  }
+  if (role != FileRole::kOther) return role;
+  *note = first ? *first : NotLinted(Value(), "no YAML documents");
+  return FileRole::kOther;
+}
+
+bool GlobMatch(std::string_view pattern, std::string_view path) {
+  return SegmentsMatch(Segments(pattern), 0, Segments(path), 0);
+}
+
+bool PlanSet::Add(const std::string& arg, std::string* error) {
+  std::error_code ec;
+  std::vector<std::string> found;
+  if (fs::is_regular_file(arg, ec)) {
+    std::string path = fs::path(arg).lexically_normal().string();
+    if (IsInventoryFile(path)) {
+      named_inventories_.push_back(path);
+      return true;
+    }
+    found.push_back(path);
+  } else if (fs::is_directory(arg, ec)) {
+    for (const fs::path& p : YamlFilesUnder(arg)) Consider(p, &found);
+    if (found.empty()) *error = "no plan files (with `kind: CapacityPlan`) under `" + arg + "`";
+  } else if (IsGlob(arg) && !fs::exists(fs::symlink_status(arg, ec))) {
+    fs::path root = GlobRoot(arg);
+    if (fs::is_directory(root, ec)) {
+      for (const fs::path& p : YamlFilesUnder(root)) {
+        if (GlobMatch(arg, p.string())) Consider(p, &found);
+      }
+    }
+    if (found.empty()) *error = "no plan files match `" + arg + "`";
+  } else {
+    // Not a regular file nor a directory: say what it is (a FIFO, a device…).
+    std::string text;
+    ReadFile(arg, &text, error, 0);
+  }
+  if (found.empty()) return false;
+  for (const std::string& p : found) spdlog::debug("plan {}", p);
+  plans_.insert(plans_.end(), found.begin(), found.end());
+  std::sort(plans_.begin(), plans_.end());
+  plans_.erase(std::unique(plans_.begin(), plans_.end()), plans_.end());
+  plans_ = FilesOnce(plans_, "plan");  // a link to a plan named with it is one plan
+  return true;
+}
+
+// A file a directory or glob yielded: a plan, or not linted (and said so).
+void PlanSet::Consider(const fs::path& p, std::vector<std::string>* plans) {
+  std::string text, error;
+  if (!ReadFile(p, &text, &error, limits_.max_file_bytes)) {
+    plans->push_back(p.string());  // the lint stops on it with `error`
+    return;
+  }
+  Diagnostic note;
+  FileRole role = ClassifyFile(p.string(), text, limits_, &note);
+  if (role == FileRole::kPlan) plans->push_back(p.string());
+  if (role != FileRole::kOther) return;
+  if (std::any_of(skipped_.begin(), skipped_.end(), [&](const SkippedFile& f) { return f.path == p.string(); }))
+    return;
+  spdlog::debug("not linted: {}: {}", p.string(), note.message);
+  skipped_.push_back({p.string(), std::move(text), std::move(note)});
+}
+
+// A file named on the command line is linted as a plan unless it is an
+// inventory: `capops-lint plan.yaml inventory.yaml` must not lint the
+// inventory as a plan file and leave the plan without it. Most plans do
+// not spell the kind, so most need no parse here.
+bool PlanSet::IsInventoryFile(const std::string& path) const {
+  std::string text, error;
+  if (!ReadFile(path, &text, &error, limits_.max_file_bytes)) return false;  // the lint says why
+  if (text.find("Inventory") == std::string::npos && text.find('\\') == std::string::npos) return false;
+  Diagnostic note;
+  return ClassifyFile(path, text, limits_, &note) == FileRole::kInventory;
+}
+
+void PlanSet::Group(const std::vector<std::string>& given) {
+  std::vector<std::string> inventories = given;
+  for (const std::string& named : named_inventories_) {
+    if (std::find(inventories.begin(), inventories.end(), named) == inventories.end()) inventories.push_back(named);
+  }
+  groups_.clear();
+  if (!inventories.empty() || plans_.empty()) {
+    if (!plans_.empty()) groups_.push_back({plans_, inventories});
+    return;
+  }
+  std::map<std::vector<std::string>, size_t> index;  // inventories → group
+  for (const std::string& plan : plans_) {
+    std::vector<std::string> own;
+    fs::path sibling = fs::path(plan).parent_path() / "inventory.yaml";
+    std::error_code ec;
+    bool is_plan =
+        std::binary_search(plans_.begin(), plans_.end(), sibling.lexically_normal().string());
+    if (fs::is_regular_file(sibling, ec) && !is_plan)
+      own.push_back(sibling.lexically_normal().string());
+    auto [it, inserted] = index.emplace(own, groups_.size());
+    if (inserted) groups_.push_back({{}, own});
+    groups_[it->second].plans.push_back(plan);
+  }
+}
+
+namespace {
+
+void Merge(eval::LintReport part, eval::LintReport* into) {
+  into->violations.insert(into->violations.end(), std::make_move_iterator(part.violations.begin()),
+                          std::make_move_iterator(part.violations.end()));
+  into->errors.Append(part.errors);
+  into->files += part.files;
+  into->plans += part.plans;
+  into->rules = part.rules;
+  into->ruleset_digest = part.ruleset_digest;
+}
+
+// Violations are ordered by file, line, column, rule and message, as LintRun orders them.
+auto ViolationKey(const SourceManager& sources, const eval::Violation& v) {
+  return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column,
+                         std::string_view(v.rule_id), std::string_view(v.message));
+}
+
+void SortViolations(const SourceManager& sources, std::vector<eval::Violation>* violations) {
+  std::stable_sort(violations->begin(), violations->end(), [&](const auto& a, const auto& b) {
+    return ViolationKey(sources, a) < ViolationKey(sources, b);
+  });
+}
+
+void Push(const Diagnostic& d, Diagnostics* into) {
+  into->Add(d.severity, d.loc, d.message) = d;
+}
+
+bool Empty(const Findings& f) {
+  return f.violations.empty() && f.errors.empty();
+}
+
+// True when a plan file holds an `Inventory` document, which would merge into
+// the inventory of every plan linted with it. Any YAML spelling of the kind
+// has these letters or an escape, so most files need no parse.
+bool HoldsInventory(const TextFile& plan, const facts::LoadOptions& options) {
+  if (plan.text.find("Inventory") == std::string::npos && plan.text.find('\\') == std::string::npos)
+    return false;
+  SourceManager scratch;
+  facts::LoadResult loaded = facts::LoadYaml(scratch, scratch.Add(plan.path, plan.text), options);
+  return std::any_of(
+      loaded.documents.begin(), loaded.documents.end(),
+      [](const facts::Document& d) { return d.kind == facts::DocumentKind::kInventory; });
+}
+
+// One Engine::Lint call's findings by plan file: each plan's `main` holds
+// those located in it; the others (in the inventory, the policies) are shared.
+struct Split {
+  std::vector<CacheEntry> plans;
+  Findings shared;
+  bool usable = false;  // false: the call's files are not as expected, or the inventory is broken
+};
+
+// A group's lint with the cache. Entries: per plan file, the findings
+// located in it and, when it was linted alone or its lint shared nothing,
+// `solo`; per group (key over its plan keys), the shared findings. A report
+// is composed from entries when that is exact, else the group is linted
+// whole, as without the cache — the findings a plan adds to the inventory's
+// cannot be told apart from another plan's in one Lint call.
+// The files for a group's last lint: their texts moved out of `files`,
+// which keeps the paths, so that a large text is not held twice while the
+// lint loads it (and gives it back).
+std::vector<TextFile> Handed(std::vector<TextFile>* files) {
+  std::vector<TextFile> out;
+  for (TextFile& f : *files) out.push_back(TextFile{f.path, std::move(f.text), f.stamp});
+  return out;
+}
+
+class GroupLint {
+ public:
+  GroupLint(Engine* engine, ResultCache* cache, const CacheKeys& keys,
+            const std::map<std::string, FileId, std::less<>>& policies,
+            std::vector<TextFile>& plans, std::vector<TextFile>& inventories)
+      : engine_(engine),
+        cache_(cache),
+        keys_(keys),
+        policies_(policies),
+        plans_(plans),
+        inventories_(inventories) {
+    for (const check::RuleInfo& r : engine->program()->rules) rule_ids_.insert(r.id);
+  }
+
+  eval::LintReport Run();
+
+ private:
+  void LookUp();
+  std::optional<CacheEntry> Decode(const std::string& body);
+  FileResolver Resolver() const;
+  eval::LintReport LintWhole();
+  eval::LintReport LintMisses(const std::vector<size_t>& misses);
+  // `last`: no lint follows, so the texts may be handed over (Handed).
+  Split LintAndSplit(const std::vector<size_t>& which, bool last, eval::LintReport* report);
+  void Attribute(const eval::LintReport& report, FileId inventories,
+                 const std::map<FileId, size_t>& owner, Split* split) const;
+  eval::LintReport Compose(const std::vector<const Findings*>& parts, size_t plans) const;
+
+  Engine* engine_;
+  ResultCache* cache_;
+  const CacheKeys& keys_;
+  const std::map<std::string, FileId, std::less<>>& policies_;
+  std::vector<TextFile>& plans_;  // their texts are moved out by the last lint
+  std::vector<TextFile>& inventories_;
+  std::set<std::string, std::less<>> rule_ids_;
+  std::vector<std::string> plan_keys_;
+  std::map<std::string, FileId, std::less<>> files_;  // the group's files as entries resolve them
+  std::vector<std::optional<CacheEntry>> entries_;
+};
+
+// Paths in entries name the group's files, or policy files.
+FileResolver GroupLint::Resolver() const {
+  return [this](std::string_view path) -> std::optional<FileId> {
+    if (auto it = files_.find(path); it != files_.end()) return it->second;
+    if (auto it = policies_.find(path); it != policies_.end()) return it->second;
+    return std::nullopt;
+  };
+}
+
+std::optional<CacheEntry> GroupLint::Decode(const std::string& body) {
+  CacheEntry entry;
+  if (DecodeEntry(body, Resolver(), &entry)) return entry;
+  cache_->Reject();
+  return std::nullopt;
+}
+
+// The group's files join the sources in the order a lint gives them
+// (inventories, then plans), so that diagnostics sort as after a lint.
+void GroupLint::LookUp() {
+  for (const auto* files : {&inventories_, &plans_}) {
+    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(f.path, f.text, f.stamp));
+  }
+  std::string inventory = keys_.InventoryDigest(inventories_);
+  for (const TextFile& plan : plans_) {
+    plan_keys_.push_back(keys_.PlanKey(inventory, plan));
+    std::optional<std::string> body = cache_->Lookup(plan_keys_.back());
+    entries_.push_back(body ? Decode(*body) : std::nullopt);
+  }
+}
+
+eval::LintReport GroupLint::Run() {
+  // Without inventories, a lint's error names its first plan only: not per plan.
+  if (inventories_.empty()) return engine_->Lint(Handed(&plans_), Handed(&inventories_));
+  LookUp();
+  std::vector<size_t> misses;
+  bool solo = true;  // every hit knows its whole contribution
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    if (!entries_[i]) misses.push_back(i);
+    solo = solo && (!entries_[i] || entries_[i]->solo);
+  }
+  spdlog::debug("cache: {} of {} plans with `{}` found", plans_.size() - misses.size(),
+                plans_.size(), inventories_[0].path);
+  for (size_t i : misses) {
+    if (!HoldsInventory(plans_[i], engine_->options().facts)) continue;
+    spdlog::debug("cache: `{}` holds an `Inventory` document; its group is linted uncached",
+                  plans_[i].path);
+    return engine_->Lint(Handed(&plans_), Handed(&inventories_));
+  }
+  if (misses.size() == plans_.size()) return LintWhole();
+  if (!misses.empty()) return solo ? LintMisses(misses) : LintWhole();
+  std::vector<const Findings*> parts;
+  size_t plans = 0;
+  for (const std::optional<CacheEntry>& e : entries_) {
+    parts.push_back(&e->main);
+    if (solo) parts.push_back(&*e->solo);
+    if (solo) plans += e->solo->plans;
+  }
+  if (solo) return Compose(parts, plans);
+  std::optional<std::string> body = cache_->Lookup(keys_.GroupKey(plan_keys_));
+  std::optional<CacheEntry> group = body ? Decode(*body) : std::nullopt;
+  if (!group) return LintWhole();
+  parts.push_back(&group->main);
+  return Compose(parts, group->main.plans);
+}
+
+// Lints the whole group and stores what can be told apart: each missed
+// plan's own findings, and the group's shared ones.
+eval::LintReport GroupLint::LintWhole() {
+  spdlog::debug("cache: linting the {} plans with `{}`", plans_.size(), inventories_[0].path);
+  std::vector<size_t> all(plans_.size());
+  std::iota(all.begin(), all.end(), 0);
+  eval::LintReport report;
+  Split split = LintAndSplit(all, true, &report);
+  if (!split.usable) return report;
+  bool solo = true;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    if (!entries_[i]) cache_->Store(plan_keys_[i], EncodeEntry(split.plans[i], engine_->sources()));
+    solo = solo && (entries_[i] ? entries_[i]->solo : split.plans[i].solo);
+  }
+  if (solo) return report;  // the plan entries say it all
+  split.shared.plans = report.plans;
+  cache_->Store(keys_.GroupKey(plan_keys_),
+                EncodeEntry(CacheEntry{std::move(split.shared), {}}, engine_->sources()));
+  return report;
+}
+
+// Lints only the missed plans, when every hit knows its whole contribution.
+// Exact when one plan is linted (its shared findings are its own) or when
+// the lint shares nothing; otherwise the whole group is linted.
+eval::LintReport GroupLint::LintMisses(const std::vector<size_t>& misses) {
+  eval::LintReport report;
+  Split split = LintAndSplit(misses, false, &report);
+  if (!split.usable || (misses.size() > 1 && !Empty(split.shared))) return LintWhole();
+  for (size_t k = 0; k < misses.size(); ++k) {
+    std::string body = EncodeEntry(split.plans[k], engine_->sources());
+    cache_->Store(plan_keys_[misses[k]], body);
+    CacheEntry entry;  // read back as from the disk: locations in the group's files
+    if (!DecodeEntry(body, Resolver(), &entry)) return LintWhole();
+    entries_[misses[k]] = std::move(entry);
+  }
+  std::vector<const Findings*> parts;
+  size_t plans = report.plans;
+  for (size_t i = 0; i < plans_.size(); ++i) {
+    bool missed = std::binary_search(misses.begin(), misses.end(), i);
+    parts.push_back(&entries_[i]->main);
+    if (entries_[i]->solo) parts.push_back(&*entries_[i]->solo);
+    if (!missed) plans += entries_[i]->solo->plans;
+  }
+  return Compose(parts, plans);
+}
+
+// Lints plans `which` of the group and splits the findings by plan file.
+Split GroupLint::LintAndSplit(const std::vector<size_t>& which, bool last, eval::LintReport* report) {
+  std::vector<TextFile> some;
+  if (which.size() != plans_.size()) {
+    for (size_t i : which) some.push_back(plans_[i]);
+  }
+  const SourceManager& sources = engine_->sources();
+  FileId base = static_cast<FileId>(sources.size());
+  if (which.size() == plans_.size() && last) {
+    *report = engine_->Lint(Handed(&plans_), Handed(&inventories_));
+  } else {
+    *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_);
+  }
+  // Lint adds the inventories, then the plans, in order; else nothing is told apart.
+  Split split;
+  size_t first_plan = base + inventories_.size();
+  if (sources.size() != first_plan + which.size()) return split;
+  for (size_t k = 0; k < inventories_.size(); ++k) {
+    if (sources.Path(static_cast<FileId>(base + k)) != inventories_[k].path) return split;
+  }
+  std::map<FileId, size_t> owner;
+  for (size_t k = 0; k < which.size(); ++k) {
+    FileId id = static_cast<FileId>(first_plan + k);
+    if (sources.Path(id) != plans_[which[k]].path) return split;
+    owner.emplace(id, k);
+  }
+  split.plans.resize(which.size());
+  Attribute(*report, base, owner, &split);
+  return split;
+}
+
+// Fills `split` from `report`. A plan counts one evaluated document unless a
+// diagnostic in it (not a warning, not a rule's error) says it may not have
+// been evaluated; that estimate never exceeds the truth, so it is exact when
+// the counts add up to the report's.
+void GroupLint::Attribute(const eval::LintReport& report, FileId inventories,
+                          const std::map<FileId, size_t>& owner, Split* split) const {
+  for (const eval::Violation& v : report.violations) {
+    auto it = owner.find(v.loc.file);
+    (it == owner.end() ? split->shared : split->plans[it->second].main).violations.push_back(v);
+  }
+  std::vector<size_t> counted(split->plans.size(), 1);
+  for (const Diagnostic& d : report.errors.items()) {
+    auto it = owner.find(d.loc.file);
+    bool rule_error = rule_ids_.count(d.code) != 0;
+    if (it != owner.end()) {
+      Push(d, &split->plans[it->second].main.errors);
+      if (d.severity != Severity::kWarning && !rule_error) counted[it->second] = 0;
+      continue;
+    }
+    Push(d, &split->shared.errors);
+    bool in_inventory = d.loc.file >= inventories && d.loc.file < inventories + inventories_.size();
+    if (in_inventory && d.severity == Severity::kError && !rule_error)
+      return;  // broken: not usable
+  }
+  bool counts_known = std::accumulate(counted.begin(), counted.end(), size_t{0}) == report.plans;
+  for (size_t k = 0; k < split->plans.size(); ++k) {
+    if (split->plans.size() == 1) {
+      split->plans[k].solo = split->shared;
+      split->plans[k].solo->plans = report.plans;
+    } else if (counts_known && Empty(split->shared)) {
+      split->plans[k].solo = Findings{{}, {}, counted[k]};
+    }
+  }
+  split->usable = true;
+}
+
+// A group's report from entries, sorted and deduplicated as a lint's.
+eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, size_t plans) const {
+  eval::LintReport report;
+  report.ruleset_digest = engine_->ruleset_digest();
+  report.rules = engine_->program()->rules.size();
+  report.files = inventories_.size() + plans_.size();
+  report.plans = plans;
+  for (const Findings* f : parts) {
+    report.violations.insert(report.violations.end(), f->violations.begin(), f->violations.end());
+    report.errors.Append(f->errors);
+  }
+  const SourceManager& sources = engine_->sources();
+  SortViolations(sources, &report.violations);
+  report.violations.erase(std::unique(report.violations.begin(), report.violations.end(),
+                                      [&](const auto& a, const auto& b) {
+                                        return ViolationKey(sources, a) == ViolationKey(sources, b);
+                                      }),
+                          report.violations.end());
+  report.errors.Sort();
+  return report;
+}
+
+}  // namespace
+
+bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
+                 eval::LintReport* report, std::string* error, ResultCache* cache) {
+  *report = eval::LintReport{};
+  report->ruleset_digest = engine->ruleset_digest();
+  report->rules = engine->program() != nullptr ? engine->program()->rules.size() : 0;
+  std::optional<CacheKeys> keys;
+  std::map<std::string, FileId, std::less<>> policies;  // every source so far is a policy file
+  if (cache != nullptr && engine->program() != nullptr) {
+    keys.emplace(*engine);
+    for (FileId f = 0; f < engine->sources().size(); ++f)
+      policies.emplace(engine->sources().Path(f), f);
+  }
+  // Each group's files are read as it comes, so that only one group's texts
+  // are held at a time. A file that cannot be read still stops the run
+  // before anything is printed: the report is printed when all are linted.
+  for (size_t g = 0; g < set.groups().size(); ++g) {
+    std::vector<TextFile> plans, inventories;
+    if (!ReadAll(set.groups()[g].plans, max_file_bytes, &plans, error) ||
+        !ReadAll(set.groups()[g].inventories, max_file_bytes, &inventories, error)) {
+      return false;
+    }
+    Merge(keys ? GroupLint(engine, cache, *keys, policies, plans, inventories).Run()
+               : engine->Lint(std::move(plans), std::move(inventories)),
+          report);
+  }
+  for (const SkippedFile& f : set.skipped()) {
+    Diagnostic note = f.note;
+    note.loc.file = engine->AddSource(f.path, f.text);
+    Push(note, &report->errors);
+  }
+  SortViolations(engine->sources(), &report->violations);
+  report->errors.Sort();
+  if (keys) {
+    spdlog::debug("cache `{}`: {} hits, {} misses, {} stored", cache->dir().string(), cache->hits(),
+                  cache->misses(), cache->stored());
+  }
+  return true;
+}
+
+}  // namespace capops::lint

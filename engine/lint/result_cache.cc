@@ -1,0 +1,352 @@
+// ResultCache: entry files under the cache directory, their keys, and the
+// JSON form of the findings they hold. Entry point: ResultCache::Open.
+#include "engine/lint/result_cache.h"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+#include <spdlog/spdlog.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "engine/lint/output_file.h"
+#include "engine/lint/pack_locator.h"
+#include "engine/common/json_text.h"
+
+namespace capops::lint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Bumped whenever an entry's layout or meaning changes: older entries miss.
+constexpr int kFormatVersion = 2;
+constexpr const char* kMagic = "capops-cache";
+constexpr const char* kTagName = "CACHEDIR.TAG";
+constexpr const char* kTagText =
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by capops-lint (--cache).\n"
+    "# The directory holds lint results and may be deleted at any time.\n";
+
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+// A tripwire: a new field in a finding must be written and read below (and
+// kFormatVersion bumped), or cached reports would silently lose it.
+static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
+                  sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 448 &&
+                  sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
+              "a finding changed shape: update result_cache.cc and bump kFormatVersion");
+#endif
+
+// Findings to JSON; files are numbered in a table as they are met.
+class Encoder {
+ public:
+  explicit Encoder(const SourceManager& sources) : sources_(sources) {}
+
+  Json Loc(const SourceLoc& loc) {
+    int64_t file = -1;
+    if (loc.file != kNoFile) {
+      auto [it, added] = index_.emplace(loc.file, files_.size());
+      if (added) files_.push_back(std::string(sources_.Path(loc.file)));
+      file = static_cast<int64_t>(it->second);
+    }
+    return Json::array({file, loc.line, loc.column});
+  }
+
+  Json Violation(const eval::Violation& v) {
+    Json evidence = Json::array(), labels = Json::array(), trace = Json::array();
+    for (const eval::Evidence& e : v.evidence) evidence.push_back({e.name, e.value, Loc(e.loc)});
+    for (const eval::Label& l : v.labels) labels.push_back({Loc(l.loc), l.message});
+    for (const eval::TraceStep& s : v.trace) {
+      Json values = Json::array();
+      for (const eval::TraceValue& t : s.values)
+        values.push_back({t.expr, t.value, Loc(t.loc), Loc(t.fact), Loc(t.anchor)});
+      trace.push_back({s.clause, s.value, Loc(s.loc), std::move(values)});
+    }
+    Json suppression = nullptr;
+    if (const auto& s = v.suppression)
+      suppression = {s->owner, s->justification, s->expires, Loc(s->loc)};
+    return {
+        {"rule", v.rule_id},    {"name", v.rule_name}, {"severity", static_cast<int>(v.severity)},
+        {"message", v.message}, {"loc", Loc(v.loc)},   {"policy_loc", Loc(v.policy_loc)},
+        {"because", v.because}, {"fix", v.fix},        {"evidence", evidence},
+        {"labels", labels},     {"trace", trace},      {"suppression", suppression},
+        {"statement", v.statement}, {"subject", v.subject}};
+  }
+
+  Json Error(const Diagnostic& d) {
+    Json related = Json::array();
+    for (const RelatedLoc& r : d.related) related.push_back({Loc(r.loc), r.message});
+    return {{"severity", static_cast<int>(d.severity)},
+            {"loc", Loc(d.loc)},
+            {"message", d.message},
+            {"help", d.help},
+            {"code", d.code},
+            {"related", related},
+            {"length", d.length}};
+  }
+
+  Json Of(const Findings& f) {
+    Json violations = Json::array(), errors = Json::array();
+    for (const eval::Violation& v : f.violations) violations.push_back(Violation(v));
+    for (const Diagnostic& d : f.errors.items()) errors.push_back(Error(d));
+    return {{"plans", f.plans}, {"violations", violations}, {"errors", errors}};
+  }
+
+  std::vector<std::string> files() const { return files_; }
+
+ private:
+  const SourceManager& sources_;
+  std::map<FileId, size_t> index_;
+  std::vector<std::string> files_;
+};
+
+// JSON back to findings; throws Json::exception (or std::out_of_range) on
+// any deviation from what Encoder writes.
+class Decoder {
+ public:
+  explicit Decoder(std::vector<FileId> files) : files_(std::move(files)) {}
+
+  SourceLoc Loc(const Json& j) const {
+    if (!j.is_array() || j.size() != 3) throw std::out_of_range("loc");
+    int64_t file = j[0].get<int64_t>();
+    FileId id = file < 0 ? kNoFile : files_.at(static_cast<size_t>(file));
+    return SourceLoc{id, j[1].get<uint32_t>(), j[2].get<uint32_t>()};
+  }
+
+  static Severity Grade(const Json& j) {
+    int s = j.get<int>();
+    if (s < static_cast<int>(Severity::kInfo) || s > static_cast<int>(Severity::kError))
+      throw std::out_of_range("severity");
+    return static_cast<Severity>(s);
+  }
+
+  eval::Violation Violation(const Json& j) const {
+    eval::Violation v;
+    v.rule_id = j.at("rule").get<std::string>();
+    v.rule_name = j.at("name").get<std::string>();
+    v.severity = Grade(j.at("severity"));
+    v.message = j.at("message").get<std::string>();
+    v.loc = Loc(j.at("loc"));
+    v.policy_loc = Loc(j.at("policy_loc"));
+    v.because = j.at("because").get<std::string>();
+    v.fix = j.at("fix").get<std::string>();
+    v.statement = j.at("statement").get<std::string>();
+    v.subject = j.at("subject").get<std::string>();
+    for (const Json& e : j.at("evidence")) v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2))});
+    for (const Json& l : j.at("labels")) v.labels.push_back({Loc(l.at(0)), l.at(1)});
+    for (const Json& s : j.at("trace")) {
+      eval::TraceStep step{s.at(0), s.at(1), Loc(s.at(2)), {}};
+      for (const Json& t : s.at(3))
+        step.values.push_back({t.at(0), t.at(1), Loc(t.at(2)), Loc(t.at(3)), Loc(t.at(4))});
+      v.trace.push_back(std::move(step));
+    }
+    const Json& s = j.at("suppression");
+    if (!s.is_null()) v.suppression = eval::Suppression{s.at(0), s.at(1), s.at(2), Loc(s.at(3))};
+    return v;
+  }
+
+  void Error(const Json& j, Diagnostics* into) const {
+    Diagnostic& d =
+        into->Add(Grade(j.at("severity")), Loc(j.at("loc")), j.at("message").get<std::string>());
+    d.help = j.at("help").get<std::string>();
+    d.code = j.at("code").get<std::string>();
+    for (const Json& r : j.at("related")) d.related.push_back({Loc(r.at(0)), r.at(1)});
+    d.length = j.at("length").get<uint32_t>();
+  }
+
+  Findings Of(const Json& j) const {
+    Findings f;
+    f.plans = j.at("plans").get<size_t>();
+    for (const Json& v : j.at("violations")) f.violations.push_back(Violation(v));
+    for (const Json& e : j.at("errors")) Error(e, &f.errors);
+    return f;
+  }
+
+ private:
+  std::vector<FileId> files_;
+};
+
+}  // namespace
+
+std::string EncodeEntry(const CacheEntry& entry, const SourceManager& sources) {
+  Encoder encoder(sources);
+  Json main = encoder.Of(entry.main);
+  Json solo = entry.solo ? encoder.Of(*entry.solo) : Json(nullptr);
+  Json out = {{"files", encoder.files()}, {"main", std::move(main)}, {"solo", std::move(solo)}};
+  return JsonText(out);
+}
+
+bool DecodeEntry(std::string_view text, const FileResolver& resolve, CacheEntry* entry) {
+  try {
+    Json j = Json::parse(text);
+    std::vector<FileId> files;
+    for (const Json& path : j.at("files")) {
+      std::optional<FileId> id = resolve(path.get<std::string>());
+      if (!id) return false;
+      files.push_back(*id);
+    }
+    Decoder decoder(std::move(files));
+    entry->main = decoder.Of(j.at("main"));
+    entry->solo.reset();
+    if (!j.at("solo").is_null()) entry->solo = decoder.Of(j.at("solo"));
+    return true;
+  } catch (const std::exception&) {  // Json::exception, or std::out_of_range from a bad index
+    return false;
+  }
+}
+
+Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
+  EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
+}
+
+Sha256::~Sha256() {
+  EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_));
+}
+
+Sha256& Sha256::Add(std::string_view part) {
+  // Each part is prefixed by its length, so no two sequences of parts collide.
+  std::string length = std::to_string(part.size()) + ":";
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), length.data(), length.size());
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), part.data(), part.size());
+  return *this;
+}
+
+std::string Sha256::Hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &size);
+  std::string hex;
+  hex.reserve(2 * size);
+  for (unsigned int i = 0; i < size; ++i)
+    fmt::format_to(std::back_inserter(hex), "{:02x}", digest[i]);
+  return hex;
+}
+
+CacheKeys::CacheKeys(const Engine& engine) {
+  const EngineOptions& o = engine.options();
+  Sha256 h;
+  h.Add(kMagic)
+      .Add(static_cast<size_t>(kFormatVersion))
+      .Add(CAPOPS_VERSION)
+      .Add(engine.ruleset_digest());
+  // Every option that can change a finding; `jobs` and the like cannot.
+  for (size_t limit :
+       {o.parse.max_file_bytes, o.parse.max_depth, o.parse.max_errors, o.facts.max_file_bytes,
+        o.facts.max_depth, o.facts.max_nodes, o.facts.max_documents, o.facts.max_string_length,
+        o.eval.max_errors_per_rule, o.eval.max_violations_per_rule}) {
+    h.Add(limit);
+  }
+  h.Add(std::to_string(o.eval.max_steps)).Add(std::to_string(o.eval.max_memory));
+  h.Add(o.eval.trace ? "trace" : "no-trace");
+  h.Add(o.optimize ? "planned" : "as-written");
+  // Rules not evaluated find nothing: a run that enables one must not reuse
+  // an entry stored without it.
+  h.Add(o.skip_rules.size());
+  for (const std::string& id : o.skip_rules) h.Add(id);
+  // The policy texts: the digest ignores layout and file names, but
+  // findings point into the policies by line and column.
+  const SourceManager& sources = engine.sources();
+  h.Add(sources.size());
+  for (FileId f = 0; f < sources.size(); ++f)
+    h.Add(sources.file(f).path()).Add(sources.file(f).text());
+  context_ = h.Hex();
+}
+
+std::string CacheKeys::InventoryDigest(const std::vector<TextFile>& inventories) const {
+  Sha256 h;
+  h.Add("inventories").Add(inventories.size());
+  for (const TextFile& f : inventories) h.Add(f.path).Add(f.text);
+  return h.Hex();
+}
+
+std::string CacheKeys::PlanKey(const std::string& inventory_digest, const TextFile& plan) const {
+  return Sha256()
+      .Add("plan")
+      .Add(context_)
+      .Add(inventory_digest)
+      .Add(plan.path)
+      .Add(plan.text)
+      .Hex();
+}
+
+std::string CacheKeys::GroupKey(const std::vector<std::string>& plan_keys) const {
+  Sha256 h;
+  h.Add("group").Add(context_).Add(plan_keys.size());
+  for (const std::string& k : plan_keys) h.Add(k);
+  return h.Hex();
+}
+
+std::unique_ptr<ResultCache> ResultCache::Open(const fs::path& dir, std::string* warning) {
+  std::error_code ec;
+  const std::string shown = "`" + dir.string() + "`";
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) {
+      *warning = "the cache directory " + shown + " is not a directory; running without the cache";
+      return nullptr;
+    }
+    if (!fs::exists(dir / kTagName, ec) && !fs::is_empty(dir, ec)) {
+      *warning = shown + " is not a capops-lint cache directory (no " + kTagName +
+                 "), so it is left alone; running without the cache";
+      return nullptr;
+    }
+  }
+  fs::create_directories(dir, ec);
+  std::string problem;
+  if (ec) {
+    problem = "cannot create it: " + ec.message();
+  } else if (!fs::exists(dir / kTagName, ec)) {
+    WriteFileAtomically((dir / kTagName).string(), kTagText, &problem);
+  }
+  if (!problem.empty()) {
+    *warning = "the cache directory " + shown + " is unusable (" + problem +
+               "); running without the cache";
+    return nullptr;
+  }
+  return std::unique_ptr<ResultCache>(new ResultCache(dir));
+}
+
+std::string ResultCache::Seal(const std::string& key, std::string_view body) {
+  return fmt::format("{} {} {} {}\n", kMagic, kFormatVersion, key, Sha256().Add(body).Hex()) +
+         std::string(body);
+}
+
+std::optional<std::string> ResultCache::Lookup(const std::string& key) {
+  // Read like any input: an entry that is not a regular file (a directory,
+  // a FIFO someone left there) is a miss, never a hang or a crash.
+  std::string text, error;
+  bool read = ReadFile(dir_ / key, &text, &error);
+  size_t newline = text.find('\n');
+  if (read && newline != std::string::npos) {
+    std::string_view body = std::string_view(text).substr(newline + 1);
+    if (Seal(key, body) == text) {
+      ++hits_;
+      return std::string(body);
+    }
+    spdlog::debug("cache entry {} is corrupt; ignored", key);
+  }
+  ++misses_;
+  return std::nullopt;
+}
+
+void ResultCache::Reject() {
+  --hits_;
+  ++misses_;
+}
+
+void ResultCache::Store(const std::string& key, std::string_view body) {
+  if (!writable_) return;
+  std::string problem;
+  if (WriteFileAtomically((dir_ / key).string(), Seal(key, body), &problem)) {
+    ++stored_;
+    return;
+  }
+  writable_ = false;
+  spdlog::warn("the cache directory `{}` is not writable ({}); no more results are stored this run",
+               dir_.string(), problem);
+}
+
+}  // namespace capops::lint

@@ -1,0 +1,142 @@
+// ResultCache: findings of earlier runs, reused when nothing they depend on
+// has changed (`capops-lint --cache[=DIR]`).
+//
+// An entry is a file `DIR/<key>` named by a SHA-256 key over everything the
+// findings depend on (CacheKeys: the cache format, the capops version, the
+// ruleset digest with its param values, the policy files as read, the
+// options that change findings, the plan file's path and text, its
+// inventories' paths and texts). No timestamps: an entry is never stale, the
+// directory is safe to delete at any time, and stale entries are merely
+// unused. An entry that cannot be read, does not parse, has another format
+// or key, or fails its checksum is a miss, never trusted, and is overwritten.
+//
+// Entries hold findings with locations by path (CacheEntry, EncodeEntry);
+// DecodeEntry maps the paths back to FileIds of the engine's SourceManager,
+// so reports quote source lines as after a fresh lint. Which findings go
+// into which entry is LintPlanSet's business (plan_set.cc).
+//
+//   std::string warning;
+//   std::unique_ptr<ResultCache> cache = ResultCache::Open(".capops-cache", &warning);
+//   if (!cache) spdlog::warn("{}", warning);            // the run goes on uncached
+//   if (std::optional<std::string> body = cache->Lookup(key)) …DecodeEntry(*body, resolve, &entry)
+//   cache->Store(key, EncodeEntry(entry, engine.sources()));
+//
+// Not thread-safe. Several processes may share a directory: entries are
+// written to a temporary file and renamed into place. The directory is
+// trusted like a build directory: the checksum catches damage, not forgery.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/api/engine.h"
+#include "engine/eval/result.h"
+
+namespace capops::lint {
+
+/// The directory `--cache` uses when given no value.
+inline constexpr const char* kDefaultCacheDir = ".capops-cache";
+
+/// Findings of one plan file or of a group of them, with the number of plan
+/// documents they come from.
+struct Findings {
+  std::vector<eval::Violation> violations;
+  Diagnostics errors;
+  size_t plans = 0;
+};
+
+/// What an entry holds: `main`, and for a plan file linted on its own the
+/// findings that lie outside it (`solo`, with the plan count), so that the
+/// plan's whole contribution to a report is known.
+struct CacheEntry {
+  Findings main;
+  std::optional<Findings> solo;
+};
+
+/// The FileId of a file by path when an entry is read back; nullopt when
+/// the path is not one the run knows (then the entry is a miss).
+using FileResolver = std::function<std::optional<FileId>(std::string_view path)>;
+
+/// An entry as JSON text; every location is written as (path, line, column).
+std::string EncodeEntry(const CacheEntry& entry, const SourceManager& sources);
+/// Reads an entry back. False when the text is not a well-formed entry or a
+/// path does not resolve; `*entry` is then unspecified.
+bool DecodeEntry(std::string_view text, const FileResolver& resolve, CacheEntry* entry);
+
+/// SHA-256 over length-prefixed parts, as 64 lowercase hex digits.
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  Sha256& Add(std::string_view part);
+  Sha256& Add(size_t number) { return Add(std::to_string(number)); }
+  /// The digest; the object must not be used afterwards.
+  std::string Hex();
+
+ private:
+  void* ctx_;  // EVP_MD_CTX
+};
+
+/// Keys of a run's entries. The context (format, version, rule set, policy
+/// texts, options) is hashed once; a plan's key adds its inventories and
+/// its own path and text.
+class CacheKeys {
+ public:
+  /// `engine` is compiled, its params set and options final; every source it
+  /// holds now (the policies) counts.
+  explicit CacheKeys(const Engine& engine);
+  /// A digest of a group's inventory files, for PlanKey.
+  std::string InventoryDigest(const std::vector<TextFile>& inventories) const;
+  std::string PlanKey(const std::string& inventory_digest, const TextFile& plan) const;
+  /// The key of a group of plans linted together, from their plan keys in order.
+  std::string GroupKey(const std::vector<std::string>& plan_keys) const;
+
+ private:
+  std::string context_;
+};
+
+class ResultCache {
+ public:
+  /// Opens `dir`, creating it with a CACHEDIR.TAG file. Null, with
+  /// `*warning` set, when it cannot be created, or when it exists, is not
+  /// empty and has no CACHEDIR.TAG (so `--cache=plans/` never litters a
+  /// directory of plans).
+  static std::unique_ptr<ResultCache> Open(const std::filesystem::path& dir, std::string* warning);
+
+  /// The body of the entry under `key`, or nullopt: absent, unreadable, of
+  /// another format or key, or failing its checksum. Counts a hit or a miss.
+  std::optional<std::string> Lookup(const std::string& key);
+  /// Counts a hit found by Lookup as a miss after all (its body did not decode).
+  void Reject();
+  /// Writes the entry atomically. On the first failure logs a warning and
+  /// stores nothing more this run.
+  void Store(const std::string& key, std::string_view body);
+
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+  size_t stored() const { return stored_; }
+  const std::filesystem::path& dir() const { return dir_; }
+
+  /// The file text of an entry: a header line with the format, the key and
+  /// the SHA-256 of `body`, then `body` (tests build entries with it).
+  static std::string Seal(const std::string& key, std::string_view body);
+
+ private:
+  explicit ResultCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  std::filesystem::path dir_;
+  bool writable_ = true;
+  size_t hits_ = 0;
+  size_t misses_ = 0;
+  size_t stored_ = 0;
+};
+
+}  // namespace capops::lint

@@ -1,0 +1,36 @@
+// The rule catalogue: what `rules` and `doc` say about each rule of a
+// compiled rule set — metadata, rationale, fix, params and CPL source.
+//
+//   std::vector<RuleEntry> rules = BuildCatalog(engine);
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/engine.h"
+
+namespace capops::lint {
+
+struct ParamEntry {
+  std::string name;
+  std::string type;          // as written by a user: `set<Slice>`
+  std::string default_text;  // the default's CPL source
+  std::string value;         // the current value, as a literal
+};
+
+struct RuleEntry {
+  const check::RuleInfo* info = nullptr;
+  std::string defined_at;            // file:line
+  std::vector<std::string> because;  // one per deny/warn that has one
+  std::vector<std::string> fix;
+  std::vector<ParamEntry> params;  // the params the rule reads, in order of first use
+  std::string source;              // the rule's CPL text
+};
+
+/// One entry per rule, in rule-id order. Requires a compiled engine.
+std::vector<RuleEntry> BuildCatalog(const Engine& engine);
+
+/// Items joined with `sep`.
+std::string Joined(const std::vector<std::string>& items, const char* sep);
+
+}  // namespace capops::lint

@@ -1,0 +1,74 @@
+// SameFile and DedupByIdentity over real files in a scratch directory:
+// spellings, symlinks, hard links, missing files and distinct files with
+// equal contents.
+#include "engine/lint/same_file.h"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace capops::lint {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Strings = std::vector<std::string>;
+
+struct Dir {
+  fs::path dir;
+  Dir() {
+    std::random_device rd;
+    dir = fs::temp_directory_path() / ("capops-same-file-" + std::to_string(rd()));
+    fs::create_directories(dir / "sub");
+    std::ofstream(dir / "inv.yaml") << "kind: Inventory\n";
+    std::ofstream(dir / "copy.yaml") << "kind: Inventory\n";  // same text, another file
+    fs::create_symlink(dir / "inv.yaml", dir / "link.yaml");
+    fs::create_hard_link(dir / "inv.yaml", dir / "hard.yaml");
+  }
+  ~Dir() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  std::string P(const std::string& name) const { return (dir / name).string(); }
+};
+
+TEST_CASE("SameFile: one file under any spelling, a link included", "[cli]") {
+  Dir d;
+  CHECK(SameFile(d.P("inv.yaml"), d.P("inv.yaml")));
+  CHECK(SameFile(d.P("inv.yaml"), d.P("./inv.yaml")));
+  CHECK(SameFile(d.P("inv.yaml"), d.P("sub/../inv.yaml")));
+  CHECK(SameFile(d.P("inv.yaml"), d.P("link.yaml")));
+  CHECK(SameFile(d.P("hard.yaml"), d.P("link.yaml")));
+  CHECK_FALSE(SameFile(d.P("inv.yaml"), d.P("copy.yaml")));
+  CHECK_FALSE(SameFile(d.P("missing.yaml"), d.P("missing.yaml")));  // its own error, where read
+  CHECK_FALSE(SameFile(d.P("inv.yaml"), d.P("missing.yaml")));
+}
+
+TEST_CASE("DedupByIdentity keeps the first mention and lists the others", "[cli]") {
+  Dir d;
+  Strings dropped;
+  Strings kept =
+      DedupByIdentity({d.P("inv.yaml"), d.P("copy.yaml"), d.P("./inv.yaml"), d.P("missing.yaml"),
+                       d.P("link.yaml"), d.P("missing.yaml"), d.P("hard.yaml"), d.P("inv.yaml")},
+                      &dropped);
+  CHECK(kept ==
+        Strings{d.P("inv.yaml"), d.P("copy.yaml"), d.P("missing.yaml"), d.P("missing.yaml")});
+  CHECK(dropped == Strings{d.P("./inv.yaml"), d.P("link.yaml"), d.P("hard.yaml"), d.P("inv.yaml")});
+  CHECK(DedupByIdentity({}, nullptr).empty());
+  CHECK(DedupByIdentity({d.P("inv.yaml"), d.P("link.yaml")}, nullptr) == Strings{d.P("inv.yaml")});
+
+  // Relative spellings from the working directory.
+  fs::path cwd = fs::current_path();
+  fs::current_path(d.dir);
+  Strings rel_dropped;
+  Strings rel = DedupByIdentity({"inv.yaml", "./inv.yaml", "sub/../inv.yaml"}, &rel_dropped);
+  fs::current_path(cwd);
+  CHECK(rel == Strings{"inv.yaml"});
+  CHECK(rel_dropped == Strings{"./inv.yaml", "sub/../inv.yaml"});
+}
+
+}  // namespace
+}  // namespace capops::lint

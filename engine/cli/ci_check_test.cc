@@ -339,7 +339,7 @@ TEST_CASE("fail-on never exits 0 with findings; --output writes the report to a 
 
 // The check command in-process, with the given fact-text threshold.
 RunResult Check(CheckOptions options, size_t release_text_bytes) {
-  options.engine.release_text_bytes = release_text_bytes;
+  options.session.engine.release_text_bytes = release_text_bytes;
   std::ostringstream out, err;
   int code = RunCheck(options, out, err);
   return {code, out.str(), err.str()};
@@ -348,8 +348,9 @@ RunResult Check(CheckOptions options, size_t release_text_bytes) {
 TEST_CASE("a report is the same, byte for byte, with fact texts released or kept", "[cli]") {
   Scratch s;
   CheckOptions options;
-  options.config = (fs::path(CAPOPS_SOURCE_DIR) / "examples/ci/.capops.yaml").string();  // with a waiver
-  options.explain = true;
+  options.session.config = (fs::path(CAPOPS_SOURCE_DIR) / "examples/ci/.capops.yaml").string();  // with a waiver
+  options.session.trace = true;
+  using report::Format;
   for (Format format : {Format::kText, Format::kJson, Format::kSarif, Format::kGithub}) {
     options.format = format;
     RunResult kept = Check(options, EngineOptions{}.release_text_bytes);
@@ -364,9 +365,9 @@ TEST_CASE("a report is the same, byte for byte, with fact texts released or kept
   CHECK(Has(text.out, "1 waived"));  // the waiver found its finding by fact path
   CHECK(Has(text.out, "|   - {id: q-h100, kind: quota"));  // a quoted line
 
-  options.write_baseline = s.Path("kept.baseline");
+  options.session.write_baseline = s.Path("kept.baseline");
   Check(options, EngineOptions{}.release_text_bytes);
-  options.write_baseline = s.Path("released.baseline");
+  options.session.write_baseline = s.Path("released.baseline");
   Check(options, 0);
   CHECK(s.Read("released.baseline") == s.Read("kept.baseline"));
   CHECK(Has(s.Read("released.baseline"), "allocations[a-train-alt]"));  // a fact path, from the text read back

@@ -14,6 +14,12 @@ int Fail(std::ostream& err, const std::string& reason) {
   return kExitUsage;
 }
 
+int FailWith(const lint::Report& report, bool color, std::ostream& err) {
+  if (!report.problems.empty()) report::WriteDiagnostics(*report.problem_sources, report.problems, {false, color}, err);
+  if (!report.error.empty()) Fail(err, report.error);
+  return kExitUsage;
+}
+
 bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
   Diagnostics problems;
   if (engine->Compile(&problems)) return true;

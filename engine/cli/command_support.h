@@ -7,12 +7,17 @@
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/lint/session.h"
 
 namespace capops::cli {
 
 /// Prints `capops-lint: error: <reason>` (reason made Visible, escape.h) and
 /// returns the usage exit code (2).
 int Fail(std::ostream& err, const std::string& reason);
+
+/// Prints why a lint session could not lint (its problems, then its
+/// reason as a Fail line) and returns the usage exit code (2).
+int FailWith(const lint::Report& report, bool color, std::ostream& err);
 
 /// Compiles the engine's policies; on errors prints them and a summary line
 /// to `err` and returns false.

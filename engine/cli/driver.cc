@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <iostream>
 
 #include "engine/cli/check_command.h"
@@ -14,6 +17,7 @@
 #include "engine/cli/doc_command.h"
 #include "engine/cli/fmt_command.h"
 #include "engine/lint/result_cache.h"
+#include "engine/lint/fail_on.h"
 #include "engine/cli/rules_command.h"
 #include "engine/cli/test_command.h"
 #include "engine/cli/eval_command.h"
@@ -93,114 +97,223 @@ int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
 namespace {
 
+// What every subcommand shares: the streams, and the `--format` and
+// `--color` values (each subcommand admits its own set of formats).
+struct Shared {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+  std::string format = "text";
+  std::string color = "auto";
+  bool color_on() const { return WantColor(color, out); }
+};
+
+// A subcommand: its parser and what runs once its flags are parsed.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+void FormatOption(CLI::App* app, Shared* shared, std::vector<std::string> formats) {
+  app->add_option("--format", shared->format, "output format")->check(CLI::IsMember(std::move(formats)));
+}
+
+// The flags of `why-not` and of the top-level lint that it shares.
+void FactOptions(CLI::App* app, std::vector<std::string>* policies, std::vector<std::string>* inventories) {
+  // One value per flag (`--policy a --policy b`), so plan files are never swallowed.
+  app->add_option("--policy", *policies, "policy file or directory (repeatable; default: the shipped pack)")
+      ->allow_extra_args(false);
+  app->add_option("--inventory", *inventories, "inventory file (repeatable; default: inventory.yaml beside each plan)")
+      ->allow_extra_args(false);
+}
+
+// The top-level command: lint plans (check_command.h).
+void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
+  lint::SessionOptions& s = o->session;
+  FactOptions(app, &s.policies, &s.inventories);
+  app->add_option("-o,--output", s.output, "write the report to FILE instead of stdout");
+  app->add_option("--config", s.config, "config file (default: .capops.yaml here or in a parent directory)");
+  app->add_flag("--no-config", s.no_config, "do not look for .capops.yaml");
+  app->add_option("--waivers", s.waivers, "waivers file (default: the config's `waivers`)");
+  app->add_option("--baseline", s.baseline, "report only findings not listed in this baseline file");
+  app->add_option("--write-baseline", s.write_baseline, "record the findings in FILE, then report only new ones");
+  app->add_flag("--explain", s.trace, "show each violation's evidence and clause trace");
+  // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
+  // `--cache plans/` lints plans/ with the default cache, never caches into it.
+  app->add_flag(std::string("--cache{") + lint::kDefaultCacheDir + "}", s.cache,
+                std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") +
+                    lint::kDefaultCacheDir + ")");
+  app->add_option("--fail-on", *fail_on, "lowest severity that fails the run (default: the config's, else error)")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app->add_option("-j,--jobs", s.engine.jobs, "threads for files, plans and rules (default: the cores available)")
+      ->check(CLI::Range(1, 256));
+  app->add_flag("--allow-empty", s.allow_empty, "exit 0 even when no plan was found or every rule is disabled");
+  app->add_option("plans", s.plans, "plan files, directories or globs (default: the config's `plans`)");
+  AddLimitOptions(app, &s.engine);
+}
+
+Command AddWhyNot(CLI::App* app, Shared* shared, const EngineOptions* limits) {
+  auto o = std::make_shared<WhyNotOptions>();
+  CLI::App* sub = app->add_subcommand("why-not", "explain why a rule did or did not fire for one fact");
+  sub->add_option("rule", o->rule_id, "rule id")->required();
+  sub->add_option("--at", o->selector, "the fact: `allocations[a-train]` or `plan.yaml:37`")->required();
+  sub->add_option("plans", o->plans, "plan file")->required();
+  FactOptions(sub, &o->policies, &o->inventories);
+  return {sub, [o, shared, limits] {
+            o->color = shared->color_on();
+            o->engine = *limits;
+            return RunWhyNot(*o, shared->out, shared->err);
+          }};
+}
+
+Command AddExplain(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<ExplainOptions>();
+  CLI::App* sub = app->add_subcommand("explain", "print a rule's documentation, parameters and source");
+  sub->add_option("rule", o->rule_id, "rule id (or name)")->required();
+  sub->add_option("--policy", o->policies, "policy file or directory")->allow_extra_args(false);
+  return {sub, [o, shared] {
+            o->color = shared->color_on();
+            return RunExplain(*o, shared->out, shared->err);
+          }};
+}
+
+Command AddEval(CLI::App* app, Shared* shared, const EngineOptions* limits) {
+  auto o = std::make_shared<EvalCommandOptions>();
+  CLI::App* sub = app->add_subcommand("eval", "type-check and evaluate one CPL expression against the facts");
+  sub->add_option("expression", o->expression, "a CPL expression, or - to read one per line")->required();
+  sub->add_option("plans", o->plans, "plan file");
+  sub->add_option("--inventory", o->inventories, "inventory file")->allow_extra_args(false);
+  sub->add_option("--policy", o->policies, "policy file or directory")->allow_extra_args(false);
+  FormatOption(sub, shared, {"text", "json"});
+  sub->add_flag("--explain", o->explain, "show each sub-expression's value");
+  return {sub, [o, shared, limits] {
+            o->json = shared->format == "json";
+            o->color = shared->color_on();
+            o->engine = *limits;
+            return RunEval(*o, shared->in, shared->out, shared->err);
+          }};
+}
+
+Command AddCheckRules(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<CheckRulesOptions>();
+  CLI::App* sub = app->add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
+  sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
+  sub->add_flag("--cost", o->cost, "show each rule's static cost bound");
+  sub->add_flag("--plan", o->plan, "show how each rule will run: clause order, joins, values computed once");
+  return {sub, [o, shared] {
+            o->color = shared->color_on();
+            return RunCheckRules(*o, shared->out, shared->err);
+          }};
+}
+
+Command AddTest(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<TestOptions>();
+  CLI::App* sub = app->add_subcommand("test", "run the policy tests (`*_test.cpl`) of policy packs");
+  sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
+  sub->add_flag("--coverage", o->coverage, "report rule and condition (`where`/`when`) coverage");
+  sub->add_option("--min-coverage", o->min_coverage, "fail when rule or condition coverage is below N%")
+      ->check(CLI::Range(0.0, 100.0));
+  FormatOption(sub, shared, {"text", "json"});
+  return {sub, [o, shared] {
+            o->json = shared->format == "json";
+            o->color = shared->color_on();
+            return RunTest(*o, shared->out, shared->err);
+          }};
+}
+
+Command AddRules(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<RulesOptions>();
+  CLI::App* sub = app->add_subcommand(
+      "rules", "list the rules of policy packs, print the ruleset digest, or compare two versions (--diff)");
+  sub->add_option("paths", o->policies,
+                  "policy files or directories (default: the shipped pack); with --diff: plans, directories or globs");
+  CLI::Option* diff =
+      sub->add_option("--diff", o->diff,
+                      "compare two rule sets, and their findings on both versions' test fixtures and the plans "
+                      "given; OLD may be `git:REV`: NEW as of git revision REV")
+          ->expected(2)
+          ->allow_extra_args(false)
+          ->type_name("OLD NEW");
+  sub->add_option("--inventory", o->inventories,
+                  "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
+      ->allow_extra_args(false)
+      ->needs(diff);
+  sub->add_flag("--fail-on-new", o->fail_on_new, "with --diff: exit 1 when a finding appears")->needs(diff);
+  sub->add_flag("--digest", o->digest, "print only the ruleset digest")->excludes(diff);
+  sub->add_flag("--canonical", o->canonical, "print the canonical form the digest hashes")->excludes(diff);
+  FormatOption(sub, shared, {"text", "json", "markdown"});
+  return {sub, [o, shared] {
+            o->format = shared->format;
+            return RunRules(*o, shared->out, shared->err);
+          }};
+}
+
+Command AddDoc(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<DocOptions>();
+  CLI::App* sub = app->add_subcommand("doc", "write a Markdown and HTML catalogue of policy packs");
+  sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
+  sub->add_option("-o,--output", o->out_dir, "output directory")->required();
+  return {sub, [o, shared] { return RunDoc(*o, shared->out, shared->err); }};
+}
+
+Command AddFmt(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<FmtOptions>();
+  CLI::App* sub = app->add_subcommand("fmt", "rewrite CPL files in place in one canonical layout");
+  sub->add_option("paths", o->paths, "CPL files or directories")->required();
+  sub->add_flag("--check", o->check, "list the files that would change; exit 1 if any");
+  return {sub, [o, shared] {
+            o->color = shared->color_on();
+            return RunFmt(*o, shared->out, shared->err);
+          }};
+}
+
+// `--why-not RULE --at SEL PLAN…`: the why-not subcommand's older spelling.
+struct WhyNotAlias {
+  std::string rule;
+  std::string at;
+};
+
+// The top-level lint, or the why-not alias, once flags are parsed.
+int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::string& fail_on, Shared* shared) {
+  report::ParseFormat(shared->format, &options->format);
+  options->color = options->format == report::Format::kText && options->session.output.empty() &&
+                   shared->color_on();
+  lint::FailOn threshold;
+  if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
+  if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);
+  const lint::SessionOptions& s = options->session;
+  WhyNotOptions w{why_not.rule, why_not.at, s.policies, s.plans, s.inventories, options->color, s.engine};
+  return RunWhyNot(w, shared->out, shared->err);
+}
+
 int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   app.formatter(std::make_shared<HelpFormatter>());
+  Shared shared{in, out, err};
   CheckOptions options;
-  std::string format = "text", color = "auto", fail_on;
+  std::string fail_on;
   bool verbose = false;
-  // One value per flag (`--policy a --policy b`), so plan files are never swallowed.
-  app.add_option("--policy", options.policies, "policy file or directory (repeatable; default: the shipped pack)")
-      ->allow_extra_args(false);
-  app.add_option("--inventory", options.inventories,
-                 "inventory file (repeatable; default: inventory.yaml beside each plan)")
-      ->allow_extra_args(false);
-  app.add_option("--format", format, "output format")
-      ->check(CLI::IsMember({"text", "short", "json", "sarif", "junit", "github"}));
-  app.add_option("-o,--output", options.output, "write the report to FILE instead of stdout");
-  app.add_option("--config", options.config, "config file (default: .capops.yaml here or in a parent directory)");
-  app.add_flag("--no-config", options.no_config, "do not look for .capops.yaml");
-  app.add_option("--waivers", options.waivers, "waivers file (default: the config's `waivers`)");
-  app.add_option("--baseline", options.baseline, "report only findings not listed in this baseline file");
-  app.add_option("--write-baseline", options.write_baseline, "record the findings in FILE, then report only new ones");
-  app.add_flag("--explain", options.explain, "show each violation's evidence and clause trace");
-  // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
-  // `--cache plans/` lints plans/ with the default cache, never caches into it.
-  app.add_flag(std::string("--cache{") + lint::kDefaultCacheDir + "}", options.cache,
-               std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") + lint::kDefaultCacheDir + ")");
-  app.add_option("--fail-on", fail_on, "lowest severity that fails the run (default: the config's, else error)")
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  app.add_option("--color", color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
+  AddCheckFlags(&app, &options, &fail_on);
+  FormatOption(&app, &shared, {"text", "short", "json", "sarif", "junit", "github"});
+  app.add_option("--color", shared.color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
-  app.add_option("-j,--jobs", options.engine.jobs, "threads for files, plans and rules (default: the cores available)")
-      ->check(CLI::Range(1, 256));
-  app.add_flag("--allow-empty", options.allow_empty,
-               "exit 0 even when no plan was found or every rule is disabled");
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
-  app.add_option("plans", options.plans, "plan files, directories or globs (default: the config's `plans`)");
-  AddLimitOptions(&app, &options.engine);
-
-  std::string why_not, why_not_at;
-  app.add_option("--why-not", why_not, "explain why this rule did not fire (with --at)");
-  app.add_option("--at", why_not_at, "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
-
-  ExplainOptions explain_options;
-  CLI::App* explain = app.add_subcommand("explain", "print a rule's documentation, parameters and source");
-  explain->add_option("rule", explain_options.rule_id, "rule id (or name)")->required();
-  explain->add_option("--policy", explain_options.policies, "policy file or directory")->allow_extra_args(false);
-
-  EvalCommandOptions eval_options;
-  CLI::App* eval = app.add_subcommand("eval", "type-check and evaluate one CPL expression against the facts");
-  eval->add_option("expression", eval_options.expression, "a CPL expression, or - to read one per line")
-      ->required();
-  eval->add_option("plans", eval_options.plans, "plan file");
-  eval->add_option("--inventory", eval_options.inventories, "inventory file")->allow_extra_args(false);
-  eval->add_option("--policy", eval_options.policies, "policy file or directory")->allow_extra_args(false);
-  eval->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
-  eval->add_flag("--explain", eval_options.explain, "show each sub-expression's value");
-
-  CheckRulesOptions rules_options;
-  CLI::App* check_rules =
-      app.add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
-  check_rules->add_option("paths", rules_options.policies, "policy files or directories (default: the shipped pack)");
-  check_rules->add_flag("--cost", rules_options.cost, "show each rule's static cost bound");
-  check_rules->add_flag("--plan", rules_options.plan, "show how each rule will run: clause order, joins, values computed once");
-  TestOptions test_options;
-  CLI::App* test = app.add_subcommand("test", "run the policy tests (`*_test.cpl`) of policy packs");
-  test->add_option("paths", test_options.policies, "policy files or directories (default: the shipped pack)");
-  test->add_flag("--coverage", test_options.coverage, "report rule and condition (`where`/`when`) coverage");
-  test->add_option("--min-coverage", test_options.min_coverage, "fail when rule or condition coverage is below N%")
-      ->check(CLI::Range(0.0, 100.0));
-  test->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json"}));
-
-  RulesOptions rules_list_options;
-  CLI::App* rules = app.add_subcommand(
-      "rules", "list the rules of policy packs, print the ruleset digest, or compare two versions (--diff)");
-  rules->add_option("paths", rules_list_options.policies,
-                    "policy files or directories (default: the shipped pack); with --diff: plans, directories or globs");
-  CLI::Option* rules_diff =
-      rules->add_option("--diff", rules_list_options.diff,
-                        "compare two rule sets, and their findings on both versions' test fixtures and the plans "
-                        "given; OLD may be `git:REV`: NEW as of git revision REV")
-          ->expected(2)->allow_extra_args(false)->type_name("OLD NEW");
-  rules->add_option("--inventory", rules_list_options.inventories,
-                    "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
-      ->allow_extra_args(false)->needs(rules_diff);
-  rules->add_flag("--fail-on-new", rules_list_options.fail_on_new, "with --diff: exit 1 when a finding appears")
-      ->needs(rules_diff);
-  rules->add_flag("--digest", rules_list_options.digest, "print only the ruleset digest")->excludes(rules_diff);
-  rules->add_flag("--canonical", rules_list_options.canonical, "print the canonical form the digest hashes")
-      ->excludes(rules_diff);
-  rules->add_option("--format", format, "output format")->check(CLI::IsMember({"text", "json", "markdown"}));
-
-  DocOptions doc_options;
-  CLI::App* doc = app.add_subcommand("doc", "write a Markdown and HTML catalogue of policy packs");
-  doc->add_option("paths", doc_options.policies, "policy files or directories (default: the shipped pack)");
-  doc->add_option("-o,--output", doc_options.out_dir, "output directory")->required();
-
-  FmtOptions fmt_options;
-  CLI::App* fmt = app.add_subcommand("fmt", "rewrite CPL files in place in one canonical layout");
-  fmt->add_option("paths", fmt_options.paths, "CPL files or directories")->required();
-  fmt->add_flag("--check", fmt_options.check, "list the files that would change; exit 1 if any");
+  WhyNotAlias why_not;
+  app.add_option("--why-not", why_not.rule, "explain why this rule did not fire (with --at; also `why-not RULE`)");
+  app.add_option("--at", why_not.at, "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
+  const EngineOptions* limits = &options.session.engine;
+  std::vector<Command> commands = {AddExplain(&app, &shared),   AddEval(&app, &shared, limits),
+                                   AddCheckRules(&app, &shared), AddTest(&app, &shared),
+                                   AddRules(&app, &shared),      AddDoc(&app, &shared),
+                                   AddFmt(&app, &shared),        AddWhyNot(&app, &shared, limits)};
   app.require_subcommand(0, 1);
-
   try {
     app.parse(argc, argv);
-    bool subcommand = check_rules->parsed() || explain->parsed() || eval->parsed() || test->parsed() ||
-                      rules->parsed() || doc->parsed() || fmt->parsed();
+    bool subcommand = std::any_of(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
     // For a check, plan files may also come from .capops.yaml: RunCheck says when there are none.
-    if (!subcommand && !why_not.empty() && options.plans.empty()) throw CLI::ValidationError("no plan files given");
-    if (why_not.empty() != why_not_at.empty()) throw CLI::ValidationError("--why-not and --at go together");
+    if (!subcommand && !why_not.rule.empty() && options.session.plans.empty())
+      throw CLI::ValidationError("no plan files given");
+    if (why_not.rule.empty() != why_not.at.empty()) throw CLI::ValidationError("--why-not and --at go together");
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return kExitClean;
@@ -215,45 +328,10 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   }
   LoggerScope logger_scope;
   SetUpLogging(err, verbose);
-  if (test->parsed()) {
-    test_options.json = format == "json";
-    test_options.color = WantColor(color, out);
-    return RunTest(test_options, out, err);
+  for (const Command& c : commands) {
+    if (c.app->parsed()) return c.run();
   }
-  if (rules->parsed()) {
-    rules_list_options.format = format;
-    return RunRules(rules_list_options, out, err);
-  }
-  if (doc->parsed()) return RunDoc(doc_options, out, err);
-  if (fmt->parsed()) {
-    fmt_options.color = WantColor(color, out);
-    return RunFmt(fmt_options, out, err);
-  }
-  if (check_rules->parsed()) {
-    rules_options.color = WantColor(color, out);
-    return RunCheckRules(rules_options, out, err);
-  }
-  if (explain->parsed()) {
-    explain_options.color = WantColor(color, out);
-    return RunExplain(explain_options, out, err);
-  }
-  if (eval->parsed()) {
-    eval_options.json = format == "json";
-    eval_options.color = WantColor(color, out);
-    eval_options.engine = options.engine;
-    return RunEval(eval_options, in, out, err);
-  }
-  options.format = format == "json"     ? Format::kJson
-                   : format == "short"  ? Format::kShort
-                   : format == "sarif"  ? Format::kSarif
-                   : format == "junit"  ? Format::kJunit
-                   : format == "github" ? Format::kGithub
-                                        : Format::kText;
-  options.color = options.format == Format::kText && options.output.empty() && WantColor(color, out);
-  lint::FailOn threshold;
-  if (lint::ParseFailOn(fail_on, &threshold)) options.fail_on = threshold;
-  if (!why_not.empty()) return RunWhyNot(options, why_not, why_not_at, out, err);
-  return RunCheck(options, out, err);
+  return RunTopLevel(&options, why_not, fail_on, &shared);
 }
 
 int InternalError(std::ostream& err, const std::string& what) {

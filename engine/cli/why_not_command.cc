@@ -75,7 +75,7 @@ bool AnyFact(const eval::Facts& facts, const std::function<bool(const Value&)>& 
   return false;
 }
 
-void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const CheckOptions& options,
+void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyNotOptions& options,
                   std::ostream& out) {
   out << "binding:";
   for (const eval::Evidence& e : o.bindings) {
@@ -98,8 +98,9 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const Chec
 
 }  // namespace
 
-int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std::string& selector,
-              std::ostream& out, std::ostream& err) {
+int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err) {
+  const std::string& rule_id = options.rule_id;
+  const std::string& selector = options.selector;
   Engine engine(options.engine);
   eval::Facts facts;
   int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color, &engine, &facts, err);

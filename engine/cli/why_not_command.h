@@ -1,4 +1,5 @@
-// `capops-lint --why-not RULE-ID --at SELECTOR PLAN…`: why a rule did not
+// `capops-lint why-not RULE-ID --at SELECTOR PLAN…` (also spelt
+// `--why-not RULE-ID --at SELECTOR PLAN…`): why a rule did not
 // fire for one fact. SELECTOR is a path into the facts (`allocations[a-train]`,
 // `plan.demands[train-v3].window`, `inventory.pools[train-eu]`) or a place in
 // a file (`plan.yaml:37`). The answer names, for each binding through that
@@ -8,14 +9,24 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
-#include "engine/cli/check_command.h"
+#include "engine/api/engine.h"
 
 namespace capops::cli {
 
+struct WhyNotOptions {
+  std::string rule_id;
+  std::string selector;
+  std::vector<std::string> policies;     // default: the shipped pack
+  std::vector<std::string> plans;        // the first is the one explained
+  std::vector<std::string> inventories;  // default: inventory.yaml beside the plan
+  bool color = false;
+  EngineOptions engine;
+};
+
 /// Exit 0 with the explanation; 1 when the facts are invalid; 2 for an
 /// unknown rule, a selector that names nothing, or policies that do not compile.
-int RunWhyNot(const CheckOptions& options, const std::string& rule_id, const std::string& selector,
-              std::ostream& out, std::ostream& err);
+int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace capops::cli

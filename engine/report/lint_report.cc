@@ -1,0 +1,61 @@
+// Renders a lint::Report in the format asked for. Entry point: WriteLintReport.
+#include "engine/report/lint_report.h"
+
+#include <array>
+#include <utility>
+
+#include "engine/report/report.h"
+
+namespace capops::report {
+
+bool ParseFormat(std::string_view name, Format* out) {
+  static constexpr std::array<std::pair<std::string_view, Format>, 6> kNames = {{
+      {"text", Format::kText},
+      {"short", Format::kShort},
+      {"json", Format::kJson},
+      {"sarif", Format::kSarif},
+      {"junit", Format::kJunit},
+      {"github", Format::kGithub},
+  }};
+  for (const auto& [n, f] : kNames) {
+    if (n == name) {
+      *out = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
+  const Engine& engine = *report.engine;
+  std::vector<RuleDescriptor> rules = DescribeRules(*engine.program(), engine.sources());
+  if (report.selection == nullptr) return rules;
+  for (RuleDescriptor& r : rules) {
+    r.enabled = report.selection->enabled(r.id);
+    r.severity = report.selection->SeverityOf(r.id, r.severity);
+  }
+  return rules;
+}
+
+void WriteLintReport(const lint::Report& report, Format format, const LintReportOptions& options,
+                     std::ostream& out) {
+  const SourceManager& sources = report.engine->sources();
+  const eval::LintReport& findings = report.findings;
+  CiOptions ci{options.version, report.plan_files};
+  switch (format) {
+    case Format::kText:
+      return WriteText(sources, findings, {options.explain, options.color}, out);
+    case Format::kShort:
+      return WriteShort(sources, findings, out);
+    case Format::kJson:
+      return WriteJson(sources, findings, options.version, out);
+    case Format::kSarif:
+      return WriteSarif(sources, findings, DescribeRules(report), ci, out);
+    case Format::kJunit:
+      return WriteJunit(sources, findings, DescribeRules(report), ci, out);
+    case Format::kGithub:
+      return WriteGithub(sources, findings, out);
+  }
+}
+
+}  // namespace capops::report

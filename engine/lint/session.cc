@@ -184,7 +184,7 @@ bool LintSession::WriteBaselineFile(const std::string& path) {
   WriteBaseline(report_.findings, &keys, text);
   std::string error;
   if (!WriteFileAtomically(path, text.str(), &error)) return Refuse(error);
-  spdlog::info("wrote the baseline {}", path);
+  spdlog::debug("wrote the baseline {}", path);
   return true;
 }
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The engine's stages depend one way (STYLE.md):
+#   common ← syntax ← check ← plan ← eval ← api ← lint ← report ← cli;  facts ← common
+# Every library sees the whole source tree as its include root, so the
+# compiler alone would let a lower stage include a higher one; this check
+# fails on any such include in production code (tests beside the code may
+# drive the command line). Usage: check_layers.sh SOURCE_DIR
+set -uo pipefail
+cd "$1/engine" || exit 2
+
+declare -A allowed=(
+  [common]="common"
+  [syntax]="common syntax"
+  [check]="common syntax check"
+  [plan]="common syntax check plan"
+  [facts]="common facts"
+  [eval]="common syntax check plan eval"
+  [api]="common syntax check plan eval facts api"
+  [lint]="common syntax check plan eval facts api lint"
+  [report]="common syntax check plan eval facts api lint report"
+  [cli]="common syntax check plan eval facts api lint report cli"
+)
+
+fail=0
+stages=0
+for dir in */; do
+  stage=${dir%/}
+  if [[ -z ${allowed[$stage]+set} ]]; then
+    echo "engine/$stage: a stage this check does not know; add it to the table"
+    fail=1
+    continue
+  fi
+  stages=$((stages + 1))
+  while IFS=: read -r file line include; do
+    target=$(sed -n 's|.*#include "engine/\([a-z_]*\)/.*|\1|p' <<<"$include")
+    [[ -z $target ]] && continue
+    if [[ " ${allowed[$stage]} " != *" $target "* ]]; then
+      echo "engine/$file:$line: \`$stage\` includes the later stage \`$target\`: $include"
+      fail=1
+    fi
+  done < <(grep -n '#include "engine/' --include='*.h' --include='*.cc' -r "$stage" | grep -v '_test\.cc:')
+done
+if [[ $stages -lt ${#allowed[@]} ]]; then
+  echo "only $stages of ${#allowed[@]} stages found under engine/"
+  fail=1
+fi
+exit $fail

@@ -250,15 +250,7 @@ void LintRun::EvaluatePlans() {
 // Sorted by file, line, column, rule; inventory-only findings repeat for
 // every plan, so exact repeats go.
 void LintRun::SortAndDedupe() {
-  auto key = [&](const eval::Violation& v) {
-    return std::make_tuple(sources_->Path(v.loc.file), v.loc.line, v.loc.column, std::string_view(v.rule_id),
-                           std::string_view(v.message));
-  };
-  auto& violations = report_.violations;
-  std::stable_sort(violations.begin(), violations.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
-  violations.erase(std::unique(violations.begin(), violations.end(),
-                               [&](const auto& a, const auto& b) { return key(a) == key(b); }),
-                   violations.end());
+  eval::SortViolations(*sources_, &report_.violations, /*drop_repeats=*/true);
   report_.errors.Sort();
 }
 

@@ -443,12 +443,7 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
 }
 
 void SortResult(const SourceManager& sources, EvalResult* result) {
-  auto key = [&](const Violation& v) {
-    return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column, std::string_view(v.rule_id),
-                           std::string_view(v.message));
-  };
-  std::stable_sort(result->violations.begin(), result->violations.end(),
-                   [&](const Violation& a, const Violation& b) { return key(a) < key(b); });
+  SortViolations(sources, &result->violations);
   result->errors.Sort();
 }
 

@@ -111,4 +111,10 @@ struct LintReport {
   size_t baselined = 0;               // findings left out because the baseline lists them
 };
 
+/// Puts violations in report order — by file path, line, column, rule, then
+/// message — keeping the order of equal ones. With `drop_repeats`, a
+/// violation equal to the one before it in that order is dropped (an
+/// inventory finding found again for every plan).
+void SortViolations(const SourceManager& sources, std::vector<Violation>* violations, bool drop_repeats = false);
+
 }  // namespace capops::eval

@@ -246,18 +246,6 @@ void Merge(eval::LintReport part, eval::LintReport* into) {
   into->ruleset_digest = part.ruleset_digest;
 }
 
-// Violations are ordered by file, line, column, rule and message, as LintRun orders them.
-auto ViolationKey(const SourceManager& sources, const eval::Violation& v) {
-  return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column,
-                         std::string_view(v.rule_id), std::string_view(v.message));
-}
-
-void SortViolations(const SourceManager& sources, std::vector<eval::Violation>* violations) {
-  std::stable_sort(violations->begin(), violations->end(), [&](const auto& a, const auto& b) {
-    return ViolationKey(sources, a) < ViolationKey(sources, b);
-  });
-}
-
 void Push(const Diagnostic& d, Diagnostics* into) {
   into->Add(d.severity, d.loc, d.message) = d;
 }
@@ -532,12 +520,7 @@ eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, s
     report.errors.Append(f->errors);
   }
   const SourceManager& sources = engine_->sources();
-  SortViolations(sources, &report.violations);
-  report.violations.erase(std::unique(report.violations.begin(), report.violations.end(),
-                                      [&](const auto& a, const auto& b) {
-                                        return ViolationKey(sources, a) == ViolationKey(sources, b);
-                                      }),
-                          report.violations.end());
+  eval::SortViolations(sources, &report.violations, /*drop_repeats=*/true);
   report.errors.Sort();
   return report;
 }
@@ -574,7 +557,7 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
     note.loc.file = engine->AddSource(f.path, f.text);
     Push(note, &report->errors);
   }
-  SortViolations(engine->sources(), &report->violations);
+  eval::SortViolations(engine->sources(), &report->violations);
   report->errors.Sort();
   if (keys) {
     spdlog::debug("cache `{}`: {} hits, {} misses, {} stored", cache->dir().string(), cache->hits(),

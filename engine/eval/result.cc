@@ -1,0 +1,23 @@
+// The one order of findings in every report. Entry point: SortViolations.
+#include "engine/eval/result.h"
+
+#include <algorithm>
+#include <string_view>
+#include <tuple>
+
+namespace capops::eval {
+
+void SortViolations(const SourceManager& sources, std::vector<Violation>* violations, bool drop_repeats) {
+  auto key = [&](const Violation& v) {
+    return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column, std::string_view(v.rule_id),
+                           std::string_view(v.message));
+  };
+  std::stable_sort(violations->begin(), violations->end(),
+                   [&](const Violation& a, const Violation& b) { return key(a) < key(b); });
+  if (!drop_repeats) return;
+  violations->erase(std::unique(violations->begin(), violations->end(),
+                                [&](const Violation& a, const Violation& b) { return key(a) == key(b); }),
+                    violations->end());
+}
+
+}  // namespace capops::eval

@@ -1,5 +1,5 @@
 // libFuzzer harness for a whole lint: the fuzzed text is first classified as
-// directory discovery does (cli::ClassifyFile), then linted as a plan file
+// directory discovery does (lint::ClassifyFile), then linted as a plan file
 // with the shipped pack (policies/capops-ai/*.cpl + stdlib) against the
 // example inventory, and the report is rendered in every output format
 // capops-lint writes (text with --explain traces, short, JSON, SARIF, JUnit,
@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Engine& engine = setup.Fresh();
   std::string text(reinterpret_cast<const char*>(data), size);
   Diagnostic note;
-  cli::ClassifyFile("plan.yaml", text, engine.options().facts, &note);
+  lint::ClassifyFile("plan.yaml", text, engine.options().facts, &note);
   eval::LintReport report = engine.Lint({{"plan.yaml", std::move(text)}}, {setup.inventory});
   const SourceManager& sources = engine.sources();
   std::ostringstream out;

@@ -35,7 +35,6 @@ struct Setup {
   Engine& Fresh() {
     if (!engine || ++runs >= kRunsPerEngine) {
       engine = fuzz::CompiledEngine(pack);
-      engine->options().eval.trace = true;  // exercise --explain
       runs = 0;
     }
     return *engine;
@@ -60,8 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   Diagnostic note;
   lint::ClassifyFile("plan.yaml", text, engine.options().facts, &note);
-  eval::LintReport report = engine.Lint({{"plan.yaml", std::move(text)}}, {setup.inventory});
-  const SourceManager& sources = engine.sources();
+  LintOptions traced;  // exercise --explain
+  traced.trace = true;
+  SourceManager sources(&engine.sources());
+  eval::LintReport report = engine.Lint({{"plan.yaml", std::move(text)}}, {setup.inventory}, traced, &sources);
   std::ostringstream out;
   report::WriteText(sources, report, {.explain = true, .color = false}, out);
   report::WriteShort(sources, report, out);

@@ -183,8 +183,13 @@ void Engine::ComputeDigest() {
 }
 
 FileId Engine::AddSource(std::string path, std::string text, std::optional<FileStamp> stamp) {
-  FileId id = sources_.Add(std::move(path), std::move(text), stamp);
-  if (sources_.file(id).size() >= options_.release_text_bytes) sources_.ReleaseText(id);
+  return AddSource(&sources_, std::move(path), std::move(text), stamp);
+}
+
+FileId Engine::AddSource(SourceManager* sources, std::string path, std::string text,
+                         std::optional<FileStamp> stamp) const {
+  FileId id = sources->Add(std::move(path), std::move(text), stamp);
+  if (sources->file(id).size() >= options_.release_text_bytes) sources->ReleaseText(id);
   return id;
 }
 
@@ -195,22 +200,34 @@ std::string Engine::CanonicalForm() const {
   return out;
 }
 
-eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories) {
+eval::EvalOptions Engine::EvalOptionsFor(const LintOptions& lint) const {
+  eval::EvalOptions eval = options_.eval;
+  eval.plan = options_.optimize ? plan_.get() : nullptr;
+  eval.trace = lint.trace;
+  eval.coverage = lint.coverage;
+  return eval;
+}
+
+eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories, const LintOptions& lint,
+                              SourceManager* sources) const {
   if (!program_) {
     eval::LintReport empty;
     return empty;
   }
-  options_.eval.plan = options_.optimize ? plan_.get() : nullptr;
-  LintRun run(*program_, params_, digest_, options_, &sources_);
+  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), lint.skip_rules, sources);
   run.Load(std::move(inventories), std::move(plans));
   return run.Finish();
+}
+
+eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories,
+                              const LintOptions& lint) {
+  return Lint(std::move(plans), std::move(inventories), lint, &sources_);
 }
 
 bool Engine::LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
                        eval::Facts* facts, Diagnostics* problems) {
   if (!program_) return false;
-  options_.eval.plan = options_.optimize ? plan_.get() : nullptr;
-  LintRun run(*program_, params_, digest_, options_, &sources_);
+  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor({}), {}, &sources_);
   run.Load(inventories, plans);
   return run.FirstPlanFacts(facts, problems);
 }
@@ -236,7 +253,7 @@ Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval
   result.compiled = true;
   result.type = program_->schema.Name(type);
   result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, sources_,
-                                          options_.eval, trace ? &result.trace : nullptr);
+                                          EvalOptionsFor({}), trace ? &result.trace : nullptr);
   return result;
 }
 
@@ -244,7 +261,7 @@ std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id, con
                                                  const std::function<bool(const Value&)>& focus) {
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
-    if (rule.id == rule_id) return eval::WhyNot(*program_, rule, params_, facts, sources_, options_.eval, focus);
+    if (rule.id == rule_id) return eval::WhyNot(*program_, rule, params_, facts, sources_, EvalOptionsFor({}), focus);
   }
   return std::nullopt;
 }

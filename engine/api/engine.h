@@ -15,7 +15,13 @@
 // Lint() reads the CapacityPlan documents of the plan files and the Inventory
 // documents of all files (the inventories merge), then evaluates every rule
 // once per plan document. Problems in the YAML are errors in the report, not
-// exceptions. An Engine is not thread-safe; Lint calls must not overlap.
+// exceptions.
+//
+// Threads: Compile, SetParam, AddPolicy, AddSource and options() change the
+// engine: call them while nothing else runs. Once compiled, Lint with
+// its own SourceManager (and every const member) may be called from any
+// number of threads at once; the other members add to the engine's own
+// sources and must not overlap any call.
 //
 // A fact file read from disk may come with the FileStamp of what was read
 // (TextFile::stamp). Once its documents are loaded, such a file of at least
@@ -51,13 +57,22 @@ struct EngineOptions {
   /// rules run in parallel); 0: the cores available. The report is the
   /// same, byte for byte, for any number.
   size_t jobs = 0;
-  /// Ids of rules Lint() does not evaluate (a config disabled them): they
-  /// find nothing and cost nothing.
-  std::set<std::string> skip_rules;
   /// Fact files with a stamp and at least this many bytes drop their text
   /// once loaded (source.h: SourceFile::ReleaseText); policy files and
   /// texts without a stamp are always kept.
   size_t release_text_bytes = size_t{1} << 20;
+};
+
+/// What one Lint call asks for beyond the engine's options.
+struct LintOptions {
+  /// Record each violation's clause trace (`--explain`).
+  bool trace = false;
+  /// Ids of rules not evaluated (a config disabled them): they find
+  /// nothing and cost nothing.
+  std::set<std::string> skip_rules;
+  /// When set, every `where`/`when` outcome is counted there (policy test
+  /// coverage); the rules then run on one thread.
+  eval::Coverage* coverage = nullptr;
 };
 
 /// A file given to the engine by path and content, with the stamp of the
@@ -79,8 +94,17 @@ class Engine {
   /// of which are appended to `diagnostics` (sorted).
   bool Compile(Diagnostics* diagnostics);
 
-  /// Lints plan files against the inventory files. Requires a successful Compile().
-  eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories);
+  /// Lints plan files against the inventory files. Requires a successful
+  /// Compile(). The fact files are added to `*sources`, which must extend
+  /// this engine's sources() (`SourceManager facts(&engine.sources())`):
+  /// the report's locations are in it. Any number of these calls may run
+  /// at once on one engine, each with its own `sources`.
+  eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories, const LintOptions& lint,
+                        SourceManager* sources) const;
+  /// The same, adding the fact files to the engine's own sources (for a
+  /// program that lints once; not while another call runs).
+  eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories,
+                        const LintOptions& lint = {});
 
   /// The facts of the first plan among `plans` with the merged inventory,
   /// validated. False (and `*problems` filled) when they have errors.
@@ -109,7 +133,8 @@ class Engine {
   std::vector<PolicyTest> Tests() const;
   /// Lints `plans` and `inventories` (the test's facts, read by the caller)
   /// and judges the test's expectations. With `coverage`, every `where`
-  /// outcome is also counted there. Requires a successful Compile().
+  /// outcome is also counted there. Requires a successful Compile(); adds
+  /// the facts to the engine's sources.
   PolicyTestResult RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
                            const std::vector<TextFile>& inventories, eval::Coverage* coverage);
 
@@ -138,11 +163,20 @@ class Engine {
   /// point into it. One with a stamp and at least release_text_bytes is
   /// held like a linted fact file: its lines are read back from disk.
   FileId AddSource(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
+  /// The same into `sources`, an extension of this engine's (Lint).
+  FileId AddSource(SourceManager* sources, std::string path, std::string text,
+                   std::optional<FileStamp> stamp = std::nullopt) const;
+  /// Engine-wide settings (limits, threads, planning). Change them only
+  /// while no call runs; what differs from one lint to the next goes in
+  /// LintOptions.
   EngineOptions& options() { return options_; }
   const EngineOptions& options() const { return options_; }
 
  private:
   void CheckRegexLiterals(Diagnostics* diagnostics) const;
+  /// How rules are evaluated in a call: the engine's options with the plan
+  /// and the call's choices.
+  eval::EvalOptions EvalOptionsFor(const LintOptions& lint) const;
 
   EngineOptions options_;
   SourceManager sources_;

@@ -15,8 +15,14 @@
 namespace capops {
 
 LintRun::LintRun(const check::Program& program, const std::vector<Value>& params, const std::string& digest,
-                 const EngineOptions& options, SourceManager* sources)
-    : program_(program), params_(params), options_(options), sources_(sources) {
+                 const EngineOptions& options, eval::EvalOptions eval, std::set<std::string> skip_rules,
+                 SourceManager* sources)
+    : program_(program),
+      params_(params),
+      options_(options),
+      eval_(std::move(eval)),
+      skip_rules_(std::move(skip_rules)),
+      sources_(sources) {
   report_.ruleset_digest = digest;
   report_.rules = program.rules.size();
 }
@@ -215,16 +221,16 @@ void LintRun::EvaluatePlans() {
   }
   // The step budget grows with the facts: a linear rule over 100k
   // allocations needs far more steps than one over a hundred.
-  eval::EvalOptions options = options_.eval;
+  eval::EvalOptions options = eval_;
   uint64_t mib = std::max<uint64_t>(1, (fact_bytes_ + (1u << 20) - 1) >> 20);
   options.max_steps = options.max_steps > UINT64_MAX / mib ? UINT64_MAX : options.max_steps * mib;
   size_t rules = program_.rules.size();
   std::vector<eval::EvalResult> results(facts.size() * rules);
   std::vector<size_t> enabled;  // skipped rules left out
   for (size_t rule = 0; rule < rules; ++rule) {
-    if (options_.skip_rules.count(program_.rules[rule].id) == 0) enabled.push_back(rule);
+    if (skip_rules_.count(program_.rules[rule].id) == 0) enabled.push_back(rule);
   }
-  size_t threads = options_.eval.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
+  size_t threads = eval_.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
   // Each plan's rules in a few groups, dealt round-robin: a group shares
   // passes over the facts (eval::EvaluateRules); more groups than threads
   // keep the threads busy while one group holds a costly rule.
@@ -254,14 +260,18 @@ void LintRun::SortAndDedupe() {
   report_.errors.Sort();
 }
 
-bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
-  Validate();
-  MergeInventories();
+void LintRun::FillFirstPlan(eval::Facts* facts) const {
   facts->inventory = inventory_;
   if (!plans_.empty()) {
     facts->plan = documents_[plans_[0]].root;
     facts->inventory = *InventoryFor(documents_[plans_[0]].loc.file).first;
   }
+}
+
+bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
+  Validate();
+  MergeInventories();
+  FillFirstPlan(facts);
   report_.errors.Sort();
   problems->Append(report_.errors);
   return !report_.errors.HasErrors();
@@ -284,9 +294,10 @@ void LintRun::PointAtAnchors() {
   });
 }
 
-eval::LintReport LintRun::Finish() {
+eval::LintReport LintRun::Finish(eval::Facts* first_plan) {
   Validate();
   MergeInventories();
+  if (first_plan != nullptr) FillFirstPlan(first_plan);
   EvaluatePlans();
   PointAtAnchors();
   SortAndDedupe();

@@ -14,20 +14,25 @@ namespace capops {
 
 class LintRun {
  public:
+  /// `eval` is how rules are evaluated; rules in `skip_rules` are not.
   LintRun(const check::Program& program, const std::vector<Value>& params, const std::string& digest,
-          const EngineOptions& options, SourceManager* sources);
+          const EngineOptions& options, eval::EvalOptions eval, std::set<std::string> skip_rules,
+          SourceManager* sources);
 
   /// Loads every document of the files (in parallel). A CapacityPlan in an
   /// inventory file is refused.
   void Load(std::vector<TextFile> inventories, std::vector<TextFile> plans);
-  /// Validates, merges the inventories, evaluates each valid plan; sorts the report.
-  eval::LintReport Finish();
+  /// Validates, merges the inventories, evaluates each valid plan; sorts the
+  /// report. With `first_plan`, also gives the facts of the first plan as
+  /// FirstPlanFacts does.
+  eval::LintReport Finish(eval::Facts* first_plan = nullptr);
   /// Validates and merges, then gives the facts of the first plan (an empty
   /// plan when none was loaded) without evaluating any rule. False when the
   /// facts have errors, which are in `*problems`.
   bool FirstPlanFacts(eval::Facts* facts, Diagnostics* problems);
 
  private:
+  void FillFirstPlan(eval::Facts* facts) const;
   void Accept(FileId file, facts::LoadResult loaded, bool is_plan_file);
   void Validate();
   size_t jobs() const;
@@ -42,6 +47,8 @@ class LintRun {
   const check::Program& program_;
   const std::vector<Value>& params_;
   const EngineOptions& options_;
+  const eval::EvalOptions eval_;
+  const std::set<std::string> skip_rules_;
   SourceManager* sources_;
   eval::LintReport report_;
   std::vector<facts::Document> documents_;

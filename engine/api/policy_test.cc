@@ -3,9 +3,12 @@
 // expectations.
 #include "engine/api/policy_test.h"
 
+#include "engine/api/lint_run.h"
+
 #include <algorithm>
 
 #include "engine/api/engine.h"
+#include "engine/api/lint_run.h"
 
 namespace capops {
 
@@ -107,12 +110,12 @@ PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextF
   result.path = test.path;
   result.loc = test.loc;
   if (!program_) return result;
-  options_.eval.coverage = coverage;
-  eval::LintReport report = Lint(plans, inventories);
-  options_.eval.coverage = nullptr;
-  eval::Facts facts;
-  Diagnostics ignored;  // the lint run reported the same problems
-  LoadFacts(plans, inventories, &facts, &ignored);
+  LintOptions lint;
+  lint.coverage = coverage;
+  eval::Facts facts;  // the facts the findings are in, to name their places
+  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), {}, &sources_);
+  run.Load(inventories, plans);
+  eval::LintReport report = run.Finish(&facts);
 
   for (const Diagnostic& d : report.errors.items()) {
     if (d.severity == Severity::kError)

@@ -190,22 +190,22 @@ size_t FirstInvalidUtf8(std::string_view text) {
 
 FileId SourceManager::Add(std::string path, std::string text, std::optional<FileStamp> stamp) {
   files_.push_back(std::make_unique<SourceFile>(std::move(path), std::move(text), stamp));
-  return static_cast<FileId>(files_.size() - 1);
+  return static_cast<FileId>(size() - 1);
 }
 
 SourceLoc SourceManager::Resolve(const Span& span) const {
-  if (!span.valid() || span.file >= files_.size()) return {};
-  return files_[span.file]->Resolve(span.file, span.begin);
+  if (!span.valid() || span.file >= size()) return {};
+  return file(span.file).Resolve(span.file, span.begin);
 }
 
 std::string_view SourceManager::Path(FileId id) const {
-  if (id >= files_.size()) return "<unknown>";
-  return files_[id]->path();
+  if (id >= size()) return "<unknown>";
+  return file(id).path();
 }
 
 std::optional<std::string_view> SourceManager::LineText(FileId id, uint32_t line) const {
-  if (id >= files_.size() || files_[id]->withheld()) return std::nullopt;
-  return files_[id]->FindLine(line);
+  if (id >= size() || file(id).withheld()) return std::nullopt;
+  return file(id).FindLine(line);
 }
 
 }  // namespace capops

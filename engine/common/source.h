@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -152,13 +153,25 @@ class SourceFile {
 
 /// Owns every loaded file. Not thread-safe for Add; const access is safe,
 /// and so is ReleaseText on different files at once.
+///
+/// A manager may extend another (the `base`): it sees the base's files
+/// under their own ids and numbers its own after them. An engine keeps its
+/// policy files in one manager, and each lint adds its fact files to an
+/// extension of it, so lints running at once never write shared sources
+/// and a lint's files go when its manager goes.
 class SourceManager {
  public:
+  SourceManager() = default;
+  /// Extends `base`, which must outlive this manager and gain no file while it lives.
+  explicit SourceManager(const SourceManager* base) : base_(base), base_size_(base->size()) {}
+  SourceManager(const SourceManager&) = delete;
+  SourceManager& operator=(const SourceManager&) = delete;
+
   FileId Add(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
-  const SourceFile& file(FileId id) const { return *files_.at(id); }
-  size_t size() const { return files_.size(); }
-  /// SourceFile::ReleaseText of one file.
-  bool ReleaseText(FileId id) { return files_.at(id)->ReleaseText(); }
+  const SourceFile& file(FileId id) const { return id < base_size_ ? base_->file(id) : *files_.at(id - base_size_); }
+  size_t size() const { return base_size_ + files_.size(); }
+  /// SourceFile::ReleaseText of one of this manager's own files.
+  bool ReleaseText(FileId id) { return Own(id).ReleaseText(); }
 
   SourceLoc Resolve(const Span& span) const;
   /// The path of a file, or "<unknown>" for kNoFile.
@@ -166,12 +179,20 @@ class SourceManager {
   /// SourceFile::FindLine, for quoting in a report; nullopt for an unknown
   /// file and for a withheld one.
   std::optional<std::string_view> LineText(FileId id, uint32_t line) const;
-  /// Reports quote no line of this file: it was given as facts but turned
-  /// out not to be capops facts (any file on the machine may be named), so
-  /// its lines are not echoed. Call before reports are made; not thread-safe.
-  void Withhold(FileId id) { files_.at(id)->withheld_ = true; }
+  /// Reports quote no line of this file (one of this manager's own): it was
+  /// given as facts but turned out not to be capops facts (any file on the
+  /// machine may be named), so its lines are not echoed. Call before
+  /// reports are made; not thread-safe.
+  void Withhold(FileId id) { Own(id).withheld_ = true; }
 
  private:
+  SourceFile& Own(FileId id) {
+    if (id < base_size_) throw std::logic_error("a file of the base manager is not this manager's to change");
+    return *files_.at(id - base_size_);
+  }
+
+  const SourceManager* base_ = nullptr;
+  size_t base_size_ = 0;
   std::vector<std::unique_ptr<SourceFile>> files_;
 };
 

@@ -191,8 +191,9 @@ TEST_CASE("warn statements, when guards and traces", "[eval]") {
 }
 )", false);
   REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
-  c->engine.options().eval.trace = true;
-  LintReport r = LintText(*c, kPlan, kInventory);
+  LintOptions traced;
+  traced.trace = true;
+  LintReport r = LintText(*c, kPlan, kInventory, traced);
   REQUIRE(Messages(r) == std::vector<std::string>{"a2 is big", "a3 is medium"});
   CHECK(r.violations[0].severity == Severity::kWarning);
   CHECK(r.violations[1].severity == Severity::kError);
@@ -263,12 +264,13 @@ TEST_CASE("skipped rules are not evaluated: no findings, no rule errors", "[eval
   LintReport all = LintText(*c, kPlan, kInventory);
   REQUIRE_FALSE(all.errors.empty());  // T-1 fails on every demand
   REQUIRE_FALSE(all.violations.empty());
-  c->engine.options().skip_rules = {"T-1"};
-  LintReport some = LintText(*c, kPlan, kInventory);
+  LintOptions skip;
+  skip.skip_rules = {"T-1"};
+  LintReport some = LintText(*c, kPlan, kInventory, skip);
   CHECK(some.errors.empty());
   CHECK(Messages(some) == Messages(all));
-  c->engine.options().skip_rules = {"T-1", "T-2"};
-  CHECK(LintText(*c, kPlan, kInventory).violations.empty());
+  skip.skip_rules = {"T-1", "T-2"};
+  CHECK(LintText(*c, kPlan, kInventory, skip).violations.empty());
 }
 
 TEST_CASE("rules sharing a pass over a list find what each finds alone", "[eval]") {

@@ -292,10 +292,12 @@ std::vector<TextFile> Handed(std::vector<TextFile>* files) {
 
 class GroupLint {
  public:
-  GroupLint(Engine* engine, ResultCache* cache, const CacheKeys& keys,
-            const std::map<std::string, FileId, std::less<>>& policies,
+  GroupLint(const Engine* engine, const LintOptions& lint, SourceManager* sources, ResultCache* cache,
+            const CacheKeys& keys, const std::map<std::string, FileId, std::less<>>& policies,
             std::vector<TextFile>& plans, std::vector<TextFile>& inventories)
       : engine_(engine),
+        lint_(lint),
+        sources_(sources),
         cache_(cache),
         keys_(keys),
         policies_(policies),
@@ -318,7 +320,9 @@ class GroupLint {
                  const std::map<FileId, size_t>& owner, Split* split) const;
   eval::LintReport Compose(const std::vector<const Findings*>& parts, size_t plans) const;
 
-  Engine* engine_;
+  const Engine* engine_;
+  const LintOptions& lint_;
+  SourceManager* sources_;  // the run's: the engine's extended by the fact files
   ResultCache* cache_;
   const CacheKeys& keys_;
   const std::map<std::string, FileId, std::less<>>& policies_;
@@ -350,7 +354,7 @@ std::optional<CacheEntry> GroupLint::Decode(const std::string& body) {
 // (inventories, then plans), so that diagnostics sort as after a lint.
 void GroupLint::LookUp() {
   for (const auto* files : {&inventories_, &plans_}) {
-    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(f.path, f.text, f.stamp));
+    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(sources_, f.path, f.text, f.stamp));
   }
   std::string inventory = keys_.InventoryDigest(inventories_);
   for (const TextFile& plan : plans_) {
@@ -362,7 +366,7 @@ void GroupLint::LookUp() {
 
 eval::LintReport GroupLint::Run() {
   // Without inventories, a lint's error names its first plan only: not per plan.
-  if (inventories_.empty()) return engine_->Lint(Handed(&plans_), Handed(&inventories_));
+  if (inventories_.empty()) return engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
   LookUp();
   std::vector<size_t> misses;
   bool solo = true;  // every hit knows its whole contribution
@@ -376,7 +380,7 @@ eval::LintReport GroupLint::Run() {
     if (!HoldsInventory(plans_[i], engine_->options().facts)) continue;
     spdlog::debug("cache: `{}` holds an `Inventory` document; its group is linted uncached",
                   plans_[i].path);
-    return engine_->Lint(Handed(&plans_), Handed(&inventories_));
+    return engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
   }
   if (misses.size() == plans_.size()) return LintWhole();
   if (!misses.empty()) return solo ? LintMisses(misses) : LintWhole();
@@ -406,13 +410,13 @@ eval::LintReport GroupLint::LintWhole() {
   if (!split.usable) return report;
   bool solo = true;
   for (size_t i = 0; i < plans_.size(); ++i) {
-    if (!entries_[i]) cache_->Store(plan_keys_[i], EncodeEntry(split.plans[i], engine_->sources()));
+    if (!entries_[i]) cache_->Store(plan_keys_[i], EncodeEntry(split.plans[i], *sources_));
     solo = solo && (entries_[i] ? entries_[i]->solo : split.plans[i].solo);
   }
   if (solo) return report;  // the plan entries say it all
   split.shared.plans = report.plans;
   cache_->Store(keys_.GroupKey(plan_keys_),
-                EncodeEntry(CacheEntry{std::move(split.shared), {}}, engine_->sources()));
+                EncodeEntry(CacheEntry{std::move(split.shared), {}}, *sources_));
   return report;
 }
 
@@ -424,7 +428,7 @@ eval::LintReport GroupLint::LintMisses(const std::vector<size_t>& misses) {
   Split split = LintAndSplit(misses, false, &report);
   if (!split.usable || (misses.size() > 1 && !Empty(split.shared))) return LintWhole();
   for (size_t k = 0; k < misses.size(); ++k) {
-    std::string body = EncodeEntry(split.plans[k], engine_->sources());
+    std::string body = EncodeEntry(split.plans[k], *sources_);
     cache_->Store(plan_keys_[misses[k]], body);
     CacheEntry entry;  // read back as from the disk: locations in the group's files
     if (!DecodeEntry(body, Resolver(), &entry)) return LintWhole();
@@ -447,12 +451,12 @@ Split GroupLint::LintAndSplit(const std::vector<size_t>& which, bool last, eval:
   if (which.size() != plans_.size()) {
     for (size_t i : which) some.push_back(plans_[i]);
   }
-  const SourceManager& sources = engine_->sources();
+  const SourceManager& sources = *sources_;
   FileId base = static_cast<FileId>(sources.size());
   if (which.size() == plans_.size() && last) {
-    *report = engine_->Lint(Handed(&plans_), Handed(&inventories_));
+    *report = engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
   } else {
-    *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_);
+    *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_, lint_, sources_);
   }
   // Lint adds the inventories, then the plans, in order; else nothing is told apart.
   Split split;
@@ -519,7 +523,7 @@ eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, s
     report.violations.insert(report.violations.end(), f->violations.begin(), f->violations.end());
     report.errors.Append(f->errors);
   }
-  const SourceManager& sources = engine_->sources();
+  const SourceManager& sources = *sources_;
   eval::SortViolations(sources, &report.violations, /*drop_repeats=*/true);
   report.errors.Sort();
   return report;
@@ -527,17 +531,17 @@ eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, s
 
 }  // namespace
 
-bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
-                 eval::LintReport* report, std::string* error, ResultCache* cache) {
+bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources, const PlanSet& set,
+                 size_t max_file_bytes, eval::LintReport* report, std::string* error, ResultCache* cache) {
   *report = eval::LintReport{};
-  report->ruleset_digest = engine->ruleset_digest();
-  report->rules = engine->program() != nullptr ? engine->program()->rules.size() : 0;
+  report->ruleset_digest = engine.ruleset_digest();
+  report->rules = engine.program() != nullptr ? engine.program()->rules.size() : 0;
   std::optional<CacheKeys> keys;
   std::map<std::string, FileId, std::less<>> policies;  // every source so far is a policy file
-  if (cache != nullptr && engine->program() != nullptr) {
-    keys.emplace(*engine);
-    for (FileId f = 0; f < engine->sources().size(); ++f)
-      policies.emplace(engine->sources().Path(f), f);
+  if (cache != nullptr && engine.program() != nullptr) {
+    keys.emplace(engine, lint);
+    for (FileId f = 0; f < engine.sources().size(); ++f)
+      policies.emplace(engine.sources().Path(f), f);
   }
   // Each group's files are read as it comes, so that only one group's texts
   // are held at a time. A file that cannot be read still stops the run
@@ -548,16 +552,16 @@ bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
         !ReadAll(set.groups()[g].inventories, max_file_bytes, &inventories, error)) {
       return false;
     }
-    Merge(keys ? GroupLint(engine, cache, *keys, policies, plans, inventories).Run()
-               : engine->Lint(std::move(plans), std::move(inventories)),
+    Merge(keys ? GroupLint(&engine, lint, sources, cache, *keys, policies, plans, inventories).Run()
+               : engine.Lint(std::move(plans), std::move(inventories), lint, sources),
           report);
   }
   for (const SkippedFile& f : set.skipped()) {
     Diagnostic note = f.note;
-    note.loc.file = engine->AddSource(f.path, f.text);
+    note.loc.file = engine.AddSource(sources, f.path, f.text);
     Push(note, &report->errors);
   }
-  eval::SortViolations(engine->sources(), &report->violations);
+  eval::SortViolations(*sources, &report->violations);
   report->errors.Sort();
   if (keys) {
     spdlog::debug("cache `{}`: {} hits, {} misses, {} stored", cache->dir().string(), cache->hits(),

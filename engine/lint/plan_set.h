@@ -26,7 +26,8 @@
 //   PlanSet set;
 //   if (!set.Add("plans/", &error)) … exit 2
 //   set.Group({});                          // no --inventory
-//   eval::LintReport r = LintPlanSet(&engine, set, limit, &error);
+//   SourceManager facts(&engine.sources());   // the run's fact files go here
+//   LintPlanSet(engine, {}, &facts, set, limit, &report, &error);
 //
 // With a ResultCache (`--cache`), a plan file whose key (result_cache.h) is
 // unchanged is not parsed or evaluated again: its stored findings are read
@@ -105,11 +106,13 @@ FileRole ClassifyFile(const std::string& path, const std::string& text,
 /// segment, `[…]` classes, `**` for any number of segments.
 bool GlobMatch(std::string_view pattern, std::string_view path);
 
-/// Reads each group's files and lints them; the reports are merged into one,
-/// sorted like a single run's. False with `*error` set when a file cannot be
-/// read. With `cache` (may be null), findings are reused and stored there;
-/// the engine's sources must then be its policy files only.
-bool LintPlanSet(Engine* engine, const PlanSet& set, size_t max_file_bytes,
-                 eval::LintReport* report, std::string* error, ResultCache* cache = nullptr);
+/// Reads each group's files and lints them with `lint`; the reports are
+/// merged into one, sorted like a single run's. The fact files are added
+/// to `*sources`, an extension of the engine's (Engine::Lint). False with
+/// `*error` set when a file cannot be read. With `cache` (may be null),
+/// findings are reused and stored there.
+bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources, const PlanSet& set,
+                 size_t max_file_bytes, eval::LintReport* report, std::string* error,
+                 ResultCache* cache = nullptr);
 
 }  // namespace capops::lint

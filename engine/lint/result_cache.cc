@@ -226,7 +226,7 @@ std::string Sha256::Hex() {
   return hex;
 }
 
-CacheKeys::CacheKeys(const Engine& engine) {
+CacheKeys::CacheKeys(const Engine& engine, const LintOptions& lint) {
   const EngineOptions& o = engine.options();
   Sha256 h;
   h.Add(kMagic)
@@ -241,12 +241,12 @@ CacheKeys::CacheKeys(const Engine& engine) {
     h.Add(limit);
   }
   h.Add(std::to_string(o.eval.max_steps)).Add(std::to_string(o.eval.max_memory));
-  h.Add(o.eval.trace ? "trace" : "no-trace");
+  h.Add(lint.trace ? "trace" : "no-trace");
   h.Add(o.optimize ? "planned" : "as-written");
   // Rules not evaluated find nothing: a run that enables one must not reuse
   // an entry stored without it.
-  h.Add(o.skip_rules.size());
-  for (const std::string& id : o.skip_rules) h.Add(id);
+  h.Add(lint.skip_rules.size());
+  for (const std::string& id : lint.skip_rules) h.Add(id);
   // The policy texts: the digest ignores layout and file names, but
   // findings point into the policies by line and column.
   const SourceManager& sources = engine.sources();

@@ -92,7 +92,7 @@ class CacheKeys {
  public:
   /// `engine` is compiled, its params set and options final; every source it
   /// holds now (the policies) counts.
-  explicit CacheKeys(const Engine& engine);
+  CacheKeys(const Engine& engine, const LintOptions& lint);
   /// A digest of a group's inventory files, for PlanKey.
   std::string InventoryDigest(const std::vector<TextFile>& inventories) const;
   std::string PlanKey(const std::string& inventory_digest, const TextFile& plan) const;

@@ -221,10 +221,14 @@ TEST_CASE("cache: rules left unevaluated are part of the key", "[cli][cache]") {
   Diagnostics problems;
   REQUIRE(engine.Compile(&problems));
   TextFile plan{"plan.yaml", "apiVersion: capops.dev/v1\nkind: CapacityPlan\n"};
-  std::string all = CacheKeys(engine).PlanKey("", plan);
-  CHECK(CacheKeys(engine).PlanKey("", plan) == all);
-  engine.options().skip_rules = {"T-1"};
-  CHECK(CacheKeys(engine).PlanKey("", plan) != all);
+  std::string all = CacheKeys(engine, {}).PlanKey("", plan);
+  CHECK(CacheKeys(engine, {}).PlanKey("", plan) == all);
+  LintOptions skip;
+  skip.skip_rules = {"T-1"};
+  CHECK(CacheKeys(engine, skip).PlanKey("", plan) != all);
+  LintOptions traced;
+  traced.trace = true;
+  CHECK(CacheKeys(engine, traced).PlanKey("", plan) != all);
 }
 
 TEST_CASE("cache: a finding in the inventory, stored with each plan, is reported once",

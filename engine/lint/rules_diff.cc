@@ -206,13 +206,22 @@ bool IsRule(const check::Program& program, const std::string& id) {
 
 // The findings of one lint run by key. File names are kept as the run had
 // them (both versions lint the same named files), not made relative.
-std::multimap<std::string, DiffFinding> KeyFindings(const Engine& engine,
-                                                    const eval::LintReport& report) {
+// A lint's findings are located in `sources` (the engine's, or an
+// extension of them).
+struct Linted {
+  const Engine& engine;
+  const SourceManager& sources;
+  const eval::LintReport& report;
+};
+
+std::multimap<std::string, DiffFinding> KeyFindings(const Linted& linted) {
+  const Engine& engine = linted.engine;
+  const eval::LintReport& report = linted.report;
   std::multimap<std::string, DiffFinding> out;
-  FindingKeys keys(engine.sources(), engine.options().facts, ".");
+  FindingKeys keys(linted.sources, engine.options().facts, ".");
   auto add = [&](FindingKey k, const std::string& severity, const SourceLoc& loc,
                  const std::string& message) {
-    k.file = std::string(engine.sources().Path(loc.file));
+    k.file = std::string(linted.sources.Path(loc.file));
     std::string key = k.Fingerprint();
     out.emplace(key, DiffFinding{k.rule, severity, k.file, loc.line, loc.column, k.at, message, key,
                                  k.statement});
@@ -248,10 +257,9 @@ std::string Place(const DiffFinding& f) {
 // renamed changes the bindings of every finding but not what it is about —
 // with the same statement first, so that when one statement's finding
 // changed and another's appeared at the same fact, the new one is shown.
-void Compare(const eval::LintReport& old_report, const Engine& old_rules,
-             const eval::LintReport& new_report, const Engine& new_rules, FindingsDiff* diff) {
-  std::multimap<std::string, DiffFinding> a = KeyFindings(old_rules, old_report);
-  std::multimap<std::string, DiffFinding> b = KeyFindings(new_rules, new_report);
+void Compare(const Linted& old_lint, const Linted& new_lint, FindingsDiff* diff) {
+  std::multimap<std::string, DiffFinding> a = KeyFindings(old_lint);
+  std::multimap<std::string, DiffFinding> b = KeyFindings(new_lint);
   std::set<std::string> keys;
   for (const auto& [key, f] : a) keys.insert(key);
   for (const auto& [key, f] : b) keys.insert(key);
@@ -311,7 +319,7 @@ void DiffFindingsOn(Engine* old_rules, Engine* new_rules, const FactSet& facts,
                     FindingsDiff* diff) {
   eval::LintReport a = old_rules->Lint(facts.plans, facts.inventories);
   eval::LintReport b = new_rules->Lint(facts.plans, facts.inventories);
-  Compare(a, *old_rules, b, *new_rules, diff);
+  Compare({*old_rules, old_rules->sources(), a}, {*new_rules, new_rules->sources(), b}, diff);
   ++diff->fixtures;
 }
 
@@ -319,11 +327,12 @@ bool DiffPlanFindings(Engine* old_rules, Engine* new_rules, const PlanSet& plans
                       size_t max_file_bytes, FindingsDiff* diff, std::string* error) {
   if (plans.plans().empty()) return true;
   eval::LintReport a, b;
-  if (!LintPlanSet(old_rules, plans, max_file_bytes, &a, error) ||
-      !LintPlanSet(new_rules, plans, max_file_bytes, &b, error)) {
+  SourceManager old_facts(&old_rules->sources()), new_facts(&new_rules->sources());
+  if (!LintPlanSet(*old_rules, {}, &old_facts, plans, max_file_bytes, &a, error) ||
+      !LintPlanSet(*new_rules, {}, &new_facts, plans, max_file_bytes, &b, error)) {
     return false;
   }
-  Compare(a, *old_rules, b, *new_rules, diff);
+  Compare({*old_rules, old_facts, a}, {*new_rules, new_facts, b}, diff);
   diff->plans += plans.plans().size();
   return true;
 }

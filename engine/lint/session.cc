@@ -114,6 +114,8 @@ bool LintSession::Prepare() {
     report_.problem_sources = &config_sources_;
     return false;
   }
+  sources_ = std::make_unique<SourceManager>(&engine_->sources());
+  report_.sources = sources_.get();
   for (const std::string& arg : options_.plans) {
     if (!plan_set_.Add(arg, &error)) return Refuse(error);
   }
@@ -148,12 +150,13 @@ bool LintSession::OutputsSpareInputs() {
 }
 
 bool LintSession::LintPlans() {
-  engine_->options().eval.trace = options_.trace;
-  engine_->options().skip_rules = selection_.disabled();
+  LintOptions lint;
+  lint.trace = options_.trace;
+  lint.skip_rules = selection_.disabled();
   std::unique_ptr<ResultCache> cache = OpenCache(options_.cache);
   std::string error;
-  if (!LintPlanSet(engine_.get(), plan_set_, options_.engine.facts.max_file_bytes, &report_.findings, &error,
-                   cache.get()))
+  if (!LintPlanSet(*engine_, lint, sources_.get(), plan_set_, options_.engine.facts.max_file_bytes,
+                   &report_.findings, &error, cache.get()))
     return Refuse(error);
   const eval::LintReport& findings = report_.findings;
   if (!options_.allow_empty && findings.plans == 0 && !findings.errors.HasErrors()) {
@@ -170,17 +173,17 @@ template <typename Parsed>
 bool LintSession::ReadSideFile(const std::string& path, Parsed* parsed) {
   std::string text, error;
   if (!ReadFile(path, &text, &error, engine_->options().facts.max_file_bytes)) return Refuse(error);
-  FileId file = engine_->AddSource(path, std::move(text));
-  Diagnostics problems = parsed->Parse(engine_->sources(), file, engine_->options().facts);
+  FileId file = engine_->AddSource(sources_.get(), path, std::move(text));
+  Diagnostics problems = parsed->Parse(*sources_, file, engine_->options().facts);
   if (!problems.HasErrors()) return true;
   report_.problems = std::move(problems);
-  report_.problem_sources = &engine_->sources();
+  report_.problem_sources = sources_.get();
   return false;
 }
 
 bool LintSession::WriteBaselineFile(const std::string& path) {
   std::ostringstream text;
-  FindingKeys keys(engine_->sources(), engine_->options().facts, fs::path(path).parent_path());
+  FindingKeys keys(*sources_, engine_->options().facts, fs::path(path).parent_path());
   WriteBaseline(report_.findings, &keys, text);
   std::string error;
   if (!WriteFileAtomically(path, text.str(), &error)) return Refuse(error);
@@ -193,7 +196,7 @@ bool LintSession::Triage() {
   if (!options_.waivers.empty()) {
     Waivers waivers;
     if (!ReadSideFile(options_.waivers, &waivers)) return false;
-    FindingKeys keys(engine_->sources(), engine_->options().facts, waivers.base_dir());
+    FindingKeys keys(*sources_, engine_->options().facts, waivers.base_dir());
     waivers.Apply(&report_.findings, &keys, TodayUtc());
   }
   std::string baseline_path = options_.baseline;
@@ -204,7 +207,7 @@ bool LintSession::Triage() {
   if (!baseline_path.empty()) {
     Baseline baseline;
     if (!ReadSideFile(baseline_path, &baseline)) return false;
-    FindingKeys keys(engine_->sources(), engine_->options().facts, baseline.base_dir());
+    FindingKeys keys(*sources_, engine_->options().facts, baseline.base_dir());
     baseline.Filter(&report_.findings, &keys);
   }
   return true;

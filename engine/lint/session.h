@@ -78,8 +78,10 @@ struct Report {
   FailOn fail_on = FailOn::kError;
   /// The plan files linted, sorted; for reports that list what was checked.
   std::vector<std::string> plan_files;
-  /// The engine that linted (its sources locate every finding) and the rule
+  /// The sources every finding is located in (the policies and the fact,
+  /// waivers and baseline files), the engine that linted, and the rule
   /// selection the config made; null with kUsage before they exist.
+  const SourceManager* sources = nullptr;
   const Engine* engine = nullptr;
   const RuleSelection* selection = nullptr;
 };
@@ -109,6 +111,7 @@ class LintSession {
   SourceManager config_sources_;
   Config config_;
   std::unique_ptr<Engine> engine_;
+  std::unique_ptr<SourceManager> sources_;  // extends the engine's with this run's files
   RuleSelection selection_;
   PlanSet plan_set_;
   Report report_;

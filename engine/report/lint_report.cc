@@ -39,7 +39,7 @@ std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
 
 void WriteLintReport(const lint::Report& report, Format format, const LintReportOptions& options,
                      std::ostream& out) {
-  const SourceManager& sources = report.engine->sources();
+  const SourceManager& sources = *report.sources;
   const eval::LintReport& findings = report.findings;
   CiOptions ci{options.version, report.plan_files};
   switch (format) {

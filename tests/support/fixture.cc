@@ -41,8 +41,9 @@ std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed) {
   return c;
 }
 
-eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std::string& inventory) {
-  return compiled.engine.Lint({{"plan.yaml", plan}}, {{"inventory.yaml", inventory}});
+eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std::string& inventory,
+                          const LintOptions& lint) {
+  return compiled.engine.Lint({{"plan.yaml", plan}}, {{"inventory.yaml", inventory}}, lint);
 }
 
 std::vector<std::string> Lines(const Diagnostics& diagnostics) {

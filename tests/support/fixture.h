@@ -28,7 +28,8 @@ void AddPolicyDir(const std::string& relative_dir, Engine* engine);
 std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed = true);
 
 /// Lints a plan text against an inventory text; the policy must compile.
-eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std::string& inventory);
+eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std::string& inventory,
+                          const LintOptions& lint = {});
 
 /// "line:col: message" for each diagnostic (file names left out).
 std::vector<std::string> Lines(const Diagnostics& diagnostics);

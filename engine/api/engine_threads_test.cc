@@ -1,0 +1,110 @@
+// Engine's thread contract (engine.h): once compiled, Lint with a
+// SourceManager of its own may run on any number of threads at once. Built
+// into the test suite and, alone, under ThreadSanitizer (capops_thread_tests,
+// .ci/run), where a data race between lints is fatal.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/api/engine.h"
+#include "tests/support/fixture.h"
+
+namespace capops {
+namespace {
+
+std::string Slurp(const std::string& relative) {
+  std::ifstream in(std::string(CAPOPS_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Scenario {
+  TextFile plan;
+  TextFile inventory;
+};
+
+// The scenario and its variants: different plans, different findings.
+std::vector<Scenario> Scenarios() {
+  std::vector<Scenario> out;
+  for (const char* dir : {"", "clean/", "late-start/", "production-squeeze/", "quota-and-catalog/"}) {
+    std::string base = std::string("examples/visual-inspection/") + dir;
+    out.push_back({{base + "plan.yaml", Slurp(base + "plan.yaml")},
+                   {base + "inventory.yaml", Slurp(base + "inventory.yaml")}});
+  }
+  return out;
+}
+
+// Everything a report says, as text: findings with their places, evidence
+// and traces, and every error.
+std::string Signature(const eval::LintReport& r, const SourceManager& sources) {
+  std::ostringstream out;
+  auto place = [&](const SourceLoc& loc) {
+    return std::string(sources.Path(loc.file)) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  };
+  out << r.plans << " plans, " << r.files << " files\n";
+  for (const eval::Violation& v : r.violations) {
+    out << place(v.loc) << " " << v.rule_id << " " << v.message << "\n";
+    for (const eval::Evidence& e : v.evidence) out << "  " << e.name << "=" << e.value << " " << place(e.loc) << "\n";
+    for (const eval::TraceStep& t : v.trace) out << "  " << t.clause << " -> " << t.value << "\n";
+  }
+  for (const Diagnostic& d : r.errors.items()) out << place(d.loc) << " " << d.message << "\n";
+  return out.str();
+}
+
+std::string LintOnce(const Engine& engine, const Scenario& s, bool trace) {
+  SourceManager sources(&engine.sources());
+  LintOptions lint;
+  lint.trace = trace;
+  eval::LintReport r = engine.Lint({s.plan}, {s.inventory}, lint, &sources);
+  return Signature(r, sources);
+}
+
+TEST_CASE("one compiled engine lints different plans from 8 threads at once", "[api][threads]") {
+  EngineOptions options;
+  options.jobs = 2;  // each lint runs its rules on threads of its own too
+  Engine engine(options);
+  testing::AddStdlib(&engine);
+  testing::AddPolicyDir("policies/capops-ai", &engine);
+  Diagnostics problems;
+  REQUIRE(engine.Compile(&problems));
+  size_t policy_files = engine.sources().size();
+
+  std::vector<Scenario> scenarios = Scenarios();
+  std::vector<std::string> expected[2];
+  for (bool trace : {false, true}) {
+    for (const Scenario& s : scenarios) expected[trace].push_back(LintOnce(engine, s, trace));
+  }
+  REQUIRE(expected[0][0] != expected[0][1]);  // the plans differ, and so do their findings
+  REQUIRE(expected[0][0].find("CAP-") != std::string::npos);
+
+  constexpr size_t kThreads = 8;
+  constexpr size_t kRounds = 3;
+  std::vector<std::vector<std::string>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      // Each thread starts at another plan, so every plan is being linted
+      // by several threads at once.
+      for (size_t k = 0; k < kRounds * scenarios.size(); ++k) {
+        got[t].push_back(LintOnce(engine, scenarios[(t + k) % scenarios.size()], (t + k) % 2 == 1));
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+
+  for (size_t t = 0; t < kThreads; ++t) {
+    REQUIRE(got[t].size() == kRounds * scenarios.size());
+    for (size_t k = 0; k < got[t].size(); ++k) {
+      INFO("thread " << t << ", lint " << k);
+      CHECK(got[t][k] == expected[(t + k) % 2][(t + k) % scenarios.size()]);
+    }
+  }
+  CHECK(engine.sources().size() == policy_files);  // no lint added to the engine's own sources
+}
+
+}  // namespace
+}  // namespace capops

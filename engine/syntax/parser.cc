@@ -483,6 +483,27 @@ std::string AstBuilder::StringToken(antlr4::Token* token) {
   return out;
 }
 
+// The index of the `}` that closes the hole opening at `open` (braces and
+// quotes inside the hole's expression skipped), or body.size() when none.
+size_t HoleEnd(std::string_view body, size_t open) {
+  size_t depth = 0;
+  char quote = 0;
+  for (size_t i = open; i < body.size(); ++i) {
+    char c = body[i];
+    if (quote != 0) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0) {
+      return i;
+    }
+  }
+  return body.size();
+}
+
 // Splits a message into literal text and `{expr}` holes. Holes are found in
 // the raw token text so their byte offsets are exact; `\{` is a literal brace.
 Template AstBuilder::BuildTemplate(antlr4::Token* token) {
@@ -515,21 +536,8 @@ Template AstBuilder::BuildTemplate(antlr4::Token* token) {
       continue;
     }
     flush(i, literal_start);
-    size_t open = i, depth = 0;
-    char quote = 0;
-    for (; i < body.size(); ++i) {
-      char c = body[i];
-      if (quote != 0) {
-        if (c == '\\') ++i;
-        else if (c == quote) quote = 0;
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (c == '{') {
-        ++depth;
-      } else if (c == '}' && --depth == 0) {
-        break;
-      }
-    }
+    size_t open = i;
+    i = HoleEnd(body, open);
     uint32_t hole_at = body_offset + static_cast<uint32_t>(open);
     if (i >= body.size()) {
       Error(Span{file_, hole_at, hole_at + 1},

@@ -48,6 +48,17 @@ TEST_CASE("the shipped pack passes its CPL tests with full rule coverage", "[cli
   CHECK(std::regex_search(out.str(), std::regex("\n(\\d+) tests: \\1 passed, 0 failed\n")));
 }
 
+TEST_CASE("a coverage minimum alone counts coverage before judging it", "[cli][test]") {
+  TestOptions options;
+  options.policies = {kPack.string()};
+  options.min_coverage = 50;  // the pack's conditions are well above; uncounted they would read 0%
+  std::ostringstream out, err;
+  CHECK(RunTest(options, out, err) == kExitClean);
+  INFO(out.str() << err.str());
+  CHECK(out.str().find("below --min-coverage") == std::string::npos);
+  CHECK(out.str().find("conditions (where/when): 0/") == std::string::npos);
+}
+
 const char* kRule = R"(package t
 @id("T-001") @severity(error)
 rule big_allocation {

@@ -6,6 +6,7 @@
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/lint/rule_catalog.h"
 #include "engine/lint/policy_loader.h"
 #include "engine/common/escape.h"
 
@@ -13,36 +14,11 @@ namespace capops::cli {
 
 namespace {
 
-// The params a rule reads, in order of first use.
-void CollectParams(const syntax::Expr& e, const check::ModuleTables& tables, std::vector<uint32_t>* out) {
-  const check::Symbol& sym = tables.symbols[e.id];
-  if (e.kind == syntax::ExprKind::kIdent && sym.kind == check::SymbolKind::kParam &&
-      std::find(out->begin(), out->end(), sym.index) == out->end()) {
-    out->push_back(sym.index);
-  }
-  for (const auto& arg : e.args) CollectParams(*arg, tables, out);
-}
-
-std::vector<uint32_t> ParamsOf(const check::RuleInfo& rule, const check::Program& program) {
-  const check::ModuleTables& tables = program.tables[rule.module];
-  std::vector<uint32_t> params;
-  for (const syntax::Clause& c : rule.rule->clauses) CollectParams(*c.expr, tables, &params);
-  for (const syntax::Emit& e : rule.rule->emits) {
-    if (e.when) CollectParams(*e.when, tables, &params);
-    if (e.at) CollectParams(*e.at, tables, &params);
-    for (const auto& part : e.message.parts) {
-      if (part.expr) CollectParams(*part.expr, tables, &params);
-    }
-  }
-  return params;
-}
-
 std::string Text(const SourceManager& sources, const Span& span) {
   return sources.file(span.file).text().substr(span.begin, span.end - span.begin);
 }
 
 void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& out) {
-  const check::Program& program = *engine.program();
   const SourceManager& sources = engine.sources();
   SourceLoc at = sources.Resolve(rule.rule->span);
   out << Visible(rule.id) << "  " << Visible(rule.rule->name) << "  ("
@@ -58,13 +34,9 @@ void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& 
     if (!e.because.empty()) out << "\nbecause: " << Visible(e.because) << '\n';
     if (!e.fix.empty()) out << "fix: " << Visible(e.fix) << '\n';
   }
-  std::vector<uint32_t> params = ParamsOf(rule, program);
+  std::vector<lint::ParamEntry> params = lint::RuleParams(engine, rule);
   if (!params.empty()) out << "\nparams:\n";
-  for (uint32_t index : params) {
-    const check::ParamInfo& p = program.params[index];
-    out << "  " << p.decl->name << ": " << program.schema.Name(p.type) << " = "
-        << Visible(engine.params()[index].ToLiteral()) << '\n';
-  }
+  for (const lint::ParamEntry& p : params) out << "  " << p.name << ": " << p.type << " = " << Visible(p.value) << '\n';
   out << "\nsource:\n";
   out << Visible(Text(sources, rule.rule->span), Keep::kTabNewline) << '\n';
 }

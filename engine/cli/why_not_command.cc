@@ -2,10 +2,10 @@
 // and print each path's first failing clause, power-assert style.
 #include "engine/cli/why_not_command.h"
 
-#include <cctype>
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/lint/fact_selector.h"
 #include "engine/lint/policy_loader.h"
 #include "engine/common/escape.h"
 #include "engine/report/report.h"
@@ -13,67 +13,6 @@
 namespace capops::cli {
 
 namespace {
-
-// `plan.allocations[a-train].window` → the value there, or nullptr.
-const Value* Resolve(const eval::Facts& facts, std::string path, std::string* error) {
-  const Value* at = &facts.plan;
-  for (const char* root : {"plan.", "inventory."}) {
-    if (path.rfind(root, 0) == 0) {
-      at = std::string(root) == "plan." ? &facts.plan : &facts.inventory;
-      path = path.substr(std::string(root).size());
-    }
-  }
-  size_t i = 0;
-  while (i < path.size() && at != nullptr) {
-    if (path[i] == '.') ++i;
-    size_t name_end = path.find_first_of(".[", i);
-    std::string name = path.substr(i, name_end == std::string::npos ? std::string::npos : name_end - i);
-    if (!name.empty()) at = at->Field(name);
-    i = name_end == std::string::npos ? path.size() : name_end;
-    while (at != nullptr && i < path.size() && path[i] == '[') {
-      size_t close = path.find(']', i);
-      if (close == std::string::npos) {
-        *error = "unclosed `[` in selector";
-        return nullptr;
-      }
-      std::string key = path.substr(i + 1, close - i - 1);
-      bool number = !key.empty() && std::all_of(key.begin(), key.end(), ::isdigit);
-      const Value* item = number && std::stoul(key) < at->items().size() ? &at->items()[std::stoul(key)] : nullptr;
-      at = item != nullptr ? item : at->FindById(key);
-      i = close + 1;
-    }
-  }
-  if (at == nullptr && error->empty()) *error = "nothing in the facts at this selector";
-  return at;
-}
-
-// `plan.yaml:37` selects the item that starts on that line.
-bool ParseFileLine(const std::string& selector, std::string* file, uint32_t* line) {
-  size_t colon = selector.rfind(':');
-  if (colon == std::string::npos || colon + 1 == selector.size()) return false;
-  std::string digits = selector.substr(colon + 1);
-  if (!std::all_of(digits.begin(), digits.end(), ::isdigit) || digits.size() > 9) return false;
-  *file = selector.substr(0, colon);
-  *line = static_cast<uint32_t>(std::stoul(digits));
-  return true;
-}
-
-// True when some fact value satisfies `focus`; walked without recursion, so
-// deep facts cannot overflow the stack.
-bool AnyFact(const eval::Facts& facts, const std::function<bool(const Value&)>& focus) {
-  std::vector<const Value*> pending = {&facts.plan, &facts.inventory};
-  while (!pending.empty()) {
-    const Value* v = pending.back();
-    pending.pop_back();
-    if (focus(*v)) return true;
-    if (v->is(ValueKind::kList)) {
-      for (const Value& item : v->items()) pending.push_back(&item);
-    } else if (v->is(ValueKind::kMap)) {
-      for (const auto& [key, value] : v->entries()) pending.push_back(&value);
-    }
-  }
-  return false;
-}
 
 void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyNotOptions& options,
                   std::ostream& out) {
@@ -105,26 +44,9 @@ int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err
   eval::Facts facts;
   int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color, &engine, &facts, err);
   if (failed >= 0) return failed;
-  std::string error;
   std::function<bool(const Value&)> focus;
-  std::string file;
-  uint32_t line = 0;
-  if (ParseFileLine(selector, &file, &line)) {
-    const SourceManager& sources = engine.sources();
-    focus = [&sources, file, line](const Value& v) {
-      std::string_view path = sources.Path(v.loc().file);
-      return v.loc().line == line && path.size() >= file.size() && path.substr(path.size() - file.size()) == file;
-    };
-    // A line with no fact on it (past the end, a comment, another file) is
-    // a selector that selects nothing: said, never answered as "not in the domain".
-    if (!AnyFact(facts, focus))
-      return Fail(err, "`" + selector + "`: no fact starts on line " + std::to_string(line) + " of `" + file + "`");
-  } else {
-    const Value* target = Resolve(facts, selector, &error);
-    if (target == nullptr || !target->loc().valid()) return Fail(err, "`" + selector + "`: " + error);
-    SourceLoc loc = target->loc();
-    focus = [loc](const Value& v) { return v.loc() == loc; };
-  }
+  std::string error;
+  if (!lint::SelectFact(facts, engine.sources(), selector, &focus, &error)) return Fail(err, error);
   std::optional<eval::WhyNotResult> result = engine.WhyNot(rule_id, facts, focus);
   if (!result) return Fail(err, "no rule `" + rule_id + "`");
   out << "why-not " << Visible(rule_id) << " at `" << Visible(selector) << "`\n";

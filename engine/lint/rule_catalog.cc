@@ -22,7 +22,9 @@ std::string Text(const SourceManager& sources, const Span& span) {
   return sources.file(span.file).text().substr(span.begin, span.end - span.begin);
 }
 
-std::vector<ParamEntry> ParamsOf(const Engine& engine, const check::RuleInfo& rule) {
+}  // namespace
+
+std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule) {
   const check::Program& program = *engine.program();
   const check::ModuleTables& tables = program.tables[rule.module];
   std::vector<uint32_t> indexes;
@@ -44,8 +46,6 @@ std::vector<ParamEntry> ParamsOf(const Engine& engine, const check::RuleInfo& ru
   return params;
 }
 
-}  // namespace
-
 std::string Joined(const std::vector<std::string>& items, const char* sep) {
   std::string out;
   for (const std::string& s : items) out += (out.empty() ? "" : sep) + s;
@@ -63,7 +63,7 @@ std::vector<RuleEntry> BuildCatalog(const Engine& engine) {
       if (!emit.because.empty()) e.because.push_back(emit.because);
       if (!emit.fix.empty()) e.fix.push_back(emit.fix);
     }
-    e.params = ParamsOf(engine, r);
+    e.params = RuleParams(engine, r);
     e.source = Text(engine.sources(), r.rule->span);
     entries.push_back(std::move(e));
   }

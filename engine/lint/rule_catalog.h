@@ -30,6 +30,9 @@ struct RuleEntry {
 /// One entry per rule, in rule-id order. Requires a compiled engine.
 std::vector<RuleEntry> BuildCatalog(const Engine& engine);
 
+/// The params a rule reads, in order of first use.
+std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule);
+
 /// Items joined with `sep`.
 std::string Joined(const std::vector<std::string>& items, const char* sep);
 

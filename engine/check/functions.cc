@@ -51,6 +51,28 @@ bool Printable(const TypeTable& types, TypeId t) {
   return type.kind != TypeKind::kRecord && type.kind != TypeKind::kMap;
 }
 
+// `sum`, `min` and `max` over a list: what its items must be, and the
+// result (`sum` of untyped items is untyped).
+TypeId AggregateResult(FunctionId id, TypeId list, TypeTable* types, std::string* error) {
+  TypeKind kind = types->KindOf(list);
+  TypeId elem = kind == TypeKind::kList ? types->Get(list).elem : types->Any();
+  TypeKind e = types->KindOf(elem);
+  bool sum = id == FunctionId::kSum;
+  const char* name = sum ? "`sum` needs" : "`min` and `max` need";
+  std::string got = "`" + types->Name(list) + "`";
+  bool measured = e == TypeKind::kInt || e == TypeKind::kDouble || e == TypeKind::kDuration ||
+                  e == TypeKind::kBytes || e == TypeKind::kBandwidth;
+  bool ordered = measured || e == TypeKind::kString || e == TypeKind::kDate;
+  if (!error->empty()) {
+    // an earlier problem is the one said
+  } else if (kind != TypeKind::kList && !Loose(kind)) {
+    *error = std::string(name) + " a list, not " + got;
+  } else if (!Loose(e) && !(sum ? measured : ordered)) {
+    *error = std::string(name) + (sum ? " numbers, durations or quantities, not " : " ordered values, not ") + got;
+  }
+  return sum && Loose(e) ? types->Any() : elem;
+}
+
 }  // namespace
 
 TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
@@ -81,27 +103,13 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
            "`join` needs a list of values, not " + got);
       need(Textual(kind(1)), "the separator of `join` must be a string");
       return types->Primitive(TypeKind::kString);
-    case FunctionId::kSum: {
-      TypeKind e = types->KindOf(elem(0));
-      need(kind(0) == TypeKind::kList || Loose(kind(0)), "`sum` needs a list, not " + got);
-      need(Loose(e) || e == TypeKind::kInt || e == TypeKind::kDouble || e == TypeKind::kDuration ||
-               e == TypeKind::kBytes || e == TypeKind::kBandwidth,
-           "`sum` needs numbers, durations or quantities, not " + got);
-      return Loose(e) ? types->Any() : elem(0);
-    }
+    case FunctionId::kSum:
+    case FunctionId::kMin:
+    case FunctionId::kMax:
+      return AggregateResult(id, args[0], types, error);
     case FunctionId::kCount:
       need(kind(0) == TypeKind::kList || Loose(kind(0)), "`count` needs a list, not " + got);
       return types->Primitive(TypeKind::kInt);
-    case FunctionId::kMin:
-    case FunctionId::kMax: {
-      TypeKind e = types->KindOf(elem(0));
-      need(kind(0) == TypeKind::kList || Loose(kind(0)), "`min` and `max` need a list, not " + got);
-      need(Loose(e) || e == TypeKind::kInt || e == TypeKind::kDouble || e == TypeKind::kString ||
-               e == TypeKind::kDate || e == TypeKind::kDuration || e == TypeKind::kBytes ||
-               e == TypeKind::kBandwidth,
-           "`min` and `max` need ordered values, not " + got);
-      return elem(0);
-    }
     case FunctionId::kInt:
       need(kind(0) != TypeKind::kRecord && kind(0) != TypeKind::kList && kind(0) != TypeKind::kMap,
            "`int` cannot convert " + got);

@@ -851,28 +851,33 @@ ExprPtr AstBuilder::BuildLiteral(CPLParser::LiteralContext* ctx) {
 
 }  // namespace
 
+namespace {
+
+// A policy file the parser must not be given: too large, binary, or not
+// UTF-8 (the ANTLR runtime throws on malformed UTF-8). False with the error.
+bool Parsable(const SourceManager& sources, FileId file, const ParseOptions& options, Diagnostics* diagnostics) {
+  std::string_view text = sources.file(file).text();
+  if (text.size() > options.max_file_bytes) {
+    std::string limit = std::to_string(options.max_file_bytes);
+    diagnostics->Error(SourceLoc{file, 1, 1}, "policy file is larger than " + limit + " bytes").code = "syntax";
+    return false;
+  }
+  auto refuse = [&](size_t at, const char* why) {
+    diagnostics->Error(sources, Span{file, static_cast<uint32_t>(at), static_cast<uint32_t>(at) + 1}, why).code =
+        "syntax";
+    return false;
+  };
+  if (size_t nul = text.find('\0'); nul != std::string::npos) return refuse(nul, "file is not text: NUL byte");
+  if (size_t bad = FirstInvalidUtf8(text); bad != std::string::npos) return refuse(bad, "invalid UTF-8");
+  return true;
+}
+
+}  // namespace
+
 ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions& options) {
   ParseResult result;
   const SourceFile& source = sources.file(file);
-  if (source.text().size() > options.max_file_bytes) {
-    result.diagnostics.Error(SourceLoc{file, 1, 1},
-                             "policy file is larger than " + std::to_string(options.max_file_bytes) + " bytes")
-        .code = "syntax";
-    return result;
-  }
-  if (size_t nul = source.text().find('\0'); nul != std::string::npos) {
-    result.diagnostics.Error(sources, Span{file, static_cast<uint32_t>(nul), static_cast<uint32_t>(nul) + 1},
-                             "file is not text: NUL byte")
-        .code = "syntax";
-    return result;
-  }
-  // The ANTLR runtime throws on malformed UTF-8; refuse such text first.
-  if (size_t bad = FirstInvalidUtf8(source.text()); bad != std::string::npos) {
-    result.diagnostics.Error(sources, Span{file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1},
-                             "invalid UTF-8")
-        .code = "syntax";
-    return result;
-  }
+  if (!Parsable(sources, file, options, &result.diagnostics)) return result;
   OffsetMap offsets{&source, 0, {}};
   antlr4::ANTLRInputStream input(source.text());
   CPLLexer lexer(&input);

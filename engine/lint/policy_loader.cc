@@ -18,15 +18,14 @@ namespace {
 
 constexpr const char* kDefaultPack = "capops-ai";
 
-// Paths below the working directory are shown relative to it.
+}  // namespace
+
 std::string DisplayPath(const fs::path& p) {
   std::error_code ec;
   fs::path relative = fs::proximate(p, ec);
   if (ec || relative.empty() || *relative.begin() == "..") return p.lexically_normal().string();
   return relative.string();
 }
-
-}  // namespace
 
 bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::string* error) {
   std::optional<fs::path> data = FindDataDir();

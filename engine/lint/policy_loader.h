@@ -2,12 +2,17 @@
 // pack, `*.cpl` files under directories, fact files with their stamps.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "engine/api/engine.h"
 
 namespace capops::lint {
+
+/// A path as the commands show it: relative to the working directory when
+/// it is below it, else as given, normalised.
+std::string DisplayPath(const std::filesystem::path& path);
 
 /// Adds the shipped stdlib, then the `*.cpl` files under `paths` (files or
 /// directories) or, when `paths` is empty, the shipped default pack.

@@ -29,11 +29,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/lint/git_snapshot.h"
 #include "engine/lint/plan_set.h"
 
 namespace capops::lint {
@@ -117,5 +119,41 @@ void DiffFindingsOn(Engine* old_rules, Engine* new_rules, const FactSet& facts, 
 /// `*error` set when a file cannot be read.
 bool DiffPlanFindings(Engine* old_rules, Engine* new_rules, const PlanSet& plans,
                       size_t max_file_bytes, FindingsDiff* diff, std::string* error);
+
+/// `rules --diff OLD NEW [PLAN…]`: OLD is a policy file or directory, or
+/// `git:REV` for NEW as of git revision REV; NEW a policy file or directory.
+struct RulesDiffRequest {
+  std::string old_rules;
+  std::string new_rules;
+  std::vector<std::string> plans;        // files, directories or globs
+  std::vector<std::string> inventories;  // default: each plan's inventory.yaml
+};
+
+struct RulesDiffResult {
+  bool ok = false;  // false: `problems` (in `problem_sources`) and `error` say why
+  Diagnostics problems;
+  const SourceManager* problem_sources = nullptr;
+  std::string error;
+  RulesDiff rules;
+  FindingsDiff findings;
+};
+
+/// Reads and compiles both versions (checking OLD out of git when asked),
+/// gathers the fact sets both will lint — their policy tests' fixtures,
+/// each distinct set once, and the plans given — and diffs rules and
+/// findings. The result refers to the session's engines.
+class RulesDiffSession {
+ public:
+  RulesDiffSession();
+  ~RulesDiffSession();
+  const RulesDiffResult& Run(const RulesDiffRequest& request);
+
+  struct Version;
+
+ private:
+  std::unique_ptr<GitSnapshot> snapshot_;
+  std::unique_ptr<Version> old_version_, new_version_;
+  RulesDiffResult result_;
+};
 
 }  // namespace capops::lint

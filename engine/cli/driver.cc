@@ -106,6 +106,12 @@ struct Shared {
   std::string format = "text";
   std::string color = "auto";
   bool color_on() const { return WantColor(color, out); }
+  /// The --format given (each subcommand admits only its own).
+  report::Format format_enum() const {
+    report::Format f = report::Format::kText;
+    report::ParseFormat(format, &f);
+    return f;
+  }
 };
 
 // A subcommand: its parser and what runs once its flags are parsed.
@@ -187,7 +193,7 @@ Command AddEval(CLI::App* app, Shared* shared, const EngineOptions* limits) {
   FormatOption(sub, shared, {"text", "json"});
   sub->add_flag("--explain", o->explain, "show each sub-expression's value");
   return {sub, [o, shared, limits] {
-            o->json = shared->format == "json";
+            o->format = shared->format_enum();
             o->color = shared->color_on();
             o->engine = *limits;
             return RunEval(*o, shared->in, shared->out, shared->err);
@@ -215,7 +221,7 @@ Command AddTest(CLI::App* app, Shared* shared) {
       ->check(CLI::Range(0.0, 100.0));
   FormatOption(sub, shared, {"text", "json"});
   return {sub, [o, shared] {
-            o->json = shared->format == "json";
+            o->format = shared->format_enum();
             o->color = shared->color_on();
             return RunTest(*o, shared->out, shared->err);
           }};
@@ -243,7 +249,7 @@ Command AddRules(CLI::App* app, Shared* shared) {
   sub->add_flag("--canonical", o->canonical, "print the canonical form the digest hashes")->excludes(diff);
   FormatOption(sub, shared, {"text", "json", "markdown"});
   return {sub, [o, shared] {
-            o->format = shared->format;
+            o->format = shared->format_enum();
             return RunRules(*o, shared->out, shared->err);
           }};
 }
@@ -275,7 +281,7 @@ struct WhyNotAlias {
 
 // The top-level lint, or the why-not alias, once flags are parsed.
 int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::string& fail_on, Shared* shared) {
-  report::ParseFormat(shared->format, &options->format);
+  options->format = shared->format_enum();
   options->color = options->format == report::Format::kText && options->session.output.empty() &&
                    shared->color_on();
   lint::FailOn threshold;

@@ -21,7 +21,7 @@ int EvalOne(Engine& engine, const std::string& text, const eval::Facts& facts, c
     return kExitUsage;
   }
   bool failed = r.value.is_error();
-  if (options.json) {
+  if (options.format == report::Format::kJson) {
     out << "{\"expression\": " << report::ValueJson(Value::String(text)) << ", \"type\": "
         << report::ValueJson(Value::String(r.type)) << ", \"value\": " << report::ValueJson(r.value) << "}\n";
   } else if (failed) {
@@ -29,7 +29,7 @@ int EvalOne(Engine& engine, const std::string& text, const eval::Facts& facts, c
   } else {
     out << Visible(r.value.ToLiteral()) << "  : " << Visible(r.type) << '\n';
   }
-  if (options.explain && !options.json) report::WriteTrace(engine.sources(), r.AsTraceStep(), {false, options.color}, out);
+  if (options.explain && options.format != report::Format::kJson) report::WriteTrace(engine.sources(), r.AsTraceStep(), {false, options.color}, out);
   return failed ? kExitFindings : kExitClean;
 }
 

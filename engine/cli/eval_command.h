@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/report/lint_report.h"
 
 namespace capops::cli {
 
@@ -17,7 +18,7 @@ struct EvalCommandOptions {
   std::vector<std::string> plans;
   std::vector<std::string> inventories;
   std::vector<std::string> policies;
-  bool json = false;
+  report::Format format = report::Format::kText;  // text or JSON
   bool explain = false;
   bool color = false;
   EngineOptions engine;

@@ -113,9 +113,9 @@ int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) 
     out << engine.ruleset_digest() << '\n';
   } else if (options.canonical) {
     out << engine.CanonicalForm();
-  } else if (options.format == "json") {
+  } else if (options.format == report::Format::kJson) {
     WriteJson(engine, out);
-  } else if (options.format == "markdown") {
+  } else if (options.format == report::Format::kMarkdown) {
     WriteMarkdown(engine, out);
   } else {
     WriteText(engine, out);

@@ -15,13 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/report/lint_report.h"
+
 namespace capops::cli {
 
 struct RulesOptions {
   std::vector<std::string> policies;  // files or directories; default: the shipped pack
   bool digest = false;
   bool canonical = false;
-  std::string format = "text";  // text, json or markdown
+  report::Format format = report::Format::kText;  // text, JSON or Markdown
   std::vector<std::string> diff;         // OLD and NEW: then `policies` are plans
   std::vector<std::string> inventories;  // for the plans of a diff
   bool fail_on_new = false;              // a diff exits 1 when a finding appears

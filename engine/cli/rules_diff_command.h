@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/report/lint_report.h"
+
 namespace capops::cli {
 
 /// `rules --diff`: OLD is a policy file or directory, or `git:REV` for NEW
@@ -15,7 +17,7 @@ struct RulesDiffOptions {
   std::string new_rules;
   std::vector<std::string> plans;        // files, directories or globs
   std::vector<std::string> inventories;  // default: each plan's inventory.yaml
-  std::string format = "text";
+  report::Format format = report::Format::kText;  // text, JSON or Markdown
   bool fail_on_new = false;  // exit 1 when a finding appears
 };
 

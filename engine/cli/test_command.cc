@@ -127,7 +127,7 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
   bool coverage_ok = !run.coverage || options.min_coverage < 0 ||
                      (run.coverage->rule_percent() >= options.min_coverage &&
                       run.coverage->clause_percent() >= options.min_coverage);
-  if (options.json) {
+  if (options.format == report::Format::kJson) {
     json doc;
     if (run.coverage) doc["coverage"] = CoverageJson(engine, *run.coverage);
     doc["tests"] = json::array();

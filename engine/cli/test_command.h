@@ -14,13 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/report/lint_report.h"
+
 namespace capops::cli {
 
 struct TestOptions {
   std::vector<std::string> policies;  // files or directories; default: the shipped pack
   bool coverage = false;              // report rule and condition coverage
   double min_coverage = -1;           // percent; fail when rule or condition coverage is below
-  bool json = false;
+  report::Format format = report::Format::kText;  // text or JSON
   bool color = false;
 };
 

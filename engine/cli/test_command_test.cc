@@ -125,7 +125,7 @@ test "fails" {
   options.min_coverage = 60;
   options.policies = {(pack.dir / "rules.cpl").string(), (pack.dir / "rules_test.cpl").string()};
   std::ostringstream json_out;
-  options.json = true;
+  options.format = report::Format::kJson;
   CHECK(RunTest(options, json_out, err) == kExitFindings);
   CHECK(json_out.str().find("\"condition_percent\": 33.3") != std::string::npos);
 }
@@ -171,12 +171,12 @@ TEST_CASE("the ruleset digest ignores layout and comments, not meaning", "[cli][
 TEST_CASE("the rule catalogue lists metadata and params", "[cli][rules]") {
   RulesOptions options;
   options.policies = {kPack.string()};
-  options.format = "json";
+  options.format = report::Format::kJson;
   std::ostringstream out, err;
   REQUIRE(RunRules(options, out, err) == kExitClean);
   CHECK(out.str().find("\"id\": \"CAP-ALC-001\"") != std::string::npos);
   CHECK(out.str().find("\"name\": \"research_slices\"") != std::string::npos);
-  options.format = "markdown";
+  options.format = report::Format::kMarkdown;
   std::ostringstream md;
   REQUIRE(RunRules(options, md, err) == kExitClean);
   CHECK(md.str().find("| CAP-ALC-001 | `replacement_not_free` | error | reliability-lead |") !=

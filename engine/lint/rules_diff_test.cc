@@ -116,7 +116,7 @@ std::vector<DiffFinding> FindingsFrom(const json& list) {
 // --format json`) and reads the output back.
 Outcome Diff(const Packs& packs) {
   cli::RulesDiffOptions options{
-      packs.Path("old"), packs.Path("new"), {packs.Path("plans/plan.yaml")}, {}, "json", false};
+      packs.Path("old"), packs.Path("new"), {packs.Path("plans/plan.yaml")}, {}, report::Format::kJson, false};
   std::ostringstream out, err;
   int code = cli::RunRulesDiff(options, out, err);
   INFO(err.str());
@@ -305,7 +305,7 @@ TEST_CASE("both versions' test fixtures are linted, a shared one once", "[cli][r
   }
   packs.Write("old/rules.cpl", Pack("where a.gpus > 1"));
   packs.Write("new/rules.cpl", Pack("where a.gpus > 3"));
-  cli::RulesDiffOptions options{packs.Path("old"), packs.Path("new"), {}, {}, "text", true};
+  cli::RulesDiffOptions options{packs.Path("old"), packs.Path("new"), {}, {}, report::Format::kText, true};
   std::ostringstream out, err;
   CHECK(cli::RunRulesDiff(options, out, err) == cli::kExitClean);  // nothing appeared
   INFO(out.str() << err.str());

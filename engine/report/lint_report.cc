@@ -9,13 +9,14 @@
 namespace capops::report {
 
 bool ParseFormat(std::string_view name, Format* out) {
-  static constexpr std::array<std::pair<std::string_view, Format>, 6> kNames = {{
+  static constexpr std::array<std::pair<std::string_view, Format>, 7> kNames = {{
       {"text", Format::kText},
       {"short", Format::kShort},
       {"json", Format::kJson},
       {"sarif", Format::kSarif},
       {"junit", Format::kJunit},
       {"github", Format::kGithub},
+      {"markdown", Format::kMarkdown},
   }};
   for (const auto& [n, f] : kNames) {
     if (n == name) {
@@ -55,6 +56,8 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
       return WriteJunit(sources, findings, DescribeRules(report), ci, out);
     case Format::kGithub:
       return WriteGithub(sources, findings, out);
+    case Format::kMarkdown:
+      return;
   }
 }
 

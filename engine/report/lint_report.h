@@ -14,9 +14,11 @@
 
 namespace capops::report {
 
-enum class Format { kText, kShort, kJson, kSarif, kJunit, kGithub };
+/// Every output format of every command; each command admits some.
+enum class Format { kText, kShort, kJson, kSarif, kJunit, kGithub, kMarkdown };
 
-/// "text", "short", "json", "sarif", "junit" or "github"; false for anything else.
+/// "text", "short", "json", "sarif", "junit", "github" or "markdown"; false
+/// for anything else.
 bool ParseFormat(std::string_view name, Format* out);
 
 struct LintReportOptions {
@@ -29,7 +31,8 @@ struct LintReportOptions {
 /// re-graded per the session's rule selection.
 std::vector<RuleDescriptor> DescribeRules(const lint::Report& report);
 
-/// Writes the findings of a report whose status is not kUsage.
+/// Writes the findings of a report whose status is not kUsage, in one of
+/// the lint formats (kMarkdown is not one: it writes nothing).
 void WriteLintReport(const lint::Report& report, Format format, const LintReportOptions& options,
                      std::ostream& out);
 

@@ -252,10 +252,10 @@ void WriteMarkdown(const RulesDiff& d, const FindingsDiff& f, std::ostream& out)
 
 }  // namespace
 
-void WriteRulesDiff(const RulesDiff& rules, const FindingsDiff& findings, const std::string& format,
+void WriteRulesDiff(const RulesDiff& rules, const FindingsDiff& findings, Format format,
                     std::ostream& out) {
-  if (format == "json") return WriteJson(rules, findings, out);
-  if (format == "markdown") return WriteMarkdown(rules, findings, out);
+  if (format == Format::kJson) return WriteJson(rules, findings, out);
+  if (format == Format::kMarkdown) return WriteMarkdown(rules, findings, out);
   WriteText(rules, findings, out);
 }
 

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "engine/lint/rules_diff.h"
+#include "engine/report/lint_report.h"
 
 namespace capops::report {
 
-/// Writes the diff as "text", "json" or "markdown" (for a pull-request comment).
-void WriteRulesDiff(const lint::RulesDiff& rules, const lint::FindingsDiff& findings, const std::string& format,
+/// Writes the diff as text, JSON or Markdown (for a pull-request comment);
+/// any other format is written as text.
+void WriteRulesDiff(const lint::RulesDiff& rules, const lint::FindingsDiff& findings, Format format,
                     std::ostream& out);
 
 }  // namespace capops::report

@@ -183,19 +183,19 @@ TEST_CASE("a field hint is tried first and follows the maps it reads", "[common]
   Value ba = Value::Map({{"b", Value::Int(20)}, {"a", Value::Int(10)}});
   Value c = Value::Map({{"c", Value::Int(3)}});
   FieldHint hint;
-  CHECK(ab.Field(Key("b"), hint)->int_value() == 2);
-  CHECK(hint.get() == 1);
-  CHECK(ab.Field(Key("b"), hint)->int_value() == 2);
+  CHECK(ab.Field(Key("b"), &hint)->int_value() == 2);
+  CHECK(hint.at == 1);
+  CHECK(ab.Field(Key("b"), &hint)->int_value() == 2);
   // Another layout moves the hint; a map without the field leaves it.
-  CHECK(ba.Field(Key("b"), hint)->int_value() == 20);
-  CHECK(hint.get() == 0);
-  CHECK(c.Field(Key("b"), hint) == nullptr);
-  CHECK(hint.get() == 0);
+  CHECK(ba.Field(Key("b"), &hint)->int_value() == 20);
+  CHECK(hint.at == 0);
+  CHECK(c.Field(Key("b"), &hint) == nullptr);
+  CHECK(hint.at == 0);
   // A hint past a small map's end, or at another key, is only a guess.
-  hint.set(7);
-  CHECK(c.Field(Key("c"), hint)->int_value() == 3);
-  CHECK(ab.Field(Key("a"), hint)->int_value() == 1);
-  CHECK(Value::Int(1).Field(Key("a"), hint) == nullptr);
+  hint.at = 7;
+  CHECK(c.Field(Key("c"), &hint)->int_value() == 3);
+  CHECK(ab.Field(Key("a"), &hint)->int_value() == 1);
+  CHECK(Value::Int(1).Field(Key("a"), &hint) == nullptr);
 }
 
 // Maps with the same keys in the same order share one layout of keys, made

@@ -643,14 +643,14 @@ const Value* Value::Field(Key name) const {
   return at < data->size ? &data->data()[at] : nullptr;
 }
 
-const Value* Value::Field(Key name, const FieldHint& hint) const {
+const Value* Value::Field(Key name, FieldHint* hint) const {
   if (kind() != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
-  uint32_t at = hint.get();
+  uint32_t at = hint->at;
   if (at >= data->size || data->layout->keys()[at] != name) {
     at = data->Position(name);
     if (at == data->size) return nullptr;
-    hint.set(at);
+    hint->at = at;
   }
   return &data->data()[at];
 }

@@ -91,23 +91,11 @@ class Key {
 
 /// Where a field was last found, for Value::Field: the maps one place of a
 /// rule reads (every allocation's `pool`, say) mostly keep their fields in
-/// the same order, so the position found last is tried first. Safe to share
-/// between threads; it is written only when the position changes.
-class FieldHint {
- public:
-  FieldHint() = default;
-  FieldHint(const FieldHint& other) : at_(other.get()) {}
-  FieldHint& operator=(const FieldHint& other) {
-    set(other.get());
-    return *this;
-  }
-  uint32_t get() const { return at_.load(std::memory_order_relaxed); }
-  void set(uint32_t at) const {
-    if (get() != at) at_.store(at, std::memory_order_relaxed);
-  }
-
- private:
-  mutable std::atomic<uint32_t> at_{0};
+/// the same order, so the position found last is tried first. A plain
+/// record of one evaluation (eval::RunState keeps one per expression): it
+/// is never shared between threads, and nothing in the maps changes.
+struct FieldHint {
+  uint32_t at = 0;
 };
 
 /// Data derived from a list and kept with it (Value::Derived), such as an
@@ -252,8 +240,9 @@ class Value {
 
   /// Map field by name, or nullptr.
   const Value* Field(Key name) const;
-  /// The same, trying first where `hint` says the field was last found.
-  const Value* Field(Key name, const FieldHint& hint) const;
+  /// The same, trying first where `*hint` says the field was last found,
+  /// and recording there where it was found.
+  const Value* Field(Key name, FieldHint* hint) const;
   const Value* Field(std::string_view name) const;
   const Value* Field(const char* name) const { return Field(std::string_view(name)); }
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).

@@ -119,7 +119,7 @@ const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& 
         list.Derived(membership ? &kIndexByListField : &kIndexByField, field.address(), [&]() -> std::unique_ptr<ListDerived> {
           static const Value kNoField = Value::Error("no field");
           return std::make_unique<JoinIndex>(list, membership, [&](const Value& item) -> const Value& {
-            const Value* v = item.Field(field, key.field_hint);
+            const Value* v = item.Field(field, HintOf(key));
             return v != nullptr ? *v : kNoField;
           });
         });
@@ -146,7 +146,7 @@ const Value* ExprEvaluator::FactPath(const Expr& e) const {
   }
   if (e.kind != ExprKind::kSelect) return nullptr;
   const Value* parent = FactPath(*e.args[0]);
-  return parent != nullptr ? parent->Field(e.field, e.field_hint) : nullptr;
+  return parent != nullptr ? parent->Field(e.field, HintOf(e)) : nullptr;
 }
 
 bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<Value>* scratch,
@@ -216,7 +216,7 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       if (!operand.is(ValueKind::kMap)) {
         return Value::Error("`has` needs a map, not " + DescribeKind(operand), operand.loc());
       }
-      return Value::Bool(operand.Field(select.field, select.field_hint) != nullptr);
+      return Value::Bool(operand.Field(select.field, HintOf(select)) != nullptr);
     }
     case ExprKind::kUnary: {
       Value held;
@@ -287,7 +287,7 @@ const Value& ExprEvaluator::RefSelect(const Expr& e, Value* holder) {
   if (!operand.is(ValueKind::kMap)) {
     return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
   }
-  if (const Value* field = operand.Field(e.field, e.field_hint)) return PartOf(operand, &held, *field, holder);
+  if (const Value* field = operand.Field(e.field, HintOf(e))) return PartOf(operand, &held, *field, holder);
   std::vector<std::string> keys;
   for (const auto& [key, _] : operand.entries()) keys.push_back(key);
   std::string message = Describe(operand) + " has no field `" + e.name + "`";

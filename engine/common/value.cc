@@ -22,8 +22,6 @@ static_assert(sizeof(Value) == 16, "a Value is a word of kind and location, and 
 // 11 characters takes a 32-byte block, one fewer than a std::string needs
 // for its own header.
 struct Value::StringData : Heap {
-  // Where FindById last found this string as an id: position + 1, 0 for never.
-  mutable std::atomic<uint32_t> found_at{0};
   uint32_t size = 0;
 
   std::string_view text() const { return {reinterpret_cast<const char*>(this + 1), size}; }
@@ -605,12 +603,11 @@ void Value::PrefetchParts() const {
   }
 }
 
-void Value::PrefetchItem(const Value& id) const {
-  if (kind() != ValueKind::kList || !id.is(ValueKind::kString)) return;
+void Value::PrefetchItem(const IdHint& hint) const {
+  if (kind() != ValueKind::kList) return;
   const auto* data = static_cast<const ListData*>(u_.heap);
-  uint32_t at = static_cast<const StringData*>(id.u_.heap)->found_at.load(std::memory_order_relaxed);
   constexpr int kRecordLines = 4;
-  if (at != 0 && at <= data->size) data->data()[at - 1].Prefetch(kRecordLines);
+  if (hint.at != 0 && hint.at <= data->size) data->data()[hint.at - 1].Prefetch(kRecordLines);
 }
 
 MapView Value::entries() const {
@@ -685,19 +682,17 @@ const ListDerived* Value::Derived(const void* what, const void* how,
   return static_cast<const ListData*>(u_.heap)->Derived(what, how, make);
 }
 
-// The facts that refer to an item (every allocation's `demand:`) mostly
-// share one string per text (the loader keeps one per file), and that string
-// remembers the position it was last found at: the item there is checked
-// first (ids are unique in a keyed list), which spares the index's probe and
-// the hash of the text, each a cache miss over large facts.
-const Value* Value::FindById(const Value& id) const {
+// The item at the hint is checked first (ids are unique in a keyed list),
+// which spares the index's probe and the hash of the text, each a cache
+// miss over large facts.
+const Value* Value::FindById(const Value& id, IdHint* hint) const {
   if (!id.is(ValueKind::kString)) return nullptr;
   if (kind() != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
   const IdIndex& index = data->Index();
   if (!index.keyed()) return nullptr;
   const auto* text = static_cast<const StringData*>(id.u_.heap);
-  uint32_t at = text->found_at.load(std::memory_order_relaxed);
+  uint32_t at = hint->at;
   if (at != 0 && at <= data->size) {
     const Value& item = data->data()[at - 1];
     const Value* item_id = item.Field(IdKey());
@@ -707,19 +702,15 @@ const Value* Value::FindById(const Value& id) const {
     }
   }
   const Value* found = index.Find(data->view(), text->text());
-  if (found != nullptr) text->found_at.store(static_cast<uint32_t>(found - data->data()) + 1, std::memory_order_relaxed);
+  if (found != nullptr) hint->at = static_cast<uint32_t>(found - data->data()) + 1;
   return found;
 }
 
 const Value* Value::Resolve(const Value& ref) const {
-  const Value* item = FindById(ref);
+  const Value* item = FindById(ref.string_value());
   const Value* id = item != nullptr ? item->Field(IdKey()) : nullptr;
-  if (id == nullptr || id->u_.heap == ref.u_.heap || ref.borrowed()) return item;
+  if (id == nullptr || !ref.is(ValueKind::kString) || id->u_.heap == ref.u_.heap || ref.borrowed()) return item;
   auto* own = static_cast<StringData*>(id->u_.heap);
-  if (own->found_at.load(std::memory_order_relaxed) == 0) {
-    own->found_at.store(static_cast<const StringData*>(ref.u_.heap)->found_at.load(std::memory_order_relaxed),
-                        std::memory_order_relaxed);
-  }
   Value& shared = const_cast<Value&>(ref);  // the same text, in another block
   id->Retain();
   shared.Release();

@@ -98,6 +98,13 @@ struct FieldHint {
   uint32_t at = 0;
 };
 
+/// Where FindById last found an item, for FindById(id, hint): its
+/// position + 1, 0 for none. Like FieldHint, one evaluation's own record
+/// (eval::RunState keeps one per list and id string it looks up).
+struct IdHint {
+  uint32_t at = 0;
+};
+
 /// Data derived from a list and kept with it (Value::Derived), such as an
 /// index of its items by a field.
 class ListDerived {
@@ -227,12 +234,10 @@ class Value {
     for (int line = 0; line < lines; ++line) __builtin_prefetch(at + 64 * line);
   }
   void PrefetchParts() const;
-  /// On a keyed list: starts reading the item FindById(id) found last for
-  /// the string `id` holds (where it will look first), if it found one: its
-  /// first four lines, a record of a dozen fields, read whole by a `has()`
-  /// of a field it lacks. It reads the string's header, so call it once
-  /// that has arrived (a record's PrefetchParts() asks for its strings).
-  void PrefetchItem(const Value& id) const;
+  /// On a list: starts reading the item `hint` says FindById found last
+  /// (where it will look first), if it names one: its first four lines, a
+  /// record of a dozen fields, read whole by a `has()` of a field it lacks.
+  void PrefetchItem(const IdHint& hint) const;
 
   /// Whether two maps have the same keys in the same order, known without
   /// reading them when both share a layout (false for non-maps).
@@ -247,9 +252,10 @@ class Value {
   const Value* Field(const char* name) const { return Field(std::string_view(name)); }
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).
   const Value* FindById(std::string_view id) const;
-  /// The same for a string value; faster when the same string is looked up
-  /// again (it remembers where it was found).
-  const Value* FindById(const Value& id) const;
+  /// The same for a string value, trying first the item at `*hint` and
+  /// recording there where the item was found: a lookup made again for the
+  /// same id reads neither the index nor the hash of the text.
+  const Value* FindById(const Value& id, IdHint* hint) const;
   /// FindById for a reference in the facts (an allocation's `pool:`), which
   /// then holds its text in the found item's own id block: later lookups
   /// check the item they try first by address, without reading its id

@@ -35,7 +35,7 @@ class LookupsAhead {
       if (list == nullptr || !list->is(ValueKind::kList)) continue;
       Key field = l.key->field;
       auto same = [&](const Entry& e) { return e.list == list && e.field == field; };
-      if (std::none_of(entries_.begin(), entries_.end(), same)) entries_.push_back({list, field, eval.HintOf(*l.key)});
+      if (std::none_of(entries_.begin(), entries_.end(), same)) entries_.push_back({list, field, eval.HintOf(*l.key), eval.run_state()});
     }
   }
   // Before item k of the loop `ahead` reads ahead.
@@ -43,7 +43,7 @@ class LookupsAhead {
     if (entries_.empty() || k + 1 >= ahead.count()) return;
     const Value& item = ahead.Item(k + 1);
     for (const Entry& e : entries_) {
-      if (const Value* id = item.Field(e.field, e.hint)) e.list->PrefetchItem(*id);
+      if (const Value* id = item.Field(e.field, e.hint)) e.list->PrefetchItem(*e.run->IdHintFor(*e.list, *id));
     }
   }
 
@@ -52,6 +52,7 @@ class LookupsAhead {
     const Value* list;
     Key field;
     FieldHint* hint;  // the run's own, of the evaluator that added it
+    RunState* run;    // whose id hints say which item a lookup will find
   };
   std::vector<Entry> entries_;
 };

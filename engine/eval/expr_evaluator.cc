@@ -310,7 +310,7 @@ const Value& ExprEvaluator::RefIndex(const Expr& e, Value* holder) {
     return PartOf(operand, &operand_held, operand.items()[static_cast<size_t>(i)], holder);
   }
   if (operand.is(ValueKind::kList) && index.is(ValueKind::kString)) {
-    if (const Value* item = operand.FindById(index)) return PartOf(operand, &operand_held, *item, holder);
+    if (const Value* item = operand.FindById(index, state_->IdHintFor(operand, index))) return PartOf(operand, &operand_held, *item, holder);
     std::string what = Text(e.args[0]->span);
     if (!operand.keyed() && !operand.items().empty()) {
       return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());

@@ -74,6 +74,8 @@ class ExprEvaluator {
   /// Where the run last found the field that `select` (a kSelect of this
   /// evaluator's module) reads: the run's own hint, for Value::Field.
   FieldHint* HintOf(const syntax::Expr& select) const { return &field_hints_[select.id]; }
+  /// The state of the run this evaluator belongs to.
+  RunState* run_state() const { return state_; }
   /// The index of `list` for `join` (the loop variable in `slot`).
   const JoinIndex* BuildIndex(const plan::Join& join, const Value& list, uint32_t slot);
   /// While set, every evaluated non-literal sub-expression is appended here.

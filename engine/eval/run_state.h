@@ -36,10 +36,35 @@ class RunState {
     return modules_.back().fields.data();
   }
 
+  /// Where the run last found the item of `list` whose id is the string
+  /// `id`: Value::FindById's hint. The facts that refer to an item (every
+  /// allocation's `demand:`) mostly share one string per text — the loader
+  /// keeps one per file — so a lookup of the same reference finds its hint
+  /// again. Hints are kept per list and string, a few thousand at most, a
+  /// newer one taking an older one's place. A hint is checked where it
+  /// points, so one left by a list or string since freed costs a lookup,
+  /// never a wrong item.
+  IdHint* IdHintFor(const Value& list, const Value& id) {
+    if (id_hints_.empty()) id_hints_.resize(kIdHints);
+    uint64_t l = list.Identity().second;
+    uint64_t i = id.Identity().second;
+    uint64_t mixed = (l * 0x9E3779B97F4A7C15ull ^ i) * 0xC2B2AE3D27D4EB4Full;
+    IdHintSlot& slot = id_hints_[static_cast<size_t>(mixed >> 40) & (kIdHints - 1)];
+    if (slot.list != l || slot.id != i) slot = IdHintSlot{l, i, IdHint{}};
+    return &slot.hint;
+  }
+
   Budget budget;
   PatternCache patterns;
 
  private:
+  static constexpr size_t kIdHints = 4096;
+  struct IdHintSlot {
+    uint64_t list = 0;  // the identities of the list and of the id string
+    uint64_t id = 0;
+    IdHint hint;
+  };
+
   // Few modules run in one evaluation (the rule's and those of the
   // functions it calls): a short list, searched once per frame.
   struct ModuleHints {
@@ -47,6 +72,7 @@ class RunState {
     std::vector<FieldHint> fields;  // its buffer stays put when the list grows
   };
   std::vector<ModuleHints> modules_;
+  std::vector<IdHintSlot> id_hints_;  // made on the first lookup by id
 };
 
 }  // namespace capops::eval

@@ -333,37 +333,6 @@ TEST_CASE("an id hint is tried first and never misleads, in any list", "[common]
   CHECK(Value::List({Value::Int(1)}).FindById(a, &hint) == nullptr);
 }
 
-// A resolved reference holds its text in the item's own id block, and
-// nothing else about it changes; one that resolves to nothing is left alone.
-TEST_CASE("a resolved reference shares its item's id", "[common]") {
-  auto item = [](const char* id) { return Value::Map({{"id", Value::String(id)}, {"gpus", Value::Int(1)}}); };
-  Value pools = Value::List({item("p1"), item("p2")});
-  SourceLoc at{3, 7, 12};
-  Value record = Value::Map({{"pool", Value::String("p2").set_loc(at)}, {"other", Value::String("p9").set_loc(at)}});
-  const Value& ref = *record.Field("pool");
-  const Value& id = *pools.FindById("p2")->Field("id");
-  Value copy = ref;  // holds the reference's own block
-  REQUIRE(ref.Identity() != id.Identity());
-
-  const Value* found = pools.Resolve(ref);
-  REQUIRE(found == pools.FindById("p2"));
-  CHECK(ref.Identity() == id.Identity());
-  CHECK(ref.string_value() == "p2");
-  CHECK(ref.loc() == at);
-  CHECK(copy.string_value() == "p2");  // its block lives on in the copy
-  CHECK(copy.Identity() != ref.Identity());
-  IdHint hint;
-  CHECK(pools.FindById(ref, &hint) == found);
-  CHECK(pools.Resolve(ref) == found);  // again: nothing to change
-  CHECK(ref.Identity() == id.Identity());
-
-  const Value& dangling = *record.Field("other");
-  auto before = dangling.Identity();
-  CHECK(pools.Resolve(dangling) == nullptr);
-  CHECK(dangling.Identity() == before);
-  CHECK(dangling.string_value() == "p9");
-}
-
 TEST_CASE("a plain scalar's text is a string that says so, in no more space", "[common]") {
   static_assert(sizeof(Value) == 16);
   SourceLoc at{2, 40000, 70000};  // past the packed range: the location table

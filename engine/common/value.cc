@@ -176,9 +176,9 @@ struct KeyLayout {
     }
     return layout;
   }
-  static void Free(const KeyLayout* layout) {
+  static void Free(KeyLayout* layout) {
     delete layout->index;
-    ::operator delete(const_cast<KeyLayout*>(layout));  // keys: trivially destroyed
+    ::operator delete(layout);  // keys: trivially destroyed
   }
 
   const Key* keys() const { return reinterpret_cast<const Key*>(this + 1); }
@@ -203,22 +203,22 @@ class KeyLayouts {
  public:
   // The layout of the keys of `entries` (distinct): a shared one if it can
   // be, else a new one that the caller's map owns (`shared` false).
-  static const KeyLayout* Of(const MapEntry* entries, size_t n) {
+  static KeyLayout* Of(const MapEntry* entries, size_t n) {
     size_t hash = Hash(entries, n);
-    thread_local std::array<const KeyLayout*, 64> recent{};
-    const KeyLayout*& last = recent[hash % recent.size()];
+    thread_local std::array<KeyLayout*, 64> recent{};
+    KeyLayout*& last = recent[hash % recent.size()];
     if (last != nullptr && Same(*last, entries, n)) return last;
     if (n > kSharedUpTo) return Own(entries, n);
     KeyLayouts& table = Table();
     {
       std::shared_lock lock(table.mutex_);
-      if (const KeyLayout* found = table.Find(hash, entries, n)) return last = found;
+      if (KeyLayout* found = table.Find(hash, entries, n)) return last = found;
     }
     std::unique_lock lock(table.mutex_);
-    if (const KeyLayout* found = table.Find(hash, entries, n)) return last = found;
+    if (KeyLayout* found = table.Find(hash, entries, n)) return last = found;
     if (table.keys_ + n > kSharedKeys) return Own(entries, n);
     table.keys_ += n;
-    const KeyLayout* layout = KeyLayout::Make(entries, n, true);
+    KeyLayout* layout = KeyLayout::Make(entries, n, true);
     table.layouts_.emplace(hash, layout);
     return last = layout;
   }
@@ -245,9 +245,9 @@ class KeyLayouts {
     }
     return true;
   }
-  static const KeyLayout* Own(const MapEntry* entries, size_t n) { return KeyLayout::Make(entries, n, false); }
+  static KeyLayout* Own(const MapEntry* entries, size_t n) { return KeyLayout::Make(entries, n, false); }
 
-  const KeyLayout* Find(size_t hash, const MapEntry* entries, size_t n) const {
+  KeyLayout* Find(size_t hash, const MapEntry* entries, size_t n) const {
     auto [from, to] = layouts_.equal_range(hash);
     for (auto it = from; it != to; ++it) {
       if (Same(*it->second, entries, n)) return it->second;
@@ -256,7 +256,7 @@ class KeyLayouts {
   }
 
   std::shared_mutex mutex_;
-  std::unordered_multimap<size_t, const KeyLayout*> layouts_;
+  std::unordered_multimap<size_t, KeyLayout*> layouts_;
   size_t keys_ = 0;
 };
 
@@ -415,17 +415,19 @@ struct Value::ListData : Trailing<ListData, Value> {
 
 // A map's values follow its header; its keys are in its layout.
 struct Value::MapData : Trailing<MapData, Value> {
-  const KeyLayout* layout = nullptr;
+  // Shared by every map of the same keys, or this map's own (!shared):
+  // then it goes with the map. Never written once made.
+  KeyLayout* layout = nullptr;
 
   // A map of the (distinct) keys and values of `from`, whose values move in.
   static MapData* Make(MapEntries* from) {
-    const KeyLayout* layout = KeyLayouts::Of(from->data(), from->size());
+    KeyLayout* layout = KeyLayouts::Of(from->data(), from->size());
     MapData* d = Trailing::Make(from, [](MapEntry& e) -> Value& { return e.second; });
     d->layout = layout;
     return d;
   }
   static void Free(MapData* d) {
-    const KeyLayout* layout = d->layout;
+    KeyLayout* layout = d->layout;
     Trailing::Free(d);
     if (!layout->shared) KeyLayout::Free(layout);
   }
@@ -704,18 +706,6 @@ const Value* Value::FindById(const Value& id, IdHint* hint) const {
   const Value* found = index.Find(data->view(), text->text());
   if (found != nullptr) hint->at = static_cast<uint32_t>(found - data->data()) + 1;
   return found;
-}
-
-const Value* Value::Resolve(const Value& ref) const {
-  const Value* item = FindById(ref.string_value());
-  const Value* id = item != nullptr ? item->Field(IdKey()) : nullptr;
-  if (id == nullptr || !ref.is(ValueKind::kString) || id->u_.heap == ref.u_.heap || ref.borrowed()) return item;
-  auto* own = static_cast<StringData*>(id->u_.heap);
-  Value& shared = const_cast<Value&>(ref);  // the same text, in another block
-  id->Retain();
-  shared.Release();
-  shared.u_.heap = own;
-  return item;
 }
 
 const Value* Value::FindById(std::string_view id) const {

@@ -256,14 +256,6 @@ class Value {
   /// recording there where the item was found: a lookup made again for the
   /// same id reads neither the index nor the hash of the text.
   const Value* FindById(const Value& id, IdHint* hint) const;
-  /// FindById for a reference in the facts (an allocation's `pool:`), which
-  /// then holds its text in the found item's own id block: later lookups
-  /// check the item they try first by address, without reading its id
-  /// text, and the reference's own block is freed with its last holder.
-  /// Kind, text and location stay, so no rule can tell. It changes a value
-  /// of a fact tree in place: only for the reference check, which runs
-  /// before anything else reads the facts.
-  const Value* Resolve(const Value& ref) const;
   bool keyed() const;
   /// The data `make` derives from this list, made the first time (`what`,
   /// `how`) is asked for — by whichever thread asks first; a thread that

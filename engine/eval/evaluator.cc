@@ -61,12 +61,13 @@ class LookupsAhead {
 class RuleRun {
  public:
   RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params, const Facts& facts,
-          const SourceManager& sources, const EvalOptions& options, EvalResult* out)
+          const SourceManager& sources, const EvalOptions& options, IdHints* id_hints, EvalResult* out)
       : rule_(program.rules[rule_index]), sources_(sources), options_(options), out_(out),
         eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps,
               options.max_memory),
         slot_of_(program.tables[rule_.module].slots),
         plan_loc_(facts.plan.loc()) {
+    if (id_hints != nullptr) eval_.run_state()->ShareIdHints(id_hints);
     // Coverage counts each condition as written, so it runs the rule unplanned.
     if (options.plan != nullptr && options.coverage == nullptr) {
       eval_.UsePlan(options.plan, rule_.module, &memo_);
@@ -399,7 +400,7 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
 EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
                         const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
-  RuleRun(program, rule, params, facts, sources, options, &result).Run();
+  RuleRun(program, rule, params, facts, sources, options, nullptr, &result).Run();
   return result;
 }
 
@@ -407,13 +408,15 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
                                       const std::vector<Value>& params, const Facts& facts,
                                       const SourceManager& sources, const EvalOptions& options) {
   std::vector<EvalResult> results(rules.size());
+  IdHints id_hints;  // the rules of a pass look up the same ids for each item
   std::vector<std::unique_ptr<RuleRun>> runs;
   std::vector<Value> ranges(rules.size());
   // Rules opening with a loop over the same list (the same value, not just
   // equal), in rule order, by the list's identity; the others run alone.
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::vector<size_t>>> passes;
   for (size_t i = 0; i < rules.size(); ++i) {
-    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &results[i]));
+    runs.push_back(
+        std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &id_hints, &results[i]));
     if (!runs[i]->OpenLoop(&ranges[i])) {
       runs[i]->Run();
       continue;

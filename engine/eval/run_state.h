@@ -20,6 +20,36 @@
 
 namespace capops::eval {
 
+/// Where lookups by id last found their items, per list and id string. The
+/// facts that refer to an item (every allocation's `demand:`) mostly share
+/// one string per text — the loader keeps one per file — so a lookup of the
+/// same reference finds its hint again. A few hundred are kept, a newer one
+/// taking an older one's place: what one item's rules look up is looked up
+/// again while it is still there. A hint is checked where it points, so
+/// one left by a list or string since freed costs a lookup, never a wrong
+/// item. One thread's alone.
+class IdHints {
+ public:
+  IdHint* For(const Value& list, const Value& id) {
+    if (slots_.empty()) slots_.resize(kSlots);
+    uint64_t l = list.Identity().second;
+    uint64_t i = id.Identity().second;
+    uint64_t mixed = (l * 0x9E3779B97F4A7C15ull ^ i) * 0xC2B2AE3D27D4EB4Full;
+    Slot& slot = slots_[static_cast<size_t>(mixed >> 40) & (kSlots - 1)];
+    if (slot.list != l || slot.id != i) slot = Slot{l, i, IdHint{}};
+    return &slot.hint;
+  }
+
+ private:
+  static constexpr size_t kSlots = 512;
+  struct Slot {
+    uint64_t list = 0;  // the identities of the list and of the id string
+    uint64_t id = 0;
+    IdHint hint;
+  };
+  std::vector<Slot> slots_;  // made on the first lookup
+};
+
 class RunState {
  public:
   RunState(uint64_t max_steps, uint64_t max_bytes) : budget(max_steps, max_bytes) {}
@@ -37,34 +67,16 @@ class RunState {
   }
 
   /// Where the run last found the item of `list` whose id is the string
-  /// `id`: Value::FindById's hint. The facts that refer to an item (every
-  /// allocation's `demand:`) mostly share one string per text — the loader
-  /// keeps one per file — so a lookup of the same reference finds its hint
-  /// again. Hints are kept per list and string, a few thousand at most, a
-  /// newer one taking an older one's place. A hint is checked where it
-  /// points, so one left by a list or string since freed costs a lookup,
-  /// never a wrong item.
-  IdHint* IdHintFor(const Value& list, const Value& id) {
-    if (id_hints_.empty()) id_hints_.resize(kIdHints);
-    uint64_t l = list.Identity().second;
-    uint64_t i = id.Identity().second;
-    uint64_t mixed = (l * 0x9E3779B97F4A7C15ull ^ i) * 0xC2B2AE3D27D4EB4Full;
-    IdHintSlot& slot = id_hints_[static_cast<size_t>(mixed >> 40) & (kIdHints - 1)];
-    if (slot.list != l || slot.id != i) slot = IdHintSlot{l, i, IdHint{}};
-    return &slot.hint;
-  }
+  /// `id`: Value::FindById's hint (see IdHints).
+  IdHint* IdHintFor(const Value& list, const Value& id) { return id_hints_->For(list, id); }
+  /// Shares `*hints` (one thread's, outliving this run) instead of its own:
+  /// rules that visit the same items in one pass look up the same ids.
+  void ShareIdHints(IdHints* hints) { id_hints_ = hints; }
 
   Budget budget;
   PatternCache patterns;
 
  private:
-  static constexpr size_t kIdHints = 4096;
-  struct IdHintSlot {
-    uint64_t list = 0;  // the identities of the list and of the id string
-    uint64_t id = 0;
-    IdHint hint;
-  };
-
   // Few modules run in one evaluation (the rule's and those of the
   // functions it calls): a short list, searched once per frame.
   struct ModuleHints {
@@ -72,7 +84,8 @@ class RunState {
     std::vector<FieldHint> fields;  // its buffer stays put when the list grows
   };
   std::vector<ModuleHints> modules_;
-  std::vector<IdHintSlot> id_hints_;  // made on the first lookup by id
+  IdHints own_id_hints_;
+  IdHints* id_hints_ = &own_id_hints_;
 };
 
 }  // namespace capops::eval

@@ -276,31 +276,6 @@ TEST_CASE("keyed lists index themselves once, from any thread", "[common]") {
   CHECK_FALSE(Value::List({Value::Int(1)}).keyed());
 }
 
-TEST_CASE("a list keeps what is derived from it, made once per kind", "[common]") {
-  struct Count : ListDerived {
-    explicit Count(int n) : n(n) {}
-    int n;
-  };
-  static const char what = 0;
-  static const char other = 0;
-  Value list = Value::List({Value::Int(1), Value::Int(2)});
-  std::atomic<int> made{0};
-  auto make = [&]() -> std::unique_ptr<ListDerived> { return std::make_unique<Count>(++made); };
-  std::vector<const ListDerived*> got(4);
-  std::vector<std::thread> threads;
-  for (size_t t = 0; t < got.size(); ++t) threads.emplace_back([&, t] { got[t] = list.Derived(&what, nullptr, make); });
-  for (std::thread& t : threads) t.join();
-  // Racing threads may each make one, but all are handed the one kept.
-  for (const ListDerived* d : got) CHECK(d == got[0]);
-  CHECK(list.Derived(&what, nullptr, make) == got[0]);
-  int before = made;
-  const ListDerived* second = list.Derived(&what, &other, make);  // another kind
-  CHECK(second != got[0]);
-  CHECK(made == before + 1);
-  CHECK(static_cast<const Count*>(second)->n == made);
-  CHECK(Value::Int(1).Derived(&what, nullptr, make) == nullptr);
-}
-
 // A hint says where an id was last found; in another list, or where that
 // position holds another item, the id is looked up afresh. One hint is
 // shared by every lookup here, so it is wrong more often than right.

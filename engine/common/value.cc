@@ -264,7 +264,7 @@ class KeyLayouts {
 // a lookup costs one probe into a flat array and a look at the item found,
 // which the caller reads next anyway (a node-based map cost two more cache
 // misses per lookup over large fact lists).
-class IdIndex : public ListDerived {
+class IdIndex {
  public:
   explicit IdIndex(ListView items) { keyed_ = !items.empty() && Build(items); }
   // False when an id repeats or an item has none: then Find finds nothing.
@@ -311,9 +311,6 @@ class IdIndex : public ListDerived {
   bool keyed_ = false;
 };
 
-// What Value::Derived keeps a list's id index as.
-const char kIdIndex = 'i';
-
 // A header (D) followed by its elements in the same allocation: reaching
 // an item or a field costs one cache miss fewer than through a vector.
 template <typename D, typename T>
@@ -355,62 +352,31 @@ struct Value::Trailing : Heap {
   }
 };
 
-// What is derived from a list (its id index, join indexes by a field) is
-// made the first time it is asked for, not when the list is made: most
-// lists an evaluation makes (a filter's matches, a window in brackets) are
-// never looked up, and indexing each cost a read of every item. Facts are
-// read by several threads, so each piece is prepended to a lock-free list
-// with a compare-exchange; a thread that loses the race to make the same
-// piece drops its own copy.
+// A list's id index is made the first time it is asked for, not when the
+// list is made: most lists an evaluation makes (a filter's matches, a
+// window in brackets) are never looked up, and indexing each cost a read of
+// every item. It is a function of the items alone, which never change, so
+// whichever thread asks first makes it and publishes it with a
+// compare-exchange; a thread that loses that race drops its own copy. It
+// is the one thing a list holds that was not given to it when it was made.
 struct Value::ListData : Trailing<ListData, Value> {
-  struct DerivedNode {
-    const void* what;
-    const void* how;
-    std::unique_ptr<ListDerived> data;
-    DerivedNode* next;
-  };
-
   ~ListData() { Reset(); }
-
-  template <typename Make>
-  const ListDerived* Derived(const void* what, const void* how, const Make& make) const {
-    DerivedNode* head = derived.load(std::memory_order_acquire);
-    if (const ListDerived* found = FindDerived(head, nullptr, what, how)) return found;
-    auto node = std::make_unique<DerivedNode>(DerivedNode{what, how, make(), head});
-    // Prepend; a thread that lost the race looks at what was added since.
-    while (!derived.compare_exchange_weak(node->next, node.get(), std::memory_order_acq_rel,
-                                          std::memory_order_acquire)) {
-      if (const ListDerived* found = FindDerived(node->next, head, what, how)) return found;
-      head = node->next;
-    }
-    return node.release()->data.get();
-  }
 
   // The id index (IdIndex::keyed() says whether the list is keyed).
   const IdIndex& Index() const {
-    return static_cast<const IdIndex&>(
-        *Derived(&kIdIndex, nullptr, [this] { return std::make_unique<IdIndex>(view()); }));
+    const IdIndex* index = id_index.load(std::memory_order_acquire);
+    if (index != nullptr) return *index;
+    auto made = std::make_unique<IdIndex>(view());
+    if (id_index.compare_exchange_strong(index, made.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
+      return *made.release();
+    }
+    return *index;  // another thread's, published first
   }
 
-  void Reset() {
-    for (DerivedNode* node = derived.exchange(nullptr, std::memory_order_acq_rel); node != nullptr;) {
-      DerivedNode* next = node->next;
-      delete node;
-      node = next;
-    }
-  }
+  void Reset() { delete id_index.exchange(nullptr, std::memory_order_acq_rel); }
 
  private:
-  // The nodes from `from` up to (not including) `to` for (what, how).
-  static const ListDerived* FindDerived(const DerivedNode* from, const DerivedNode* to, const void* what,
-                                        const void* how) {
-    for (const DerivedNode* n = from; n != to; n = n->next) {
-      if (n->what == what && n->how == how) return n->data.get();
-    }
-    return nullptr;
-  }
-
-  mutable std::atomic<DerivedNode*> derived{nullptr};  // newest first
+  mutable std::atomic<const IdIndex*> id_index{nullptr};
 };
 
 // A map's values follow its header; its keys are in its layout.
@@ -676,12 +642,6 @@ bool Value::SameKeys(const Value& other) const {
 
 bool Value::keyed() const {
   return kind() == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index().keyed();
-}
-
-const ListDerived* Value::Derived(const void* what, const void* how,
-                                  const std::function<std::unique_ptr<ListDerived>()>& make) const {
-  if (kind() != ValueKind::kList) return nullptr;
-  return static_cast<const ListData*>(u_.heap)->Derived(what, how, make);
 }
 
 // The item at the hint is checked first (ids are unique in a keyed list),

@@ -21,7 +21,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -103,13 +102,6 @@ struct FieldHint {
 /// (eval::RunState keeps one per list and id string it looks up).
 struct IdHint {
   uint32_t at = 0;
-};
-
-/// Data derived from a list and kept with it (Value::Derived), such as an
-/// index of its items by a field.
-class ListDerived {
- public:
-  virtual ~ListDerived() = default;
 };
 
 class Value;
@@ -257,14 +249,6 @@ class Value {
   /// same id reads neither the index nor the hash of the text.
   const Value* FindById(const Value& id, IdHint* hint) const;
   bool keyed() const;
-  /// The data `make` derives from this list, made the first time (`what`,
-  /// `how`) is asked for — by whichever thread asks first; a thread that
-  /// loses the race drops its copy — and kept until the list is freed.
-  /// Facts are shared by every rule of a run, so what one rule derives
-  /// from them serves the others. Null when this is not a list. `make`
-  /// must not hold the list (the list would hold itself).
-  const ListDerived* Derived(const void* what, const void* how,
-                             const std::function<std::unique_ptr<ListDerived>()>& make) const;
   /// The `id` of a map, or "".
   std::string_view Id() const;
 

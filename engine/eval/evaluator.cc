@@ -12,6 +12,7 @@
 
 #include "engine/eval/expr_evaluator.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/shared_indexes.h"
 
 namespace capops::eval {
 
@@ -61,13 +62,15 @@ class LookupsAhead {
 class RuleRun {
  public:
   RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params, const Facts& facts,
-          const SourceManager& sources, const EvalOptions& options, IdHints* id_hints, EvalResult* out)
+          const SourceManager& sources, const EvalOptions& options, IdHints* id_hints, SharedIndexes* indexes,
+          EvalResult* out)
       : rule_(program.rules[rule_index]), sources_(sources), options_(options), out_(out),
         eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps,
               options.max_memory),
         slot_of_(program.tables[rule_.module].slots),
         plan_loc_(facts.plan.loc()) {
     if (id_hints != nullptr) eval_.run_state()->ShareIdHints(id_hints);
+    eval_.run_state()->shared_indexes = indexes;
     // Coverage counts each condition as written, so it runs the rule unplanned.
     if (options.plan != nullptr && options.coverage == nullptr) {
       eval_.UsePlan(options.plan, rule_.module, &memo_);
@@ -400,14 +403,17 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
 EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
                         const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
-  RuleRun(program, rule, params, facts, sources, options, nullptr, &result).Run();
+  RuleRun(program, rule, params, facts, sources, options, nullptr, nullptr, &result).Run();
   return result;
 }
 
 std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
                                       const std::vector<Value>& params, const Facts& facts,
-                                      const SourceManager& sources, const EvalOptions& options) {
+                                      const SourceManager& sources, const EvalOptions& options,
+                                      SharedIndexes* indexes) {
   std::vector<EvalResult> results(rules.size());
+  SharedIndexes own_indexes;
+  if (indexes == nullptr) indexes = &own_indexes;
   IdHints id_hints;  // the rules of a pass look up the same ids for each item
   std::vector<std::unique_ptr<RuleRun>> runs;
   std::vector<Value> ranges(rules.size());
@@ -416,7 +422,7 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::vector<size_t>>> passes;
   for (size_t i = 0; i < rules.size(); ++i) {
     runs.push_back(
-        std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &id_hints, &results[i]));
+        std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &id_hints, indexes, &results[i]));
     if (!runs[i]->OpenLoop(&ranges[i])) {
       runs[i]->Run();
       continue;

@@ -32,6 +32,8 @@
 
 namespace capops::eval {
 
+class SharedIndexes;
+
 struct EvalOptions {
   bool trace = false;             // record each `where` clause's sub-expression values
   /// Steps per rule and fact set (Engine::Lint: per MiB of facts): an
@@ -83,9 +85,13 @@ EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::v
 /// order of `rules`). Planned rules that open with a `for` over the same
 /// list share one pass over it: each item's facts are read once for all
 /// of them, where rule after rule would read them from memory again.
+/// Join indexes by a field are built in `*indexes` when given, shared with
+/// the other calls given it (on any thread: engine/eval/shared_indexes.h),
+/// else for this call alone.
 std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
                                       const std::vector<Value>& params, const Facts& facts,
-                                      const SourceManager& sources, const EvalOptions& options);
+                                      const SourceManager& sources, const EvalOptions& options,
+                                      SharedIndexes* indexes = nullptr);
 void AppendResult(EvalResult part, EvalResult* whole);
 void SortResult(const SourceManager& sources, EvalResult* result);
 

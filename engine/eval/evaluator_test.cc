@@ -1,11 +1,14 @@
 #include "engine/eval/evaluator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "engine/eval/memo.h"
+#include "engine/eval/shared_indexes.h"
 #include "tests/support/fixture.h"
 
 namespace capops::eval {
@@ -459,6 +462,74 @@ TEST_CASE("evaluating rules leaves every node of the facts as it was", "[eval]")
     CHECK_FALSE(r.violations.empty());
   }
   CHECK(Snapshot(facts) == before);
+}
+
+// The join indexes of one call are built once for all its rules, by
+// whichever thread asks first, and kept apart per list, field and kind.
+TEST_CASE("shared join indexes are built once per list, field and kind of join", "[eval]") {
+  auto make_list = [] {
+    std::vector<Value> items;
+    for (int i = 0; i < 100; ++i) {
+      items.push_back(Value::Map({{"id", Value::String("x" + std::to_string(i))},
+                                  {"pool", Value::String(i % 4 == 0 ? "p1" : "p2")},
+                                  {"zone", Value::String("z")}}));
+    }
+    return Value::List(std::move(items));
+  };
+  Value list = make_list();
+  Value equal = make_list();  // the same value, another list
+  SharedIndexes indexes;
+  std::atomic<int> made{0};
+  auto by = [&](const Value& of, const char* field) {
+    return [&made, &of, field] {
+      ++made;
+      return std::make_unique<JoinIndex>(of, false, [field](const Value& item) -> const Value& {
+        return *item.Field(field);
+      });
+    };
+  };
+  std::vector<const JoinIndex*> got(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t) {
+    threads.emplace_back([&, t] { got[t] = &indexes.Get(list, Key("pool"), false, by(list, "pool")); });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(made == 1);
+  for (const JoinIndex* index : got) CHECK(index == got[0]);
+  std::vector<Value> scratch;
+  CHECK(got[0]->Candidates("p1", &scratch).size() == 25);
+  CHECK(got[0]->Candidates("p3", &scratch).empty());
+  CHECK(&indexes.Get(list, Key("zone"), false, by(list, "zone")) != got[0]);
+  CHECK(&indexes.Get(list, Key("pool"), true, by(list, "pool")) != got[0]);
+  CHECK(&indexes.Get(equal, Key("pool"), false, by(equal, "pool")) != got[0]);
+  CHECK(&indexes.Get(list, Key("pool"), false, by(list, "pool")) == got[0]);
+  CHECK(made == 4);
+  CHECK(indexes.size() == 4);
+}
+
+// Engine::Lint shares one store between the rules of a call and frees it
+// with the call: two lints of the same engine, and a rule joining the same
+// list as another, find what each finds alone.
+TEST_CASE("rules joining one list on one field find what each finds alone", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule a {
+  for a in plan.allocations
+  where plan.allocations.exists(b, b.pool == a.pool && b.id != a.id)
+  deny "{a.id} shares"
+}
+@id("T-2") rule b {
+  for a in plan.allocations
+  let n = size(plan.allocations.filter(b, b.pool == a.pool))
+  deny "{a.id} with {n}"
+}
+)", false);
+  REQUIRE(c->ok);
+  LintReport both = LintText(*c, kOtherPlan, kInventory);
+  CHECK(Messages(both) == std::vector<std::string>{"b1 shares", "b1 with 2", "b2 shares", "b2 with 2", "b3 shares",
+                                                   "b3 with 2", "b4 shares", "b4 with 2"});
+  CHECK(Messages(LintText(*c, kOtherPlan, kInventory)) == Messages(both));
+  c->engine.options().skip_rules = {"T-1"};
+  LintReport alone = LintText(*c, kOtherPlan, kInventory);
+  CHECK(alone.violations.size() == 4);
 }
 
 }  // namespace

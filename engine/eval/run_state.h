@@ -20,6 +20,8 @@
 
 namespace capops::eval {
 
+class SharedIndexes;
+
 /// Where lookups by id last found their items, per list and id string. The
 /// facts that refer to an item (every allocation's `demand:`) mostly share
 /// one string per text — the loader keeps one per file — so a lookup of the
@@ -75,6 +77,9 @@ class RunState {
 
   Budget budget;
   PatternCache patterns;
+  /// The join indexes the call's rules share (null: each run builds its
+  /// own). Not the run's: shared with the other rules of the call.
+  SharedIndexes* shared_indexes = nullptr;
 
  private:
   // Few modules run in one evaluation (the rule's and those of the

@@ -18,8 +18,22 @@
 //   std::vector<Value> params = eval::EvaluateParams(program, sources, &diags);
 //   eval::EvalResult r = eval::Evaluate(program, params, {plan, inventory}, sources, {});
 //
-// Thread-safety: Evaluate only reads the Program, params and facts; several
-// evaluations may run at once.
+// Thread-safety: what an evaluation reads is immutable once built, and
+// nothing in it is written while rules run, not even a cache: the checked
+// Program (its AST, tables and constants), the plan (plan::ProgramPlan,
+// with its compiled patterns), the params and the facts. What an evaluation
+// learns as it runs is kept by the call that owns it and goes with it:
+//  - per rule and fact set, a RunState (engine/eval/run_state.h): the
+//    budget, patterns compiled at run time, a field hint per expression,
+//    and the values and indexes the plan remembers (eval::Memo);
+//  - per EvaluateRules call (one thread), the id hints its rules share;
+//  - per Evaluate call or Engine::Lint, the join indexes by a field that
+//    its rules share, on any thread (engine/eval/shared_indexes.h).
+// The one thing a fact list gains after it is made is its own id index,
+// built on the first lookup by id and published once (Value::FindById): a
+// function of its items alone. So several evaluations may run at once, on
+// any threads, over the same or different facts (not with
+// EvalOptions::coverage, whose counters are shared).
 #pragma once
 
 #include <cstdint>

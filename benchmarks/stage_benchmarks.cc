@@ -185,8 +185,7 @@ std::unique_ptr<EvalFixture> MakeEvalFixture(size_t n) {
   f->fact_bytes = c.bytes();
   Diagnostics problems;
   f->engine->LoadFacts({c.plan}, {c.inventory}, &f->facts, &problems);
-  // The reference check, as Engine::Lint runs it before evaluating: it
-  // resolves each reference (Value::Resolve).
+  // The reference check, as Engine::Lint runs it before evaluating.
   const TypeTable& schema = f->engine->program()->schema;
   facts::CheckReferences(schema,
                          {{schema.Document("CapacityPlan"), f->facts.plan, {}},

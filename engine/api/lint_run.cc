@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "engine/common/parallel.h"
+#include "engine/eval/shared_indexes.h"
 #include "engine/facts/validate.h"
 
 namespace capops {
@@ -235,11 +236,12 @@ void LintRun::EvaluatePlans() {
   // passes over the facts (eval::EvaluateRules); more groups than threads
   // keep the threads busy while one group holds a costly rule.
   size_t groups = threads == 1 ? 1 : std::min(enabled.size(), threads * 2);
+  eval::SharedIndexes indexes;  // the join indexes of this call's facts, built once for every rule
   ParallelFor(facts.size() * groups, threads, [&](size_t task) {
     size_t plan = task / groups;
     std::vector<size_t> group;
     for (size_t i = task % groups; i < enabled.size(); i += groups) group.push_back(enabled[i]);
-    std::vector<eval::EvalResult> parts = eval::EvaluateRules(program_, group, params_, facts[plan], *sources_, options);
+    std::vector<eval::EvalResult> parts = eval::EvaluateRules(program_, group, params_, facts[plan], *sources_, options, &indexes);
     for (size_t i = 0; i < group.size(); ++i) results[plan * rules + group[i]] = std::move(parts[i]);
   });
   for (size_t p = 0; p < facts.size(); ++p) {

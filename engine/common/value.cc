@@ -22,8 +22,6 @@ static_assert(sizeof(Value) == 16, "a Value is a word of kind and location, and 
 // 11 characters takes a 32-byte block, one fewer than a std::string needs
 // for its own header.
 struct Value::StringData : Heap {
-  // Where FindById last found this string as an id: position + 1, 0 for never.
-  mutable std::atomic<uint32_t> found_at{0};
   uint32_t size = 0;
 
   std::string_view text() const { return {reinterpret_cast<const char*>(this + 1), size}; }
@@ -178,9 +176,9 @@ struct KeyLayout {
     }
     return layout;
   }
-  static void Free(const KeyLayout* layout) {
+  static void Free(KeyLayout* layout) {
     delete layout->index;
-    ::operator delete(const_cast<KeyLayout*>(layout));  // keys: trivially destroyed
+    ::operator delete(layout);  // keys: trivially destroyed
   }
 
   const Key* keys() const { return reinterpret_cast<const Key*>(this + 1); }
@@ -205,22 +203,22 @@ class KeyLayouts {
  public:
   // The layout of the keys of `entries` (distinct): a shared one if it can
   // be, else a new one that the caller's map owns (`shared` false).
-  static const KeyLayout* Of(const MapEntry* entries, size_t n) {
+  static KeyLayout* Of(const MapEntry* entries, size_t n) {
     size_t hash = Hash(entries, n);
-    thread_local std::array<const KeyLayout*, 64> recent{};
-    const KeyLayout*& last = recent[hash % recent.size()];
+    thread_local std::array<KeyLayout*, 64> recent{};
+    KeyLayout*& last = recent[hash % recent.size()];
     if (last != nullptr && Same(*last, entries, n)) return last;
     if (n > kSharedUpTo) return Own(entries, n);
     KeyLayouts& table = Table();
     {
       std::shared_lock lock(table.mutex_);
-      if (const KeyLayout* found = table.Find(hash, entries, n)) return last = found;
+      if (KeyLayout* found = table.Find(hash, entries, n)) return last = found;
     }
     std::unique_lock lock(table.mutex_);
-    if (const KeyLayout* found = table.Find(hash, entries, n)) return last = found;
+    if (KeyLayout* found = table.Find(hash, entries, n)) return last = found;
     if (table.keys_ + n > kSharedKeys) return Own(entries, n);
     table.keys_ += n;
-    const KeyLayout* layout = KeyLayout::Make(entries, n, true);
+    KeyLayout* layout = KeyLayout::Make(entries, n, true);
     table.layouts_.emplace(hash, layout);
     return last = layout;
   }
@@ -247,9 +245,9 @@ class KeyLayouts {
     }
     return true;
   }
-  static const KeyLayout* Own(const MapEntry* entries, size_t n) { return KeyLayout::Make(entries, n, false); }
+  static KeyLayout* Own(const MapEntry* entries, size_t n) { return KeyLayout::Make(entries, n, false); }
 
-  const KeyLayout* Find(size_t hash, const MapEntry* entries, size_t n) const {
+  KeyLayout* Find(size_t hash, const MapEntry* entries, size_t n) const {
     auto [from, to] = layouts_.equal_range(hash);
     for (auto it = from; it != to; ++it) {
       if (Same(*it->second, entries, n)) return it->second;
@@ -258,7 +256,7 @@ class KeyLayouts {
   }
 
   std::shared_mutex mutex_;
-  std::unordered_multimap<size_t, const KeyLayout*> layouts_;
+  std::unordered_multimap<size_t, KeyLayout*> layouts_;
   size_t keys_ = 0;
 };
 
@@ -266,7 +264,7 @@ class KeyLayouts {
 // a lookup costs one probe into a flat array and a look at the item found,
 // which the caller reads next anyway (a node-based map cost two more cache
 // misses per lookup over large fact lists).
-class IdIndex : public ListDerived {
+class IdIndex {
  public:
   explicit IdIndex(ListView items) { keyed_ = !items.empty() && Build(items); }
   // False when an id repeats or an item has none: then Find finds nothing.
@@ -313,9 +311,6 @@ class IdIndex : public ListDerived {
   bool keyed_ = false;
 };
 
-// What Value::Derived keeps a list's id index as.
-const char kIdIndex = 'i';
-
 // A header (D) followed by its elements in the same allocation: reaching
 // an item or a field costs one cache miss fewer than through a vector.
 template <typename D, typename T>
@@ -357,77 +352,48 @@ struct Value::Trailing : Heap {
   }
 };
 
-// What is derived from a list (its id index, join indexes by a field) is
-// made the first time it is asked for, not when the list is made: most
-// lists an evaluation makes (a filter's matches, a window in brackets) are
-// never looked up, and indexing each cost a read of every item. Facts are
-// read by several threads, so each piece is prepended to a lock-free list
-// with a compare-exchange; a thread that loses the race to make the same
-// piece drops its own copy.
+// A list's id index is made the first time it is asked for, not when the
+// list is made: most lists an evaluation makes (a filter's matches, a
+// window in brackets) are never looked up, and indexing each cost a read of
+// every item. It is a function of the items alone, which never change, so
+// whichever thread asks first makes it and publishes it with a
+// compare-exchange; a thread that loses that race drops its own copy. It
+// is the one thing a list holds that was not given to it when it was made.
 struct Value::ListData : Trailing<ListData, Value> {
-  struct DerivedNode {
-    const void* what;
-    const void* how;
-    std::unique_ptr<ListDerived> data;
-    DerivedNode* next;
-  };
-
   ~ListData() { Reset(); }
-
-  template <typename Make>
-  const ListDerived* Derived(const void* what, const void* how, const Make& make) const {
-    DerivedNode* head = derived.load(std::memory_order_acquire);
-    if (const ListDerived* found = FindDerived(head, nullptr, what, how)) return found;
-    auto node = std::make_unique<DerivedNode>(DerivedNode{what, how, make(), head});
-    // Prepend; a thread that lost the race looks at what was added since.
-    while (!derived.compare_exchange_weak(node->next, node.get(), std::memory_order_acq_rel,
-                                          std::memory_order_acquire)) {
-      if (const ListDerived* found = FindDerived(node->next, head, what, how)) return found;
-      head = node->next;
-    }
-    return node.release()->data.get();
-  }
 
   // The id index (IdIndex::keyed() says whether the list is keyed).
   const IdIndex& Index() const {
-    return static_cast<const IdIndex&>(
-        *Derived(&kIdIndex, nullptr, [this] { return std::make_unique<IdIndex>(view()); }));
+    const IdIndex* index = id_index.load(std::memory_order_acquire);
+    if (index != nullptr) return *index;
+    auto made = std::make_unique<IdIndex>(view());
+    if (id_index.compare_exchange_strong(index, made.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
+      return *made.release();
+    }
+    return *index;  // another thread's, published first
   }
 
-  void Reset() {
-    for (DerivedNode* node = derived.exchange(nullptr, std::memory_order_acq_rel); node != nullptr;) {
-      DerivedNode* next = node->next;
-      delete node;
-      node = next;
-    }
-  }
+  void Reset() { delete id_index.exchange(nullptr, std::memory_order_acq_rel); }
 
  private:
-  // The nodes from `from` up to (not including) `to` for (what, how).
-  static const ListDerived* FindDerived(const DerivedNode* from, const DerivedNode* to, const void* what,
-                                        const void* how) {
-    for (const DerivedNode* n = from; n != to; n = n->next) {
-      if (n->what == what && n->how == how) return n->data.get();
-    }
-    return nullptr;
-  }
-
-  mutable std::atomic<DerivedNode*> derived{nullptr};  // newest first
+  mutable std::atomic<const IdIndex*> id_index{nullptr};
 };
 
 // A map's values follow its header; its keys are in its layout.
 struct Value::MapData : Trailing<MapData, Value> {
-  const KeyLayout* layout = nullptr;
+  // Shared by every map of the same keys, or this map's own (!shared):
+  // then it goes with the map. Never written once made.
+  KeyLayout* layout = nullptr;
 
   // A map of the (distinct) keys and values of `from`, whose values move in.
   static MapData* Make(MapEntries* from) {
-    const KeyLayout* layout = KeyLayouts::Of(from->data(), from->size());
+    KeyLayout* layout = KeyLayouts::Of(from->data(), from->size());
     MapData* d = Trailing::Make(from, [](MapEntry& e) -> Value& { return e.second; });
     d->layout = layout;
     return d;
   }
   static void Free(MapData* d) {
-    const KeyLayout* layout = d->layout;
+    KeyLayout* layout = d->layout;
     Trailing::Free(d);
     if (!layout->shared) KeyLayout::Free(layout);
   }
@@ -605,12 +571,11 @@ void Value::PrefetchParts() const {
   }
 }
 
-void Value::PrefetchItem(const Value& id) const {
-  if (kind() != ValueKind::kList || !id.is(ValueKind::kString)) return;
+void Value::PrefetchItem(const IdHint& hint) const {
+  if (kind() != ValueKind::kList) return;
   const auto* data = static_cast<const ListData*>(u_.heap);
-  uint32_t at = static_cast<const StringData*>(id.u_.heap)->found_at.load(std::memory_order_relaxed);
   constexpr int kRecordLines = 4;
-  if (at != 0 && at <= data->size) data->data()[at - 1].Prefetch(kRecordLines);
+  if (hint.at != 0 && hint.at <= data->size) data->data()[hint.at - 1].Prefetch(kRecordLines);
 }
 
 MapView Value::entries() const {
@@ -643,14 +608,14 @@ const Value* Value::Field(Key name) const {
   return at < data->size ? &data->data()[at] : nullptr;
 }
 
-const Value* Value::Field(Key name, const FieldHint& hint) const {
+const Value* Value::Field(Key name, FieldHint* hint) const {
   if (kind() != ValueKind::kMap) return nullptr;
   const auto* data = static_cast<const MapData*>(u_.heap);
-  uint32_t at = hint.get();
+  uint32_t at = hint->at;
   if (at >= data->size || data->layout->keys()[at] != name) {
     at = data->Position(name);
     if (at == data->size) return nullptr;
-    hint.set(at);
+    hint->at = at;
   }
   return &data->data()[at];
 }
@@ -679,25 +644,17 @@ bool Value::keyed() const {
   return kind() == ValueKind::kList && static_cast<const ListData*>(u_.heap)->Index().keyed();
 }
 
-const ListDerived* Value::Derived(const void* what, const void* how,
-                                  const std::function<std::unique_ptr<ListDerived>()>& make) const {
-  if (kind() != ValueKind::kList) return nullptr;
-  return static_cast<const ListData*>(u_.heap)->Derived(what, how, make);
-}
-
-// The facts that refer to an item (every allocation's `demand:`) mostly
-// share one string per text (the loader keeps one per file), and that string
-// remembers the position it was last found at: the item there is checked
-// first (ids are unique in a keyed list), which spares the index's probe and
-// the hash of the text, each a cache miss over large facts.
-const Value* Value::FindById(const Value& id) const {
+// The item at the hint is checked first (ids are unique in a keyed list),
+// which spares the index's probe and the hash of the text, each a cache
+// miss over large facts.
+const Value* Value::FindById(const Value& id, IdHint* hint) const {
   if (!id.is(ValueKind::kString)) return nullptr;
   if (kind() != ValueKind::kList) return nullptr;
   const auto* data = static_cast<const ListData*>(u_.heap);
   const IdIndex& index = data->Index();
   if (!index.keyed()) return nullptr;
   const auto* text = static_cast<const StringData*>(id.u_.heap);
-  uint32_t at = text->found_at.load(std::memory_order_relaxed);
+  uint32_t at = hint->at;
   if (at != 0 && at <= data->size) {
     const Value& item = data->data()[at - 1];
     const Value* item_id = item.Field(IdKey());
@@ -707,24 +664,8 @@ const Value* Value::FindById(const Value& id) const {
     }
   }
   const Value* found = index.Find(data->view(), text->text());
-  if (found != nullptr) text->found_at.store(static_cast<uint32_t>(found - data->data()) + 1, std::memory_order_relaxed);
+  if (found != nullptr) hint->at = static_cast<uint32_t>(found - data->data()) + 1;
   return found;
-}
-
-const Value* Value::Resolve(const Value& ref) const {
-  const Value* item = FindById(ref);
-  const Value* id = item != nullptr ? item->Field(IdKey()) : nullptr;
-  if (id == nullptr || id->u_.heap == ref.u_.heap || ref.borrowed()) return item;
-  auto* own = static_cast<StringData*>(id->u_.heap);
-  if (own->found_at.load(std::memory_order_relaxed) == 0) {
-    own->found_at.store(static_cast<const StringData*>(ref.u_.heap)->found_at.load(std::memory_order_relaxed),
-                        std::memory_order_relaxed);
-  }
-  Value& shared = const_cast<Value&>(ref);  // the same text, in another block
-  id->Retain();
-  shared.Release();
-  shared.u_.heap = own;
-  return item;
 }
 
 const Value* Value::FindById(std::string_view id) const {

@@ -21,7 +21,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -91,30 +90,18 @@ class Key {
 
 /// Where a field was last found, for Value::Field: the maps one place of a
 /// rule reads (every allocation's `pool`, say) mostly keep their fields in
-/// the same order, so the position found last is tried first. Safe to share
-/// between threads; it is written only when the position changes.
-class FieldHint {
- public:
-  FieldHint() = default;
-  FieldHint(const FieldHint& other) : at_(other.get()) {}
-  FieldHint& operator=(const FieldHint& other) {
-    set(other.get());
-    return *this;
-  }
-  uint32_t get() const { return at_.load(std::memory_order_relaxed); }
-  void set(uint32_t at) const {
-    if (get() != at) at_.store(at, std::memory_order_relaxed);
-  }
-
- private:
-  mutable std::atomic<uint32_t> at_{0};
+/// the same order, so the position found last is tried first. A plain
+/// record of one evaluation (eval::RunState keeps one per expression): it
+/// is never shared between threads, and nothing in the maps changes.
+struct FieldHint {
+  uint32_t at = 0;
 };
 
-/// Data derived from a list and kept with it (Value::Derived), such as an
-/// index of its items by a field.
-class ListDerived {
- public:
-  virtual ~ListDerived() = default;
+/// Where FindById last found an item, for FindById(id, hint): its
+/// position + 1, 0 for none. Like FieldHint, one evaluation's own record
+/// (eval::RunState keeps one per list and id string it looks up).
+struct IdHint {
+  uint32_t at = 0;
 };
 
 class Value;
@@ -239,12 +226,10 @@ class Value {
     for (int line = 0; line < lines; ++line) __builtin_prefetch(at + 64 * line);
   }
   void PrefetchParts() const;
-  /// On a keyed list: starts reading the item FindById(id) found last for
-  /// the string `id` holds (where it will look first), if it found one: its
-  /// first four lines, a record of a dozen fields, read whole by a `has()`
-  /// of a field it lacks. It reads the string's header, so call it once
-  /// that has arrived (a record's PrefetchParts() asks for its strings).
-  void PrefetchItem(const Value& id) const;
+  /// On a list: starts reading the item `hint` says FindById found last
+  /// (where it will look first), if it names one: its first four lines, a
+  /// record of a dozen fields, read whole by a `has()` of a field it lacks.
+  void PrefetchItem(const IdHint& hint) const;
 
   /// Whether two maps have the same keys in the same order, known without
   /// reading them when both share a layout (false for non-maps).
@@ -252,32 +237,18 @@ class Value {
 
   /// Map field by name, or nullptr.
   const Value* Field(Key name) const;
-  /// The same, trying first where `hint` says the field was last found.
-  const Value* Field(Key name, const FieldHint& hint) const;
+  /// The same, trying first where `*hint` says the field was last found,
+  /// and recording there where it was found.
+  const Value* Field(Key name, FieldHint* hint) const;
   const Value* Field(std::string_view name) const;
   const Value* Field(const char* name) const { return Field(std::string_view(name)); }
   /// Keyed list item by id, or nullptr (also for a list that is not keyed).
   const Value* FindById(std::string_view id) const;
-  /// The same for a string value; faster when the same string is looked up
-  /// again (it remembers where it was found).
-  const Value* FindById(const Value& id) const;
-  /// FindById for a reference in the facts (an allocation's `pool:`), which
-  /// then holds its text in the found item's own id block: later lookups
-  /// check the item they try first by address, without reading its id
-  /// text, and the reference's own block is freed with its last holder.
-  /// Kind, text and location stay, so no rule can tell. It changes a value
-  /// of a fact tree in place: only for the reference check, which runs
-  /// before anything else reads the facts.
-  const Value* Resolve(const Value& ref) const;
+  /// The same for a string value, trying first the item at `*hint` and
+  /// recording there where the item was found: a lookup made again for the
+  /// same id reads neither the index nor the hash of the text.
+  const Value* FindById(const Value& id, IdHint* hint) const;
   bool keyed() const;
-  /// The data `make` derives from this list, made the first time (`what`,
-  /// `how`) is asked for — by whichever thread asks first; a thread that
-  /// loses the race drops its copy — and kept until the list is freed.
-  /// Facts are shared by every rule of a run, so what one rule derives
-  /// from them serves the others. Null when this is not a list. `make`
-  /// must not hold the list (the list would hold itself).
-  const ListDerived* Derived(const void* what, const void* how,
-                             const std::function<std::unique_ptr<ListDerived>()>& make) const;
   /// The `id` of a map, or "".
   std::string_view Id() const;
 

@@ -12,6 +12,7 @@
 
 #include "engine/eval/expr_evaluator.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/shared_indexes.h"
 
 namespace capops::eval {
 
@@ -35,7 +36,7 @@ class LookupsAhead {
       if (list == nullptr || !list->is(ValueKind::kList)) continue;
       Key field = l.key->field;
       auto same = [&](const Entry& e) { return e.list == list && e.field == field; };
-      if (std::none_of(entries_.begin(), entries_.end(), same)) entries_.push_back({list, field, &l.key->field_hint});
+      if (std::none_of(entries_.begin(), entries_.end(), same)) entries_.push_back({list, field, eval.HintOf(*l.key), eval.run_state()});
     }
   }
   // Before item k of the loop `ahead` reads ahead.
@@ -43,7 +44,7 @@ class LookupsAhead {
     if (entries_.empty() || k + 1 >= ahead.count()) return;
     const Value& item = ahead.Item(k + 1);
     for (const Entry& e : entries_) {
-      if (const Value* id = item.Field(e.field, *e.hint)) e.list->PrefetchItem(*id);
+      if (const Value* id = item.Field(e.field, e.hint)) e.list->PrefetchItem(*e.run->IdHintFor(*e.list, *id));
     }
   }
 
@@ -51,7 +52,8 @@ class LookupsAhead {
   struct Entry {
     const Value* list;
     Key field;
-    const FieldHint* hint;
+    FieldHint* hint;  // the run's own, of the evaluator that added it
+    RunState* run;    // whose id hints say which item a lookup will find
   };
   std::vector<Entry> entries_;
 };
@@ -60,12 +62,15 @@ class LookupsAhead {
 class RuleRun {
  public:
   RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params, const Facts& facts,
-          const SourceManager& sources, const EvalOptions& options, EvalResult* out)
+          const SourceManager& sources, const EvalOptions& options, IdHints* id_hints, SharedIndexes* indexes,
+          EvalResult* out)
       : rule_(program.rules[rule_index]), sources_(sources), options_(options), out_(out),
         eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps,
               options.max_memory),
         slot_of_(program.tables[rule_.module].slots),
         plan_loc_(facts.plan.loc()) {
+    if (id_hints != nullptr) eval_.run_state()->ShareIdHints(id_hints);
+    eval_.run_state()->shared_indexes = indexes;
     // Coverage counts each condition as written, so it runs the rule unplanned.
     if (options.plan != nullptr && options.coverage == nullptr) {
       eval_.UsePlan(options.plan, rule_.module, &memo_);
@@ -398,21 +403,26 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
 EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
                         const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
-  RuleRun(program, rule, params, facts, sources, options, &result).Run();
+  RuleRun(program, rule, params, facts, sources, options, nullptr, nullptr, &result).Run();
   return result;
 }
 
 std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
                                       const std::vector<Value>& params, const Facts& facts,
-                                      const SourceManager& sources, const EvalOptions& options) {
+                                      const SourceManager& sources, const EvalOptions& options,
+                                      SharedIndexes* indexes) {
   std::vector<EvalResult> results(rules.size());
+  SharedIndexes own_indexes;
+  if (indexes == nullptr) indexes = &own_indexes;
+  IdHints id_hints;  // the rules of a pass look up the same ids for each item
   std::vector<std::unique_ptr<RuleRun>> runs;
   std::vector<Value> ranges(rules.size());
   // Rules opening with a loop over the same list (the same value, not just
   // equal), in rule order, by the list's identity; the others run alone.
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::vector<size_t>>> passes;
   for (size_t i = 0; i < rules.size(); ++i) {
-    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &results[i]));
+    runs.push_back(
+        std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &id_hints, indexes, &results[i]));
     if (!runs[i]->OpenLoop(&ranges[i])) {
       runs[i]->Run();
       continue;

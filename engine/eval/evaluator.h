@@ -18,8 +18,22 @@
 //   std::vector<Value> params = eval::EvaluateParams(program, sources, &diags);
 //   eval::EvalResult r = eval::Evaluate(program, params, {plan, inventory}, sources, {});
 //
-// Thread-safety: Evaluate only reads the Program, params and facts; several
-// evaluations may run at once.
+// Thread-safety: what an evaluation reads is immutable once built, and
+// nothing in it is written while rules run, not even a cache: the checked
+// Program (its AST, tables and constants), the plan (plan::ProgramPlan,
+// with its compiled patterns), the params and the facts. What an evaluation
+// learns as it runs is kept by the call that owns it and goes with it:
+//  - per rule and fact set, a RunState (engine/eval/run_state.h): the
+//    budget, patterns compiled at run time, a field hint per expression,
+//    and the values and indexes the plan remembers (eval::Memo);
+//  - per EvaluateRules call (one thread), the id hints its rules share;
+//  - per Evaluate call or Engine::Lint, the join indexes by a field that
+//    its rules share, on any thread (engine/eval/shared_indexes.h).
+// The one thing a fact list gains after it is made is its own id index,
+// built on the first lookup by id and published once (Value::FindById): a
+// function of its items alone. So several evaluations may run at once, on
+// any threads, over the same or different facts (not with
+// EvalOptions::coverage, whose counters are shared).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +45,8 @@
 #include "engine/eval/result.h"
 
 namespace capops::eval {
+
+class SharedIndexes;
 
 struct EvalOptions {
   bool trace = false;             // record each `where` clause's sub-expression values
@@ -83,9 +99,13 @@ EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::v
 /// order of `rules`). Planned rules that open with a `for` over the same
 /// list share one pass over it: each item's facts are read once for all
 /// of them, where rule after rule would read them from memory again.
+/// Join indexes by a field are built in `*indexes` when given, shared with
+/// the other calls given it (on any thread: engine/eval/shared_indexes.h),
+/// else for this call alone.
 std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
                                       const std::vector<Value>& params, const Facts& facts,
-                                      const SourceManager& sources, const EvalOptions& options);
+                                      const SourceManager& sources, const EvalOptions& options,
+                                      SharedIndexes* indexes = nullptr);
 void AppendResult(EvalResult part, EvalResult* whole);
 void SortResult(const SourceManager& sources, EvalResult* result);
 

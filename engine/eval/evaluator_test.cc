@@ -1,9 +1,14 @@
 #include "engine/eval/evaluator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "engine/eval/memo.h"
+#include "engine/eval/shared_indexes.h"
 #include "tests/support/fixture.h"
 
 namespace capops::eval {
@@ -342,6 +347,192 @@ TEST_CASE("an evaluation counts the expressions it evaluates", "[eval]") {
   // From ten items on, each adds one violation and the same work.
   CHECK(steps(10, false) > none);
   CHECK(steps(30, false) - steps(20, false) == steps(20, false) - steps(10, false));
+}
+
+// Rules that read fields, look items up by id and join lists, so that an
+// evaluation has hints and indexes of its own to keep.
+const char* kSharedRules = R"(@id("T-1") rule lookup {
+  for a in plan.allocations
+  let p = inventory.pools[a.pool]
+  where p.gpus < a.gpus * 4
+  deny at a.gpus "{a.id} on {p.id} of role {p.role}"
+}
+@id("T-2") rule join {
+  for a in plan.allocations
+  let same = plan.allocations.filter(b, b.pool == a.pool && b.id != a.id)
+  where size(same) > 0 || has(a.pool)
+  deny "{a.id} shares {a.pool} with {size(same)}: {same.map(b, b.id)}"
+}
+@id("T-3") rule demand {
+  for a in plan.allocations
+  where plan.demands.exists(d, d.id == a.demand && d.gpus < a.gpus)
+  deny "{a.id} takes more than {plan.demands[a.demand].gpus}"
+}
+)";
+
+const char* kOtherPlan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+demands:
+  - {id: train, slice: training, gpus: 1}
+  - {id: explore, slice: exploration, gpus: 64}
+allocations:
+  - {id: b1, demand: train, pool: p-research, gpus: 8}
+  - {id: b2, demand: explore, pool: p-research, gpus: 2}
+  - {id: b3, demand: train, pool: p-spare, gpus: 1}
+  - {id: b4, pool: p-spare, demand: explore, gpus: 3}
+)";
+
+// Every node of `v` by its path, with its literal, identity and location:
+// equal lists mean that no node was rewritten, not even to an equal value.
+void Snapshot(const Value& v, const std::string& path, std::vector<std::string>* out) {
+  auto [kind, bits] = v.Identity();
+  SourceLoc at = v.loc();
+  out->push_back(path + " " + v.ToLiteral() + " " + std::to_string(kind) + ":" + std::to_string(bits) + " @" +
+                 std::to_string(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
+  for (size_t i = 0; i < v.items().size(); ++i) Snapshot(v.items()[i], path + "[" + std::to_string(i) + "]", out);
+  for (const auto& [key, value] : v.entries()) Snapshot(value, path + "." + key.str(), out);
+}
+
+std::vector<std::string> Snapshot(const Facts& facts) {
+  std::vector<std::string> out;
+  Snapshot(facts.plan, "plan", &out);
+  Snapshot(facts.inventory, "inventory", &out);
+  return out;
+}
+
+std::vector<std::string> Outcome(const EvalResult& r) {
+  std::vector<std::string> lines;
+  for (const Violation& v : r.violations) lines.push_back(v.rule_id + " " + v.message);
+  for (const std::string& e : Lines(r.errors)) lines.push_back(e);
+  return lines;
+}
+
+// A compiled rule set is shared by every evaluation: what one evaluation
+// learns as it runs (where fields are, which item an id names, the index of
+// a join) is its own, so evaluations of two fact sets at once on several
+// threads find exactly what each finds alone.
+TEST_CASE("evaluations of two fact sets at once find what each finds alone", "[eval]") {
+  auto c = CompilePolicy(kSharedRules, false);
+  REQUIRE(c->ok);
+  Engine& engine = c->engine;
+  Facts first, second;
+  Diagnostics problems;
+  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &first, &problems));
+  REQUIRE(engine.LoadFacts({{"other.yaml", kOtherPlan}}, {{"inventory.yaml", kInventory}}, &second, &problems));
+  for (bool planned : {true, false}) {
+    INFO(planned);
+    EvalOptions options = engine.options().eval;
+    options.plan = planned ? engine.plan() : nullptr;
+    auto run = [&](const Facts& facts) {
+      return Outcome(Evaluate(*engine.program(), engine.params(), facts, engine.sources(), options));
+    };
+    std::vector<std::string> alone_first = run(first);
+    std::vector<std::string> alone_second = run(second);
+    REQUIRE(alone_first != alone_second);
+    CHECK(std::any_of(alone_second.begin(), alone_second.end(),
+                      [](const std::string& l) { return l.rfind("T-2 b1 shares p-research with 1", 0) == 0; }));
+    constexpr int kThreads = 4, kRounds = 25;
+    std::vector<int> mismatches(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int round = 0; round < kRounds; ++round) {
+          bool odd = (t + round) % 2 == 1;
+          if (run(odd ? second : first) != (odd ? alone_second : alone_first)) ++mismatches[t];
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    CHECK(mismatches == std::vector<int>(kThreads, 0));
+  }
+}
+
+// Evaluation only reads the facts: after any number of evaluations, every
+// node of them is the value it was, held in the same place.
+TEST_CASE("evaluating rules leaves every node of the facts as it was", "[eval]") {
+  auto c = CompilePolicy(kSharedRules, false);
+  REQUIRE(c->ok);
+  Engine& engine = c->engine;
+  Facts facts;
+  Diagnostics problems;
+  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &facts, &problems));
+  std::vector<std::string> before = Snapshot(facts);
+  for (bool planned : {true, false}) {
+    EvalOptions options = engine.options().eval;
+    options.plan = planned ? engine.plan() : nullptr;
+    EvalResult r = Evaluate(*engine.program(), engine.params(), facts, engine.sources(), options);
+    CHECK_FALSE(r.violations.empty());
+  }
+  CHECK(Snapshot(facts) == before);
+}
+
+// The join indexes of one call are built once for all its rules, by
+// whichever thread asks first, and kept apart per list, field and kind.
+TEST_CASE("shared join indexes are built once per list, field and kind of join", "[eval]") {
+  auto make_list = [] {
+    std::vector<Value> items;
+    for (int i = 0; i < 100; ++i) {
+      items.push_back(Value::Map({{"id", Value::String("x" + std::to_string(i))},
+                                  {"pool", Value::String(i % 4 == 0 ? "p1" : "p2")},
+                                  {"zone", Value::String("z")}}));
+    }
+    return Value::List(std::move(items));
+  };
+  Value list = make_list();
+  Value equal = make_list();  // the same value, another list
+  SharedIndexes indexes;
+  std::atomic<int> made{0};
+  auto by = [&](const Value& of, const char* field) {
+    return [&made, &of, field] {
+      ++made;
+      return std::make_unique<JoinIndex>(of, false, [field](const Value& item) -> const Value& {
+        return *item.Field(field);
+      });
+    };
+  };
+  std::vector<const JoinIndex*> got(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t) {
+    threads.emplace_back([&, t] { got[t] = &indexes.Get(list, Key("pool"), false, by(list, "pool")); });
+  }
+  for (std::thread& t : threads) t.join();
+  CHECK(made == 1);
+  for (const JoinIndex* index : got) CHECK(index == got[0]);
+  std::vector<Value> scratch;
+  CHECK(got[0]->Candidates("p1", &scratch).size() == 25);
+  CHECK(got[0]->Candidates("p3", &scratch).empty());
+  CHECK(&indexes.Get(list, Key("zone"), false, by(list, "zone")) != got[0]);
+  CHECK(&indexes.Get(list, Key("pool"), true, by(list, "pool")) != got[0]);
+  CHECK(&indexes.Get(equal, Key("pool"), false, by(equal, "pool")) != got[0]);
+  CHECK(&indexes.Get(list, Key("pool"), false, by(list, "pool")) == got[0]);
+  CHECK(made == 4);
+  CHECK(indexes.size() == 4);
+}
+
+// Engine::Lint shares one store between the rules of a call and frees it
+// with the call: two lints of the same engine, and a rule joining the same
+// list as another, find what each finds alone.
+TEST_CASE("rules joining one list on one field find what each finds alone", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule a {
+  for a in plan.allocations
+  where plan.allocations.exists(b, b.pool == a.pool && b.id != a.id)
+  deny "{a.id} shares"
+}
+@id("T-2") rule b {
+  for a in plan.allocations
+  let n = size(plan.allocations.filter(b, b.pool == a.pool))
+  deny "{a.id} with {n}"
+}
+)", false);
+  REQUIRE(c->ok);
+  LintReport both = LintText(*c, kOtherPlan, kInventory);
+  CHECK(Messages(both) == std::vector<std::string>{"b1 shares", "b1 with 2", "b2 shares", "b2 with 2", "b3 shares",
+                                                   "b3 with 2", "b4 shares", "b4 with 2"});
+  CHECK(Messages(LintText(*c, kOtherPlan, kInventory)) == Messages(both));
+  LintOptions skip;
+  skip.skip_rules = {"T-1"};
+  LintReport alone = LintText(*c, kOtherPlan, kInventory, skip);
+  CHECK(alone.violations.size() == 4);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "engine/eval/builtins.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/shared_indexes.h"
 
 namespace capops::eval {
 
@@ -97,17 +98,10 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
   return memo_->values.emplace(&e, std::move(v)).first->second;
 }
 
-namespace {
-// What Value::Derived keeps a join index as: by the field's strings, or (a
-// membership join) by the strings of the field's list.
-const char kIndexByField = 'f';
-const char kIndexByListField = 'l';
-}  // namespace
-
 // A key that is a field of the item (`b.pool`) gives the same index in every
-// rule that joins the list on it: the index is kept with the list, built
-// once for all of them. Another key is evaluated item by item, for this
-// rule's run alone.
+// rule that joins the list on it: the call's rules share it (SharedIndexes),
+// built once for all of them. Another key is evaluated item by item, for
+// this rule's run alone.
 const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& list, uint32_t slot) {
   const Expr& key = *join.key;
   if (key.kind == ExprKind::kSelect && key.args[0]->kind == ExprKind::kIdent &&
@@ -115,15 +109,16 @@ const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& 
       tables_.symbols[key.args[0]->id].index == slot) {
     Key field = key.field;
     bool membership = join.membership;
-    const ListDerived* index =
-        list.Derived(membership ? &kIndexByListField : &kIndexByField, field.address(), [&]() -> std::unique_ptr<ListDerived> {
-          static const Value kNoField = Value::Error("no field");
-          return std::make_unique<JoinIndex>(list, membership, [&](const Value& item) -> const Value& {
-            const Value* v = item.Field(field, key.field_hint);
-            return v != nullptr ? *v : kNoField;
-          });
-        });
-    return static_cast<const JoinIndex*>(index);
+    auto make = [&] {
+      static const Value kNoField = Value::Error("no field");
+      return std::make_unique<JoinIndex>(list, membership, [&](const Value& item) -> const Value& {
+        const Value* v = item.Field(field, HintOf(key));
+        return v != nullptr ? *v : kNoField;
+      });
+    };
+    if (state_->shared_indexes != nullptr) return &state_->shared_indexes->Get(list, field, membership, make);
+    memo_->own_indexes.push_back(make());
+    return memo_->own_indexes.back().get();
   }
   std::vector<TraceValue>* trace = trace_;
   trace_ = nullptr;
@@ -146,7 +141,7 @@ const Value* ExprEvaluator::FactPath(const Expr& e) const {
   }
   if (e.kind != ExprKind::kSelect) return nullptr;
   const Value* parent = FactPath(*e.args[0]);
-  return parent != nullptr ? parent->Field(e.field, e.field_hint) : nullptr;
+  return parent != nullptr ? parent->Field(e.field, HintOf(e)) : nullptr;
 }
 
 bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<Value>* scratch,
@@ -216,7 +211,7 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       if (!operand.is(ValueKind::kMap)) {
         return Value::Error("`has` needs a map, not " + DescribeKind(operand), operand.loc());
       }
-      return Value::Bool(operand.Field(select.field, select.field_hint) != nullptr);
+      return Value::Bool(operand.Field(select.field, HintOf(select)) != nullptr);
     }
     case ExprKind::kUnary: {
       Value held;
@@ -287,7 +282,7 @@ const Value& ExprEvaluator::RefSelect(const Expr& e, Value* holder) {
   if (!operand.is(ValueKind::kMap)) {
     return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
   }
-  if (const Value* field = operand.Field(e.field, e.field_hint)) return PartOf(operand, &held, *field, holder);
+  if (const Value* field = operand.Field(e.field, HintOf(e))) return PartOf(operand, &held, *field, holder);
   std::vector<std::string> keys;
   for (const auto& [key, _] : operand.entries()) keys.push_back(key);
   std::string message = Describe(operand) + " has no field `" + e.name + "`";
@@ -310,7 +305,7 @@ const Value& ExprEvaluator::RefIndex(const Expr& e, Value* holder) {
     return PartOf(operand, &operand_held, operand.items()[static_cast<size_t>(i)], holder);
   }
   if (operand.is(ValueKind::kList) && index.is(ValueKind::kString)) {
-    if (const Value* item = operand.FindById(index)) return PartOf(operand, &operand_held, *item, holder);
+    if (const Value* item = operand.FindById(index, state_->IdHintFor(operand, index))) return PartOf(operand, &operand_held, *item, holder);
     std::string what = Text(e.args[0]->span);
     if (!operand.keyed() && !operand.items().empty()) {
       return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());

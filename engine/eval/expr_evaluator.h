@@ -12,6 +12,7 @@
 #include "engine/eval/builtins.h"
 #include "engine/eval/evaluator.h"
 #include "engine/eval/memo.h"
+#include "engine/eval/run_state.h"
 
 namespace capops::eval {
 
@@ -30,14 +31,6 @@ class LoopVariable {
   Value* slot_;
 };
 
-/// What an evaluation shares with the frames of the functions it calls:
-/// its budget, and the patterns it compiled. One thread's alone.
-struct EvalState {
-  EvalState(uint64_t max_steps, uint64_t max_bytes) : budget(max_steps, max_bytes) {}
-  Budget budget;
-  PatternCache patterns;
-};
-
 class ExprEvaluator {
  public:
   /// An evaluation of its own, within `max_steps` and `max_bytes` (Budget).
@@ -45,8 +38,8 @@ class ExprEvaluator {
                 const std::vector<Value>& params, const Facts& facts, const SourceManager& sources,
                 uint32_t slot_count, uint64_t max_steps, uint64_t max_bytes)
       : program_(program), tables_(tables), params_(params), facts_(facts), sources_(sources),
-        slots_(slot_count), owned_state_(std::make_unique<EvalState>(max_steps, max_bytes)),
-        state_(owned_state_.get()) {}
+        slots_(slot_count), owned_state_(std::make_unique<RunState>(max_steps, max_bytes)),
+        state_(owned_state_.get()), field_hints_(state_->FieldHints(tables)) {}
 
   Value Eval(const syntax::Expr& e);
   /// Like Eval, without copying: the value is the slot, param, fact or
@@ -78,6 +71,11 @@ class ExprEvaluator {
   /// plan::Lookup's list), read without evaluating: no step is counted. Null
   /// when the path is not one or a field is missing.
   const Value* FactPath(const syntax::Expr& e) const;
+  /// Where the run last found the field that `select` (a kSelect of this
+  /// evaluator's module) reads: the run's own hint, for Value::Field.
+  FieldHint* HintOf(const syntax::Expr& select) const { return &field_hints_[select.id]; }
+  /// The state of the run this evaluator belongs to.
+  RunState* run_state() const { return state_; }
   /// The index of `list` for `join` (the loop variable in `slot`).
   const JoinIndex* BuildIndex(const plan::Join& join, const Value& list, uint32_t slot);
   /// While set, every evaluated non-literal sub-expression is appended here.
@@ -92,9 +90,9 @@ class ExprEvaluator {
   // A frame of a function called from an evaluation, sharing its state.
   ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
                 const std::vector<Value>& params, const Facts& facts, const SourceManager& sources,
-                uint32_t slot_count, EvalState* state)
+                uint32_t slot_count, RunState* state)
       : program_(program), tables_(tables), params_(params), facts_(facts), sources_(sources),
-        slots_(slot_count), state_(state) {}
+        slots_(slot_count), state_(state), field_hints_(state->FieldHints(tables)) {}
 
   const Value& RefNode(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
@@ -117,8 +115,10 @@ class ExprEvaluator {
   const Facts& facts_;
   const SourceManager& sources_;
   std::vector<Value> slots_;
-  std::unique_ptr<EvalState> owned_state_;  // null in a function's frame
-  EvalState* state_;
+  std::unique_ptr<RunState> owned_state_;  // null in a function's frame
+  RunState* state_;
+  // This module's field hints in the run state, by node id (kSelect nodes).
+  FieldHint* field_hints_;
   std::vector<TraceValue>* trace_ = nullptr;
   // The join conjunct of the comprehension running, true for each of its
   // candidates: not evaluated again (unless traced, so traces stay whole).

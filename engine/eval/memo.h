@@ -17,7 +17,7 @@ namespace capops::eval {
 /// The items of a list grouped by the string a key expression gives each.
 /// Items whose key is not a string (or not a list of strings, for a
 /// membership join) are kept aside and are candidates for every probe.
-class JoinIndex : public ListDerived {
+class JoinIndex {
  public:
   /// `key_of(item)` evaluates the join's key for one item.
   template <typename KeyOf>
@@ -95,8 +95,9 @@ struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;       // by remembered expression
-  /// By the join's key expression: kept with the list when the key is a
-  /// field of the item (Value::Derived), else in `own_indexes`.
+  /// By the join's key expression: in the call's SharedIndexes when the
+  /// key is a field of the item and the call shares them, else in
+  /// `own_indexes`.
   std::unordered_map<const syntax::Expr*, const JoinIndex*> indexes;
   std::vector<std::unique_ptr<JoinIndex>> own_indexes;
   Value scratch;  // a value not worth remembering (the budget ran out)

@@ -804,7 +804,7 @@ void RefChecker::Check(uint32_t record, const Value& v) {
   Targets& targets = TargetsOf(record);
   if (!targets.held) return Unheld(record, &targets, v);
   for (const Value* list : targets.keyed_lists) {
-    if (list->Resolve(v) != nullptr) return;  // v now shares the item's id, for the rules
+    if (list->FindById(v.string_value()) != nullptr) return;
   }
   if (targets.other_ids.count(v.string_value()) != 0) return;
   Dangling(record, &targets, v);

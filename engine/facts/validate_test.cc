@@ -200,6 +200,15 @@ size_t PlainTexts(const Value& v) {
   return n;
 }
 
+// Every node of `v` by its path, with its literal, identity and location.
+void Snapshot(const Value& v, const std::string& path, std::vector<std::string>* out) {
+  auto [kind, bits] = v.Identity();
+  out->push_back(path + " " + v.ToLiteral() + " " + std::to_string(kind) + ":" + std::to_string(bits) + " @" +
+                 std::to_string(v.loc().line) + ":" + std::to_string(v.loc().column));
+  for (size_t i = 0; i < v.items().size(); ++i) Snapshot(v.items()[i], path + "[" + std::to_string(i) + "]", out);
+  for (const auto& [key, value] : v.entries()) Snapshot(value, path + "." + key.str(), out);
+}
+
 // Loads `text` as case.yaml and the base inventory as inventory.yaml,
 // validates every document and checks references across them.
 struct Checked {
@@ -1074,6 +1083,36 @@ TEST_CASE("hostile unknown keys get a short message and no suggestion", "[schema
         "  help: did you mean `allocations`? references to `Allocation` are not checked until this "
         "is "
         "fixed\n");
+}
+
+// The reference check only reads: the facts it checked are, node for node,
+// the values they were, held in the same places (rules then find each
+// reference's item by its id, as any lookup does).
+TEST_CASE("checking references leaves every fact as it was", "[facts]") {
+  SourceManager sources;
+  FileId plan_file = sources.Add("plan.yaml", Plan(std::string(kDemands) + "allocations:\n" +
+                                                   "  - {id: a, demand: train, pool: train-eu, gpus: 4}\n" +
+                                                   "  - {id: b, demand: serve, pool: serve-eu-spare, gpus: 2}\n" +
+                                                   "  - {id: c, demand: nothing, pool: train-eu, gpus: 1}\n"));
+  FileId inventory_file = sources.Add("inventory.yaml", kInventory);
+  Diagnostics diags;
+  Value plan = ValidateDocument(Schema(), LoadYaml(sources, plan_file, {}).documents.at(0), &diags);
+  Value inventory = ValidateDocument(Schema(), LoadYaml(sources, inventory_file, {}).documents.at(0), &diags);
+  REQUIRE_FALSE(diags.HasErrors());
+  std::vector<std::string> before;
+  Snapshot(plan, "plan", &before);
+  Snapshot(inventory, "inventory", &before);
+  CheckReferences(Schema(),
+                  {{Schema().Document("CapacityPlan"), plan, {}}, {Schema().Document("Inventory"), inventory, {}}},
+                  &diags);
+  // Only the dangling one is reported: the others resolved.
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message.find("`nothing`") != std::string::npos);
+  CHECK(diags[0].loc.line == 10);
+  std::vector<std::string> after;
+  Snapshot(plan, "plan", &after);
+  Snapshot(inventory, "inventory", &after);
+  CHECK(after == before);
 }
 
 }  // namespace

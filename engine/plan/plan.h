@@ -39,7 +39,12 @@
 //   plan::ProgramPlan p = plan::Build(program);
 //   std::cout << plan::Dump(program, p, sources);
 //
-// Immutable after Build(); any number of evaluations may share it.
+// Immutable after Build(): nothing in a plan, nor in the program it was
+// built from, is written during evaluation. What the evaluator remembers
+// or learns while following it (remembered values, join indexes, where
+// fields and ids were found) lives in the evaluation's own state
+// (eval::RunState, eval::Memo, eval::SharedIndexes). Any number of
+// evaluations may share a plan, on any threads.
 #pragma once
 
 #include <cstdint>

@@ -68,7 +68,6 @@ struct Expr {
   Value literal;      // kLiteral
   std::string name;   // kIdent, kSelect field, kCall function, kMacro variable
   Key field;          // kSelect: `name` as a map key
-  FieldHint field_hint;  // kSelect: where the evaluator last found `field`
   UnaryOp unary_op = UnaryOp::kNot;
   BinaryOp binary_op = BinaryOp::kOr;
   MacroKind macro = MacroKind::kAll;

@@ -356,27 +356,25 @@ struct Value::Trailing : Heap {
 // list is made: most lists an evaluation makes (a filter's matches, a
 // window in brackets) are never looked up, and indexing each cost a read of
 // every item. It is a function of the items alone, which never change, so
-// whichever thread asks first makes it and publishes it with a
-// compare-exchange; a thread that loses that race drops its own copy. It
-// is the one thing a list holds that was not given to it when it was made.
+// it is made once (std::call_once), by whichever thread asks first.
 struct Value::ListData : Trailing<ListData, Value> {
-  ~ListData() { Reset(); }
-
   // The id index (IdIndex::keyed() says whether the list is keyed).
   const IdIndex& Index() const {
-    const IdIndex* index = id_index.load(std::memory_order_acquire);
-    if (index != nullptr) return *index;
-    auto made = std::make_unique<IdIndex>(view());
-    if (id_index.compare_exchange_strong(index, made.get(), std::memory_order_acq_rel, std::memory_order_acquire)) {
-      return *made.release();
-    }
-    return *index;  // another thread's, published first
+    std::call_once(index_once_, [this] { index_ = std::make_unique<const IdIndex>(view()); });
+    return *index_;
   }
 
-  void Reset() { delete id_index.exchange(nullptr, std::memory_order_acq_rel); }
+  // The items moved out (the list has a single holder): the list is empty
+  // from now on, and so is its index.
+  void TakeItems(std::vector<Value>* out) {
+    TakeInto(out);
+    std::call_once(index_once_, [] {});
+    index_ = std::make_unique<const IdIndex>(view());
+  }
 
  private:
-  mutable std::atomic<const IdIndex*> id_index{nullptr};
+  mutable std::once_flag index_once_;
+  mutable std::unique_ptr<const IdIndex> index_;  // set once, under index_once_
 };
 
 // A map's values follow its header; its keys are in its layout.
@@ -595,9 +593,7 @@ bool Value::TakeEntries(MapEntries* out) {
 
 bool Value::TakeItems(std::vector<Value>* out) {
   if (kind() != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
-  auto* data = static_cast<ListData*>(u_.heap);
-  data->Reset();
-  data->TakeInto(out);
+  static_cast<ListData*>(u_.heap)->TakeItems(out);
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/common/value.h"
+#include "engine/eval/read_ahead.h"
 
 namespace capops {
 namespace {
@@ -160,8 +161,8 @@ TEST_CASE("reading a loop's items ahead stays within the loop", "[common]") {
     for (size_t count : {size_t{0}, items.size() / 2, items.size()}) {
       std::vector<Value> picked(count);  // sized once: borrowed values must not move
       for (size_t k = 0; k < count; ++k) picked[k].Borrow(items[items.size() - 1 - k]);
-      ReadAhead all(ListView(items.begin(), count));
-      ReadAhead some(picked);
+      eval::ReadAhead all(ListView(items.begin(), count));
+      eval::ReadAhead some(picked);
       for (size_t k = 0; k < count; ++k) {
         all.Step(k);
         some.Step(k);

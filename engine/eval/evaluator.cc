@@ -12,6 +12,7 @@
 
 #include "engine/eval/expr_evaluator.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/read_ahead.h"
 #include "engine/eval/shared_indexes.h"
 
 namespace capops::eval {

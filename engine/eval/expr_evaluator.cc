@@ -8,6 +8,7 @@
 
 #include "engine/eval/builtins.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/read_ahead.h"
 #include "engine/eval/shared_indexes.h"
 
 namespace capops::eval {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/common/value.h"
+#include "engine/eval/read_ahead.h"
 #include "engine/plan/plan.h"
 
 namespace capops::eval {

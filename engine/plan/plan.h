@@ -87,7 +87,7 @@ struct ModulePlan {
 /// A keyed lookup that a `let` makes for each item of a `for` loop, in a
 /// list the facts hold: `let d = plan.demands[a.demand]` after
 /// `for a in plan.allocations`. The loop starts reading the item each lookup
-/// will find while it is still a few items away (eval::ReadAhead); nothing
+/// will find while it is still a few items away (eval/read_ahead.h); nothing
 /// is evaluated early, and findings do not change.
 struct Lookup {
   const syntax::Expr* list = nullptr;  // fields from `plan` or `inventory`: `plan.demands`

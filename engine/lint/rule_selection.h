@@ -5,14 +5,14 @@
 // `@tag("NAME")`); `severity` replaces a rule's severity. A selector that
 // names no rule is a located error with a did-you-mean: a typo must not
 // quietly keep a rule on. Disabled rules are not evaluated
-// (EngineOptions::skip_rules = disabled()); Apply() re-grades the findings
+// (LintOptions::skip_rules = disabled()); Apply() re-grades the findings
 // and takes out any a disabled rule still has (from a report made without
 // skipping).
 //
 //   Diagnostics problems;
 //   RuleSelection s = RuleSelection::Make(config, *engine.program(), &problems);
 //   if (problems.HasErrors()) … exit 2
-//   engine.options().skip_rules = s.disabled();
+//   LintOptions lint;  lint.skip_rules = s.disabled();
 //   … lint …
 //   s.Apply(&report);
 #pragma once

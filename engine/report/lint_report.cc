@@ -45,6 +45,7 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
   CiOptions ci{options.version, report.plan_files};
   switch (format) {
     case Format::kText:
+    case Format::kMarkdown:  // no Markdown lint report: the text one, never nothing
       return WriteText(sources, findings, {options.explain, options.color}, out);
     case Format::kShort:
       return WriteShort(sources, findings, out);
@@ -56,8 +57,6 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
       return WriteJunit(sources, findings, DescribeRules(report), ci, out);
     case Format::kGithub:
       return WriteGithub(sources, findings, out);
-    case Format::kMarkdown:
-      return;
   }
 }
 

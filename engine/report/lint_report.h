@@ -32,7 +32,7 @@ struct LintReportOptions {
 std::vector<RuleDescriptor> DescribeRules(const lint::Report& report);
 
 /// Writes the findings of a report whose status is not kUsage, in one of
-/// the lint formats (kMarkdown is not one: it writes nothing).
+/// the lint formats (kMarkdown is not one: it is written as text).
 void WriteLintReport(const lint::Report& report, Format format, const LintReportOptions& options,
                      std::ostream& out);
 

@@ -618,7 +618,7 @@ ExprPtr AstBuilder::BuildOr(CPLParser::ConditionalOrContext* ctx) {
   if (ChainTooLong(parts.size(), ctx)) return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
   ExprPtr e = BuildAnd(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
-    Span span{file_, e->span.begin, SpanOf(parts[i]).end};
+    Span span{file_, SpanOf(parts[0]).begin, SpanOf(parts[i]).end};
     e = Binary(BinaryOp::kOr, std::move(e), BuildAnd(parts[i]), span);
   }
   return e;
@@ -629,7 +629,7 @@ ExprPtr AstBuilder::BuildAnd(CPLParser::ConditionalAndContext* ctx) {
   if (ChainTooLong(parts.size(), ctx)) return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
   ExprPtr e = BuildRelation(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
-    Span span{file_, e->span.begin, SpanOf(parts[i]).end};
+    Span span{file_, SpanOf(parts[0]).begin, SpanOf(parts[i]).end};
     e = Binary(BinaryOp::kAnd, std::move(e), BuildRelation(parts[i]), span);
   }
   return e;

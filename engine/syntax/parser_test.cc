@@ -138,6 +138,26 @@ enum Slice { exploration, training, tuning, inference, }
   CHECK(hole.column == 26);
 }
 
+// The text an expression's span covers, as traces, labels and the plan
+// dump show it.
+std::string SpanText(const std::string& expr) {
+  auto p = ParseText("param x: int = " + expr);
+  REQUIRE(p->result.module);
+  const Span& span = p->result.module->params[0].default_value->span;
+  return p->sources.file(span.file).text().substr(span.begin, span.end - span.begin);
+}
+
+TEST_CASE("a chain of && or || spans its first operand's parentheses", "[syntax]") {
+  CHECK(SpanText("(a || b) && c") == "(a || b) && c");
+  CHECK(SpanText("( a && b) || (c && d)") == "( a && b) || (c && d)");
+  CHECK(SpanText("((a)) && b && c") == "((a)) && b && c");
+  CHECK(SpanText("a && (b || c)") == "a && (b || c)");
+  CHECK(SpanText("(a) == b") == "(a) == b");
+  CHECK(SpanText("(a + b) * c - (d)") == "(a + b) * c - (d)");
+  CHECK(SpanText("(a).b") == "(a).b");
+  CHECK(SpanText("(a) ? b : c") == "(a) ? b : c");
+}
+
 TEST_CASE("field names may be keywords", "[syntax]") {
   CHECK(DumpOf("d.window.at") == "(. (. d window) at)");
   CHECK(DumpOf("x.for") == "(. x for)");

@@ -1,6 +1,6 @@
 // `capops-lint check-rules [--cost] [--plan] [PATH…]`: compile and type-check
 // policy packs without any facts, for the CI of a policy repository; --plan
-// prints how each rule will run (plan::Dump: clause order, joins, what is
+// prints how each rule will run (plan::Dump: its IR, joins, what is
 // computed once).
 #pragma once
 

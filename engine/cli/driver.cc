@@ -205,7 +205,8 @@ Command AddCheckRules(CLI::App* app, Shared* shared) {
   CLI::App* sub = app->add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
   sub->add_flag("--cost", o->cost, "show each rule's static cost bound");
-  sub->add_flag("--plan", o->plan, "show how each rule will run: clause order, joins, values computed once");
+  sub->add_flag("--plan", o->plan,
+                "show how each rule will run: its IR (scan, let, filter, emit), joins, values computed once");
   return {sub, [o, shared] {
             o->color = shared->color_on();
             return RunCheckRules(*o, shared->out, shared->err);

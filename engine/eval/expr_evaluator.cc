@@ -145,10 +145,10 @@ const Value* ExprEvaluator::FactPath(const Expr& e) const {
   return parent != nullptr ? parent->Field(e.field, HintOf(e)) : nullptr;
 }
 
-bool ExprEvaluator::Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<Value>* scratch,
+bool ExprEvaluator::Candidates(int32_t join_index, const Value& list, uint32_t slot, std::vector<Value>* scratch,
                                ListView* picked, const syntax::Expr** holds) {
-  if (memo_ == nullptr || !list.is(ValueKind::kList) || module_plan_->join[id] < 0) return false;
-  const plan::Join& join = module_plan_->joins[module_plan_->join[id]];
+  if (memo_ == nullptr || join_index < 0 || !list.is(ValueKind::kList)) return false;
+  const plan::Join& join = module_plan_->joins[join_index];
   Value probe = Eval(*join.probe);
   if (!probe.is(ValueKind::kString)) return false;
   auto it = memo_->indexes.find(join.key);
@@ -434,7 +434,8 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   uint32_t slot = tables_.slots[e.id];
   std::vector<Value> scratch;
   const syntax::Expr* holds = nullptr;
-  Candidates(e.id, range, slot, &scratch, &items, &holds);  // a join's items only
+  int32_t join = module_plan_ != nullptr ? module_plan_->join[e.id] : -1;
+  Candidates(join, range, slot, &scratch, &items, &holds);  // a join's items only
   struct Assumed {  // holds_ for this loop's body, restored however it ends
     const syntax::Expr** at;
     const syntax::Expr* saved;

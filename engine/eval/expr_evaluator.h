@@ -59,13 +59,13 @@ class ExprEvaluator {
     module_plan_ = &plan->modules[module];
     memo_ = memo;
   }
-  /// The items of `list` that the join of node `id` (a comprehension or a
-  /// `for` clause, binding slot `slot`) can select, in list order, into
-  /// `*picked`: held by the index, or by `*scratch`. False, `*picked` left
-  /// as it is, when every item must be visited (no plan, no join there, a
-  /// probe that is not a string). `*holds` (if given) is set to the join's
+  /// The items of `list` that join `join` of the module's plan (of a
+  /// comprehension or a scan, binding slot `slot`; -1: none) can select, in
+  /// list order, into `*picked`: held by the index, or by `*scratch`.
+  /// False, `*picked` left as it is, when every item must be visited (no
+  /// plan, no join, a probe that is not a string). `*holds` (if given) is set to the join's
   /// conjunct when it holds for every candidate.
-  bool Candidates(syntax::NodeId id, const Value& list, uint32_t slot, std::vector<Value>* scratch,
+  bool Candidates(int32_t join, const Value& list, uint32_t slot, std::vector<Value>* scratch,
                   ListView* picked, const syntax::Expr** holds = nullptr);
   /// The value of a path of fields from `plan` or `inventory` (a
   /// plan::Lookup's list), read without evaluating: no step is counted. Null

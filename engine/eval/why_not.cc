@@ -1,10 +1,12 @@
 // WhyNot and EvaluateExpression: the evaluator for auditors and rule authors.
-// WhyNot replays a rule like RuleRun does, but only along the bindings that
-// go through one chosen fact, and stops each path at its first false clause.
+// WhyNot is an observer of the interpreter (interpreter.h) running the rule
+// as written: it follows only the bindings that go through one chosen fact,
+// and records where each path stops.
 #include <algorithm>
 
 #include "engine/eval/evaluator.h"
 #include "engine/eval/expr_evaluator.h"
+#include "engine/eval/interpreter.h"
 #include "engine/eval/operators.h"
 
 namespace capops::eval {
@@ -12,104 +14,68 @@ namespace capops::eval {
 namespace {
 
 constexpr size_t kMaxOutcomes = 20;
+constexpr size_t kNone = static_cast<size_t>(-1);
 
-class WhyNotRun {
+std::string BindingText(const Value& v) { return TraceText(v); }
+
+// Follows the rule as written, narrowing the first scan whose items include
+// the chosen fact to those items; on such a path, records where it ends (a
+// false or erring clause, traced) or that it reaches the statements.
+class WhyNotObserver : public RunObserver {
  public:
-  WhyNotRun(const check::Program& program, const check::RuleInfo& rule, const std::vector<Value>& params,
-            const Facts& facts, const SourceManager& sources, const EvalOptions& options,
-            const std::function<bool(const Value&)>& focus)
-      : rule_(rule), sources_(sources), focus_(focus),
-        eval_(program, program.tables[rule.module], params, facts, sources, rule.slot_count, options.max_steps,
-              options.max_memory),
-        slot_of_(program.tables[rule.module].slots) {}
+  explicit WhyNotObserver(const std::function<bool(const Value&)>& focus) : focus_(focus) {}
 
-  WhyNotResult Run() {
-    Walk(0, false);
-    return std::move(result_);
+  bool Done() const override {
+    return result_.outcomes.size() >= kMaxOutcomes || run_->evaluator().out_of_budget();
   }
+  void EnterScan(size_t at, ListView items) override {
+    if (Focused(at) || std::none_of(items.begin(), items.end(), focus_)) return;
+    focus_at_ = at;
+    result_.in_domain = true;
+  }
+  bool Visits(size_t at, const Value& item) override { return focus_at_ != at || focus_(item); }
+  void LeaveScan(size_t at) override {
+    if (focus_at_ == at) focus_at_ = kNone;
+  }
+  void Ended(size_t at, const Value& v) override {
+    if (Focused(at)) Stop(at, v);
+  }
+  bool Reached() override {
+    if (focus_at_ != kNone && result_.outcomes.size() < kMaxOutcomes) {
+      WhyNotOutcome o;
+      o.bindings = run_->Bindings(run_->ops().size(), BindingText);
+      o.fired = true;
+      result_.outcomes.push_back(std::move(o));
+    }
+    return false;  // why-not asks whether it fires, not what it says
+  }
+  WhyNotResult Take() { return std::move(result_); }
 
  private:
-  void Walk(size_t i, bool focused);
-  void Stop(const syntax::Clause& clause, const Value& v);
-  std::vector<Evidence> Bindings(size_t upto) const;
+  // Whether the op at `at` runs for the chosen fact: a scan before it chose it.
+  bool Focused(size_t at) const { return focus_at_ != kNone && focus_at_ < at; }
+  // Records why the path ends at op `at`: it was false, or it erred.
+  void Stop(size_t at, const Value& v);
 
-  const check::RuleInfo& rule_;
-  const SourceManager& sources_;
   const std::function<bool(const Value&)>& focus_;
-  ExprEvaluator eval_;
-  const std::vector<uint32_t>& slot_of_;
+  size_t focus_at_ = kNone;  // the scan that narrowed to the fact, while it runs
   WhyNotResult result_;
-  size_t depth_ = 0;  // clauses bound on the current path
 };
 
-std::vector<Evidence> WhyNotRun::Bindings(size_t upto) const {
-  std::vector<Evidence> out;
-  for (size_t i = 0; i < upto; ++i) {
-    const syntax::Clause& c = rule_.rule->clauses[i];
-    if (c.kind == syntax::ClauseKind::kWhere) continue;
-    const Value& v = eval_.slots()[slot_of_[c.id]];
-    out.push_back(Evidence{c.var, v.Id().empty() ? TraceText(v) : std::string(v.Id()), v.loc()});
-  }
-  return out;
-}
-
-// Records why the path ends at `clause`: it was false, or it erred.
-void WhyNotRun::Stop(const syntax::Clause& clause, const Value& v) {
+void WhyNotObserver::Stop(size_t at, const Value& v) {
   if (result_.outcomes.size() >= kMaxOutcomes) return;
+  const plan::Op& op = run_->ops()[at];
+  ExprEvaluator& eval = run_->evaluator();
   WhyNotOutcome o;
-  o.bindings = Bindings(depth_);
-  o.failed_clause = eval_.Text(clause.span);
-  o.clause_loc = sources_.Resolve(clause.span);
+  o.bindings = run_->Bindings(at, BindingText);
+  o.failed_clause = eval.Text(run_->SpanOf(op));
+  o.clause_loc = run_->sources().Resolve(run_->SpanOf(op));
   if (v.is_error()) o.error = v.string_value();
   o.trace = TraceStep{o.failed_clause, TraceText(v), o.clause_loc, {}};
-  eval_.set_trace(&o.trace.values);
-  eval_.Eval(*clause.expr);
-  eval_.set_trace(nullptr);
+  eval.set_trace(&o.trace.values);
+  eval.Eval(*op.expr);
+  eval.set_trace(nullptr);
   result_.outcomes.push_back(std::move(o));
-}
-
-void WhyNotRun::Walk(size_t i, bool focused) {
-  const auto& clauses = rule_.rule->clauses;
-  if (result_.outcomes.size() >= kMaxOutcomes || eval_.out_of_budget()) return;
-  if (i == clauses.size()) {
-    if (!focused) return;
-    WhyNotOutcome o;
-    o.bindings = Bindings(i);
-    o.fired = true;
-    result_.outcomes.push_back(std::move(o));
-    return;
-  }
-  const syntax::Clause& clause = clauses[i];
-  depth_ = i;
-  Value v = eval_.Eval(*clause.expr);
-  if (clause.kind == syntax::ClauseKind::kFor) {
-    if (!v.is(ValueKind::kList)) return focused ? Stop(clause, v.is_error() ? v : Value::Error("not a list")) : void();
-    bool narrow = !focused && std::any_of(v.items().begin(), v.items().end(), focus_);
-    result_.in_domain = result_.in_domain || narrow;
-    for (const Value& item : v.items()) {
-      if (narrow && !focus_(item)) continue;
-      eval_.slots()[slot_of_[clause.id]] = item;
-      Walk(i + 1, focused || narrow);
-    }
-    return;
-  }
-  if (!focused) {
-    // Not yet at the chosen fact: follow the rule as it runs.
-    if (clause.kind == syntax::ClauseKind::kLet && !v.is_error()) {
-      eval_.slots()[slot_of_[clause.id]] = v;
-      Walk(i + 1, false);
-    } else if (clause.kind == syntax::ClauseKind::kWhere && v.is(ValueKind::kBool) && v.bool_value()) {
-      Walk(i + 1, false);
-    }
-    return;
-  }
-  if (clause.kind == syntax::ClauseKind::kLet) {
-    if (v.is_error()) return Stop(clause, v);
-    eval_.slots()[slot_of_[clause.id]] = v;
-    return Walk(i + 1, true);
-  }
-  if (v.is(ValueKind::kBool) && v.bool_value()) return Walk(i + 1, true);
-  Stop(clause, v);
 }
 
 }  // namespace
@@ -117,7 +83,11 @@ void WhyNotRun::Walk(size_t i, bool focused) {
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule, const std::vector<Value>& params,
                     const Facts& facts, const SourceManager& sources, const EvalOptions& options,
                     const std::function<bool(const Value&)>& focus) {
-  return WhyNotRun(program, rule, params, facts, sources, options, focus).Run();
+  WhyNotObserver observer(focus);
+  EvalResult ignored;  // a rule error stops a path; the outcome says so
+  size_t index = static_cast<size_t>(&rule - program.rules.data());
+  RuleRun(program, index, params, facts, sources, options, nullptr, nullptr, &ignored, &observer).Run();
+  return observer.Take();
 }
 
 Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables, uint32_t slot_count,

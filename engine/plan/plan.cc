@@ -26,6 +26,31 @@ Mask Bit(uint32_t slot) {
   return slot < 64 ? Mask{1} << slot : kAllSlots;
 }
 
+// The op of one clause, as written: a `for` scans, a `let` binds, a
+// `where` filters.
+Op ClauseOp(const syntax::Clause& c, uint32_t index, const check::ModuleTables& tables) {
+  Op op;
+  op.kind = c.kind == syntax::ClauseKind::kFor ? OpKind::kScan
+            : c.kind == syntax::ClauseKind::kLet ? OpKind::kLet
+                                                  : OpKind::kFilter;
+  op.index = index;
+  if (op.kind != OpKind::kFilter) op.slot = tables.slots[c.id];
+  op.expr = c.expr.get();
+  return op;
+}
+
+// One emit per statement, in source order, after the clauses.
+void AddEmits(const syntax::Rule& rule, RuleProgram* program) {
+  for (size_t i = 0; i < rule.emits.size(); ++i) {
+    Op op;
+    op.kind = OpKind::kEmit;
+    op.index = static_cast<uint32_t>(i);
+    op.expr = rule.emits[i].when.get();
+    program->ops.push_back(std::move(op));
+  }
+  program->emit_count = rule.emits.size();
+}
+
 class ModulePlanner {
  public:
   ModulePlanner(const check::ModuleTables& tables, size_t node_count, const std::vector<bool>& costly,
@@ -49,15 +74,15 @@ class ModulePlanner {
   /// each time the clause runs. Remembering per such a value (as `starts`
   /// in CAP-ALC-004, built per allocation) would only store every one.
   bool DistinctLet(const Expr& e) const;
-  /// The order of a rule's clauses, and joins of its `for` clauses.
-  RulePlan PlanRule(const syntax::Rule& rule);
+  /// A rule's IR: its clauses in the order they run, scans with their
+  /// joins and read-ahead, then its statements.
+  RuleProgram PlanRule(const syntax::Rule& rule);
 
  private:
   Mask FreeSlots(const Expr& e);
   void Mark(const Expr& e, bool inside_remembered);
   bool PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
-  void AddJoinFor(syntax::NodeId id, const Expr& condition, Mask var);
   bool FactPath(const Expr& e) const;
   bool LookupOf(const Expr& e, uint32_t slot) const;
   bool Binds(const syntax::Clause& c, Mask deps) const {
@@ -83,7 +108,7 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
     m = FreeSlots(*e.args[0]) | (var == kAllSlots ? body : body & ~var);
     if (e.macro != MacroKind::kAll && (e.macro != MacroKind::kMap || e.args.size() == 3) &&
         free_[e.args[0]->id] == 0) {
-      AddJoinFor(e.id, *e.args[1], var);
+      out_->join[e.id] = FindJoin(*e.args[1], var);
     }
   } else {
     for (const auto& arg : e.args) m |= FreeSlots(*arg);
@@ -166,17 +191,13 @@ int32_t ModulePlanner::FindJoin(const Expr& condition, Mask var) {
   return -1;
 }
 
-void ModulePlanner::AddJoinFor(syntax::NodeId id, const Expr& condition, Mask var) {
-  out_->join[id] = FindJoin(condition, var);
-}
-
 // Each `where` goes right after the last clause binding a variable it reads.
 // It passes an earlier `where` only to leave a `for` loop: authors put the
 // cheap and selective conditions first (CAP-ALC-004 tests `used > capacity`
 // before its costlier check for an earlier report), and passing `let`s alone
 // saves less than a failing earlier `where` would. The other clauses keep
 // their order.
-RulePlan ModulePlanner::PlanRule(const syntax::Rule& rule) {
+RuleProgram ModulePlanner::PlanRule(const syntax::Rule& rule) {
   const auto& clauses = rule.clauses;
   size_t n = clauses.size();
   std::vector<std::vector<uint32_t>> after(n + 1);  // after[k+1]: wheres placed after clause k
@@ -194,34 +215,30 @@ RulePlan ModulePlanner::PlanRule(const syntax::Rule& rule) {
     after[anchor].push_back(static_cast<uint32_t>(i));
     previous = anchor;
   }
-  RulePlan plan;
-  plan.order = after[0];
+  std::vector<uint32_t> order = after[0];
   for (size_t k = 0; k < n; ++k) {
     if (clauses[k].kind == syntax::ClauseKind::kWhere) continue;
-    plan.order.push_back(static_cast<uint32_t>(k));
-    plan.order.insert(plan.order.end(), after[k + 1].begin(), after[k + 1].end());
+    order.push_back(static_cast<uint32_t>(k));
+    order.insert(order.end(), after[k + 1].begin(), after[k + 1].end());
   }
-  // A `for` over an invariant list, directly followed by a joining `where`.
-  for (size_t i = 0; i + 1 < plan.order.size(); ++i) {
-    const syntax::Clause& loop = clauses[plan.order[i]];
-    const syntax::Clause& next = clauses[plan.order[i + 1]];
-    if (loop.kind != syntax::ClauseKind::kFor || next.kind != syntax::ClauseKind::kWhere) continue;
-    if (free_[loop.expr->id] != 0) continue;
-    AddJoinFor(loop.id, *next.expr, Bit(tables_.slots[loop.id]));
-  }
-  plan.lookups.resize(plan.order.size());
-  for (size_t i = 0; i < plan.order.size(); ++i) {
-    const syntax::Clause& loop = clauses[plan.order[i]];
-    if (loop.kind != syntax::ClauseKind::kFor) continue;
-    for (size_t k = i + 1; k < plan.order.size(); ++k) {
-      const syntax::Clause& c = clauses[plan.order[k]];
-      if (c.kind == syntax::ClauseKind::kFor) break;
-      if (c.kind == syntax::ClauseKind::kLet && LookupOf(*c.expr, tables_.slots[loop.id])) {
-        plan.lookups[i].push_back(Lookup{c.expr->args[0].get(), c.expr->args[1].get()});
+  RuleProgram program;
+  for (uint32_t i : order) program.ops.push_back(ClauseOp(clauses[i], i, tables_));
+  for (size_t i = 0; i < program.ops.size(); ++i) {
+    Op& scan = program.ops[i];
+    if (scan.kind != OpKind::kScan) continue;
+    // A scan of an invariant list, directly followed by a joining filter.
+    if (i + 1 < program.ops.size() && program.ops[i + 1].kind == OpKind::kFilter && free_[scan.expr->id] == 0) {
+      scan.join = FindJoin(*program.ops[i + 1].expr, Bit(scan.slot));
+    }
+    for (size_t k = i + 1; k < program.ops.size() && program.ops[k].kind != OpKind::kScan; ++k) {
+      const Op& let = program.ops[k];
+      if (let.kind == OpKind::kLet && LookupOf(*let.expr, scan.slot)) {
+        scan.lookups.push_back(Lookup{let.expr->args[0].get(), let.expr->args[1].get()});
       }
     }
   }
-  return plan;
+  AddEmits(rule, &program);
+  return program;
 }
 
 // `plan`, `inventory`, or a field of one: read without evaluating anything.
@@ -308,6 +325,16 @@ void CompilePatterns(const syntax::Module& module, const check::ModuleTables& ta
 
 }  // namespace
 
+RuleProgram AsWritten(const check::RuleInfo& rule, const check::ModuleTables& tables) {
+  RuleProgram program;
+  const auto& clauses = rule.rule->clauses;
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    program.ops.push_back(ClauseOp(clauses[i], static_cast<uint32_t>(i), tables));
+  }
+  AddEmits(*rule.rule, &program);
+  return program;
+}
+
 ProgramPlan Build(const check::Program& program) {
   ProgramPlan plan;
   plan.modules.resize(program.modules.size());
@@ -374,6 +401,34 @@ void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, 
   for (const auto& arg : e.args) DumpExpr(*arg, m, sources, out);
 }
 
+// One op: `[clause] kind $slot var <- expr` (scans, lets), the clause's
+// number as written before it; an emit as its statement's kind, `when` and
+// `at`.
+void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m, const SourceManager& sources,
+            std::string* out) {
+  std::string text = op.expr != nullptr ? Text(sources, op.expr->span) : "";
+  if (op.kind == OpKind::kEmit) {
+    const syntax::Emit& emit = rule.emits[op.index];
+    *out += std::string("  emit ") + (emit.is_warn ? "warn" : "deny");
+    if (emit.when) *out += " when " + text;
+    if (emit.at) *out += " at " + Text(sources, emit.at->span);
+    *out += "\n";
+    return;
+  }
+  const std::string& var = rule.clauses[op.index].var;
+  std::string slot = "$" + std::to_string(op.slot) + " " + var;
+  *out += "  [" + std::to_string(op.index + 1) + "] ";
+  switch (op.kind) {
+    case OpKind::kScan: *out += "scan " + slot + " <- " + text + "\n"; break;
+    case OpKind::kLet: *out += "let " + slot + " = " + text + "\n"; break;
+    default: *out += "filter " + text + "\n"; break;
+  }
+  if (op.join >= 0) *out += "      join " + DescribeJoin(m.joins[op.join], sources) + "\n";
+  for (const Lookup& l : op.lookups) {
+    *out += "      reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) + "]\n";
+  }
+}
+
 }  // namespace
 
 std::string Dump(const check::Program& program, const ProgramPlan& plan,
@@ -382,20 +437,8 @@ std::string Dump(const check::Program& program, const ProgramPlan& plan,
   for (size_t r = 0; r < program.rules.size(); ++r) {
     const check::RuleInfo& info = program.rules[r];
     const ModulePlan& m = plan.modules[info.module];
-    const auto& clauses = info.rule->clauses;
-    out += "rule " + info.id + "\n";
-    const RulePlan& rule = plan.rules[r];
-    for (size_t at = 0; at < rule.order.size(); ++at) {
-      uint32_t i = rule.order[at];
-      const syntax::Clause& c = clauses[i];
-      out += "  " + std::to_string(i + 1) + ": " + Text(sources, c.span) + "\n";
-      if (c.kind == syntax::ClauseKind::kFor && m.join[c.id] >= 0) {
-        out += "     join " + DescribeJoin(m.joins[m.join[c.id]], sources) + "\n";
-      }
-      for (const Lookup& l : rule.lookups[at]) {
-        out += "     reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) + "]\n";
-      }
-    }
+    out += "rule " + info.id + " (" + std::to_string(info.slot_count) + " slots)\n";
+    for (const Op& op : plan.rules[r].ops) DumpOp(*info.rule, op, m, sources, &out);
     for (const Expr* e : RuleExprs(*info.rule)) DumpExpr(*e, m, sources, &out);
   }
   for (const check::UserFunction& f : program.functions) {

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "engine/check/checker.h"
+#include "engine/plan/ir.h"
 #include "engine/plan/regex.h"
 
 namespace capops::plan {
@@ -76,7 +77,7 @@ enum class MemoKind : uint8_t {
 struct ModulePlan {
   std::vector<MemoKind> memo;
   std::vector<uint64_t> free;  // the slots each expression reads, as bits
-  std::vector<int32_t> join;  // kMacro nodes and `for` clauses: index into `joins`, or -1
+  std::vector<int32_t> join;  // kMacro nodes: index into `joins`, or -1 (`for` clauses: Op::join)
   std::vector<Join> joins;
   /// Calls of `matches` whose pattern is a string literal that compiles:
   /// index into `patterns`, else -1. A pattern written twice is compiled once.
@@ -84,32 +85,16 @@ struct ModulePlan {
   std::vector<std::unique_ptr<const Regex>> patterns;
 };
 
-/// A keyed lookup that a `let` makes for each item of a `for` loop, in a
-/// list the facts hold: `let d = plan.demands[a.demand]` after
-/// `for a in plan.allocations`. The loop starts reading the item each lookup
-/// will find while it is still a few items away (eval/read_ahead.h); nothing
-/// is evaluated early, and findings do not change.
-struct Lookup {
-  const syntax::Expr* list = nullptr;  // fields from `plan` or `inventory`: `plan.demands`
-  const syntax::Expr* key = nullptr;   // a field of the loop's variable: `a.demand`
-};
-
-struct RulePlan {
-  std::vector<uint32_t> order;  // the rule's clause indexes in the order they run
-  /// Parallel to `order`: for a `for`, the lookups of its variable that
-  /// follow it, up to the next `for`.
-  std::vector<std::vector<Lookup>> lookups;
-};
-
 struct ProgramPlan {
   std::vector<ModulePlan> modules;  // parallel to Program::tables
-  std::vector<RulePlan> rules;      // parallel to Program::rules
+  std::vector<RuleProgram> rules;   // parallel to Program::rules: each rule's IR
 };
 
 ProgramPlan Build(const check::Program& program);
 
-/// A text form: per rule, its clause order, its joins, the expressions it
-/// evaluates once and the patterns compiled for it, each as source text.
+/// A text form: per rule, its IR (plan/ir.h: the ops in the order they
+/// run, with their joins and read-ahead), then the expressions it evaluates
+/// once and the patterns compiled for it, each as source text.
 std::string Dump(const check::Program& program, const ProgramPlan& plan,
                  const SourceManager& sources);
 

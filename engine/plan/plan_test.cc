@@ -43,15 +43,16 @@ TEST_CASE("the plan dump shows hoisted clauses, joins and invariant expressions"
   let cited = plan.allocations.exists(z, a.id in z.evidence)
   deny "{a.id} {b.id} {total} {size(mine)} {cited}"
 }
-)") == R"(rule T-1
-  1: for a in plan.allocations
-  4: where a.gpus > 1
-  2: for b in plan.allocations
-     join by `b.pool` == `a.pool`
-  3: where b.pool == a.pool && b.id != a.id
-  5: let total = sum(plan.allocations.map(x, x.gpus))
-  6: let mine = plan.allocations.filter(y, y.demand == a.demand)
-  7: let cited = plan.allocations.exists(z, a.id in z.evidence)
+)") == R"(rule T-1 (8 slots)
+  [1] scan $0 a <- plan.allocations
+  [4] filter a.gpus > 1
+  [2] scan $1 b <- plan.allocations
+      join by `b.pool` == `a.pool`
+  [3] filter b.pool == a.pool && b.id != a.id
+  [5] let $3 total = sum(plan.allocations.map(x, x.gpus))
+  [6] let $5 mine = plan.allocations.filter(y, y.demand == a.demand)
+  [7] let $7 cited = plan.allocations.exists(z, a.id in z.evidence)
+  emit deny
   once `sum(plan.allocations.map(x, x.gpus))`
   join `plan.allocations.filter(y, y.demand == a.demand)` by `y.demand` == `a.demand`
   join `plan.allocations.exists(z, a.id in z.evidence)` by each of `z.evidence` for `a.id`
@@ -72,18 +73,19 @@ TEST_CASE("lookups of a loop's item in the facts are read ahead", "[plan]") {
   let t = inventory.accelerator_types[s.accelerator]
   deny "{d.id} {by_name.id} {p.id} {again.id} {q.id} {t.id}"
 }
-)") == R"(rule T-1
-  1: for a in plan.allocations
-     reads ahead plan.demands[a.demand]
-     reads ahead inventory.pools[a.pool]
-  2: let d = plan.demands[a.demand]
-  3: let by_name = plan.demands[d.id]
-  4: let p = inventory.pools[a.pool]
-  5: let again = plan.demands[a.demand + ""]
-  6: for s in inventory.supply
-     reads ahead inventory.accelerator_types[s.accelerator]
-  7: let q = inventory.pools[a.pool]
-  8: let t = inventory.accelerator_types[s.accelerator]
+)") == R"(rule T-1 (8 slots)
+  [1] scan $0 a <- plan.allocations
+      reads ahead plan.demands[a.demand]
+      reads ahead inventory.pools[a.pool]
+  [2] let $1 d = plan.demands[a.demand]
+  [3] let $2 by_name = plan.demands[d.id]
+  [4] let $3 p = inventory.pools[a.pool]
+  [5] let $4 again = plan.demands[a.demand + ""]
+  [6] scan $5 s <- inventory.supply
+      reads ahead inventory.accelerator_types[s.accelerator]
+  [7] let $6 q = inventory.pools[a.pool]
+  [8] let $7 t = inventory.accelerator_types[s.accelerator]
+  emit deny
 )");
 }
 
@@ -131,11 +133,12 @@ TEST_CASE("a where passes an earlier where only to leave a loop", "[plan]") {
 )");
   REQUIRE(c->ok);
   std::string dump = Dump(*c->engine.program(), *c->engine.plan(), c->engine.sources());
-  CHECK(dump.substr(0, dump.find("\n  join")) == R"(rule T-1
-  1: for a in plan.allocations
-  2: let same = plan.allocations.filter(b, b.pool == a.pool)
-  3: where size(same) > 1
-  4: where a.gpus > 1)");
+  CHECK(dump.substr(0, dump.find("\n  join")) == R"(rule T-1 (3 slots)
+  [1] scan $0 a <- plan.allocations
+  [2] let $2 same = plan.allocations.filter(b, b.pool == a.pool)
+  [3] filter size(same) > 1
+  [4] filter a.gpus > 1
+  emit deny)");
 }
 
 TEST_CASE("remembered per loop values: costly calls, not cheap ones nor never-repeating values", "[plan]") {
@@ -235,6 +238,50 @@ TEST_CASE("a hoisted where skips loops it does not read", "[plan]") {
       BothWays(cpl, kOddPlan, "apiVersion: capops.dev/v1\nkind: Inventory\n", false);
   CHECK(planned == as_written);
   CHECK(planned.size() == 36);
+}
+
+}  // namespace
+}  // namespace capops::plan
+
+namespace capops::plan {
+namespace {
+
+// The kinds and clause (or statement) indexes of a rule's ops, with `j`
+// after a scan that joins.
+std::string Shape(const RuleProgram& program) {
+  std::string out;
+  for (const Op& op : program.ops) {
+    const char* kind = op.kind == OpKind::kScan ? "scan" : op.kind == OpKind::kLet ? "let" : op.kind == OpKind::kFilter ? "filter" : "emit";
+    out += std::string(kind) + std::to_string(op.index) + (op.join >= 0 ? "j" : "") + " ";
+  }
+  return out;
+}
+
+TEST_CASE("the IR runs clauses in the planner's order; as written keeps the author's", "[plan][ir]") {
+  auto c = testing::CompilePolicy(R"(@id("T-1") rule r {
+  for a in plan.allocations
+  for b in plan.allocations
+  where b.pool == a.pool && b.id != a.id
+  let n = a.gpus + b.gpus
+  where a.gpus > 1
+  deny "{a.id} {b.id}"
+  warn when n > 4 "{n}"
+}
+)");
+  REQUIRE(c->ok);
+  const check::RuleInfo& rule = c->engine.program()->rules[0];
+  const RuleProgram& planned = c->engine.plan()->rules[0];
+  CHECK(Shape(planned) == "scan0 filter4 scan1j filter2 let3 emit0 emit1 ");
+  CHECK(planned.emits_at() == 5);
+  RuleProgram written = AsWritten(rule, c->engine.program()->tables[rule.module]);
+  CHECK(Shape(written) == "scan0 scan1 filter2 let3 filter4 emit0 emit1 ");
+  CHECK(written.emits_at() == 5);
+  // Scans and lets bind the slots the checker gave their variables.
+  const auto& slots = c->engine.program()->tables[rule.module].slots;
+  CHECK(written.ops[3].slot == slots[rule.rule->clauses[3].id]);
+  CHECK(written.ops[1].slot != written.ops[0].slot);
+  CHECK(written.ops[6].expr == rule.rule->emits[1].when.get());
+  CHECK(written.ops[5].expr == nullptr);
 }
 
 }  // namespace

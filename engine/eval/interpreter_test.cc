@@ -1,0 +1,100 @@
+#include "engine/eval/evaluator.h"
+
+#include <catch2/catch.hpp>
+
+#include "tests/support/fixture.h"
+
+namespace capops::eval {
+namespace {
+
+using testing::CompilePolicy;
+using testing::LintText;
+
+// The planner hoists clause 4 ahead of the second scan and answers that
+// scan from an index by pool: a run that followed the plan would evaluate
+// clause 4 once per `a` and clause 3 only for the candidates of the join.
+const char* kRule = R"(@id("T-1") rule r {
+  for a in plan.allocations
+  for b in plan.allocations
+  where b.pool == a.pool && b.id != a.id
+  where a.gpus > 100
+  deny "{a.id} {b.id}"
+}
+)";
+
+const char* kPlan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+allocations:
+  - {id: x1, pool: p1, gpus: 2}
+  - {id: x2, pool: p1, gpus: 200}
+  - {id: x3, pool: p2, gpus: 1}
+)";
+
+const char* kInventory = R"(apiVersion: capops.dev/v1
+kind: Inventory
+)";
+
+std::vector<std::pair<int, int>> Counts(const Coverage& coverage) {
+  std::vector<std::pair<int, int>> out;
+  for (const ClauseCoverage& c : coverage.rules.at("T-1")) {
+    out.emplace_back(static_cast<int>(c.seen_true), static_cast<int>(c.seen_false));
+  }
+  return out;
+}
+
+TEST_CASE("coverage counts each clause as written, whatever the plan reorders or joins", "[eval][ir]") {
+  for (bool optimize : {true, false}) {
+    CAPTURE(optimize);
+    auto c = CompilePolicy(kRule, false);
+    REQUIRE(c->ok);
+    c->engine.options().optimize = optimize;
+    Coverage coverage;
+    LintOptions lint;
+    lint.coverage = &coverage;
+    LintReport r = LintText(*c, kPlan, kInventory, lint);
+    REQUIRE(r.violations.size() == 1);
+    CHECK(r.violations[0].message == "x2 x1");
+    // Clause 3 runs for all nine pairs and holds for two; clause 4 runs for
+    // those two and holds for one. No `when`: the statement is not counted.
+    std::vector<std::pair<int, int>> expected{{0, 0}, {0, 0}, {2, 7}, {1, 1}, {0, 0}};
+    CHECK(Counts(coverage) == expected);
+  }
+}
+
+TEST_CASE("why-not stops each path at its first false clause as written", "[eval][ir]") {
+  auto c = CompilePolicy(kRule, false);
+  REQUIRE(c->ok);
+  Facts facts;
+  Diagnostics problems;
+  REQUIRE(c->engine.LoadFacts({TextFile{"plan.yaml", kPlan}}, {TextFile{"inventory.yaml", kInventory}}, &facts,
+                              &problems));
+  auto id_is = [](const char* id) { return [id](const Value& v) { return v.Id() == id; }; };
+
+  std::optional<WhyNotResult> x1 = c->engine.WhyNot("T-1", facts, id_is("x1"));
+  REQUIRE(x1.has_value());
+  CHECK(x1->in_domain);
+  REQUIRE(x1->outcomes.size() == 3);  // one per `b`, with `a` the chosen fact
+  CHECK(x1->outcomes[0].failed_clause == "where b.pool == a.pool && b.id != a.id");
+  CHECK(x1->outcomes[1].failed_clause == "where a.gpus > 100");  // the planner runs it first
+  CHECK(x1->outcomes[1].trace.value == "false");
+  REQUIRE(x1->outcomes[1].bindings.size() == 2);
+  CHECK(x1->outcomes[1].bindings[0].value == "x1");
+  CHECK(x1->outcomes[1].bindings[1].value == "x2");
+  CHECK(x1->outcomes[2].failed_clause == "where b.pool == a.pool && b.id != a.id");
+  CHECK_FALSE(x1->outcomes[0].fired);
+
+  std::optional<WhyNotResult> x2 = c->engine.WhyNot("T-1", facts, id_is("x2"));
+  REQUIRE(x2.has_value());
+  REQUIRE(x2->outcomes.size() == 3);
+  CHECK(x2->outcomes[0].fired);  // b = x1
+  CHECK(x2->outcomes[0].bindings.size() == 2);
+  CHECK(x2->outcomes[1].failed_clause == "where b.pool == a.pool && b.id != a.id");
+
+  std::optional<WhyNotResult> none = c->engine.WhyNot("T-1", facts, id_is("x9"));
+  REQUIRE(none.has_value());
+  CHECK_FALSE(none->in_domain);
+  CHECK(none->outcomes.empty());
+}
+
+}  // namespace
+}  // namespace capops::eval

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -356,25 +357,29 @@ struct Value::Trailing : Heap {
 // list is made: most lists an evaluation makes (a filter's matches, a
 // window in brackets) are never looked up, and indexing each cost a read of
 // every item. It is a function of the items alone, which never change, so
-// it is made once (std::call_once), by whichever thread asks first.
+// whichever thread asks first publishes it: threads that ask at once may
+// each build one, the first published is kept, the others freed.
 struct Value::ListData : Trailing<ListData, Value> {
+  ~ListData() { delete index_.load(std::memory_order_relaxed); }
+
   // The id index (IdIndex::keyed() says whether the list is keyed).
   const IdIndex& Index() const {
-    std::call_once(index_once_, [this] { index_ = std::make_unique<const IdIndex>(view()); });
-    return *index_;
+    const IdIndex* index = index_.load(std::memory_order_acquire);
+    if (index != nullptr) return *index;
+    auto built = std::make_unique<const IdIndex>(view());
+    if (index_.compare_exchange_strong(index, built.get(), std::memory_order_acq_rel)) return *built.release();
+    return *index;  // another thread's, published first
   }
 
-  // The items moved out (the list has a single holder): the list is empty
-  // from now on, and so is its index.
+  // The items moved out (the list has a single holder, so no other thread
+  // reads it): the list is empty from now on, and so is its index.
   void TakeItems(std::vector<Value>* out) {
     TakeInto(out);
-    std::call_once(index_once_, [] {});
-    index_ = std::make_unique<const IdIndex>(view());
+    delete index_.exchange(nullptr, std::memory_order_relaxed);
   }
 
  private:
-  mutable std::once_flag index_once_;
-  mutable std::unique_ptr<const IdIndex> index_;  // set once, under index_once_
+  mutable std::atomic<const IdIndex*> index_{nullptr};  // published once, by Index()
 };
 
 // A map's values follow its header; its keys are in its layout.

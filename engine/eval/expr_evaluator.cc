@@ -417,40 +417,91 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
   return Value::List(std::move(items));
 }
 
+namespace {
+
+// Sets `*at` to `value` for a scope, restored however the scope ends.
+class Assume {
+ public:
+  Assume(const syntax::Expr** at, const syntax::Expr* value) : at_(at), saved_(*at) { *at = value; }
+  Assume(const Assume&) = delete;
+  Assume& operator=(const Assume&) = delete;
+  ~Assume() { *at_ = saved_; }
+
+ private:
+  const syntax::Expr** at_;
+  const syntax::Expr* saved_;
+};
+
+// What a comprehension's body read for an item is that item's alone. When
+// `all` or `exists` stops at an item (its witness), what it read for the
+// items it went past before is marked per_item: those are not the reason.
+class ItemTrace {
+ public:
+  explicit ItemTrace(std::vector<TraceValue>* trace) : trace_(trace), loop_(trace ? trace->size() : 0), item_(loop_) {}
+  void NextItem() {
+    if (trace_ != nullptr) item_ = trace_->size();
+  }
+  void Stopped() {
+    if (trace_ == nullptr) return;
+    for (size_t i = loop_; i < item_; ++i) (*trace_)[i].per_item = true;
+  }
+
+ private:
+  std::vector<TraceValue>* trace_;
+  size_t loop_;  // where the loop's values start
+  size_t item_;  // where the current item's start
+};
+
+}  // namespace
+
+// The items a comprehension visits: a list's own, or a map's keys (made
+// into `*keys`). An error value when `range` is neither or the keys would
+// pass the budget, else a null value.
+Value ExprEvaluator::MacroItems(const Expr& e, const Value& range, std::vector<Value>* keys, ListView* items) {
+  if (range.is(ValueKind::kList)) {
+    *items = range.items();
+    return Value();
+  }
+  if (!range.is(ValueKind::kMap)) {
+    return Value::Error("`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or map, not " +
+                            DescribeKind(range), range.loc());
+  }
+  if (!state_->budget.Allocate(MapBytes(range.entries().size()))) return Located(state_->budget.Error(), e, {});
+  for (const auto& [key, _] : range.entries()) keys->push_back(Value::String(key));
+  *items = *keys;
+  return Value();
+}
+
+// What a comprehension that visited every item gives.
+Value ExprEvaluator::MacroResult(const Expr& e, const Value& first_error, int64_t true_count,
+                                 std::vector<Value> out) {
+  switch (e.macro) {
+    case MacroKind::kAll:
+    case MacroKind::kExists:
+      if (first_error.is_error()) return first_error;
+      return Value::Bool(e.macro == MacroKind::kAll);
+    case MacroKind::kExistsOne: return Value::Bool(true_count == 1);
+    default:
+      if (!state_->budget.Allocate(ListBytes(out.size()))) return Located(state_->budget.Error(), e, {});
+      return Value::List(std::move(out));
+  }
+}
+
 Value ExprEvaluator::EvalMacro(const Expr& e) {
   Value range_held;
   const Value& range = Ref(*e.args[0], &range_held);
   if (range.is_error()) return range;
   std::vector<Value> keys;
-  ListView items = range.items();
-  if (range.is(ValueKind::kMap)) {
-    if (!state_->budget.Allocate(MapBytes(range.entries().size()))) return Located(state_->budget.Error(), e, {});
-    for (const auto& [key, _] : range.entries()) keys.push_back(Value::String(key));
-    items = keys;
-  } else if (!range.is(ValueKind::kList)) {
-    return Value::Error("`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or map, not " +
-                            DescribeKind(range), range.loc());
-  }
+  ListView items;
+  Value bad = MacroItems(e, range, &keys, &items);
+  if (bad.is_error()) return bad;
   uint32_t slot = tables_.slots[e.id];
   std::vector<Value> scratch;
   const syntax::Expr* holds = nullptr;
   int32_t join = module_plan_ != nullptr ? module_plan_->join[e.id] : -1;
   Candidates(join, range, slot, &scratch, &items, &holds);  // a join's items only
-  struct Assumed {  // holds_ for this loop's body, restored however it ends
-    const syntax::Expr** at;
-    const syntax::Expr* saved;
-    ~Assumed() { *at = saved; }
-  } assumed{&holds_, holds_};
-  holds_ = holds;
-  // What the body read for an item is that item's alone. When `all` or
-  // `exists` stops at an item (its witness), what it read for the items it
-  // went past before is marked per_item: those are not the reason.
-  size_t loop_trace = trace_ != nullptr ? trace_->size() : 0;
-  size_t item_trace = loop_trace;
-  auto stopped = [&] {
-    if (trace_ == nullptr) return;
-    for (size_t i = loop_trace; i < item_trace; ++i) (*trace_)[i].per_item = true;
-  };
+  Assume assumed(&holds_, holds);  // for this loop's body, restored however it ends
+  ItemTrace item_trace(trace_);
   LoopVariable var(&slots_[slot]);
   const Expr& body = *e.args[1];
   Value first_error;
@@ -459,7 +510,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   ReadAhead ahead(items);
   for (size_t k = 0; k < items.size(); ++k) {
     ahead.Step(k);
-    if (trace_ != nullptr) item_trace = trace_->size();
+    item_trace.NextItem();
     const Value& item = items[k];
     var.Bind(item);
     Value held;
@@ -481,7 +532,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
     }
     bool b = v.bool_value();
     if ((e.macro == MacroKind::kAll && !b) || (e.macro == MacroKind::kExists && b)) {
-      stopped();
+      item_trace.Stopped();
       return Value::Bool(b);
     }
     true_count += b;
@@ -492,17 +543,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
       out.push_back(std::move(mapped));
     }
   }
-  switch (e.macro) {
-    case MacroKind::kAll:
-    case MacroKind::kExists:
-      if (first_error.is_error()) return first_error;
-      return Value::Bool(e.macro == MacroKind::kAll);
-    case MacroKind::kExistsOne: return Value::Bool(true_count == 1);
-    default:
-      if (!state_->budget.Allocate(ListBytes(out.size()))) return Located(state_->budget.Error(), e, {});
-      return Value::List(std::move(out));
-  }
+  return MacroResult(e, first_error, true_count, std::move(out));
 }
-
 
 }  // namespace capops::eval

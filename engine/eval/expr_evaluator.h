@@ -104,6 +104,8 @@ class ExprEvaluator {
   Value EvalCall(const syntax::Expr& e);
   Value CallUser(uint32_t index, Value* args, size_t count);
   Value EvalMacro(const syntax::Expr& e);
+  Value MacroItems(const syntax::Expr& e, const Value& range, std::vector<Value>* keys, ListView* items);
+  Value MacroResult(const syntax::Expr& e, const Value& first_error, int64_t true_count, std::vector<Value> out);
   Value EvalCollection(const syntax::Expr& e);
   // An error that a value would pass the budget, located at the expression
   // that would have built it; any other error as it is.

@@ -251,7 +251,8 @@ namespace {
 std::string Shape(const RuleProgram& program) {
   std::string out;
   for (const Op& op : program.ops) {
-    const char* kind = op.kind == OpKind::kScan ? "scan" : op.kind == OpKind::kLet ? "let" : op.kind == OpKind::kFilter ? "filter" : "emit";
+    static const char* const kKinds[] = {"scan", "let", "filter", "emit"};  // by OpKind
+    const char* kind = kKinds[static_cast<int>(op.kind)];
     out += std::string(kind) + std::to_string(op.index) + (op.join >= 0 ? "j" : "") + " ";
   }
   return out;

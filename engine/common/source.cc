@@ -72,13 +72,9 @@ bool SourceFile::ReleaseText() {
 
 // Reads `length` bytes at `offset` of the file, if it still has its stamp.
 bool SourceFile::ReadBack(uint64_t offset, size_t length, std::string* out) const {
-  if (stale_) return false;
   bool changed = false;
   int fd = OpenWithStamp(path_, *stamp_, &changed);
-  if (fd < 0) {
-    if (changed) stale_ = true;
-    return false;
-  }
+  if (fd < 0) return false;
   out->resize(length);
   size_t done = 0;
   while (done < length) {
@@ -113,8 +109,8 @@ SourceLoc SourceFile::Resolve(FileId id, uint32_t offset) const {
   uint32_t column = offset - start + 1;
   if (!ascii_) {
     // The line's own bytes; past them (its line break) one byte is one column.
-    std::string_view line = released_ ? FindLine(line_index + 1).value_or(std::string_view())
-                                      : std::string_view(text_).substr(start, offset - start);
+    std::string read_back = released_ ? Line(line_index + 1) : std::string();
+    std::string_view line = released_ ? std::string_view(read_back) : std::string_view(text_).substr(start);
     line = line.substr(0, offset - start);
     auto continuations = std::count_if(line.begin(), line.end(), [](char c) {
       return IsContinuationByte(static_cast<unsigned char>(c));
@@ -124,17 +120,15 @@ SourceLoc SourceFile::Resolve(FileId id, uint32_t offset) const {
   return SourceLoc{id, line_index + 1, column};
 }
 
-std::optional<std::string_view> SourceFile::FindLine(uint32_t line) const {
+std::optional<std::string> SourceFile::FindLine(uint32_t line) const {
   if (line == 0 || line > line_starts_.size()) return std::nullopt;
   size_t begin = line_starts_[line - 1];
   size_t end = line < line_starts_.size() ? line_starts_[line] : size_;
-  if (!released_) return WithoutLineBreak(std::string_view(text_).substr(begin, end - begin));
-  std::lock_guard<std::mutex> lock(read_back_mutex_);
-  if (auto it = read_back_.find(line); it != read_back_.end()) return std::string_view(it->second);
+  if (!released_) return std::string(WithoutLineBreak(std::string_view(text_).substr(begin, end - begin)));
   std::string bytes;
   if (!ReadBack(begin, end - begin, &bytes)) return std::nullopt;
   bytes.resize(WithoutLineBreak(bytes).size());
-  return std::string_view(read_back_.emplace(line, std::move(bytes)).first->second);
+  return bytes;
 }
 
 uint32_t SourceFile::ByteOffsetOfCodePoint(size_t index) const {
@@ -203,7 +197,7 @@ std::string_view SourceManager::Path(FileId id) const {
   return file(id).path();
 }
 
-std::optional<std::string_view> SourceManager::LineText(FileId id, uint32_t line) const {
+std::optional<std::string> SourceManager::LineText(FileId id, uint32_t line) const {
   if (id >= size() || file(id).withheld()) return std::nullopt;
   return file(id).FindLine(line);
 }

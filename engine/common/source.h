@@ -12,7 +12,7 @@
 //   SourceManager sm;
 //   FileId f = sm.Add("policy.cpl", text);
 //   SourceLoc loc = sm.Resolve(Span{f, 10, 14});   // {f, 1, 11}
-//   std::optional<std::string_view> line = sm.LineText(f, loc.line);
+//   std::optional<std::string> line = sm.LineText(f, loc.line);
 //
 // A large fact file need not keep its text once its documents are loaded:
 // a file read from disk carries a FileStamp of what was read, and
@@ -23,7 +23,6 @@
 // rather than quote text the findings were not made from.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -31,7 +30,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace capops {
@@ -121,10 +119,11 @@ class SourceFile {
   SourceLoc Resolve(FileId id, uint32_t offset) const;
   /// The text of a 1-based line without its line break; nullopt if out of
   /// range, or if the text was released and the file no longer matches its
-  /// stamp. A line read back stays valid as long as the SourceFile.
-  std::optional<std::string_view> FindLine(uint32_t line) const;
+  /// stamp. A released file's line is read from the file each time asked:
+  /// nothing read back is kept.
+  std::optional<std::string> FindLine(uint32_t line) const;
   /// FindLine, with an empty line for none.
-  std::string_view Line(uint32_t line) const { return FindLine(line).value_or(std::string_view()); }
+  std::string Line(uint32_t line) const { return FindLine(line).value_or(std::string()); }
   /// Byte offset of the `index`-th code point (the ANTLR runtime counts code points).
   uint32_t ByteOffsetOfCodePoint(size_t index) const;
 
@@ -144,11 +143,6 @@ class SourceFile {
   // per character would be four times a large fact file).
   mutable std::once_flag code_points_once_;
   mutable std::vector<uint32_t> code_point_offsets_;
-  // Lines read back after release, by line number: nodes do not move, so
-  // views into them stay valid.
-  mutable std::mutex read_back_mutex_;
-  mutable std::unordered_map<uint32_t, std::string> read_back_;
-  mutable std::atomic<bool> stale_{false};  // the file was found changed: nothing more is read
 };
 
 /// Owns every loaded file. Not thread-safe for Add; const access is safe,
@@ -178,7 +172,7 @@ class SourceManager {
   std::string_view Path(FileId id) const;
   /// SourceFile::FindLine, for quoting in a report; nullopt for an unknown
   /// file and for a withheld one.
-  std::optional<std::string_view> LineText(FileId id, uint32_t line) const;
+  std::optional<std::string> LineText(FileId id, uint32_t line) const;
   /// Reports quote no line of this file (one of this manager's own): it was
   /// given as facts but turned out not to be capops facts (any file on the
   /// machine may be named), so its lines are not echoed. Call before

@@ -112,7 +112,7 @@ void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t l
                   const std::string& label, size_t gutter, const Style& style, std::ostream& out) {
   if (!loc.valid()) return;
   // None when out of range, or when a released file changed on disk since.
-  std::optional<std::string_view> found = sources.LineText(loc.file, loc.line);
+  std::optional<std::string> found = sources.LineText(loc.file, loc.line);
   if (!found) return;
   std::string_view line = *found;
   std::string number = std::to_string(loc.line);

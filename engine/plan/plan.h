@@ -32,11 +32,14 @@
 // Besides, every literal pattern of a `matches` call is compiled here, once
 // for the rule set (plan::Regex), not once per evaluation or per thread.
 //
-// The evaluator keeps the values and indexes per evaluation (eval::Memo);
-// this plan only says where they apply. Node ids are per module, so plans
-// are tables keyed by node id like the checker's.
+// Each rule's plan is its IR (plan/ir.h): its clauses as ops in the order
+// they run, a scan carrying its join and read-ahead. The evaluator keeps
+// the values and indexes per evaluation (eval::Memo); this plan only says
+// where they apply. Node ids are per module, so the expression tables are
+// keyed by node id like the checker's.
 //
 //   plan::ProgramPlan p = plan::Build(program);
+//   const plan::RuleProgram& ir = p.rules[r];   // rule r's ops
 //   std::cout << plan::Dump(program, p, sources);
 //
 // Immutable after Build(): nothing in a plan, nor in the program it was

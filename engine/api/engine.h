@@ -25,11 +25,13 @@
 //
 // A fact file read from disk may come with the FileStamp of what was read
 // (TextFile::stamp). Once its documents are loaded, such a file of at least
-// EngineOptions::release_text_bytes gives its text back, and the report
-// reads the lines it quotes from the file again; if the file changed on
-// disk in between, those quotes are left out (source.h).
+// EngineOptions::release_text_bytes (by default, none) gives its text
+// back, and the report reads the lines it quotes from the file again; if
+// the file changed on disk in between, those quotes are left out
+// (source.h).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -59,8 +61,11 @@ struct EngineOptions {
   size_t jobs = 0;
   /// Fact files with a stamp and at least this many bytes drop their text
   /// once loaded (source.h: SourceFile::ReleaseText); policy files and
-  /// texts without a stamp are always kept.
-  size_t release_text_bytes = size_t{1} << 20;
+  /// texts without a stamp are always kept. By default none is dropped: a
+  /// dropped text is read back from disk for quotes, and SourceFile::text()
+  /// refuses it, which suits a one-shot lint of huge files (capops-lint
+  /// drops from 1 MiB) and not a program that holds the sources.
+  size_t release_text_bytes = SIZE_MAX;
 };
 
 /// What one Lint call asks for beyond the engine's options.

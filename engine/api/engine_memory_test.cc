@@ -7,10 +7,12 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "engine/api/engine.h"
 #include "tests/support/fixture.h"
+#include "tests/support/temp_file.h"
 
 namespace capops {
 namespace {
@@ -68,6 +70,47 @@ TEST_CASE("engines created and destroyed one after another keep memory flat", "[
   size_t after = ResidentBytes();
   INFO("resident after " << warm_up << " engines: " << before << " bytes; after " << kEngines << ": " << after);
   if (kMeasureResident) CHECK(after <= before + before / 10);
+}
+
+}  // namespace
+}  // namespace capops
+
+namespace capops {
+namespace {
+
+// The sources' file at `path`, or null.
+const SourceFile* FileAt(const SourceManager& sources, const std::string& path) {
+  for (FileId id = 0; id < sources.size(); ++id) {
+    if (sources.file(id).path() == path) return &sources.file(id);
+  }
+  return nullptr;
+}
+
+TEST_CASE("an engine keeps its fact files' text unless told to give it back", "[api][memory]") {
+  std::string plan = Slurp("examples/visual-inspection/plan.yaml");
+  testing::TempFile file(plan);
+  for (size_t release : {SIZE_MAX, size_t{0}}) {
+    CAPTURE(release);
+    Engine engine;
+    testing::AddStdlib(&engine);
+    testing::AddPolicyDir("policies/capops-ai", &engine);
+    Diagnostics problems;
+    REQUIRE(engine.Compile(&problems));
+    if (release != SIZE_MAX) engine.options().release_text_bytes = release;
+    TextFile inventory{"inventory.yaml", Slurp("examples/visual-inspection/inventory.yaml")};
+    eval::LintReport report = engine.Lint({TextFile{file.path(), plan, file.Stamp()}}, {inventory});
+    CHECK_FALSE(report.violations.empty());
+    const SourceFile* linted = FileAt(engine.sources(), file.path());
+    REQUIRE(linted != nullptr);
+    if (release == SIZE_MAX) {
+      CHECK_FALSE(linted->released());  // the default: a program holding sources may read them
+      CHECK(linted->text() == plan);
+    } else {
+      CHECK(linted->released());
+      CHECK_THROWS_AS(linted->text(), std::logic_error);  // documented: ReadText reads it back
+      CHECK(linted->ReadText() == plan);
+    }
+  }
 }
 
 }  // namespace

@@ -225,9 +225,9 @@ eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile>
 }
 
 bool Engine::LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
-                       eval::Facts* facts, Diagnostics* problems) {
+                       eval::Facts* facts, Diagnostics* problems, SourceManager* sources) const {
   if (!program_) return false;
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor({}), {}, &sources_);
+  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor({}), {}, sources);
   run.Load(inventories, plans);
   return run.FirstPlanFacts(facts, problems);
 }
@@ -236,32 +236,34 @@ eval::TraceStep Engine::ExpressionResult::AsTraceStep() const {
   return eval::TraceStep{text, value.is_error() ? "error" : eval::TraceText(value), loc, trace};
 }
 
-Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval::Facts& facts, bool trace) {
+Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval::Facts& facts, bool trace,
+                                                   SourceManager* sources) {
   ExpressionResult result;
   if (!program_) return result;
   result.text = text;
-  FileId file = sources_.Add("<expression>", std::move(text));
+  FileId file = sources->Add("<expression>", std::move(text));
   result.loc = SourceLoc{file, 1, 1};
-  syntax::ExpressionParseResult parsed = syntax::ParseExpression(sources_, file, options_.parse);
+  syntax::ExpressionParseResult parsed = syntax::ParseExpression(*sources, file, options_.parse);
   result.diagnostics.Append(parsed.diagnostics);
   if (!parsed.expr) return result;
   check::ModuleTables tables;
   uint32_t slots = 0;
-  TypeId type = check::CheckExpression(program_.get(), *parsed.expr, parsed.node_count, sources_, &tables, &slots,
+  TypeId type = check::CheckExpression(program_.get(), *parsed.expr, parsed.node_count, *sources, &tables, &slots,
                                        &result.diagnostics);
   if (result.diagnostics.HasErrors()) return result;
   result.compiled = true;
   result.type = program_->schema.Name(type);
-  result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, sources_,
+  result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, *sources,
                                           EvalOptionsFor({}), trace ? &result.trace : nullptr);
   return result;
 }
 
 std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id, const eval::Facts& facts,
-                                                 const std::function<bool(const Value&)>& focus) {
+                                                 const std::function<bool(const Value&)>& focus,
+                                                 const SourceManager& sources) const {
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
-    if (rule.id == rule_id) return eval::WhyNot(*program_, rule, params_, facts, sources_, EvalOptionsFor({}), focus);
+    if (rule.id == rule_id) return eval::WhyNot(*program_, rule, params_, facts, sources, EvalOptionsFor({}), focus);
   }
   return std::nullopt;
 }

@@ -112,9 +112,16 @@ class Engine {
                         const LintOptions& lint = {});
 
   /// The facts of the first plan among `plans` with the merged inventory,
-  /// validated. False (and `*problems` filled) when they have errors.
+  /// validated, their files added to `sources` (an extension of this
+  /// engine's, as for Lint; any thread). False (and `*problems` filled)
+  /// when they have errors.
   bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories, eval::Facts* facts,
-                 Diagnostics* problems);
+                 Diagnostics* problems, SourceManager* sources) const;
+  /// The same into the engine's own sources (for a program that asks once).
+  bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories, eval::Facts* facts,
+                 Diagnostics* problems) {
+    return LoadFacts(plans, inventories, facts, problems, &sources_);
+  }
 
   struct ExpressionResult {
     bool compiled = false;          // false: `diagnostics` says why
@@ -126,22 +133,42 @@ class Engine {
     SourceLoc loc;                  // where the expression starts
     std::string text;
   };
-  /// Type-checks and evaluates one expression against `facts` (`capops-lint eval`).
-  ExpressionResult EvaluateExpression(std::string text, const eval::Facts& facts, bool trace);
+  /// Type-checks and evaluates one expression against `facts` (`capops-lint
+  /// eval`), its text added to `sources` (which holds the facts' files).
+  /// Checking may add types to the compiled program: not while another
+  /// call runs.
+  ExpressionResult EvaluateExpression(std::string text, const eval::Facts& facts, bool trace,
+                                      SourceManager* sources);
+  ExpressionResult EvaluateExpression(std::string text, const eval::Facts& facts, bool trace) {
+    return EvaluateExpression(std::move(text), facts, trace, &sources_);
+  }
 
-  /// Why rule `rule_id` did or did not fire for the fact `focus` selects.
-  /// nullopt when no such rule exists.
+  /// Why rule `rule_id` did or did not fire for the fact `focus` selects,
+  /// in facts whose files are in `sources` (any thread). nullopt when no
+  /// such rule exists.
   std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
-                                           const std::function<bool(const Value&)>& focus);
+                                           const std::function<bool(const Value&)>& focus,
+                                           const SourceManager& sources) const;
+  std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
+                                           const std::function<bool(const Value&)>& focus) const {
+    return WhyNot(rule_id, facts, focus, sources_);
+  }
 
   /// The `test` declarations of the compiled policies, in file order.
   std::vector<PolicyTest> Tests() const;
   /// Lints `plans` and `inventories` (the test's facts, read by the caller)
   /// and judges the test's expectations. With `coverage`, every `where`
   /// outcome is also counted there. Requires a successful Compile(); adds
-  /// the facts to the engine's sources.
+  /// the facts to `sources` (an extension of this engine's; any thread,
+  /// without `coverage`).
   PolicyTestResult RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
-                           const std::vector<TextFile>& inventories, eval::Coverage* coverage);
+                           const std::vector<TextFile>& inventories, eval::Coverage* coverage,
+                           SourceManager* sources) const;
+  /// The same into the engine's own sources.
+  PolicyTestResult RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
+                           const std::vector<TextFile>& inventories, eval::Coverage* coverage) {
+    return RunTest(test, plans, inventories, coverage, &sources_);
+  }
 
   /// Sets a param from outside (a config file): `name` is `package.name` or,
   /// when unambiguous, the bare name; `value` is checked against the param's

@@ -1,9 +1,11 @@
-// Engine's thread contract (engine.h): once compiled, Lint with a
-// SourceManager of its own may run on any number of threads at once. Built
+// Engine's thread contract (engine.h): once compiled, Lint, LoadFacts and
+// WhyNot with a SourceManager of their own may run on any number of
+// threads at once. Built
 // into the test suite and, alone, under ThreadSanitizer (capops_thread_tests,
 // .ci/run), where a data race between lints is fatal.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -104,6 +106,58 @@ TEST_CASE("one compiled engine lints different plans from 8 threads at once", "[
     }
   }
   CHECK(engine.sources().size() == policy_files);  // no lint added to the engine's own sources
+}
+
+// What an editor asks between lints: the facts of a plan, then why a rule
+// did or did not fire at one of them, into sources of the question's own.
+std::string WhyNotOnce(const Engine& engine, const Scenario& s) {
+  SourceManager sources(&engine.sources());
+  eval::Facts facts;
+  Diagnostics problems;
+  if (!engine.LoadFacts({s.plan}, {s.inventory}, &facts, &problems, &sources)) return "facts refused";
+  auto focus = [](const Value& v) { return v.Id() == "a-explore"; };
+  std::optional<eval::WhyNotResult> r = engine.WhyNot("CAP-ALC-001", facts, focus, sources);
+  if (!r) return "no rule";
+  std::ostringstream out;
+  out << (r->in_domain ? "in domain\n" : "not in domain\n");
+  for (const eval::WhyNotOutcome& o : r->outcomes) {
+    out << (o.fired ? "fires" : o.failed_clause) << " @" << sources.Path(o.clause_loc.file) << ":" << o.clause_loc.line;
+    for (const eval::Evidence& e : o.bindings) out << " " << e.name << "=" << e.value << "@" << e.loc.line;
+    out << "\n";
+  }
+  return out.str();
+}
+
+TEST_CASE("facts and why-not answered from 8 threads at once, into sources of their own", "[api][threads]") {
+  Engine engine;
+  testing::AddStdlib(&engine);
+  testing::AddPolicyDir("policies/capops-ai", &engine);
+  Diagnostics problems;
+  REQUIRE(engine.Compile(&problems));
+  size_t policy_files = engine.sources().size();
+  std::vector<Scenario> scenarios = Scenarios();
+  std::vector<std::string> expected;
+  for (const Scenario& s : scenarios) expected.push_back(WhyNotOnce(engine, s));
+  REQUIRE(expected[0].rfind("in domain\n", 0) == 0);  // the scenario has the allocation
+  REQUIRE(expected[0].find("a=a-explore") != std::string::npos);
+  constexpr size_t kThreads = 8;
+  std::vector<std::vector<std::string>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t k = 0; k < 2 * scenarios.size(); ++k) {
+        got[t].push_back(WhyNotOnce(engine, scenarios[(t + k) % scenarios.size()]));
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (size_t t = 0; t < kThreads; ++t) {
+    for (size_t k = 0; k < got[t].size(); ++k) {
+      INFO("thread " << t << ", question " << k);
+      CHECK(got[t][k] == expected[(t + k) % scenarios.size()]);
+    }
+  }
+  CHECK(engine.sources().size() == policy_files);  // no question added to the engine's own sources
 }
 
 }  // namespace

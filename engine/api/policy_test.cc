@@ -104,7 +104,7 @@ std::vector<PolicyTest> Engine::Tests() const {
 
 PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
                                  const std::vector<TextFile>& inventories,
-                                 eval::Coverage* coverage) {
+                                 eval::Coverage* coverage, SourceManager* sources) const {
   PolicyTestResult result;
   result.name = test.decl->name;
   result.path = test.path;
@@ -113,18 +113,18 @@ PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextF
   LintOptions lint;
   lint.coverage = coverage;
   eval::Facts facts;  // the facts the findings are in, to name their places
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), {}, &sources_);
+  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), {}, sources);
   run.Load(inventories, plans);
   eval::LintReport report = run.Finish(&facts);
 
   for (const Diagnostic& d : report.errors.items()) {
     if (d.severity == Severity::kError)
-      result.errors.push_back(LocText(sources_, d.loc) + ": " + d.message);
+      result.errors.push_back(LocText(*sources, d.loc) + ": " + d.message);
   }
   if (report.plans == 0)
     result.errors.push_back("no plan was evaluated: the test's facts hold no valid `CapacityPlan`");
   for (const eval::Violation& v : report.violations) {
-    TestFinding f{v.rule_id, PlaceOf(sources_, facts, v.loc), LocText(sources_, v.loc), v.message,
+    TestFinding f{v.rule_id, PlaceOf(*sources, facts, v.loc), LocText(*sources, v.loc), v.message,
                   false};
     if (f.place.empty()) f.place = f.location;
     result.fired.insert(v.rule_id);

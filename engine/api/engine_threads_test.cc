@@ -65,14 +65,19 @@ std::string LintOnce(const Engine& engine, const Scenario& s, bool trace) {
   return Signature(r, sources);
 }
 
+// The shipped pack, compiled into `engine`.
+void CompilePack(Engine* engine) {
+  testing::AddStdlib(engine);
+  testing::AddPolicyDir("policies/capops-ai", engine);
+  Diagnostics problems;
+  REQUIRE(engine->Compile(&problems));
+}
+
 TEST_CASE("one compiled engine lints different plans from 8 threads at once", "[api][threads]") {
   EngineOptions options;
   options.jobs = 2;  // each lint runs its rules on threads of its own too
   Engine engine(options);
-  testing::AddStdlib(&engine);
-  testing::AddPolicyDir("policies/capops-ai", &engine);
-  Diagnostics problems;
-  REQUIRE(engine.Compile(&problems));
+  CompilePack(&engine);
   size_t policy_files = engine.sources().size();
 
   std::vector<Scenario> scenarios = Scenarios();
@@ -130,10 +135,7 @@ std::string WhyNotOnce(const Engine& engine, const Scenario& s) {
 
 TEST_CASE("facts and why-not answered from 8 threads at once, into sources of their own", "[api][threads]") {
   Engine engine;
-  testing::AddStdlib(&engine);
-  testing::AddPolicyDir("policies/capops-ai", &engine);
-  Diagnostics problems;
-  REQUIRE(engine.Compile(&problems));
+  CompilePack(&engine);
   size_t policy_files = engine.sources().size();
   std::vector<Scenario> scenarios = Scenarios();
   std::vector<std::string> expected;

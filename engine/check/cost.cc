@@ -31,7 +31,9 @@ std::vector<std::string> MacroFactors(const syntax::Expr& e, const SourceManager
       std::vector<std::string> inner = MacroFactors(*e.args[i], sources);
       if (inner.size() > body.size()) body = std::move(inner);
     }
-    body.insert(body.begin(), "|" + Text(*e.args[0], sources) + "|");
+    // A timeline sorts its items' windows: n log n, then reads each once.
+    std::string n = "|" + Text(*e.args[0], sources) + "|";
+    body.insert(body.begin(), e.macro == syntax::MacroKind::kTimeline ? n + " log " + n : n);
     if (body.size() >= deepest.size()) deepest = std::move(body);
   }
   return deepest;

@@ -277,6 +277,8 @@ Typed ExprChecker::InferSelect(Expr& e) {
         Error(e.span, "`" + text_of(e) + "` is optional and may be absent")
             .help = "guard it: `where has(" + text_of(e) + ")`, or `has(" + text_of(e) + ") && …`";
       }
+      // A timeline's step is computed, but the items it lists may be facts.
+      if (record.name.rfind("Segment<", 0) == 0) return Typed{field->type, false, e.name == "items" && operand.fact_items};
       // What is read from the facts is located, and so is everything inside it.
       return Typed{field->type, operand.fact, operand.fact};
     }
@@ -308,7 +310,8 @@ Typed ExprChecker::InferIndex(Expr& e) {
       Error(e.args[1]->span, "keys of `" + types_.Name(operand.type) + "` are `" + types_.Name(t.key) + "`, not `" +
                                  types_.Name(index.type) + "`");
     }
-    return Typed{t.elem, operand.fact, operand.fact};
+    // A computed map of lists of facts (`group`) gives a list of facts.
+    return Typed{t.elem, operand.fact, operand.fact || operand.fact_items};
   }
   if (IsLoose(t.kind)) return Typed{operand.type, operand.fact, operand.fact};
   Error(e.span, "cannot index `" + types_.Name(operand.type) + "`");
@@ -317,7 +320,11 @@ Typed ExprChecker::InferIndex(Expr& e) {
 
 Typed ExprChecker::InferCall(Expr& e) {
   std::vector<TypeId> args;
-  for (auto& arg : e.args) args.push_back(Infer(*arg).type);
+  std::vector<Typed> typed;
+  for (auto& arg : e.args) {
+    typed.push_back(Infer(*arg));
+    args.push_back(typed.back().type);
+  }
   Typed user;
   if (InferUserCall(e, args, &user)) return user;
   const FunctionInfo* f = FindFunction(e.name, e.is_method);
@@ -341,7 +348,21 @@ Typed ExprChecker::InferCall(Expr& e) {
   std::string error;
   TypeId result = FunctionResult(f->id, args, &types_, &error);
   if (!error.empty()) Error(e.span, error).help = std::string("signature: ") + f->signature;
-  return Typed{result};
+  return Typed{result, false, KeepsFactItems(f->id, typed)};
+}
+
+// Whether the items of a call's result (a list, a timeline, the steps of
+// one) are the facts its receiver lists.
+bool ExprChecker::KeepsFactItems(FunctionId id, const std::vector<Typed>& args) {
+  switch (id) {
+    case FunctionId::kDistinct:
+    case FunctionId::kPeak:
+    case FunctionId::kOver:
+    case FunctionId::kUnder: return args[0].fact_items;
+    case FunctionId::kPlus:
+    case FunctionId::kMinus: return args[0].fact_items && args[1].fact_items;
+    default: return false;
+  }
 }
 
 Typed ExprChecker::InferCollection(Expr& e) {
@@ -446,11 +467,44 @@ Typed ExprChecker::InferMacro(Expr& e) {
       ExpectBool(body, *e.args[1], "the condition of `filter`");
       result = Typed{types_.List(t.kind == TypeKind::kList ? t.elem : var.type), false, var.fact};
       break;
+    case syntax::MacroKind::kGroup: result = InferGroup(e, body, var); break;
+    case syntax::MacroKind::kTimeline: result = InferTimeline(e, body, var); break;
     default: ExpectBool(body, *e.args[1], ("the condition of `" + std::string(syntax::MacroName(e.macro)) + "`").c_str());
   }
   guards_ = std::move(saved);
   locals_.resize(depth);
   return result;
+}
+
+// `xs.group(x, key)`: a map from each key to the items that have it.
+Typed ExprChecker::InferGroup(Expr& e, const Typed& key, const Typed& item) {
+  TypeKind k = types_.KindOf(key.type);
+  if (k != TypeKind::kString && k != TypeKind::kRef && k != TypeKind::kEnum && !IsLoose(k)) {
+    Error(e.args[1]->span, "the key of `group` must be a string, an id or an enum member, not `" +
+                               types_.Name(key.type) + "`");
+  }
+  TypeId key_type = k == TypeKind::kEnum ? key.type : types_.Primitive(TypeKind::kString);
+  return Typed{types_.Map(key_type, types_.List(item.type)), false, item.fact};
+}
+
+// `xs.timeline(x, windows, amount)`: each item holds its amount in its
+// windows (a window, or a list of them: none means at all times).
+Typed ExprChecker::InferTimeline(Expr& e, const Typed& windows, const Typed& item) {
+  const Type w = types_.Get(windows.type);
+  bool ok = IsLoose(w.kind) || IsInterval(types_, windows.type) ||
+            (w.kind == TypeKind::kList && (IsInterval(types_, w.elem) || IsLoose(types_.KindOf(w.elem))));
+  if (!ok) {
+    Error(e.args[1]->span, "the windows of `timeline` must be a window or a list of windows, not `" +
+                               types_.Name(windows.type) + "`");
+  }
+  Typed amount = Infer(*e.args[2]);
+  TypeKind k = types_.KindOf(amount.type);
+  if (!IsMeasured(k) && !IsLoose(k)) {
+    Error(e.args[2]->span, "the amount of `timeline` must be a number, a duration or a quantity, not `" +
+                               types_.Name(amount.type) + "`");
+  }
+  return Typed{types_.Timeline(item.type, IsLoose(k) ? types_.Primitive(TypeKind::kInt) : amount.type), false,
+               item.fact};
 }
 
 Typed ExprChecker::InferHas(Expr& e) {

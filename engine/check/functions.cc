@@ -8,7 +8,8 @@ namespace capops::check {
 const std::vector<FunctionInfo>& AllFunctions() {
   static const std::vector<FunctionInfo> kFunctions = {
       {"size", FunctionId::kSize, true, true, 1, "size(list | map | string) -> int"},
-      {"contains", FunctionId::kContains, false, true, 2, "string.contains(string) -> bool"},
+      {"contains", FunctionId::kContains, false, true, 2,
+       "string.contains(string) -> bool, interval.contains(date | interval) -> bool"},
       {"startsWith", FunctionId::kStartsWith, false, true, 2, "string.startsWith(string) -> bool"},
       {"endsWith", FunctionId::kEndsWith, false, true, 2, "string.endsWith(string) -> bool"},
       {"matches", FunctionId::kMatches, true, true, 2, "string.matches(regex) -> bool"},
@@ -22,6 +23,18 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"int", FunctionId::kInt, true, false, 1, "int(number | string) -> int"},
       {"double", FunctionId::kDouble, true, false, 1, "double(number | string) -> double"},
       {"string", FunctionId::kString, true, false, 1, "string(value) -> string"},
+      {"distinct", FunctionId::kDistinct, true, true, 1, "list.distinct() -> list (first of each value, in order)"},
+      {"overlaps", FunctionId::kOverlaps, false, true, 2, "interval.overlaps(interval) -> bool"},
+      {"intersect", FunctionId::kIntersect, false, true, 2, "interval.intersect(interval) -> Interval"},
+      {"start", FunctionId::kStart, false, true, 1, "interval.start() -> date"},
+      {"end", FunctionId::kEnd, false, true, 1, "interval.end() -> date (exclusive)"},
+      {"duration", FunctionId::kDuration, false, true, 1, "interval.duration() -> duration"},
+      {"peak", FunctionId::kPeak, false, true, 1, "timeline.peak() -> Segment"},
+      {"at", FunctionId::kAt, false, true, 2, "timeline.at(date) -> amount"},
+      {"over", FunctionId::kOver, false, true, 2, "timeline.over(amount) -> list<Segment>"},
+      {"under", FunctionId::kUnder, false, true, 2, "timeline.under(amount) -> list<Segment>"},
+      {"plus", FunctionId::kPlus, false, true, 2, "timeline.plus(timeline) -> timeline"},
+      {"minus", FunctionId::kMinus, false, true, 2, "timeline.minus(timeline) -> timeline"},
   };
   return kFunctions;
 }
@@ -60,8 +73,7 @@ TypeId AggregateResult(FunctionId id, TypeId list, TypeTable* types, std::string
   bool sum = id == FunctionId::kSum;
   const char* name = sum ? "`sum` needs" : "`min` and `max` need";
   std::string got = "`" + types->Name(list) + "`";
-  bool measured = e == TypeKind::kInt || e == TypeKind::kDouble || e == TypeKind::kDuration ||
-                  e == TypeKind::kBytes || e == TypeKind::kBandwidth;
+  bool measured = IsMeasured(e);
   bool ordered = measured || e == TypeKind::kString || e == TypeKind::kDate;
   if (!error->empty()) {
     // an earlier problem is the one said
@@ -73,11 +85,71 @@ TypeId AggregateResult(FunctionId id, TypeId list, TypeTable* types, std::string
   return sum && Loose(e) ? types->Any() : elem;
 }
 
+// What the interval and timeline methods give, or the error type with
+// `*error` set.
+TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
+  auto got = [&](size_t i) { return "`" + types->Name(args[i]) + "`"; };
+  auto need = [&](bool ok, const std::string& what) {
+    if (!ok && error->empty()) *error = what;
+  };
+  auto interval = [&](size_t i) { return IsInterval(*types, args[i]) || Loose(types->KindOf(args[i])); };
+  auto timeline = [&](size_t i) { return types->KindOf(args[i]) == TypeKind::kTimeline; };
+  switch (id) {
+    case FunctionId::kOverlaps:
+    case FunctionId::kIntersect:
+      need(interval(0) && interval(1), "`" + std::string(id == FunctionId::kOverlaps ? "overlaps" : "intersect") +
+                                           "` needs two intervals (windows), not " + got(0) + " and " + got(1));
+      return id == FunctionId::kOverlaps ? types->Primitive(TypeKind::kBool) : types->Interval();
+    case FunctionId::kStart:
+    case FunctionId::kEnd:
+    case FunctionId::kDuration:
+      need(interval(0), "this method needs an interval (a window), not " + got(0));
+      return types->Primitive(id == FunctionId::kDuration ? TypeKind::kDuration : TypeKind::kDate);
+    default: break;
+  }
+  if (!timeline(0)) {
+    need(Loose(types->KindOf(args[0])), "this method needs a timeline (`xs.timeline(x, windows, amount)`), not " + got(0));
+    return id == FunctionId::kAt ? types->Any() : types->Error();
+  }
+  const Type t = types->Get(args[0]);
+  switch (id) {
+    case FunctionId::kPeak: return types->Segment(args[0]);
+    case FunctionId::kAt:
+      need(types->KindOf(args[1]) == TypeKind::kDate || Loose(types->KindOf(args[1])),
+           "`at` needs a date, not " + got(1));
+      return t.key;
+    case FunctionId::kOver:
+    case FunctionId::kUnder:
+      need(Assignable(*types, args[1], t.key) || Assignable(*types, t.key, args[1]),
+           "the bound of a timeline of " + types->Name(t.key) + " must be a " + types->Name(t.key) + ", not " + got(1));
+      return types->List(types->Segment(args[0]));
+    default: {  // kPlus, kMinus
+      bool same = timeline(1) && types->Get(args[1]).key == t.key;
+      need(same, "a timeline of " + types->Name(t.key) + " combines only with another, not " + got(1));
+      TypeId item = timeline(1) && types->Get(args[1]).elem == t.elem ? t.elem : types->Any();
+      return types->Timeline(item, t.key);
+    }
+  }
+}
+
 }  // namespace
+
+bool IsInterval(const TypeTable& types, TypeId t) {
+  if (types.KindOf(t) != TypeKind::kRecord) return false;
+  const RecordDef& r = types.records[types.Get(t).index];
+  const FieldDef* start = r.Find("start");
+  const FieldDef* end = r.Find("end");
+  return start != nullptr && end != nullptr && types.KindOf(start->type) == TypeKind::kDate &&
+         types.KindOf(end->type) == TypeKind::kDate;
+}
+
+bool IsMeasured(TypeKind k) {
+  return k == TypeKind::kInt || k == TypeKind::kDouble || k == TypeKind::kDuration || k == TypeKind::kBytes ||
+         k == TypeKind::kBandwidth;
+}
 
 TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
   auto kind = [&](size_t i) { return types->KindOf(args[i]); };
-  auto elem = [&](size_t i) { return kind(i) == TypeKind::kList ? types->Get(args[i]).elem : types->Any(); };
   auto need = [&](bool ok, const std::string& what) {
     if (!ok && error->empty()) *error = what;
   };
@@ -88,6 +160,12 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
            "`size` needs a list, map or string, not " + got);
       return types->Primitive(TypeKind::kInt);
     case FunctionId::kContains:
+      if (IsInterval(*types, args[0]) || (Loose(kind(0)) && (kind(1) == TypeKind::kDate || IsInterval(*types, args[1])))) {
+        need(IsInterval(*types, args[1]) || kind(1) == TypeKind::kDate || Loose(kind(1)),
+             "an interval contains a date or an interval, not `" + types->Name(args[1]) + "`");
+        return types->Primitive(TypeKind::kBool);
+      }
+      [[fallthrough]];
     case FunctionId::kStartsWith:
     case FunctionId::kEndsWith:
     case FunctionId::kMatches:
@@ -121,6 +199,10 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kString:
       need(Printable(*types, args[0]), "`string` cannot convert " + got);
       return types->Primitive(TypeKind::kString);
+    case FunctionId::kDistinct:
+      need(kind(0) == TypeKind::kList || Loose(kind(0)), "`distinct` needs a list, not " + got);
+      return args[0];
+    default: return TimeResult(id, args, types, error);
   }
   return types->Error();
 }

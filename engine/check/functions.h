@@ -3,7 +3,9 @@
 // The checker resolves every call to a FunctionId so the evaluator dispatches
 // on an enum, never on a name. CEL's string functions keep CEL's names and
 // forms (`s.startsWith(t)`, `size(x)` or `x.size()`); CPL adds aggregates
-// over lists (`sum`, `count`, `min`, `max`, as functions or methods).
+// over lists (`sum`, `count`, `min`, `max`, as functions or methods),
+// `distinct`, and the methods of intervals and timelines. `contains` is
+// also an interval's: `w.contains(date | interval)`.
 #pragma once
 
 #include <string_view>
@@ -27,6 +29,20 @@ enum class FunctionId {
   kInt,
   kDouble,
   kString,
+  kDistinct,
+  // intervals (a `Window`, or any record with a `start` and an `end` date)
+  kOverlaps,
+  kIntersect,
+  kStart,
+  kEnd,
+  kDuration,
+  // timelines
+  kPeak,
+  kAt,
+  kOver,
+  kUnder,
+  kPlus,
+  kMinus,
 };
 
 struct FunctionInfo {

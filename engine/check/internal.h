@@ -45,6 +45,12 @@ TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceMan
 /// True when a value of type `from` may stand where `to` is expected.
 bool Assignable(const TypeTable& types, TypeId from, TypeId to);
 
+/// True for a record that spans time: a `start` and an `end` date (`Window`,
+/// `Interval`).
+bool IsInterval(const TypeTable& types, TypeId t);
+/// True for the kinds an amount may have: numbers, durations, quantities.
+bool IsMeasured(TypeKind k);
+
 /// A static bound on the work of one evaluation of a rule, such as
 /// "O(|plan.allocations| · |a.evidence|)".
 std::string CostBound(const syntax::Rule& rule, const SourceManager& sources);
@@ -91,6 +97,9 @@ class ExprChecker {
   Typed InferLogical(syntax::Expr& e);
   Typed InferConditional(syntax::Expr& e);
   Typed InferMacro(syntax::Expr& e);
+  static bool KeepsFactItems(FunctionId id, const std::vector<Typed>& args);
+  Typed InferGroup(syntax::Expr& e, const Typed& key, const Typed& item);
+  Typed InferTimeline(syntax::Expr& e, const Typed& windows, const Typed& item);
   Typed InferHas(syntax::Expr& e);
   bool ResolveEnumMember(syntax::Expr& select, TypeId* type);
   const Globals::ParamRef* VisibleParam(const std::string& name, const syntax::Expr& e);

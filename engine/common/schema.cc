@@ -41,6 +41,7 @@ bool RecordDef::keyed() const {
 TypeTable::TypeTable() {
   Intern(Type{TypeKind::kAny});
   Intern(Type{TypeKind::kError});
+  Interval();  // built in, so a schema or a function may name it
 }
 
 TypeId TypeTable::Intern(const Type& t) {
@@ -80,6 +81,48 @@ TypeId TypeTable::Enum(uint32_t index) { return Indexed(TypeKind::kEnum, index);
 TypeId TypeTable::Record(uint32_t index) { return Indexed(TypeKind::kRecord, index); }
 TypeId TypeTable::Ref(uint32_t record_index) { return Indexed(TypeKind::kRef, record_index); }
 
+TypeId TypeTable::Timeline(TypeId item, TypeId amount) {
+  Type t{TypeKind::kTimeline};
+  t.elem = item;
+  t.key = amount;
+  return Intern(t);
+}
+
+// A record made by the table itself, found by name when made before.
+TypeId TypeTable::BuiltinRecord(const std::string& name, std::vector<FieldDef> fields) {
+  auto it = record_by_name.find(name);
+  if (it != record_by_name.end()) return Record(it->second);
+  RecordDef def;
+  def.name = name;
+  for (FieldDef& f : fields) f.key = Key(f.name);
+  def.fields = std::move(fields);
+  records.push_back(std::move(def));
+  record_by_name[name] = static_cast<uint32_t>(records.size() - 1);
+  return Record(static_cast<uint32_t>(records.size() - 1));
+}
+
+TypeId TypeTable::Interval() {
+  TypeId date = Primitive(TypeKind::kDate);
+  FieldDef start, end;
+  start.name = "start";
+  end.name = "end";
+  start.type = end.type = date;
+  start.optional = end.optional = true;
+  return BuiltinRecord("Interval", {start, end});
+}
+
+TypeId TypeTable::Segment(TypeId timeline) {
+  const Type t = types_[timeline];
+  FieldDef window, amount, items;
+  window.name = "window";
+  window.type = Interval();
+  amount.name = "amount";
+  amount.type = t.key;
+  items.name = "items";
+  items.type = List(t.elem);
+  return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">", {window, amount, items});
+}
+
 std::string TypeTable::Name(TypeId id) const {
   const Type& t = types_[id];
   switch (t.kind) {
@@ -99,6 +142,7 @@ std::string TypeTable::Name(TypeId id) const {
     case TypeKind::kRecord: return records[t.index].name;
     case TypeKind::kList: return std::string(t.is_set ? "set<" : "list<") + Name(t.elem) + ">";
     case TypeKind::kMap: return "map<" + Name(t.key) + ", " + Name(t.elem) + ">";
+    case TypeKind::kTimeline: return "timeline<" + Name(t.elem) + ", " + Name(t.key) + ">";
   }
   return "?";
 }

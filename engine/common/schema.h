@@ -42,12 +42,13 @@ enum class TypeKind : uint8_t {
   kRecord,
   kList,       // also sets: a set is a list without repeats
   kMap,
+  kTimeline,   // a step function of an amount over time, made of items
 };
 
 struct Type {
   TypeKind kind = TypeKind::kAny;
-  TypeId elem = 0;      // kList: element; kMap: value
-  TypeId key = 0;       // kMap: key (string or an enum)
+  TypeId elem = 0;      // kList: element; kMap: value; kTimeline: item
+  TypeId key = 0;       // kMap: key (string or an enum); kTimeline: amount
   uint32_t index = 0;   // kEnum, kRecord, kRef: enum or record index
   bool is_set = false;  // kList written as set<T>
 };
@@ -99,6 +100,14 @@ class TypeTable {
   TypeId Enum(uint32_t index);
   TypeId Record(uint32_t index);
   TypeId Ref(uint32_t record_index);
+  /// A timeline of `amount` made of items of type `item`.
+  TypeId Timeline(TypeId item, TypeId amount);
+  /// The built-in record `Interval {start?: date, end?: date}`: a span of
+  /// time from `start` (inclusive) to `end` (exclusive), open where absent.
+  TypeId Interval();
+  /// The record of one step of a timeline: `{window: Interval, amount,
+  /// items: list<item>}`, named "Segment<item, amount>".
+  TypeId Segment(TypeId timeline);
   /// The type of a quantity of dimension `d`.
   TypeId Quantity(Dimension d) { return Primitive(d == Dimension::kBytes ? TypeKind::kBytes : TypeKind::kBandwidth); }
 
@@ -118,6 +127,7 @@ class TypeTable {
  private:
   TypeId Intern(const Type& t);
   TypeId Indexed(TypeKind kind, uint32_t index);
+  TypeId BuiltinRecord(const std::string& name, std::vector<FieldDef> fields);
   std::vector<Type> types_;
 };
 

@@ -38,15 +38,18 @@ pools:
   - {id: p-research, role: research, gpus: 16}
 )";
 
-// The value of `expr` as a violation message would show it, or "error: …".
-std::string ValueOf(const std::string& expr) {
-  auto c = CompilePolicy("@id(\"T\") rule r {\n  let v = " + expr + "\n  deny \"{v}\"\n}\n", false);
+// The value of `expr` as a violation message would show it, or "error: …",
+// checked with the schema when `typed`, against `plan` and `inventory`.
+std::string ValueIn(const std::string& expr, bool typed, const char* plan, const char* inventory) {
+  auto c = CompilePolicy("@id(\"T\") rule r {\n  let v = " + expr + "\n  deny \"{v}\"\n}\n", typed);
   if (!c->ok) return "compile error: " + c->diagnostics[0].message;
-  LintReport r = LintText(*c, kPlan, kInventory);
+  LintReport r = LintText(*c, plan, inventory);
   if (!r.errors.empty()) return "error: " + r.errors[0].message.substr(r.errors[0].message.find(": ") + 2);
   REQUIRE(r.violations.size() == 1);
   return r.violations[0].message;
 }
+
+std::string ValueOf(const std::string& expr) { return ValueIn(expr, false, kPlan, kInventory); }
 
 TEST_CASE("arithmetic and comparison", "[eval]") {
   CHECK(ValueOf("1 + 2 * 3") == "7");
@@ -533,6 +536,124 @@ TEST_CASE("rules joining one list on one field find what each finds alone", "[ev
   skip.skip_rules = {"T-1"};
   LintReport alone = LintText(*c, kOtherPlan, kInventory, skip);
   CHECK(alone.violations.size() == 4);
+}
+
+
+// Allocations with windows of each form: bounded, by duration, open-ended
+// and none (a1 holds at all times, through its demand).
+const char* kTimelinePlan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+metadata: {name: timelines, owner: test}
+demands:
+  - {id: explore, slice: exploration, gpus: 2}
+  - {id: train, slice: training, gpus: 16, window: {start: 2027-04-12, duration: 5d}}
+allocations:
+  - {id: a1, demand: explore, pool: p, gpus: 2}
+  - {id: a2, demand: train, pool: p, gpus: 8, window: {start: 2027-04-12, end: 2027-04-15}}
+  - {id: a3, demand: train, pool: p, gpus: 4, window: {start: 2027-04-14, duration: 36h}}
+  - {id: a4, demand: train, pool: p, gpus: 1, window: {start: 2027-04-20}}
+  - {id: a5, demand: train, pool: p, gpus: 8, window: {start: 2027-04-15, end: 2027-04-16}}
+)";
+
+const char* kTimelineInventory = R"(apiVersion: capops.dev/v1
+kind: Inventory
+accelerator_types:
+  - {id: h100, model: H100, memory: 80GiB, interconnect: nvlink4}
+pools:
+  - {id: p, accelerator: h100, hosts: 2, gpus_per_host: 8, region: eu, role: research}
+)";
+
+// The same against kTimelinePlan, typed.
+std::string TimeValueOf(const std::string& expr) { return ValueIn(expr, true, kTimelinePlan, kTimelineInventory); }
+
+std::string Steps(const std::string& timeline_expr) {
+  return TimeValueOf(timeline_expr + ".over(-1000).map(s, during(s.window) + ': ' + string(s.amount) + ' ' + "
+                 "s.items.map(b, b.id).join('+'))");
+}
+
+TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[eval][timeline]") {
+  std::string used = "plan.allocations.timeline(b, has(b.window) ? [b.window] : [], b.gpus)";
+  // a3 ends on 04-16 (36h rounds up to two days); a2 ends as a5 begins.
+  CHECK(Steps(used) ==
+        "[until `2027-04-12`: 2 a1, from `2027-04-12` to `2027-04-14`: 10 a1+a2, "
+        "from `2027-04-14` to `2027-04-15`: 14 a1+a2+a3, from `2027-04-15` to `2027-04-16`: 14 a1+a3+a5, "
+        "from `2027-04-16` to `2027-04-20`: 2 a1, from `2027-04-20` on: 3 a1+a4]");
+  CHECK(TimeValueOf(used + ".peak().amount") == "14");
+  CHECK(TimeValueOf("during(" + used + ".peak().window)") == "from `2027-04-14` to `2027-04-15`");
+  CHECK(TimeValueOf(used + ".at(2027-04-14)") == "14");
+  CHECK(TimeValueOf(used + ".at(2027-04-16)") == "2");
+  CHECK(TimeValueOf(used + ".at(1999-01-01)") == "2");
+  CHECK(TimeValueOf(used + ".over(10).map(s, s.amount)") == "[14, 14]");
+  CHECK(TimeValueOf(used + ".under(3).map(s, during(s.window))") ==
+        "[until `2027-04-12`, from `2027-04-16` to `2027-04-20`]");
+  // An item whose windows abut holds on without a new step.
+  CHECK(Steps("plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands['train']) + "
+              "windows_of(plan.allocations['a5'], plan.demands['train']), b.gpus)") == "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-16`: 8 a2, from `2027-04-16` on: 0 ]");
+}
+
+TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {
+  std::string a = "plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  std::string b = "plan.allocations.filter(b, b.id == 'a3').timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  CHECK(Steps(a + ".minus(" + b + ")") ==
+        "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-14`: 8 a2, "
+        "from `2027-04-14` to `2027-04-15`: 4 a2+a3, from `2027-04-15` to `2027-04-16`: -4 a3, "
+        "from `2027-04-16` on: 0 ]");
+  CHECK(TimeValueOf(a + ".plus(" + b + ").peak().amount") == "12");
+  std::string none = "plan.allocations.filter(b, false).timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  CHECK(Steps(none) == "[at all times: 0 ]");
+  CHECK(TimeValueOf(none + ".under(1).size()") == "1");
+  // Durations add up as durations, and a zero step compares with them.
+  CHECK(TimeValueOf("plan.demands.timeline(d, has(d.window) ? [d.window] : [], 2h).peak().amount") ==
+        "4h");
+}
+
+TEST_CASE("timelines are typed: windows, amounts and bounds", "[eval][timeline][check]") {
+  CHECK(TimeValueOf("plan.allocations.timeline(b, b.gpus, b.gpus)") ==
+        "compile error: the windows of `timeline` must be a window or a list of windows, not `int`");
+  CHECK(TimeValueOf("plan.allocations.timeline(b, [], b.id)") ==
+        "compile error: the amount of `timeline` must be a number, a duration or a quantity, not `string`");
+  CHECK(TimeValueOf("plan.allocations.timeline(b, [], b.gpus).over('x')") ==
+        "compile error: the bound of a timeline of int must be a int, not `string`");
+  CHECK(TimeValueOf("plan.allocations.timeline(b, [], b.gpus).plus(plan.demands.timeline(d, [], 1h))") ==
+        "compile error: a timeline of int combines only with another, not `timeline<Demand, duration>`");
+  CHECK(TimeValueOf("[1].peak()") ==
+        "compile error: this method needs a timeline (`xs.timeline(x, windows, amount)`), not `list<int>`");
+  CHECK(TimeValueOf("plan.allocations.timeline(b)").find("compile error") == 0);
+}
+
+TEST_CASE("intervals: overlaps, contains, intersect, start, end, duration", "[eval][interval]") {
+  auto w = [](const std::string& id) {
+    return "windows_of(plan.allocations['" + id + "'], plan.demands['train'])[0]";
+  };
+  CHECK(TimeValueOf(w("a2") + ".overlaps(" + w("a3") + ")") == "true");
+  CHECK(TimeValueOf(w("a2") + ".overlaps(" + w("a5") + ")") == "false");  // half-open
+  CHECK(TimeValueOf(w("a4") + ".overlaps(" + w("a5") + ")") == "false");
+  CHECK(TimeValueOf(w("a2") + ".contains(2027-04-14)") == "true");
+  CHECK(TimeValueOf(w("a2") + ".contains(2027-04-15)") == "false");
+  CHECK(TimeValueOf(w("a4") + ".contains(2999-01-01)") == "true");
+  CHECK(TimeValueOf(w("a4") + ".contains(" + w("a5") + ")") == "false");
+  CHECK(TimeValueOf("during(" + w("a2") + ".intersect(" + w("a3") + "))") ==
+        "from `2027-04-14` to `2027-04-15`");
+  CHECK(TimeValueOf(w("a2") + ".intersect(" + w("a4") + ").duration()") == "0s");
+  CHECK(TimeValueOf(w("a3") + ".end()") == "2027-04-16");
+  CHECK(TimeValueOf(w("a3") + ".duration()") == "2d");
+  CHECK(TimeValueOf(w("a2") + ".start()") == "2027-04-12");
+  CHECK(TimeValueOf(w("a4") + ".end()") == "error: the interval {start: 2027-04-20} is open-ended");
+  CHECK(ValueOf("'abc'.contains('b')") == "true");
+  CHECK(TimeValueOf("plan.demands[0].overlaps(plan.demands[0])") ==
+        "compile error: `overlaps` needs two intervals (windows), not `Demand` and `Demand`");
+}
+
+TEST_CASE("distinct keeps the first of each value; group lists items by key", "[eval]") {
+  CHECK(TimeValueOf("[3, 1, 3, 2, 1].distinct()") == "[3, 1, 2]");
+  CHECK(TimeValueOf("['a', 'b', 'a'].distinct()") == "[a, b]");
+  CHECK(TimeValueOf("[1, 1.0, 2.5, 2.5].distinct()") == "[1, 2.5]");
+  CHECK(TimeValueOf("distinct(plan.allocations.map(a, a.demand))") == "[explore, train]");
+  CHECK(TimeValueOf("plan.allocations.group(a, a.demand).map(k, k + '=' + string(size(plan.allocations.group(a, "
+                "a.demand)[k])))") == "[explore=1, train=4]");
+  CHECK(TimeValueOf("plan.allocations.group(a, a.gpus)") ==
+        "compile error: the key of `group` must be a string, an id or an enum member, not `int`");
+  CHECK(TimeValueOf("distinct(1)") == "compile error: `distinct` needs a list, not `int`");
 }
 
 }  // namespace

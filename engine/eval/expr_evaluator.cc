@@ -10,6 +10,7 @@
 #include "engine/eval/operators.h"
 #include "engine/eval/read_ahead.h"
 #include "engine/eval/shared_indexes.h"
+#include "engine/eval/timeline.h"
 
 namespace capops::eval {
 
@@ -508,6 +509,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   int64_t true_count = 0;
   std::vector<Value> out;
   ReadAhead ahead(items);
+  Gathered gathered(this);
   for (size_t k = 0; k < items.size(); ++k) {
     ahead.Step(k);
     item_trace.NextItem();
@@ -519,6 +521,11 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
     if (e.macro == MacroKind::kMap && e.args.size() == 2) {
       if (v.is_error()) return v;
       out.push_back(v);
+      continue;
+    }
+    if (e.macro == MacroKind::kGroup || e.macro == MacroKind::kTimeline) {
+      Value bad = gathered.Add(e, item, v);
+      if (bad.is_error()) return bad;
       continue;
     }
     if (v.is_error()) {
@@ -543,7 +550,37 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
       out.push_back(std::move(mapped));
     }
   }
+  if (e.macro == MacroKind::kGroup) return GroupItems(gathered.keyed, &state_->budget);
+  if (e.macro == MacroKind::kTimeline) return BuildTimeline(gathered.timeline, &state_->budget);
   return MacroResult(e, first_error, true_count, std::move(out));
+}
+
+// An item of `group` (`v` is its key) or of `timeline` (`v` its windows;
+// the amount is evaluated here, with the item still bound).
+Value ExprEvaluator::Gathered::Add(const Expr& e, const Value& item, const Value& v) {
+  if (v.is_error()) return v;
+  if (e.macro == MacroKind::kGroup) {
+    keyed.emplace_back(v, item);
+    return Value();
+  }
+  TimelineItem next{item, {}, Value()};
+  if (v.is(ValueKind::kList)) {
+    for (const Value& w : v.items()) {
+      Interval i;
+      Value bad = ToInterval(w, &i);
+      if (bad.is_error()) return bad;
+      next.windows.push_back(i);
+    }
+  } else {
+    Interval i;
+    Value bad = ToInterval(v, &i);
+    if (bad.is_error()) return bad;
+    next.windows.push_back(i);
+  }
+  next.amount = owner->Eval(*e.args[2]);
+  if (next.amount.is_error()) return next.amount;
+  timeline.push_back(std::move(next));
+  return Value();
 }
 
 }  // namespace capops::eval

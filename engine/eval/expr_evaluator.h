@@ -13,6 +13,7 @@
 #include "engine/eval/evaluator.h"
 #include "engine/eval/memo.h"
 #include "engine/eval/run_state.h"
+#include "engine/eval/timeline.h"
 
 namespace capops::eval {
 
@@ -104,6 +105,14 @@ class ExprEvaluator {
   Value EvalCall(const syntax::Expr& e);
   Value CallUser(uint32_t index, Value* args, size_t count);
   Value EvalMacro(const syntax::Expr& e);
+  // What `group` and `timeline` collect item by item before they build.
+  struct Gathered {
+    explicit Gathered(ExprEvaluator* evaluator) : owner(evaluator) {}
+    Value Add(const syntax::Expr& e, const Value& item, const Value& v);
+    ExprEvaluator* owner;
+    std::vector<std::pair<Value, Value>> keyed;
+    std::vector<TimelineItem> timeline;
+  };
   Value MacroItems(const syntax::Expr& e, const Value& range, std::vector<Value>* keys, ListView* items);
   Value MacroResult(const syntax::Expr& e, const Value& first_error, int64_t true_count, std::vector<Value> out);
   Value EvalCollection(const syntax::Expr& e);

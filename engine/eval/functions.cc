@@ -9,6 +9,7 @@
 #include "engine/eval/builtins.h"
 #include "engine/eval/evaluator.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/timeline.h"
 
 namespace capops::eval {
 
@@ -246,6 +247,8 @@ Value CallBuiltin(FunctionId id, const std::vector<Value>& args, const BuiltinCo
   switch (id) {
     case FunctionId::kSize: return Size(args[0], budget);
     case FunctionId::kContains:
+      if (args[0].is(ValueKind::kMap)) return CallTimeBuiltin(id, args, budget);  // an interval's
+      [[fallthrough]];
     case FunctionId::kStartsWith:
     case FunctionId::kEndsWith: return StringTest(id, args[0], args[1], budget);
     case FunctionId::kMatches: return Matches(args[0], args[1], context);
@@ -261,8 +264,8 @@ Value CallBuiltin(FunctionId id, const std::vector<Value>& args, const BuiltinCo
     case FunctionId::kInt: return ToInt(args[0], budget);
     case FunctionId::kDouble: return ToDouble(args[0], budget);
     case FunctionId::kString: return ToText(args[0], budget);
+    default: return CallTimeBuiltin(id, args, budget);
   }
-  return Value::Error("unknown function");
 }
 
 }  // namespace capops::eval

@@ -106,7 +106,9 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
     Mask body = 0;
     for (size_t i = 1; i < e.args.size(); ++i) body |= FreeSlots(*e.args[i]);
     m = FreeSlots(*e.args[0]) | (var == kAllSlots ? body : body & ~var);
-    if (e.macro != MacroKind::kAll && (e.macro != MacroKind::kMap || e.args.size() == 3) &&
+    bool selects = e.macro != MacroKind::kAll && e.macro != MacroKind::kGroup && e.macro != MacroKind::kTimeline &&
+                   (e.macro != MacroKind::kMap || e.args.size() == 3);
+    if (selects &&
         free_[e.args[0]->id] == 0) {
       out_->join[e.id] = FindJoin(*e.args[1], var);
     }

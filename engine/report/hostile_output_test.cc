@@ -352,8 +352,9 @@ TEST_CASE("a plan on one huge line gives a bounded report with marks in place",
       std::string shown = ReplaceAll(lines[i + 2], "\xe2\x80\xa6", "~");  // `…` is one column
       size_t mark = lines[i + 3].find('^');
       REQUIRE(mark != std::string::npos);
-      REQUIRE(column - 1 + 10 <= plan_line.size());
-      CHECK(shown.substr(mark, 10) == plan_line.substr(column - 1, 10));
+      REQUIRE(column <= plan_line.size());
+      size_t width = std::min<size_t>(10, plan_line.size() - (column - 1));  // a mark may be near the end
+      CHECK(shown.substr(mark, width) == plan_line.substr(column - 1, width));
       ++checked;
     }
     CHECK(checked >= 500);

@@ -32,6 +32,8 @@ const char* MacroName(MacroKind kind) {
     case MacroKind::kExistsOne: return "exists_one";
     case MacroKind::kMap: return "map";
     case MacroKind::kFilter: return "filter";
+    case MacroKind::kGroup: return "group";
+    case MacroKind::kTimeline: return "timeline";
   }
   return "?";
 }

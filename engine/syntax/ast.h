@@ -54,8 +54,10 @@ enum class BinaryOp {
 };
 
 /// Comprehension macros, as in CEL. `map` takes an optional filter:
-/// `xs.map(x, pred, f)` has args {range, pred, f}.
-enum class MacroKind { kAll, kExists, kExistsOne, kMap, kFilter };
+/// `xs.map(x, pred, f)` has args {range, pred, f}. CPL adds `group`
+/// (`xs.group(x, key)`: args {range, key}) and `timeline`
+/// (`xs.timeline(x, windows, amount)`: args {range, windows, amount}).
+enum class MacroKind { kAll, kExists, kExistsOne, kMap, kFilter, kGroup, kTimeline };
 
 const char* UnaryOpText(UnaryOp op);
 const char* BinaryOpText(BinaryOp op);

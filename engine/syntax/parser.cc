@@ -735,16 +735,19 @@ ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
   static const std::pair<const char*, MacroKind> kMacros[] = {
       {"all", MacroKind::kAll}, {"exists", MacroKind::kExists},
       {"exists_one", MacroKind::kExistsOne}, {"map", MacroKind::kMap},
-      {"filter", MacroKind::kFilter}};
+      {"filter", MacroKind::kFilter}, {"group", MacroKind::kGroup},
+      {"timeline", MacroKind::kTimeline}};
   std::string name = ctx->method->getText();
   std::vector<CPLParser::ExprContext*> args;
   if (ctx->args != nullptr) args = ctx->args->expr();
   for (auto [macro_name, kind] : kMacros) {
     if (name != macro_name) continue;
-    bool three = kind == MacroKind::kMap && args.size() == 3;
-    if (args.size() != 2 && !three) {
+    bool three = (kind == MacroKind::kMap || kind == MacroKind::kTimeline) && args.size() == 3;
+    if ((args.size() != 2 || kind == MacroKind::kTimeline) && !three) {
       Error(SpanOf(ctx), "`" + name + "` takes a variable and " +
-                             (kind == MacroKind::kMap ? "one or two expressions" : "one expression"));
+                             (kind == MacroKind::kMap        ? "one or two expressions"
+                              : kind == MacroKind::kTimeline ? "two expressions (its windows and its amount)"
+                                                             : "one expression"));
       return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
     }
     std::string var = args[0]->getText();

@@ -1,0 +1,387 @@
+// Intervals and timelines: the sweep that builds a timeline, and the
+// methods that read one.
+#include "engine/eval/timeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/eval/operators.h"
+
+namespace capops::eval {
+
+using check::FunctionId;
+
+namespace {
+
+constexpr int64_t kSecondsPerDay = 86400;
+
+// The field names of intervals and steps, interned once.
+struct Names {
+  Key start{"start"}, end{"end"}, window{"window"}, amount{"amount"}, items{"items"};
+};
+const Names& N() {
+  static const Names names;
+  return names;
+}
+
+// Zero of the kind of `like` (an amount): what a step holding nothing has.
+Value ZeroLike(const Value& like) {
+  switch (like.kind()) {
+    case ValueKind::kDouble: return Value::Double(0);
+    case ValueKind::kDuration: return Value::Duration(0);
+    case ValueKind::kQuantity: return Value::Quantity({0, like.quantity_value().dimension});
+    default: return Value::Int(0);
+  }
+}
+
+bool IsZeroInt(const Value& v) { return v.is(ValueKind::kInt) && v.int_value() == 0; }
+
+// `a op b` for amounts, where a plain 0 (a step of no items, whose kind is
+// not known) takes the other side's kind.
+Value Combine(syntax::BinaryOp op, const Value& a, const Value& b, Budget* budget) {
+  if (IsZeroInt(a) && !b.is(ValueKind::kInt)) return ApplyBinary(op, ZeroLike(b), b, budget);
+  if (IsZeroInt(b) && !a.is(ValueKind::kInt)) return ApplyBinary(op, a, ZeroLike(a), budget);
+  return ApplyBinary(op, a, b, budget);
+}
+
+// -1, 0, 1 as `a` is below, at or above `b`; an error value when they do
+// not compare.
+Value Order(const Value& a, const Value& b, int* order) {
+  std::string error;
+  const Value& x = IsZeroInt(a) && !b.is(ValueKind::kInt) ? ZeroLike(b) : a;
+  const Value& y = IsZeroInt(b) && !a.is(ValueKind::kInt) ? ZeroLike(a) : b;
+  if (!Compare(x, y, order, &error)) return Value::Error(error);
+  return Value();
+}
+
+Value Step(const Interval& window, Value amount, std::vector<Value> items, Budget* budget) {
+  if (!budget->Allocate(MapBytes(3) + ListBytes(items.size()))) return budget->Error();
+  MapEntries entries;
+  entries.reserve(3);
+  entries.emplace_back(N().window, IntervalValue(window));
+  entries.emplace_back(N().amount, std::move(amount));
+  entries.emplace_back(N().items, Value::List(std::move(items)));
+  return Value::Map(std::move(entries));
+}
+
+// A step's parts, read back.
+struct StepView {
+  Interval window;
+  const Value* amount;
+  const Value* items;
+};
+
+bool ReadStep(const Value& step, StepView* out) {
+  const Value* window = step.Field(N().window);
+  out->amount = step.Field(N().amount);
+  out->items = step.Field(N().items);
+  return window != nullptr && out->amount != nullptr && out->items != nullptr &&
+         out->items->is(ValueKind::kList) && !ToInterval(*window, &out->window).is_error();
+}
+
+Value NotATimeline() { return Value::Error("not a timeline: a list of steps `{window, amount, items}`"); }
+
+// The steps of a timeline value, read once.
+Value ReadSteps(const Value& timeline, std::vector<StepView>* steps) {
+  if (!timeline.is(ValueKind::kList)) return NotATimeline();
+  for (const Value& step : timeline.items()) {
+    StepView view;
+    if (!ReadStep(step, &view)) return NotATimeline();
+    steps->push_back(view);
+  }
+  return Value();
+}
+
+struct Event {
+  int64_t at;
+  uint32_t item;
+  bool starts;
+};
+
+// The state of a sweep: how many windows of each item hold now, the items
+// holding in the order they began (by index among those that began
+// together), and the sum of their amounts.
+struct Sweep {
+  std::vector<uint32_t> open;
+  std::vector<bool> holds;
+  std::vector<uint32_t> holding;
+  Value amount = Value::Int(0);
+
+  std::vector<Value> Items(const std::vector<TimelineItem>& items) const {
+    std::vector<Value> out;
+    out.reserve(holding.size());
+    for (uint32_t k : holding) out.push_back(items[k].item);
+    return out;
+  }
+  // Starts or stops counting `item`; an error value when amounts do not add.
+  Value Flip(uint32_t item, const Value& its_amount, Budget* budget) {
+    bool now = open[item] > 0;
+    Value next = Combine(now ? syntax::BinaryOp::kAdd : syntax::BinaryOp::kSub, amount, its_amount, budget);
+    if (next.is_error()) return next;
+    amount = std::move(next);
+    holds[item] = now;
+    if (now) {
+      holding.push_back(item);
+    } else {
+      holding.erase(std::find(holding.begin(), holding.end(), item));
+    }
+    return Value();
+  }
+};
+
+// The events of one moment: the items they touch whose holding changes
+// (an item whose window ends as another of its windows starts does not).
+std::vector<uint32_t> Apply(const std::vector<Event>& events, size_t* i, Sweep* sweep) {
+  int64_t at = events[*i].at;
+  std::vector<uint32_t> touched;
+  for (; *i < events.size() && events[*i].at == at; ++(*i)) {
+    const Event& e = events[*i];
+    sweep->open[e.item] += e.starts ? 1 : -1;
+    touched.push_back(e.item);
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  std::vector<uint32_t> changed;
+  for (uint32_t item : touched) {
+    if ((sweep->open[item] > 0) != sweep->holds[item]) changed.push_back(item);
+  }
+  return changed;
+}
+
+Value Timeline(const std::vector<TimelineItem>& items, std::vector<Event>* events, Budget* budget) {
+  std::sort(events->begin(), events->end(), [](const Event& a, const Event& b) {
+    return a.at != b.at ? a.at < b.at : a.starts < b.starts;  // ends first: windows are half-open
+  });
+  Sweep sweep;
+  sweep.open.assign(items.size(), 0);
+  sweep.holds.assign(items.size(), false);
+  std::vector<Value> steps;
+  int64_t from = Interval::kOpenStart;
+  for (size_t i = 0; i < events->size();) {
+    int64_t at = (*events)[i].at;
+    std::vector<uint32_t> changed = Apply(*events, &i, &sweep);
+    if (changed.empty()) continue;
+    if (at != Interval::kOpenStart) {
+      Value step = Step({from, at}, sweep.amount, sweep.Items(items), budget);
+      if (step.is_error()) return step;
+      steps.push_back(std::move(step));
+    }
+    for (uint32_t item : changed) {
+      Value bad = sweep.Flip(item, items[item].amount, budget);
+      if (bad.is_error()) return bad;
+    }
+    from = at;
+  }
+  Value last = Step({from, Interval::kOpenEnd}, sweep.amount, sweep.Items(items), budget);
+  if (last.is_error()) return last;
+  steps.push_back(std::move(last));
+  if (!budget->Allocate(ListBytes(steps.size()))) return budget->Error();
+  return Value::List(std::move(steps));
+}
+
+// The steps of `timeline` whose amount is above (`above`) or below `bound`.
+Value Beyond(const Value& timeline, const Value& bound, bool above, Budget* budget) {
+  std::vector<StepView> steps;
+  Value bad = ReadSteps(timeline, &steps);
+  if (bad.is_error()) return bad;
+  std::vector<Value> out;
+  ListView all = timeline.items();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    int order = 0;
+    Value error = Order(*steps[i].amount, bound, &order);
+    if (error.is_error()) return error;
+    if (above ? order > 0 : order < 0) out.push_back(all[i]);
+  }
+  if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
+  return Value::List(std::move(out));
+}
+
+Value Peak(const Value& timeline) {
+  std::vector<StepView> steps;
+  Value bad = ReadSteps(timeline, &steps);
+  if (bad.is_error()) return bad;
+  if (steps.empty()) return NotATimeline();
+  size_t best = 0;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    int order = 0;
+    Value error = Order(*steps[i].amount, *steps[best].amount, &order);
+    if (error.is_error()) return error;
+    if (order > 0) best = i;
+  }
+  return timeline.items()[best];
+}
+
+Value At(const Value& timeline, const Value& date) {
+  std::vector<StepView> steps;
+  Value bad = ReadSteps(timeline, &steps);
+  if (bad.is_error()) return bad;
+  if (!date.is(ValueKind::kDate)) return Value::Error("`at` needs a date, not " + DescribeKind(date));
+  auto it = std::upper_bound(steps.begin(), steps.end(), date.int_value(),
+                             [](int64_t t, const StepView& s) { return t < s.window.end; });
+  if (it == steps.end()) return NotATimeline();
+  return *it->amount;
+}
+
+// `a.plus(b)`, `a.minus(b)`: one step per stretch where neither changes,
+// listing the items of both.
+Value Merge(const Value& a, const Value& b, syntax::BinaryOp op, Budget* budget) {
+  std::vector<StepView> x, y;
+  Value bad = ReadSteps(a, &x);
+  if (!bad.is_error()) bad = ReadSteps(b, &y);
+  if (bad.is_error()) return bad;
+  std::vector<Value> out;
+  size_t i = 0, j = 0;
+  int64_t from = Interval::kOpenStart;
+  while (i < x.size() && j < y.size()) {
+    int64_t to = std::min(x[i].window.end, y[j].window.end);
+    Value amount = Combine(op, *x[i].amount, *y[j].amount, budget);
+    if (amount.is_error()) return amount;
+    std::vector<Value> items;
+    for (const Value& v : x[i].items->items()) items.push_back(v);
+    for (const Value& v : y[j].items->items()) items.push_back(v);
+    Value step = Step({from, to}, std::move(amount), std::move(items), budget);
+    if (step.is_error()) return step;
+    out.push_back(std::move(step));
+    from = to;
+    if (x[i].window.end == to) ++i;
+    if (y[j].window.end == to) ++j;
+  }
+  if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
+  return Value::List(std::move(out));
+}
+
+// What makes two values equal for `distinct`: numbers by value, else the
+// literal text.
+std::string DistinctKey(const Value& v) {
+  if (v.is(ValueKind::kDouble) && std::nearbyint(v.double_value()) == v.double_value() &&
+      std::fabs(v.double_value()) < 9e15) {
+    return Value::Int(static_cast<int64_t>(v.double_value())).ToLiteral();
+  }
+  if (v.is(ValueKind::kString)) return std::string("s") + std::string(v.string_value());
+  return v.ToLiteral();
+}
+
+Value Distinct(const Value& list, Budget* budget) {
+  if (!list.is(ValueKind::kList)) return Value::Error("`distinct` needs a list, not " + DescribeKind(list));
+  std::unordered_set<std::string> seen;
+  std::vector<Value> out;
+  for (const Value& v : list.items()) {
+    std::string key = DistinctKey(v);
+    if (!budget->Scan(key.size() + 64)) return budget->Error();
+    if (seen.insert(std::move(key)).second) out.push_back(v);
+  }
+  if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
+  return Value::List(std::move(out));
+}
+
+Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budget) {
+  Interval a, b;
+  Value bad = ToInterval(args[0], &a);
+  if (bad.is_error()) return bad;
+  if (id == FunctionId::kStart || id == FunctionId::kEnd || id == FunctionId::kDuration) {
+    bool open = (id != FunctionId::kEnd && a.start == Interval::kOpenStart) ||
+                (id != FunctionId::kStart && a.end == Interval::kOpenEnd);
+    if (open) return Value::Error("the interval " + IntervalValue(a).ToLiteral() + " is open-ended");
+    if (id == FunctionId::kStart) return Value::Date(a.start);
+    if (id == FunctionId::kEnd) return Value::Date(a.end);
+    return Value::Duration((a.end - a.start) * kSecondsPerDay);
+  }
+  if (id == FunctionId::kContains && args[1].is(ValueKind::kDate)) {
+    int64_t t = args[1].int_value();
+    return Value::Bool(a.start <= t && t < a.end);
+  }
+  bad = ToInterval(args[1], &b);
+  if (bad.is_error()) return bad;
+  switch (id) {
+    case FunctionId::kOverlaps: return Value::Bool(std::max(a.start, b.start) < std::min(a.end, b.end));
+    case FunctionId::kContains: return Value::Bool(a.start <= b.start && b.end <= a.end);
+    default: {  // kIntersect: empty (start == end) when they do not overlap
+      if (!budget->Allocate(MapBytes(2))) return budget->Error();
+      Interval both{std::max(a.start, b.start), std::min(a.end, b.end)};
+      if (both.end < both.start) both.end = both.start;
+      return IntervalValue(both);
+    }
+  }
+}
+
+}  // namespace
+
+Value ToInterval(const Value& v, Interval* out) {
+  if (!v.is(ValueKind::kMap)) return Value::Error("not an interval: " + DescribeKind(v), v.loc());
+  *out = Interval{};
+  const Value* start = v.Field(N().start);
+  const Value* end = v.Field(N().end);
+  const Value* duration = v.Field("duration");
+  if (start != nullptr && start->is(ValueKind::kDate)) out->start = start->int_value();
+  if (end != nullptr && end->is(ValueKind::kDate)) {
+    out->end = end->int_value();
+  } else if (duration != nullptr && duration->is(ValueKind::kDuration) && out->start != Interval::kOpenStart) {
+    int64_t seconds = std::max<int64_t>(duration->int_value(), 0);
+    out->end = out->start + (seconds + kSecondsPerDay - 1) / kSecondsPerDay;
+  }
+  return Value();
+}
+
+Value IntervalValue(const Interval& i) {
+  MapEntries entries;
+  if (i.start != Interval::kOpenStart) entries.emplace_back(N().start, Value::Date(i.start));
+  if (i.end != Interval::kOpenEnd) entries.emplace_back(N().end, Value::Date(i.end));
+  return Value::Map(std::move(entries));
+}
+
+Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget) {
+  std::vector<Event> events;
+  for (uint32_t k = 0; k < items.size(); ++k) {
+    const TimelineItem& item = items[k];
+    if (item.windows.empty()) {
+      events.push_back({Interval::kOpenStart, k, true});
+      continue;
+    }
+    for (const Interval& w : item.windows) {
+      if (w.end <= w.start) continue;  // holds at no moment
+      events.push_back({w.start, k, true});
+      if (w.end != Interval::kOpenEnd) events.push_back({w.end, k, false});
+    }
+  }
+  if (!budget->Allocate(events.size() * sizeof(Event))) return budget->Error();
+  // Sorting n events: about n log n steps.
+  uint64_t log = 1;
+  while ((uint64_t{1} << log) < events.size()) ++log;
+  if (!budget->Steps(events.size() * log)) return budget->Error();
+  return Timeline(items, &events, budget);
+}
+
+Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budget) {
+  std::vector<std::pair<std::string, std::vector<Value>>> groups;
+  std::unordered_map<std::string, size_t> index;
+  for (const auto& [key, item] : keyed) {
+    if (!key.is(ValueKind::kString)) return Value::Error("the key of `group` must be a string, not " + DescribeKind(key));
+    std::string text(key.string_value());
+    auto [it, fresh] = index.emplace(text, groups.size());
+    if (fresh) groups.emplace_back(std::move(text), std::vector<Value>{});
+    groups[it->second].second.push_back(item);
+  }
+  if (!budget->Allocate(MapBytes(groups.size()) + ListBytes(keyed.size()))) return budget->Error();
+  MapEntries entries;
+  for (auto& [key, list] : groups) entries.emplace_back(Key(key), Value::List(std::move(list)));
+  return Value::Map(std::move(entries));
+}
+
+Value CallTimeBuiltin(FunctionId id, const std::vector<Value>& args, Budget* budget) {
+  switch (id) {
+    case FunctionId::kDistinct: return Distinct(args[0], budget);
+    case FunctionId::kPeak: return Peak(args[0]);
+    case FunctionId::kAt: return At(args[0], args[1]);
+    case FunctionId::kOver:
+    case FunctionId::kUnder: return Beyond(args[0], args[1], id == FunctionId::kOver, budget);
+    case FunctionId::kPlus:
+    case FunctionId::kMinus:
+      return Merge(args[0], args[1], id == FunctionId::kPlus ? syntax::BinaryOp::kAdd : syntax::BinaryOp::kSub,
+                   budget);
+    default: return IntervalMethod(id, args, budget);
+  }
+}
+
+}  // namespace capops::eval

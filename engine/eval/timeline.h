@@ -1,0 +1,57 @@
+// Intervals and timelines (internal to engine/eval).
+//
+// An interval is a span of days [start, end), open at either side. A
+// `Window` fact is one: its end is `end`, or `start + duration` rounded up
+// to a day, or open. A timeline is a step function of an amount over time,
+// made from items that each hold an amount in their windows, and built by
+// one sweep over their sorted endpoints: O(n log n) for n windows, plus the
+// items it lists per step. As a Value it is the list of its steps, in time
+// order and covering all time, each a map
+//   {window: {start?, end?}, amount, items: [...]}
+// where `items` are the items holding their amount in that step, in the
+// order they began.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/check/functions.h"
+#include "engine/common/value.h"
+#include "engine/eval/budget.h"
+
+namespace capops::eval {
+
+struct Interval {
+  static constexpr int64_t kOpenStart = INT64_MIN;
+  static constexpr int64_t kOpenEnd = INT64_MAX;
+  int64_t start = kOpenStart;  // days since 1970-01-01, inclusive
+  int64_t end = kOpenEnd;      // exclusive
+};
+
+/// The interval a `Window` or `Interval` value spans; an error value (else
+/// null) when `v` is not one.
+Value ToInterval(const Value& v, Interval* out);
+/// `{start, end}` as an `Interval` record value, without the open sides.
+Value IntervalValue(const Interval& i);
+
+/// One item of a timeline: the windows it holds `amount` in (none: at all
+/// times).
+struct TimelineItem {
+  Value item;
+  std::vector<Interval> windows;
+  Value amount;
+};
+
+/// The timeline of `items`, or an error value (the budget is spent, or the
+/// amounts do not add up).
+Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget);
+
+/// `group`: the items by key, keys in the order first seen.
+Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budget);
+
+/// The interval and timeline built-ins, and `distinct`: `args` are
+/// evaluated, receiver first.
+Value CallTimeBuiltin(check::FunctionId id, const std::vector<Value>& args, Budget* budget);
+
+}  // namespace capops::eval

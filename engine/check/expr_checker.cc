@@ -356,6 +356,7 @@ Typed ExprChecker::InferCall(Expr& e) {
 bool ExprChecker::KeepsFactItems(FunctionId id, const std::vector<Typed>& args) {
   switch (id) {
     case FunctionId::kDistinct:
+    case FunctionId::kFlatten:
     case FunctionId::kPeak:
     case FunctionId::kOver:
     case FunctionId::kUnder: return args[0].fact_items;

@@ -24,6 +24,7 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"double", FunctionId::kDouble, true, false, 1, "double(number | string) -> double"},
       {"string", FunctionId::kString, true, false, 1, "string(value) -> string"},
       {"distinct", FunctionId::kDistinct, true, true, 1, "list.distinct() -> list (first of each value, in order)"},
+      {"flatten", FunctionId::kFlatten, true, true, 1, "list<list<T>>.flatten() -> list<T>"},
       {"overlaps", FunctionId::kOverlaps, false, true, 2, "interval.overlaps(interval) -> bool"},
       {"intersect", FunctionId::kIntersect, false, true, 2, "interval.intersect(interval) -> Interval"},
       {"start", FunctionId::kStart, false, true, 1, "interval.start() -> date"},
@@ -202,6 +203,13 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kDistinct:
       need(kind(0) == TypeKind::kList || Loose(kind(0)), "`distinct` needs a list, not " + got);
       return args[0];
+    case FunctionId::kFlatten: {
+      const Type& outer = types->Get(args[0]);
+      bool nested = outer.kind == TypeKind::kList && types->KindOf(outer.elem) == TypeKind::kList;
+      need(nested || Loose(kind(0)) || (outer.kind == TypeKind::kList && Loose(types->KindOf(outer.elem))),
+           "`flatten` needs a list of lists, not " + got);
+      return nested ? outer.elem : types->List(types->Any());
+    }
     default: return TimeResult(id, args, types, error);
   }
   return types->Error();

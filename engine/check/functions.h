@@ -30,6 +30,7 @@ enum class FunctionId {
   kDouble,
   kString,
   kDistinct,
+  kFlatten,
   // intervals (a `Window`, or any record with a `start` and an `end` date)
   kOverlaps,
   kIntersect,

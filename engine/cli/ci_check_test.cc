@@ -257,7 +257,7 @@ TEST_CASE("waivers: a waived finding does not fail the run", "[cli][waivers]") {
   // Waive every finding of the example: the run passes, and fails again without the waivers.
   std::string entries;
   for (const char* rule :
-       {"CAP-ALC-001", "CAP-ALC-006", "CAP-CMP-001", "CAP-GOV-001", "CAP-SUP-001"}) {
+       {"CAP-ALC-001", "CAP-ALC-006", "CAP-CMP-001", "CAP-GOV-001", "CAP-SUP-001", "CAP-SUP-005"}) {
     entries += "  - {rule: " + std::string(rule) +
                ", file: 'one/*.yaml', owner: o, reason: accepted, expires: 2099-01-01}\n";
   }

@@ -654,6 +654,9 @@ TEST_CASE("distinct keeps the first of each value; group lists items by key", "[
   CHECK(TimeValueOf("plan.allocations.group(a, a.gpus)") ==
         "compile error: the key of `group` must be a string, an id or an enum member, not `int`");
   CHECK(TimeValueOf("distinct(1)") == "compile error: `distinct` needs a list, not `int`");
+  CHECK(TimeValueOf("[[1, 2], [], [2]].flatten()") == "[1, 2, 2]");
+  CHECK(TimeValueOf("plan.allocations.map(a, [a.id]).flatten().distinct()") == "[a1, a2, a3, a4, a5]");
+  CHECK(TimeValueOf("[1].flatten()") == "compile error: `flatten` needs a list of lists, not `list<int>`");
 }
 
 }  // namespace

@@ -276,6 +276,17 @@ Value Distinct(const Value& list, Budget* budget) {
   return Value::List(std::move(out));
 }
 
+Value Flatten(const Value& list, Budget* budget) {
+  if (!list.is(ValueKind::kList)) return Value::Error("`flatten` needs a list, not " + DescribeKind(list));
+  std::vector<Value> out;
+  for (const Value& inner : list.items()) {
+    if (!inner.is(ValueKind::kList)) return Value::Error("`flatten` needs a list of lists, not of " + DescribeKind(inner));
+    if (!budget->Allocate(ListBytes(inner.items().size()))) return budget->Error();
+    for (const Value& v : inner.items()) out.push_back(v);
+  }
+  return Value::List(std::move(out));
+}
+
 Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budget) {
   Interval a, b;
   Value bad = ToInterval(args[0], &a);
@@ -372,6 +383,7 @@ Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budg
 Value CallTimeBuiltin(FunctionId id, const std::vector<Value>& args, Budget* budget) {
   switch (id) {
     case FunctionId::kDistinct: return Distinct(args[0], budget);
+    case FunctionId::kFlatten: return Flatten(args[0], budget);
     case FunctionId::kPeak: return Peak(args[0]);
     case FunctionId::kAt: return At(args[0], args[1]);
     case FunctionId::kOver:

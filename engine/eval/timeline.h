@@ -50,7 +50,7 @@ Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget);
 /// `group`: the items by key, keys in the order first seen.
 Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budget);
 
-/// The interval and timeline built-ins, and `distinct`: `args` are
+/// The interval and timeline built-ins, `distinct` and `flatten`: `args` are
 /// evaluated, receiver first.
 Value CallTimeBuiltin(check::FunctionId id, const std::vector<Value>& args, Budget* budget);
 

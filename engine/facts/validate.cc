@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -20,6 +21,7 @@
 #include <utility>
 
 #include "engine/common/escape.h"
+#include "engine/facts/interval.h"
 #include "engine/facts/scalar.h"
 
 namespace capops::facts {
@@ -205,6 +207,7 @@ class Validator {
   Value Enum(const EnumDef& def, const Value& v);
   void UnknownMember(const EnumDef& def, std::string_view text, SourceLoc loc, bool as_key);
   Value Text(const Type& t, const Value& v);
+  void Consistent(const RecordDef& def, MapView fields);
 
   // A record's working vectors, one pair per depth (a record's fields are
   // checked one level down), kept for the next record at that depth: a
@@ -234,6 +237,7 @@ class Validator {
   size_t edits_ = 0;
   std::deque<Buffers> buffers_;  // by depth; a deque keeps references to them valid
   bool too_deep_ = false;
+  std::vector<signed char> interval_;  // by record index: IsIntervalRecord, -1 not yet asked
 };
 
 // A tree deeper than the limit is not followed, so it cannot be typed: it
@@ -390,10 +394,26 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
     }
   }
   bool filled = FillAbsent(def, given, v.loc(), meant, &entries);
+  Consistent(def, entries);
   Value result = !owned && !dropped && !filled && edits_ == edits ? v : Rebuilt(Value::MapFrom(&entries), v.loc());
   entries.clear();
   taken.clear();  // the values given, moved from or still shared
   return result;
+}
+
+// Checks across the fields of a record whose fields are typed: the schema
+// types fields one by one, so an interval that ends before it starts is
+// caught here (see interval.h).
+void Validator::Consistent(const RecordDef& def, MapView fields) {
+  const RecordDef* first = schema_.records.data();
+  if (std::less<>()(&def, first) || !std::less<>()(&def, first + schema_.records.size())) return;
+  size_t index = static_cast<size_t>(&def - first);
+  if (interval_.size() != schema_.records.size()) interval_.assign(schema_.records.size(), -1);
+  if (interval_[index] < 0) interval_[index] = IsIntervalRecord(schema_, def) ? 1 : 0;
+  if (interval_[index] == 0) return;
+  for (IntervalProblem& problem : CheckInterval(fields)) {
+    out_->Error(problem.loc, std::move(problem.message)).help = std::move(problem.help);
+  }
 }
 
 // Adds the defaults of absent fields and reports the missing required ones;

@@ -454,6 +454,57 @@ TEST_CASE("unknown, missing and repeated entries are diagnosed", "[schema]") {
   });
 }
 
+// A window that holds no time hides its allocation from every time-based
+// rule, so it is a located error, at the field to change.
+TEST_CASE("a window must end after it starts", "[schema]") {
+  auto window = [](const std::string& fields) {
+    return Plan("demands:\n  - {id: d, slice: training, window: {start: 2027-04-15, " + fields +
+                "}}\n");
+  };
+  CheckCases({
+      {"end before start", window("end: 2027-04-10"),
+       "5:63: `end` `2027-04-10` is not after `start` `2027-04-15`\n"
+       "  help: `end` is exclusive: a window of one day from `2027-04-15` ends on `2027-04-16`\n"},
+      {"end on the start date", window("end: 2027-04-15"),
+       "5:63: `end` `2027-04-15` is not after `start` `2027-04-15`\n"
+       "  help: `end` is exclusive: a window of one day from `2027-04-15` ends on `2027-04-16`\n"},
+      {"zero duration in days", window("duration: 0d"),
+       "5:68: `duration` `0s` is not positive: the window holds no time\n"
+       "  help: give its length, such as `5d`, or leave `duration` out for a window that runs "
+       "on from its start\n"},
+      {"zero duration in seconds", window("duration: 0s"),
+       "5:68: `duration` `0s` is not positive: the window holds no time\n"
+       "  help: give its length, such as `5d`, or leave `duration` out for a window that runs "
+       "on from its start\n"},
+      // A duration has no sign in facts: `-1d` is not a duration at all.
+      {"negative duration", window("duration: -1d"),
+       "5:68: expected a duration such as `8h` or `5d`, got string `-1d`\n"},
+      {"end and duration that disagree", window("end: 2027-04-20, duration: 4d"),
+       "5:85: `duration` `4d` disagrees with `end` `2027-04-20`, which is `5d` after `start` "
+       "`2027-04-15`\n"
+       "  help: give either `end` or `duration`: rules read `end` when both are given\n"},
+      // Each wrong field is reported once; their disagreement is not a third error.
+      {"both wrong", window("end: 2027-04-10, duration: 0h"),
+       "5:63: `end` `2027-04-10` is not after `start` `2027-04-15`\n"
+       "  help: `end` is exclusive: a window of one day from `2027-04-15` ends on `2027-04-16`\n"
+       "5:85: `duration` `0s` is not positive: the window holds no time\n"
+       "  help: give its length, such as `5d`, or leave `duration` out for a window that runs "
+       "on from its start\n"},
+      {"in the inventory",
+       Inventory("supply:\n  - {id: s, kind: reservation, accelerator: h100-80, gpus: 8,"
+                 " window: {start: 2027-04-17, end: 2027-04-12}}\n"),
+       "4:96: `end` `2027-04-12` is not after `start` `2027-04-17`\n"
+       "  help: `end` is exclusive: a window of one day from `2027-04-17` ends on `2027-04-18`\n"},
+      // Near misses: the shortest windows that hold time, and an end and a
+      // duration that agree.
+      {"end the day after start", window("end: 2027-04-16"), ""},
+      {"one second", window("duration: 1s"), ""},
+      {"end and duration that agree", window("end: 2027-04-20, duration: 5d"), ""},
+      {"start alone runs on",
+       Plan("demands:\n  - {id: d, slice: training, window: {start: 2027-04-15}}\n"), ""},
+  });
+}
+
 TEST_CASE("dangling references are diagnosed at the referring value", "[schema]") {
   const std::string alloc = std::string(kDemands) + "allocations:\n";
   CheckCases({

@@ -154,6 +154,9 @@ size_t PlanBuilder::NewAllocation(const Demand& d, int pool, int gpus) {
   a.demand = d.id;
   a.pool = pool;
   a.gpus = gpus;
+  // A reservation backs only its window: a windowless allocation there
+  // holds its GPUs for the reservation's window, not at all times.
+  a.window = inv_.pools[pool].own_window;
   a.evidence.push_back(inv_.pools[pool].own_supply);
   plan_.allocations.push_back(std::move(a));
   return plan_.allocations.size() - 1;
@@ -217,7 +220,6 @@ void PlanBuilder::AddExploration() {
     }
     if (release_on_allocation && !no_release)
       a.release_condition = "Released at the end of the day";
-    if (rng_.Chance(0.5)) a.evidence.clear();
     if (fault_(Fault::kZeroGpus)) a.gpus = 0;
     if (inv_.pools[pool].role == PoolRole::kShared && rng_.Chance(0.01)) {
       borrowers_.push_back({plan_.allocations.size() - 1, region});
@@ -364,7 +366,9 @@ void PlanBuilder::AddTuning() {
     int gpus = 2 * rng_.Between(1, 4);
     bool research = rng_.Chance(0.7);
     const std::vector<int>& near = index_.Of(PoolRole::kResearch, d.region, d.home_accel);
-    const std::vector<int>& shared = index_.Of(PoolRole::kShared, d.region);
+    // Tuning runs on its training configuration's accelerator (CAP-CMP-007).
+    const std::vector<int>& shared = fault_(Fault::kTuningElsewhere) ? index_.Of(PoolRole::kShared, d.region)
+                                                                     : index_.Of(PoolRole::kShared, d.region, d.home_accel);
     int pool = FindPool(research ? near : shared, gpus, true);
     if (pool < 0) pool = FindPool(research ? shared : near, gpus, true);
     if (pool < 0) break;
@@ -375,6 +379,7 @@ void PlanBuilder::AddTuning() {
     const Pool& p = inv_.pools[pool];
     if (fault_(Fault::kQuotaEvidence))
       a.evidence = {inv_.quota[p.region][p.accel], inv_.forecast[p.region][p.accel]};
+    if (fault_(Fault::kUncited)) a.evidence.clear();
   }
   plan_.demands.push_back(std::move(d));
 }

@@ -45,6 +45,9 @@ constexpr std::array<double, static_cast<size_t>(Fault::kCount)> kRates = {
     0.003,  // kCatalogGroup
     0.005,  // kMergedQuota
     0.250,  // kUndocumentedService (of the services)
+    0.003,  // kUncited
+    0.005,  // kShortReservation
+    0.002,  // kTuningElsewhere (of the tuning trials)
 };
 
 // The accelerator types every corpus has; training types are offered in
@@ -117,7 +120,7 @@ Supply Reservation(const Pool& p, size_t n, Rng* rng, Injector* faults) {
   s.kind = "reservation";
   s.accel = p.accel;
   if (rng->Chance(0.5)) s.region = p.region;
-  s.gpus = p.Capacity();
+  s.gpus = (*faults)(Fault::kShortReservation) ? std::max(1, p.Capacity() / 4) : p.Capacity();
   s.window = Window{BaseDay() - 7, BaseDay() + 728, ""};
   if (rng->Chance(0.3)) {
     s.term = "365d";
@@ -160,6 +163,7 @@ void AddPools(size_t count, Rng* rng, Injector* faults, Inventory* inv) {
     bool confirmed = p.role == PoolRole::kProduction && p.service < 0;
     Supply own = confirmed ? PhysicalConfirmation(p, i, rng) : Reservation(p, i, rng, faults);
     p.own_supply = own.id;
+    p.own_window = own.window;
     inv->supply.push_back(std::move(own));
     inv->pools.push_back(std::move(p));
   }

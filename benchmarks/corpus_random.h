@@ -65,6 +65,9 @@ enum class Fault {
   kCatalogGroup,           // CAP-SUP-002
   kMergedQuota,            // CAP-SUP-003
   kUndocumentedService,    // CAP-SUP-004
+  kUncited,                // CAP-SUP-005: an allocation that cites no supply
+  kShortReservation,       // CAP-SUP-006: a reservation for a quarter of its pool
+  kTuningElsewhere,        // CAP-CMP-007: tuning on a shared pool of any accelerator
   kCount
 };
 

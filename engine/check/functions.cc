@@ -22,6 +22,8 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"int", FunctionId::kInt, true, false, 1, "int(number | string) -> int"},
       {"double", FunctionId::kDouble, true, false, 1, "double(number | string) -> double"},
       {"string", FunctionId::kString, true, false, 1, "string(value) -> string"},
+      {"orValue", FunctionId::kOrValue, false, true, 2, "optional<T>.orValue(T) -> T"},
+      {"hasValue", FunctionId::kHasValue, false, true, 1, "optional<T>.hasValue() -> bool"},
   };
   return kFunctions;
 }
@@ -73,6 +75,19 @@ TypeId AggregateResult(FunctionId id, TypeId list, TypeTable* types, std::string
   return sum && Loose(e) ? types->Any() : elem;
 }
 
+// `x.orValue(d)`: the optional's value type, or the default's when that is
+// the wider (an int optional with a double default is a double).
+TypeId OrValueResult(const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
+  TypeId value = types->KindOf(args[0]) == TypeKind::kOptional ? types->Get(args[0]).elem : types->Any();
+  if (Loose(types->KindOf(value))) return args[1];
+  if (Assignable(*types, args[1], value)) return value;
+  if (Assignable(*types, value, args[1])) return args[1];
+  if (error->empty()) {
+    *error = "the default of `orValue` is `" + types->Name(args[1]) + "`, not `" + types->Name(value) + "`";
+  }
+  return types->Error();
+}
+
 }  // namespace
 
 TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
@@ -121,6 +136,13 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kString:
       need(Printable(*types, args[0]), "`string` cannot convert " + got);
       return types->Primitive(TypeKind::kString);
+    case FunctionId::kOrValue:
+    case FunctionId::kHasValue:
+      need(kind(0) == TypeKind::kOptional || Loose(kind(0)),
+           "`" + std::string(id == FunctionId::kOrValue ? "orValue" : "hasValue") +
+               "` needs an optional such as `a.?b`, not " + got);
+      if (id == FunctionId::kHasValue) return types->Primitive(TypeKind::kBool);
+      return OrValueResult(args, types, error);
   }
   return types->Error();
 }

@@ -3,7 +3,8 @@
 // The checker resolves every call to a FunctionId so the evaluator dispatches
 // on an enum, never on a name. CEL's string functions keep CEL's names and
 // forms (`s.startsWith(t)`, `size(x)` or `x.size()`); CPL adds aggregates
-// over lists (`sum`, `count`, `min`, `max`, as functions or methods).
+// over lists (`sum`, `count`, `min`, `max`, as functions or methods), and
+// CEL's `orValue` and `hasValue` on optionals (`a.?b`).
 #pragma once
 
 #include <string_view>
@@ -27,6 +28,8 @@ enum class FunctionId {
   kInt,
   kDouble,
   kString,
+  kOrValue,
+  kHasValue,
 };
 
 struct FunctionInfo {

@@ -80,6 +80,12 @@ TypeId TypeTable::Enum(uint32_t index) { return Indexed(TypeKind::kEnum, index);
 TypeId TypeTable::Record(uint32_t index) { return Indexed(TypeKind::kRecord, index); }
 TypeId TypeTable::Ref(uint32_t record_index) { return Indexed(TypeKind::kRef, record_index); }
 
+TypeId TypeTable::Optional(TypeId value) {
+  Type t{TypeKind::kOptional};
+  t.elem = value;
+  return Intern(t);
+}
+
 std::string TypeTable::Name(TypeId id) const {
   const Type& t = types_[id];
   switch (t.kind) {
@@ -99,6 +105,7 @@ std::string TypeTable::Name(TypeId id) const {
     case TypeKind::kRecord: return records[t.index].name;
     case TypeKind::kList: return std::string(t.is_set ? "set<" : "list<") + Name(t.elem) + ">";
     case TypeKind::kMap: return "map<" + Name(t.key) + ", " + Name(t.elem) + ">";
+    case TypeKind::kOptional: return "optional<" + Name(t.elem) + ">";
   }
   return "?";
 }

@@ -127,9 +127,11 @@ unary
     | (ops+='-')+ member  # NegUnary
     ;
 
+// `a.?b` is CEL's optional selection: an optional value, none when `b` is absent.
 member
     : primary                                              # PrimaryMember
     | member '.' field=fieldName                           # SelectMember
+    | member '.' '?' field=fieldName                       # OptSelectMember
     | member '.' method=fieldName '(' args=exprList? ')'   # MethodMember
     | member '[' index=expr ']'                            # IndexMember
     ;
@@ -138,7 +140,7 @@ primary
     : fn=IDENT '(' args=exprList? ')'        # CallPrimary
     | IDENT                                  # IdentPrimary
     | '(' expr ')'                           # ParenPrimary
-    | '[' exprList? ','? ']'                 # ListPrimary
+    | '[' listElements? ','? ']'             # ListPrimary
     | '{' mapEntries? ','? '}'               # MapPrimary
     | '{' exprList ','? '}'                  # SetPrimary
     | literal                                # LiteralPrimary
@@ -148,6 +150,15 @@ exprList
     : expr (',' expr)*
     ;
 
+// `x if c` is an element included only when `c` is true.
+listElements
+    : listElement (',' listElement)*
+    ;
+
+listElement
+    : value=expr (IF cond=expr)?
+    ;
+
 mapEntries
     : expr ':' expr (',' expr ':' expr)*
     ;
@@ -155,7 +166,7 @@ mapEntries
 // Field names may be words that are keywords elsewhere (`plan.window`, `x.at`).
 fieldName
     : IDENT | PACKAGE | IMPORT | RULE | PARAM | ENUM | RECORD | DOCUMENT | REF | FN
-    | FOR | IN | LET | WHERE | DENY | WARN | WHEN | AT | BECAUSE | FIX | TEST
+    | FOR | IN | LET | WHERE | DENY | WARN | WHEN | AT | BECAUSE | FIX | TEST | IF
     ;
 
 literal
@@ -192,6 +203,7 @@ WHEN    : 'when';
 AT      : 'at';
 BECAUSE : 'because';
 FIX     : 'fix';
+IF      : 'if';
 
 NULL_LIT  : 'null';
 TRUE_LIT  : 'true';

@@ -174,7 +174,7 @@ void Checker::CheckRule(uint32_t module, const syntax::Rule& rule) {
 }
 
 void Checker::CheckClause(const syntax::Clause& c) {
-  Typed t = exprs_.Infer(*c.expr);
+  Typed t = exprs_.Infer(*c.expr, c.kind == syntax::ClauseKind::kLet);  // `let x = a.?b` keeps it optional
   const TypeTable& types = program_->schema;
   const Type type = types.Get(t.type);  // a copy: checking may grow the table
   bool loose = type.kind == TypeKind::kAny || type.kind == TypeKind::kError;

@@ -132,6 +132,28 @@ const IllTyped kIllTyped[] = {
      {"2:9: no operator `%` for `int` and `double`"}},
     {"  where int(plan.metadata) > 1\n  deny \"x\"",
      {"2:9: `int` cannot convert `Metadata`"}},
+    {"  where [1 if 2].size() > 0\n  deny \"x\"",
+     {"2:15: the condition of a list element must be a bool, not `int`"}},
+    {"  for a in plan.allocations\n  where [a.gpus if true, a.pool if false].size() > 0\n  deny at a.pool \"x\"",
+     {"3:26: list elements of different types: `int` and `ref Pool`"}},
+    {"  for a in plan.allocations\n  where [a.max_hold if has(a.queue_position)].size() > 0\n  deny at a.pool \"x\"",
+     {"3:10: `a.max_hold` is optional and may be absent"}},
+    {"  for a in plan.allocations\n  where a.?queue_position > 1\n  deny at a.pool \"x\"",
+     {"3:9: `a.?queue_position` is `optional<int>` where a value is needed"}},
+    {"  for a in plan.allocations\n  where a.?window.start > 2027-01-01\n  deny at a.pool \"x\"",
+     {"3:9: `a.?window` is `optional<Window>` where a value is needed"}},
+    {"  for a in plan.allocations\n  where a.?queue_position.orValue() > 1\n  deny at a.pool \"x\"",
+     {"3:9: `orValue` takes 1 argument"}},
+    {"  for a in plan.allocations\n  where a.gpus.orValue(1) > 1\n  deny at a.pool \"x\"",
+     {"3:9: `orValue` needs an optional such as `a.?b`, not `int`"}},
+    {"  for a in plan.allocations\n  where a.?queue_position.orValue(\"none\") == \"x\"\n  deny at a.pool \"x\"",
+     {"3:9: the default of `orValue` is `string`, not `int`"}},
+    {"  for a in plan.allocations\n  where a.?queue_postion.hasValue()\n  deny at a.pool \"x\"",
+     {"3:9: no field `queue_postion` on `Allocation`"}},
+    {"  for a in plan.allocations\n  where a.gpus.?x.hasValue()\n  deny at a.pool \"x\"",
+     {"3:9: cannot read field `x` of `int`"}},
+    {"  for a in plan.allocations\n  let q = a.?queue_position\n  deny at a.pool \"{q}\"",
+     {"4:20: `q` is `optional<int>` where a value is needed"}},
 };
 
 TEST_CASE("ill-typed rules are rejected with located messages", "[check]") {
@@ -156,11 +178,30 @@ TEST_CASE("well-typed rules check cleanly", "[check]") {
       "  deny at s.candidate \"{s.candidate}\"",
       "  for d in plan.demands\n  where plan.demands.map(x, has(x.gpus), x.gpus).size() > 0\n  deny at d.id \"x\"",
       "  for a in plan.allocations\n  deny when a.gpus > 8 at a.gpus \"{a.evidence} {a.evidence.size()}\"",
+      "  for a in plan.allocations\n  let m = [\"queue\" if !has(a.queue_position), string(a.max_hold) if has(a.max_hold)]\n"
+      "  where size(m) > 0\n  deny at a.id \"{m.join(', ')}\"",
+      "  for a in plan.allocations\n  where [a.gpus if a.gpus > 1, 2, a.queue_position if has(a.queue_position)].size() > 1\n"
+      "  deny at a.id \"x\"",
+      "  for a in plan.allocations\n  let q = a.?queue_position\n  where q.hasValue() && q.orValue(0) > 3\n"
+      "  deny at a.id \"{q.orValue(0)}\"",
+      "  for a in plan.allocations\n  where a.?window.?end.orValue(2027-01-01) > 2027-06-01\n  deny at a.id \"x\"",
+      "  for a in plan.allocations\n  where (a.gpus > 1 ? a.?max_hold : a.?max_hold).orValue(1d) > 2d\n  deny at a.id \"x\"",
+      "  for d in plan.demands\n  where d.?requires.?memory.orValue(0B) > 80GiB\n  deny at d.id \"x\"",
+      "  for s in plan.substitutes\n  where s.validation.?numerics.orValue(passed) != passed\n  deny at s.candidate \"x\"",
   };
   for (const char* body : bodies) {
     INFO(body);
     CHECK(ErrorsOfRule(body).empty());
   }
+}
+
+TEST_CASE("an optional used as a value names its type and how to unwrap it", "[check]") {
+  auto c = CompilePolicy("@id(\"T-1\") rule r {\n  for a in plan.allocations\n  where a.?queue_position > 1\n"
+                         "  deny at a.id \"x\"\n}\n");
+  REQUIRE(c->diagnostics.items().size() == 1);
+  const Diagnostic& d = c->diagnostics.items()[0];
+  CHECK(d.message == "`a.?queue_position` is `optional<int>` where a value is needed");
+  CHECK(d.help == "unwrap it with `a.?queue_position.orValue(…)`, or test it with `a.?queue_position.hasValue()`");
 }
 
 TEST_CASE("names resolve to locals, params, roots and enum members", "[check]") {

@@ -5,7 +5,13 @@
 // Guards: `has(x.f)` proves `x.f` present in what the condition protects —
 // the right side of `&&`, the `then` branch of `?:`, the clauses after a
 // `where`, the statement after `when`, the transform of a 3-argument `map`.
-// `!has(x.f) || …` protects the right side too.
+// `!has(x.f) || …` protects the right side too, and so does the condition
+// of a list element (`[x.f if has(x.f)]`) its element.
+//
+// Optionals: `a.?f` is `optional<T>`, none when `f` is absent, and needs no
+// guard. An optional may only be unwrapped (`orValue`), tested
+// (`hasValue`), read further (`.?g`), bound by `let` or chosen by `?:`;
+// anywhere else it is an error, so no optional is ever taken for a value.
 #include <algorithm>
 
 #include "engine/check/internal.h"
@@ -100,7 +106,7 @@ TypeId ExprChecker::Unify(TypeId a, TypeId b, const Expr& at, const char* what) 
   return types_.Error();
 }
 
-Typed ExprChecker::Infer(Expr& e) {
+Typed ExprChecker::Infer(Expr& e, bool may_be_optional) {
   Typed t;
   switch (e.kind) {
     case ExprKind::kLiteral: {
@@ -125,11 +131,19 @@ Typed ExprChecker::Infer(Expr& e) {
     case ExprKind::kMap: t = InferCollection(e); break;
     case ExprKind::kUnary: t = InferUnary(e); break;
     case ExprKind::kBinary: t = InferBinary(e); break;
-    case ExprKind::kConditional: t = InferConditional(e); break;
+    case ExprKind::kConditional: t = InferConditional(e, may_be_optional); break;
     case ExprKind::kMacro: t = InferMacro(e); break;
     case ExprKind::kHas: t = InferHas(e); break;
+    case ExprKind::kOptSelect: t = InferOptSelect(e); break;
+    case ExprKind::kListIf: t = InferListIf(e); break;
   }
   tables_->types[e.id] = t.type;
+  if (!may_be_optional && types_.KindOf(t.type) == TypeKind::kOptional) {
+    const std::string& text = text_of(e);
+    Error(e.span, "`" + text + "` is `" + types_.Name(t.type) + "` where a value is needed")
+        .help = "unwrap it with `" + text + ".orValue(…)`, or test it with `" + text + ".hasValue()`";
+    t = Typed{types_.Error()};
+  }
   return t;
 }
 
@@ -263,27 +277,55 @@ Typed ExprChecker::InferSelect(Expr& e) {
     case TypeKind::kError: return Typed{operand.type, operand.fact, operand.fact};
     case TypeKind::kMap: return Typed{t.elem, operand.fact, operand.fact};
     case TypeKind::kRecord: {
-      const RecordDef& record = types_.records[t.index];
-      const FieldDef* field = record.Find(e.name);
-      if (field == nullptr) {
-        std::vector<std::string> names;
-        for (const FieldDef& f : record.fields) names.push_back(f.name);
-        Diagnostic& d = Error(e.span, "no field `" + e.name + "` on `" + record.name + "`");
-        std::string guess = ClosestName(e.name, names);
-        if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
-        return Typed{types_.Error()};
-      }
+      const FieldDef* field = FieldOf(types_.records[t.index], e);
+      if (field == nullptr) return Typed{types_.Error()};
       if (field->optional && guards_.count(syntax::DumpExpr(e)) == 0) {
         Error(e.span, "`" + text_of(e) + "` is optional and may be absent")
             .help = "guard it: `where has(" + text_of(e) + ")`, or `has(" + text_of(e) + ") && …`";
       }
       // A timeline's step is computed, but the items it lists may be facts.
-      if (record.name.rfind("Segment<", 0) == 0) return Typed{field->type, false, e.name == "items" && operand.fact_items};
+      if (types_.records[t.index].name.rfind("Segment<", 0) == 0) {
+        return Typed{field->type, false, e.name == "items" && operand.fact_items};
+      }
       // What is read from the facts is located, and so is everything inside it.
       return Typed{field->type, operand.fact, operand.fact};
     }
     default:
       Error(e.span, "cannot read field `" + e.name + "` of `" + types_.Name(operand.type) + "`");
+      return Typed{types_.Error()};
+  }
+}
+
+// The field a selection names, or nullptr with a did-you-mean error.
+const FieldDef* ExprChecker::FieldOf(const RecordDef& record, const Expr& select) {
+  const FieldDef* field = record.Find(select.name);
+  if (field != nullptr) return field;
+  std::vector<std::string> names;
+  for (const FieldDef& f : record.fields) names.push_back(f.name);
+  Diagnostic& d = Error(select.span, "no field `" + select.name + "` on `" + record.name + "`");
+  std::string guess = ClosestName(select.name, names);
+  if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
+  return nullptr;
+}
+
+// `a.?f`, also on an optional `a` (a chain): `optional<T>` for a field `f: T`.
+Typed ExprChecker::InferOptSelect(Expr& e) {
+  Typed operand = Infer(*e.args[0], true);
+  TypeId inner = operand.type;
+  if (types_.KindOf(inner) == TypeKind::kOptional) inner = types_.Get(inner).elem;
+  const Type t = types_.Get(inner);
+  switch (t.kind) {
+    case TypeKind::kAny: return Typed{types_.Optional(types_.Any()), operand.fact, operand.fact};
+    case TypeKind::kError: return Typed{types_.Error()};
+    case TypeKind::kMap: return Typed{types_.Optional(t.elem), operand.fact, operand.fact};
+    case TypeKind::kRecord: {
+      const FieldDef* field = FieldOf(types_.records[t.index], e);
+      if (field == nullptr) return Typed{types_.Error()};
+      return Typed{types_.Optional(field->type), operand.fact, operand.fact};
+    }
+    default:
+      Error(e.span, "cannot read field `" + e.name + "` of `" + types_.Name(operand.type) + "`")
+          .help = "`.?` reads a field of a record or a map";
       return Typed{types_.Error()};
   }
 }
@@ -319,10 +361,12 @@ Typed ExprChecker::InferIndex(Expr& e) {
 }
 
 Typed ExprChecker::InferCall(Expr& e) {
+  // The receiver of `orValue` and `hasValue` is the optional they unwrap.
+  bool unwraps = e.is_method && (e.name == "orValue" || e.name == "hasValue");
   std::vector<TypeId> args;
   std::vector<Typed> typed;
   for (auto& arg : e.args) {
-    typed.push_back(Infer(*arg));
+    typed.push_back(Infer(*arg, unwraps && args.empty()));
     args.push_back(typed.back().type);
   }
   Typed user;
@@ -389,6 +433,17 @@ Typed ExprChecker::InferCollection(Expr& e) {
   return Typed{types_.List(elem, e.kind == ExprKind::kSet), false, facts};
 }
 
+// `x if c`: `c` guards `x` as the condition of `?:` guards its `then`.
+Typed ExprChecker::InferListIf(Expr& e) {
+  Typed cond = Infer(*e.args[1]);
+  ExpectBool(cond, *e.args[1], "the condition of a list element");
+  std::set<std::string> saved = guards_;
+  Collect(*e.args[1], false, &guards_);
+  Typed value = Infer(*e.args[0]);
+  guards_ = std::move(saved);
+  return value;
+}
+
 Typed ExprChecker::InferUnary(Expr& e) {
   Typed operand = Infer(*e.args[0]);
   TypeKind k = types_.KindOf(operand.type);
@@ -424,15 +479,15 @@ Typed ExprChecker::InferLogical(Expr& e) {
   return Typed{types_.Primitive(TypeKind::kBool)};
 }
 
-Typed ExprChecker::InferConditional(Expr& e) {
+Typed ExprChecker::InferConditional(Expr& e, bool may_be_optional) {
   Typed cond = Infer(*e.args[0]);
   ExpectBool(cond, *e.args[0], "the condition of `?:`");
   std::set<std::string> saved = guards_;
   Collect(*e.args[0], false, &guards_);
-  Typed then = Infer(*e.args[1]);
+  Typed then = Infer(*e.args[1], may_be_optional);
   guards_ = saved;
   Collect(*e.args[0], true, &guards_);
-  Typed otherwise = Infer(*e.args[2]);
+  Typed otherwise = Infer(*e.args[2], may_be_optional);
   guards_ = std::move(saved);
   TypeId type = Unify(then.type, otherwise.type, e, "the branches of `?:` are");
   return Typed{type, then.fact && otherwise.fact, then.fact_items && otherwise.fact_items};
@@ -514,14 +569,7 @@ Typed ExprChecker::InferHas(Expr& e) {
   Typed operand = Infer(*select.args[0]);
   const Type t = types_.Get(operand.type);
   if (t.kind == TypeKind::kRecord) {
-    const RecordDef& record = types_.records[t.index];
-    if (record.Find(select.name) == nullptr) {
-      std::vector<std::string> names;
-      for (const FieldDef& f : record.fields) names.push_back(f.name);
-      Diagnostic& d = Error(select.span, "no field `" + select.name + "` on `" + record.name + "`");
-      std::string guess = ClosestName(select.name, names);
-      if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
-    }
+    FieldOf(types_.records[t.index], select);
   } else if (t.kind != TypeKind::kMap && !IsLoose(t.kind)) {
     Error(select.span, "`has` needs a record or a map, not `" + types_.Name(operand.type) + "`");
   }

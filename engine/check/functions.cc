@@ -36,6 +36,8 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"under", FunctionId::kUnder, false, true, 2, "timeline.under(amount) -> list<Segment>"},
       {"plus", FunctionId::kPlus, false, true, 2, "timeline.plus(timeline) -> timeline"},
       {"minus", FunctionId::kMinus, false, true, 2, "timeline.minus(timeline) -> timeline"},
+      {"orValue", FunctionId::kOrValue, false, true, 2, "optional<T>.orValue(T) -> T"},
+      {"hasValue", FunctionId::kHasValue, false, true, 1, "optional<T>.hasValue() -> bool"},
   };
   return kFunctions;
 }
@@ -133,6 +135,19 @@ TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* typ
   }
 }
 
+// `x.orValue(d)`: the optional's value type, or the default's when that is
+// the wider (an int optional with a double default is a double).
+TypeId OrValueResult(const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
+  TypeId value = types->KindOf(args[0]) == TypeKind::kOptional ? types->Get(args[0]).elem : types->Any();
+  if (Loose(types->KindOf(value))) return args[1];
+  if (Assignable(*types, args[1], value)) return value;
+  if (Assignable(*types, value, args[1])) return args[1];
+  if (error->empty()) {
+    *error = "the default of `orValue` is `" + types->Name(args[1]) + "`, not `" + types->Name(value) + "`";
+  }
+  return types->Error();
+}
+
 }  // namespace
 
 bool IsInterval(const TypeTable& types, TypeId t) {
@@ -200,6 +215,13 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kString:
       need(Printable(*types, args[0]), "`string` cannot convert " + got);
       return types->Primitive(TypeKind::kString);
+    case FunctionId::kOrValue:
+    case FunctionId::kHasValue:
+      need(kind(0) == TypeKind::kOptional || Loose(kind(0)),
+           "`" + std::string(id == FunctionId::kOrValue ? "orValue" : "hasValue") +
+               "` needs an optional such as `a.?b`, not " + got);
+      if (id == FunctionId::kHasValue) return types->Primitive(TypeKind::kBool);
+      return OrValueResult(args, types, error);
     case FunctionId::kDistinct:
       need(kind(0) == TypeKind::kList || Loose(kind(0)), "`distinct` needs a list, not " + got);
       return args[0];

@@ -4,7 +4,8 @@
 // on an enum, never on a name. CEL's string functions keep CEL's names and
 // forms (`s.startsWith(t)`, `size(x)` or `x.size()`); CPL adds aggregates
 // over lists (`sum`, `count`, `min`, `max`, as functions or methods),
-// `distinct`, and the methods of intervals and timelines. `contains` is
+// `distinct`, `flatten`, CEL's `orValue` and `hasValue` on optionals
+// (`a.?b`), and the methods of intervals and timelines. `contains` is
 // also an interval's: `w.contains(date | interval)`.
 #pragma once
 
@@ -44,6 +45,8 @@ enum class FunctionId {
   kUnder,
   kPlus,
   kMinus,
+  kOrValue,
+  kHasValue,
 };
 
 struct FunctionInfo {

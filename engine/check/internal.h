@@ -77,7 +77,9 @@ class ExprChecker {
   void BeginScope(bool constant_only);
   uint32_t slot_count() const { return next_slot_; }
 
-  Typed Infer(syntax::Expr& e);
+  /// The type of `e`. An optional (`a.?b`) is an error unless
+  /// `may_be_optional`: elsewhere it must be unwrapped with `orValue`.
+  Typed Infer(syntax::Expr& e, bool may_be_optional = false);
   /// Binds a variable to a fresh slot.
   uint32_t Bind(const std::string& name, const Span& span, Typed typed);
   /// Everything `cond` being true proves present (`has(x.f)` conjuncts).
@@ -88,14 +90,17 @@ class ExprChecker {
  private:
   Typed InferIdent(syntax::Expr& e);
   Typed InferSelect(syntax::Expr& e);
+  Typed InferOptSelect(syntax::Expr& e);
+  const FieldDef* FieldOf(const RecordDef& record, const syntax::Expr& select);
   Typed InferIndex(syntax::Expr& e);
   Typed InferCall(syntax::Expr& e);
   bool InferUserCall(syntax::Expr& e, const std::vector<TypeId>& args, Typed* result);
   Typed InferCollection(syntax::Expr& e);
+  Typed InferListIf(syntax::Expr& e);
   Typed InferUnary(syntax::Expr& e);
   Typed InferBinary(syntax::Expr& e);
   Typed InferLogical(syntax::Expr& e);
-  Typed InferConditional(syntax::Expr& e);
+  Typed InferConditional(syntax::Expr& e, bool may_be_optional);
   Typed InferMacro(syntax::Expr& e);
   static bool KeepsFactItems(FunctionId id, const std::vector<Typed>& args);
   Typed InferGroup(syntax::Expr& e, const Typed& key, const Typed& item);

@@ -251,8 +251,14 @@ bool Assignable(const TypeTable& types, TypeId from, TypeId to) {
   if (from == to) return true;
   const Type& f = types.Get(from);
   const Type& t = types.Get(to);
-  if (f.kind == TypeKind::kAny || t.kind == TypeKind::kAny) return true;
   if (f.kind == TypeKind::kError || t.kind == TypeKind::kError) return true;
+  // An optional stands only where an optional is expected (not even where
+  // `any` is): a value that may be none must be unwrapped first.
+  if (f.kind == TypeKind::kOptional || t.kind == TypeKind::kOptional) {
+    if (f.kind == t.kind) return Assignable(types, f.elem, t.elem);
+    return f.kind == TypeKind::kAny;
+  }
+  if (f.kind == TypeKind::kAny || t.kind == TypeKind::kAny) return true;
   if (f.kind == TypeKind::kInt && t.kind == TypeKind::kDouble) return true;
   if (f.kind == TypeKind::kList && t.kind == TypeKind::kList) return Assignable(types, f.elem, t.elem);
   if (f.kind == TypeKind::kMap && t.kind == TypeKind::kMap) {

@@ -123,6 +123,13 @@ TypeId TypeTable::Segment(TypeId timeline) {
   return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">", {window, amount, items});
 }
 
+
+TypeId TypeTable::Optional(TypeId value) {
+  Type t{TypeKind::kOptional};
+  t.elem = value;
+  return Intern(t);
+}
+
 std::string TypeTable::Name(TypeId id) const {
   const Type& t = types_[id];
   switch (t.kind) {
@@ -143,6 +150,7 @@ std::string TypeTable::Name(TypeId id) const {
     case TypeKind::kList: return std::string(t.is_set ? "set<" : "list<") + Name(t.elem) + ">";
     case TypeKind::kMap: return "map<" + Name(t.key) + ", " + Name(t.elem) + ">";
     case TypeKind::kTimeline: return "timeline<" + Name(t.elem) + ", " + Name(t.key) + ">";
+    case TypeKind::kOptional: return "optional<" + Name(t.elem) + ">";
   }
   return "?";
 }

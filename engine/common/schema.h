@@ -43,11 +43,12 @@ enum class TypeKind : uint8_t {
   kList,       // also sets: a set is a list without repeats
   kMap,
   kTimeline,   // a step function of an amount over time, made of items
+  kOptional,   // `a.?b`: a value or none; only expressions have it, no schema field
 };
 
 struct Type {
   TypeKind kind = TypeKind::kAny;
-  TypeId elem = 0;      // kList: element; kMap: value; kTimeline: item
+  TypeId elem = 0;      // kList: element; kMap: value; kTimeline: item; kOptional: the value's type
   TypeId key = 0;       // kMap: key (string or an enum); kTimeline: amount
   uint32_t index = 0;   // kEnum, kRecord, kRef: enum or record index
   bool is_set = false;  // kList written as set<T>
@@ -108,12 +109,14 @@ class TypeTable {
   /// The record of one step of a timeline: `{window: Interval, amount,
   /// items: list<item>}`, named "Segment<item, amount>".
   TypeId Segment(TypeId timeline);
+  TypeId Optional(TypeId value);
   /// The type of a quantity of dimension `d`.
   TypeId Quantity(Dimension d) { return Primitive(d == Dimension::kBytes ? TypeKind::kBytes : TypeKind::kBandwidth); }
 
   const Type& Get(TypeId id) const { return types_[id]; }
   TypeKind KindOf(TypeId id) const { return types_[id].kind; }
-  /// As a user writes it: "int", "list<Pool>", "ref Pool", "map<string, bytes>".
+  /// As a user writes it: "int", "list<Pool>", "ref Pool", "map<string, bytes>",
+  /// "optional<int>".
   std::string Name(TypeId id) const;
 
   std::vector<EnumDef> enums;

@@ -100,6 +100,32 @@ TEST_CASE("missing fields are errors with did-you-mean, has() tests presence", "
   CHECK(ValueOf("plan.demands[0].gpus.x") == "error: cannot read field `x` of int");
 }
 
+TEST_CASE("conditional list elements are kept only when their condition holds", "[eval]") {
+  CHECK(ValueOf("['a' if true, 'b' if false, 'c']") == "[a, c]");
+  CHECK(ValueOf("['a' if false, 'b' if false]") == "[]");
+  CHECK(ValueOf("[d.id if has(d.window), d.slice]") == "compile error: unknown name `d`");
+  CHECK(ValueOf("plan.demands.map(d, [d.id if has(d.window)]).map(l, l.size())") == "[0, 1]");
+  // The element is not evaluated when its condition is false; an error in
+  // the condition is the list's error; so is a condition that is no bool.
+  CHECK(ValueOf("[plan.demands[0].window.start if has(plan.demands[0].window)]") == "[]");
+  CHECK(ValueOf("[1 if plan.nope]").rfind("error: ", 0) == 0);
+  CHECK(ValueOf("[1 if plan.demands[0].gpus]") == "error: the condition of a list element must be a bool, not int");
+  CHECK(ValueOf("{'x' if true}") == "compile error: cannot parse `{`x` if`");  // sets have no conditional elements
+}
+
+TEST_CASE("optional selection: a.?b, orValue and hasValue", "[eval]") {
+  CHECK(ValueOf("plan.demands[0].?window.hasValue()") == "false");
+  CHECK(ValueOf("plan.demands[1].?window.hasValue()") == "true");
+  CHECK(ValueOf("plan.demands[1].?window.?duration.orValue(1d)") == "5d");
+  CHECK(ValueOf("plan.demands[0].?window.?duration.orValue(1d)") == "1d");  // none stays none along a chain
+  CHECK(ValueOf("plan.demands[1].?window.?end.orValue(2027-01-01)") == "2027-01-01");
+  CHECK(ValueOf("plan.?dataset.?size.orValue(0B)") == "40TB");
+  CHECK(ValueOf("(true ? plan.demands[1].?gpus : plan.demands[0].?gpus).orValue(0)") == "16");
+  CHECK(ValueOf("plan.demands[0].gpus.?x.hasValue()") == "error: cannot read field `x` of int");
+  CHECK(ValueOf("plan.?nope.orValue(plan.nope2)").rfind("error: ", 0) == 0);  // the default is evaluated
+  CHECK(ValueOf("plan.demands[0].?gpus") == "compile error: `v` is `optional<any>` where a value is needed");
+}
+
 TEST_CASE("&& and || short-circuit and absorb errors like CEL", "[eval]") {
   CHECK(ValueOf("false && plan.nope") == "false");
   CHECK(ValueOf("plan.nope && false") == "false");
@@ -215,6 +241,61 @@ TEST_CASE("warn statements, when guards and traces", "[eval]") {
   CHECK(step.values[1].expr == "a.gpus");
   CHECK(step.values[1].value == "16");
   CHECK(step.values[1].fact.line == 8);
+}
+
+TEST_CASE("traces show optionals as CEL writes them, and only the list elements kept", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-O") rule windows {
+  for d in plan.demands
+  where d.?window.?duration.orValue(0d) > 1d || ['x' if d.gpus > 100, 'y'].size() > 5
+  deny at d.id "{d.id}"
+}
+)", false);
+  REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
+  LintOptions traced;
+  traced.trace = true;
+  LintReport r = LintText(*c, kPlan, kInventory, traced);
+  REQUIRE(Messages(r) == std::vector<std::string>{"train"});
+  REQUIRE(r.violations[0].trace.size() == 1);
+  std::vector<std::string> shown;
+  for (const TraceValue& v : r.violations[0].trace[0].values) shown.push_back(v.expr + " = " + v.value);
+  CHECK(std::find(shown.begin(), shown.end(), "d.?window.?duration = optional.of(5d)") != shown.end());
+  CHECK(std::find(shown.begin(), shown.end(), "d.?window.?duration.orValue(0d) = 5d") != shown.end());
+  // A none, and a list that left an element out, as a trace shows them.
+  auto none = CompilePolicy(R"(@id("T-N") rule none {
+  for d in plan.demands
+  where !d.?window.hasValue()
+  where ['x' if d.gpus > 100, 'y'].size() == 1
+  deny at d.id "{d.id}"
+}
+)", false);
+  r = LintText(*none, kPlan, kInventory, traced);
+  REQUIRE(Messages(r) == std::vector<std::string>{"explore"});
+  shown.clear();
+  for (const TraceStep& step : r.violations[0].trace) {
+    for (const TraceValue& v : step.values) shown.push_back(v.expr + " = " + v.value);
+  }
+  CHECK(std::find(shown.begin(), shown.end(), "d.?window = optional.none()") != shown.end());
+  CHECK(std::find(shown.begin(), shown.end(), "d.gpus > 100 = false") != shown.end());
+  CHECK(std::find(shown.begin(), shown.end(), "['x' if d.gpus > 100, 'y'] = [\"y\"]") != shown.end());
+}
+
+TEST_CASE("a let-bound optional is evidence as CEL writes it", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-L") rule lets {
+  for d in plan.demands
+  let w = d.?window
+  let days = w.?duration
+  deny at d.id "{d.id}"
+}
+)", false);
+  LintReport r = LintText(*c, kPlan, kInventory);
+  REQUIRE(r.violations.size() == 2);
+  std::vector<std::string> evidence;
+  for (const Violation& v : r.violations) {
+    for (const Evidence& e : v.evidence) evidence.push_back(e.name + " = " + e.value);
+  }
+  CHECK(evidence == std::vector<std::string>{"d = explore", "w = optional.none()", "days = optional.none()",
+                                             "d = train", "w = optional.of({start: 2027-04-12, duration: 5d})",
+                                             "days = optional.of(5d)"});
 }
 
 // A comprehension's body is evaluated once per item; a label is due to the

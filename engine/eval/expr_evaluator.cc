@@ -8,6 +8,7 @@
 
 #include "engine/eval/builtins.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/optional.h"
 #include "engine/eval/read_ahead.h"
 #include "engine/eval/shared_indexes.h"
 #include "engine/eval/timeline.h"
@@ -47,7 +48,8 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   plan::MemoKind memo = memo_ != nullptr ? module_plan_->memo[e.id] : plan::MemoKind::kNone;
   const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
-    trace_->push_back(TraceValue{Text(e.span), TraceText(v), sources_.Resolve(e.span), v.loc(), Anchor(e)});
+    std::string shown = YieldsOptional(e) ? OptionalText(v, TraceText) : TraceText(v);
+    trace_->push_back(TraceValue{Text(e.span), std::move(shown), sources_.Resolve(e.span), v.loc(), Anchor(e)});
   }
   return v;
 }
@@ -182,6 +184,10 @@ SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
   return sources_.Resolve(Span{e.span.file, at, at + 1});
 }
 
+bool ExprEvaluator::YieldsOptional(const Expr& e) const {
+  return program_.schema.KindOf(tables_.types[e.id]) == TypeKind::kOptional;
+}
+
 std::string TraceText(const Value& v) {
   if (v.is_error()) return "error: " + std::string(v.string_value());
   std::string_view id = v.Id();
@@ -205,6 +211,8 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
     case ExprKind::kList:
     case ExprKind::kSet:
     case ExprKind::kMap: return EvalCollection(e);
+    case ExprKind::kOptSelect: return EvalOptSelect(e);
+    case ExprKind::kListIf: return Value::Error("a conditional element outside a list");  // the parser makes none
     case ExprKind::kHas: {
       const Expr& select = *e.args[0];
       Value held;
@@ -406,7 +414,16 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
   if (!budget.Allocate(ListBytes(e.args.size()))) return Located(budget.Error(), e, {});
   std::vector<Value> items;
   for (const auto& arg : e.args) {
-    Value v = Eval(*arg);
+    // `x if c`: `c` first, and `x` only when it holds.
+    if (arg->kind == ExprKind::kListIf) {
+      Value cond = Eval(*arg->args[1]);
+      if (cond.is_error()) return cond;
+      if (!cond.is(ValueKind::kBool)) {
+        return Value::Error("the condition of a list element must be a bool, not " + DescribeKind(cond), cond.loc());
+      }
+      if (!cond.bool_value()) continue;
+    }
+    Value v = Eval(arg->kind == ExprKind::kListIf ? *arg->args[0] : *arg);
     if (v.is_error()) return v;
     bool repeated = false;
     for (size_t i = 0; e.kind == ExprKind::kSet && i < items.size() && !repeated; ++i) {
@@ -416,6 +433,25 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
     if (!repeated) items.push_back(std::move(v));
   }
   return Value::List(std::move(items));
+}
+
+// `a.?f`: an optional of `a.f`, none when `a` has no `f`; on an optional `a`
+// (a chain), none stays none.
+Value ExprEvaluator::EvalOptSelect(const Expr& e) {
+  Value held;
+  const Value& operand = Ref(*e.args[0], &held);
+  if (operand.is_error()) return operand;
+  const Value* record = &operand;
+  if (YieldsOptional(*e.args[0])) {
+    record = OptionalValue(operand);
+    if (record == nullptr) return OptionalNone();
+  }
+  if (!record->is(ValueKind::kMap)) {
+    return Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(*record), record->loc());
+  }
+  if (!state_->budget.Allocate(ListBytes(1))) return Located(state_->budget.Error(), e, {});
+  const Value* field = record->Field(e.field, HintOf(e));
+  return field != nullptr ? OptionalOf(*field) : OptionalNone();
 }
 
 namespace {

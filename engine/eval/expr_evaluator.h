@@ -86,6 +86,8 @@ class ExprEvaluator {
   /// Where a trace shows an expression's value: at its operator, field or
   /// function name rather than at its first character.
   SourceLoc Anchor(const syntax::Expr& e) const;
+  /// Whether `e` (of this evaluator's module) yields an optional: its static type says so.
+  bool YieldsOptional(const syntax::Expr& e) const;
 
  private:
   // A frame of a function called from an evaluation, sharing its state.
@@ -116,6 +118,7 @@ class ExprEvaluator {
   Value MacroItems(const syntax::Expr& e, const Value& range, std::vector<Value>* keys, ListView* items);
   Value MacroResult(const syntax::Expr& e, const Value& first_error, int64_t true_count, std::vector<Value> out);
   Value EvalCollection(const syntax::Expr& e);
+  Value EvalOptSelect(const syntax::Expr& e);
   // An error that a value would pass the budget, located at the expression
   // that would have built it; any other error as it is.
   Value Located(Value r, const syntax::Expr& e, const SourceLoc& fact) const;

@@ -9,6 +9,7 @@
 #include "engine/eval/builtins.h"
 #include "engine/eval/evaluator.h"
 #include "engine/eval/operators.h"
+#include "engine/eval/optional.h"
 #include "engine/eval/timeline.h"
 
 namespace capops::eval {
@@ -264,6 +265,13 @@ Value CallBuiltin(FunctionId id, const std::vector<Value>& args, const BuiltinCo
     case FunctionId::kInt: return ToInt(args[0], budget);
     case FunctionId::kDouble: return ToDouble(args[0], budget);
     case FunctionId::kString: return ToText(args[0], budget);
+    case FunctionId::kOrValue:
+    case FunctionId::kHasValue: {
+      if (!IsOptional(args[0])) return Value::Error("`orValue` and `hasValue` need an optional, not " + DescribeKind(args[0]));
+      const Value* inner = OptionalValue(args[0]);
+      if (id == FunctionId::kHasValue) return Value::Bool(inner != nullptr);
+      return inner != nullptr ? *inner : args[1];
+    }
     default: return CallTimeBuiltin(id, args, budget);
   }
 }

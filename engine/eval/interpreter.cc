@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "engine/eval/operators.h"
+#include "engine/eval/optional.h"
 #include "engine/eval/shared_indexes.h"
 
 namespace capops::eval {
@@ -198,8 +199,10 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
     const Op& op = ops_->ops[i];
     if (op.kind != OpKind::kScan && op.kind != OpKind::kLet) continue;
     const Value& v = eval_.slots()[op.slot];
+    const syntax::Clause& clause = rule_.rule->clauses[op.index];
     std::string shown = v.Id().empty() ? text(v) : std::string(v.Id());
-    evidence.push_back(Evidence{rule_.rule->clauses[op.index].var, std::move(shown), v.loc()});
+    if (eval_.YieldsOptional(*clause.expr)) shown = OptionalText(v, text);  // `let x = a.?b`
+    evidence.push_back(Evidence{clause.var, std::move(shown), v.loc()});
   }
   return evidence;
 }

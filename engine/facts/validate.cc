@@ -269,6 +269,7 @@ Value Validator::Check(TypeId type, Value v, std::string_view field, size_t dept
     case TypeKind::kError:
     case TypeKind::kNull:
     case TypeKind::kTimeline:  // computed by rules, never a fact's type
+    case TypeKind::kOptional:  // an expression's type, never a field's
       return ByText(std::move(v), depth);
     case TypeKind::kBool:
     case TypeKind::kInt:

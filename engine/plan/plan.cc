@@ -131,9 +131,10 @@ bool ModulePlanner::DistinctLet(const Expr& e) const {
 }
 
 // Worth remembering: anything that does more than read a name or a field.
+// A list's conditional element is never evaluated as a node: its list is.
 bool Worth(const Expr& e) {
-  return e.kind != ExprKind::kLiteral && e.kind != ExprKind::kIdent &&
-         e.kind != ExprKind::kSelect && e.kind != ExprKind::kHas;
+  return e.kind != ExprKind::kLiteral && e.kind != ExprKind::kIdent && e.kind != ExprKind::kSelect &&
+         e.kind != ExprKind::kOptSelect && e.kind != ExprKind::kHas && e.kind != ExprKind::kListIf;
 }
 
 // A comprehension over a loop-invariant list that reads at most two loop

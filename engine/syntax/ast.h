@@ -43,6 +43,8 @@ enum class ExprKind {
   kConditional,  // args[0] ? args[1] : args[2]
   kMacro,        // args[0].macro(name, args[1] [, args[2]])
   kHas,          // has(args[0]), args[0] a kSelect
+  kOptSelect,    // args[0].?name: an optional, none when the field is absent
+  kListIf,       // args[0] if args[1]: only as an element of a kList
 };
 
 enum class UnaryOp { kNot, kNegate };

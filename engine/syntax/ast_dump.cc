@@ -33,6 +33,12 @@ void DumpInto(const Expr& e, std::string* out) {
       DumpInto(*e.args[0], out);
       *out += ' ' + e.name + ')';
       return;
+    case ExprKind::kOptSelect:
+      *out += "(.? ";
+      DumpInto(*e.args[0], out);
+      *out += ' ' + e.name + ')';
+      return;
+    case ExprKind::kListIf: *out += "(if"; break;
     case ExprKind::kIndex: *out += "([]"; break;
     case ExprKind::kCall: *out += (e.is_method ? "(call ." : "(call ") + e.name; break;
     case ExprKind::kList: *out += "(list"; break;

@@ -37,6 +37,12 @@ void ExprInto(const Expr& e, std::string* out) {
     case ExprKind::kSelect:
       *out += "(. " + e.name;
       break;
+    case ExprKind::kOptSelect:
+      *out += "(.? " + e.name;
+      break;
+    case ExprKind::kListIf:
+      *out += "(if";
+      break;
     case ExprKind::kIndex:
       *out += "([]";
       break;

@@ -100,6 +100,22 @@ const Case kCases[] = {
      "param y: list<int> = [1, 2, -3]\n"
      "\n"
      "param z: bool = !(x > 1) && y.size() in [1] || f('a', \"b\")[0]\n"},
+    {"conditional list elements and optional selection",
+     "param m: list<string> = [ 'q'  if  !has( a.q ) , 'h'if a . ? h . hasValue( ) ]\n"
+     "param n: int = a .?b.? c . orValue ( 1 )\n"
+     "param o: list<string> = [\n"
+     "'a long element'\n"
+     "if x,\n"
+     "'b']\n",
+     // becomes
+     "param m: list<string> = ['q' if !has(a.q), 'h' if a.?h.hasValue()]\n"
+     "\n"
+     "param n: int = a.?b.?c.orValue(1)\n"
+     "\n"
+     "param o: list<string> = [\n"
+     "  'a long element'\n"
+     "    if x,\n"
+     "  'b']\n"},
     {"records, types and maps",
      "record R{a ?:int b:map < string , list<ref R> > = { } , c: int=- 1\n"
      "d: map<string, int> = {\"k\" :1}}",

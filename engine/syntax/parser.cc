@@ -102,7 +102,10 @@ std::string RewriteAntlrMessage(const std::string& msg) {
     std::string rest = after("missing ");
     size_t at = rest.find(" at ");
     if (at == std::string::npos) return "missing " + Backticks(rest);
-    return "missing " + ExpectedSet(rest.substr(0, at)) + " before " + Backticks(rest.substr(at + 4));
+    std::string expected = ExpectedSet(rest.substr(0, at));
+    // Too many alternatives to list (a field name may be any keyword): say what is there.
+    if (expected.empty()) return "unexpected " + Backticks(rest.substr(at + 4));
+    return "missing " + expected + " before " + Backticks(rest.substr(at + 4));
   }
   if (msg.rfind("no viable alternative at input ", 0) == 0) {
     return "cannot parse " + Backticks(after("no viable alternative at input "));
@@ -149,12 +152,15 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
                      const SourceManager& sources, size_t max_depth, Diagnostics* diags) {
   std::vector<size_t> conditionals = {0};
   size_t unary_run = 0;  // `!!!!x` nests as deep as it is long
+  std::string before;
   for (antlr4::Token* t : tokens.getTokens()) {
     std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
     unary_run = (text == "!" || text == "-") ? unary_run + 1 : 0;
     if (text == "(" || text == "[" || text == "{") conditionals.push_back(0);
     if ((text == ")" || text == "]" || text == "}") && conditionals.size() > 1) conditionals.pop_back();
-    if (text == "?") ++conditionals.back();
+    // The `?` of `a.?b` is a selection, not a conditional that nests.
+    if (text == "?" && before != ".") ++conditionals.back();
+    if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) before = text;
     size_t kind = t->getType();
     if (kind == CPLLexer::RULE || kind == CPLLexer::WHERE || kind == CPLLexer::LET ||
         kind == CPLLexer::FOR || kind == CPLLexer::DENY || kind == CPLLexer::WARN ||
@@ -286,6 +292,7 @@ class AstBuilder {
   ExprPtr BuildLiteral(CPLParser::LiteralContext* ctx);
   ExprPtr Binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Span span);
   void BuildList(CPLParser::ExprListContext* ctx, Expr* into);
+  void BuildElements(CPLParser::ListElementsContext* ctx, Expr* into);
 
   const SourceManager& sources_;
   FileId file_;
@@ -713,11 +720,13 @@ ExprPtr AstBuilder::BuildUnary(CPLParser::UnaryContext* ctx) {
 
 ExprPtr AstBuilder::BuildMember(CPLParser::MemberContext* ctx) {
   if (auto* p = dynamic_cast<CPLParser::PrimaryMemberContext*>(ctx)) return BuildPrimary(p->primary());
-  if (auto* s = dynamic_cast<CPLParser::SelectMemberContext*>(ctx)) {
-    ExprPtr e = NewExpr(ExprKind::kSelect, SpanOf(ctx));
-    e->name = s->field->getText();
+  auto* s = dynamic_cast<CPLParser::SelectMemberContext*>(ctx);
+  auto* o = dynamic_cast<CPLParser::OptSelectMemberContext*>(ctx);
+  if (s != nullptr || o != nullptr) {  // `a.b`, or `a.?b`
+    ExprPtr e = NewExpr(s != nullptr ? ExprKind::kSelect : ExprKind::kOptSelect, SpanOf(ctx));
+    e->name = (s != nullptr ? s->field : o->field)->getText();
     e->field = Key(e->name);
-    e->args.push_back(BuildMember(s->member()));
+    e->args.push_back(BuildMember(s != nullptr ? s->member() : o->member()));
     return e;
   }
   if (auto* i = dynamic_cast<CPLParser::IndexMemberContext*>(ctx)) {
@@ -776,6 +785,22 @@ void AstBuilder::BuildList(CPLParser::ExprListContext* ctx, Expr* into) {
   for (auto* a : ctx->expr()) into->args.push_back(BuildExpr(a));
 }
 
+// `[x if c, y]`: a conditional element is a kListIf node {x, c}.
+void AstBuilder::BuildElements(CPLParser::ListElementsContext* ctx, Expr* into) {
+  if (ctx == nullptr) return;
+  for (auto* element : ctx->listElement()) {
+    ExprPtr value = BuildExpr(element->value);
+    if (element->cond == nullptr) {
+      into->args.push_back(std::move(value));
+      continue;
+    }
+    ExprPtr e = NewExpr(ExprKind::kListIf, SpanOf(element));
+    e->args.push_back(std::move(value));
+    e->args.push_back(BuildExpr(element->cond));
+    into->args.push_back(std::move(e));
+  }
+}
+
 ExprPtr AstBuilder::BuildPrimary(CPLParser::PrimaryContext* ctx) {
   if (auto* c = dynamic_cast<CPLParser::CallPrimaryContext*>(ctx)) {
     std::string name = c->fn->getText();
@@ -795,7 +820,7 @@ ExprPtr AstBuilder::BuildPrimary(CPLParser::PrimaryContext* ctx) {
   if (auto* p = dynamic_cast<CPLParser::ParenPrimaryContext*>(ctx)) return BuildExpr(p->expr());
   if (auto* l = dynamic_cast<CPLParser::ListPrimaryContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kList, SpanOf(ctx));
-    BuildList(l->exprList(), e.get());
+    BuildElements(l->listElements(), e.get());
     return e;
   }
   if (auto* m = dynamic_cast<CPLParser::MapPrimaryContext*>(ctx)) {

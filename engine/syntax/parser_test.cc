@@ -67,6 +67,16 @@ TEST_CASE("expressions follow CEL precedence", "[syntax]") {
       {"[]", "(list)"},
       {"{}", "(map)"},
       {"sum(xs.map(a, a.gpus))", "(call sum (map a xs (. a gpus)))"},
+      {"[a if b, c]", "(list (if a b) c)"},
+      {"[\"x\" if !has(a.q), \"y\" if c,]", "(list (if \"x\" (! (has (. a q)))) (if \"y\" c))"},
+      {"[x ? y : z if c]", "(list (if (?: x y z) c))"},
+      {"[a if b ? c : d]", "(list (if a (?: b c d)))"},
+      {"a.?b", "(.? a b)"},
+      {"a.?b.?c.orValue(1)", "(call .orValue (.? (.? a b) c) 1)"},
+      {"a.?b.hasValue() ? 1 : 2", "(?: (call .hasValue (.? a b)) 1 2)"},
+      {"a.b.?c.d", "(. (.? (. a b) c) d)"},
+      {"a.?window", "(.? a window)"},  // keywords are field names after `.?` too
+      {"x.if", "(. x if)"},
   };
   for (const Case& c : cases) {
     INFO(c.text);
@@ -207,6 +217,27 @@ TEST_CASE("hostile nesting is rejected, not recursed into", "[syntax]") {
   std::string ternary = "param x: int = a";
   for (int i = 0; i < 1000; ++i) ternary += " ? a : a";
   CHECK(ErrorsOf(ternary).size() == 1);
+}
+
+TEST_CASE("many optional selections in one clause are no nesting", "[syntax]") {
+  // The `?` of `.?` is a selection, not a conditional.
+  std::string chain = "param x: int = a";
+  for (int i = 0; i < 200; ++i) chain += ".?b";
+  CHECK(ErrorsOf(chain).empty());
+}
+
+TEST_CASE("malformed list conditions and optional selections are located errors", "[syntax]") {
+  CHECK(ErrorsOf("param x: int = [if x]") == std::vector<std::string>{"1:17: unexpected `if`"});
+  CHECK(ErrorsOf("param x: int = [1 if]") == std::vector<std::string>{"1:21: unexpected `]`"});
+  CHECK(ErrorsOf("param x: int = a.?") == std::vector<std::string>{"1:19: unexpected end of file"});
+  CHECK(ErrorsOf("param x: int = a.?1") == std::vector<std::string>{"1:19: unexpected `1`"});
+  CHECK(ErrorsOf("param x: int = a?.b") ==
+        std::vector<std::string>{"1:18: unexpected `.`", "1:20: unexpected end of file, expected `:`"});
+  std::string deep = "param x: int = a";
+  for (int i = 0; i < 10000; ++i) deep += ".?b";
+  auto errors = ErrorsOf(deep);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == "1:16: an expression is nested too deeply");
 }
 
 TEST_CASE("non-ASCII text keeps byte spans and character columns", "[syntax]") {

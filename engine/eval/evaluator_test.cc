@@ -702,6 +702,21 @@ TEST_CASE("timelines are typed: windows, amounts and bounds", "[eval][timeline][
   CHECK(TimeValueOf("plan.allocations.timeline(b)").find("compile error") == 0);
 }
 
+TEST_CASE("hostile timelines end in a located error, not a wrong sum", "[eval][timeline][hostile]") {
+  // Amounts that overflow where they meet, windows that are not windows,
+  // and amounts of two kinds in one timeline.
+  CHECK(TimeValueOf("plan.allocations.timeline(b, [], 9223372036854775807).peak().amount") ==
+        "error: integer overflow");
+  CHECK(ValueOf("plan.allocations.timeline(b, b.gpus, 1)") == "error: not an interval: int");
+  CHECK(ValueOf("[plan.dataset.size, plan.dataset.bandwidth].timeline(x, [], x).peak().amount").rfind("error: ", 0) == 0);
+  CHECK(ValueOf("[1].timeline(x, [], x).over('a')") ==
+        "compile error: the bound of a timeline of int must be a int, not `string`");
+  CHECK(ValueOf("[1].timeline(x, [], x).over(plan.dataset.size).size()").rfind("error: ", 0) == 0);
+  // Far dates and an empty window hold nothing and break nothing.
+  CHECK(TimeValueOf("windows_of(plan.allocations['a2'], plan.demands['train'])[0].intersect("
+                    "windows_of(plan.allocations['a4'], plan.demands['train'])[0]).duration()") == "0s");
+}
+
 TEST_CASE("intervals: overlaps, contains, intersect, start, end, duration", "[eval][interval]") {
   auto w = [](const std::string& id) {
     return "windows_of(plan.allocations['" + id + "'], plan.demands['train'])[0]";

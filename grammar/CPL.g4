@@ -237,5 +237,5 @@ ERROR_CHAR : .;
 fragment DIGIT       : [0-9];
 fragment HEX         : [0-9a-fA-F];
 fragment EXPONENT    : [eE] [+-]? DIGIT+;
-fragment ESCAPE      : '\\' (["'\\/bfnrt{}] | 'u' HEX HEX HEX HEX);
+fragment ESCAPE      : '\\' (["'\\bfnrt{}] | 'u' HEX HEX HEX HEX);
 fragment UNIT_PREFIX : [kKMGTPE] 'i'?;

@@ -382,9 +382,12 @@ Typed ExprChecker::InferCall(Expr& e) {
     if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
     return Typed{types_.Error()};
   }
-  if (static_cast<int>(e.args.size()) != f->arity) {
+  int given = static_cast<int>(e.args.size());
+  if (given > f->arity || given < (f->min_arity > 0 ? f->min_arity : f->arity)) {
     int shown = f->arity - (e.is_method ? 1 : 0);
-    Error(e.span, "`" + e.name + "` takes " + std::to_string(shown) + " argument" + (shown == 1 ? "" : "s"))
+    int fewest = f->min_arity > 0 ? f->min_arity - (e.is_method ? 1 : 0) : shown;
+    std::string count = (fewest < shown ? std::to_string(fewest) + " or " : "") + std::to_string(shown);
+    Error(e.span, "`" + e.name + "` takes " + count + " argument" + (shown == 1 && fewest == shown ? "" : "s"))
         .help = std::string("signature: ") + f->signature;
     return Typed{types_.Error()};
   }

@@ -15,7 +15,7 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"matches", FunctionId::kMatches, true, true, 2, "string.matches(regex) -> bool"},
       {"lowerAscii", FunctionId::kLowerAscii, false, true, 1, "string.lowerAscii() -> string"},
       {"upperAscii", FunctionId::kUpperAscii, false, true, 1, "string.upperAscii() -> string"},
-      {"join", FunctionId::kJoin, false, true, 2, "list.join(separator) -> string"},
+      {"join", FunctionId::kJoin, false, true, 2, "list.join([separator]) -> string", 1},
       {"sum", FunctionId::kSum, true, true, 1, "sum(list) -> number | duration | quantity"},
       {"count", FunctionId::kCount, true, true, 1, "count(list) -> int"},
       {"min", FunctionId::kMin, true, true, 1, "min(list) -> element"},
@@ -195,7 +195,7 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kJoin:
       need((kind(0) == TypeKind::kList && Printable(*types, args[0])) || Loose(kind(0)),
            "`join` needs a list of values, not " + got);
-      need(Textual(kind(1)), "the separator of `join` must be a string");
+      need(args.size() < 2 || Textual(kind(1)), "the separator of `join` must be a string");
       return types->Primitive(TypeKind::kString);
     case FunctionId::kSum:
     case FunctionId::kMin:

@@ -56,6 +56,7 @@ struct FunctionInfo {
   bool method;      // callable as x.f(…)
   int arity;        // arguments including the receiver of a method call
   const char* signature;  // for messages: "size(list | map | string) -> int"
+  int min_arity = 0;      // when set, the last arguments down to this many may be left out
 };
 
 /// The function called `name` in the given form, or nullptr.

@@ -702,6 +702,16 @@ TEST_CASE("timelines are typed: windows, amounts and bounds", "[eval][timeline][
   CHECK(TimeValueOf("plan.allocations.timeline(b)").find("compile error") == 0);
 }
 
+TEST_CASE("CEL's answers: duplicate map keys, join without a separator, no \\/ escape", "[eval][cel]") {
+  CHECK(ValueOf("{'a': 1, 'b': 2, 'a': 3}.size()") == "error: duplicate key `a` in a map literal");
+  CHECK(ValueOf("{'a': 1, 'b': 2}.size()") == "2");
+  CHECK(ValueOf("['a', 'b'].join()") == "ab");
+  CHECK(ValueOf("['a', 'b'].join('-')") == "a-b");
+  CHECK(ValueOf("['a'].join('-', 'x')").rfind("compile error: `join` takes", 0) == 0);
+  CHECK(ValueOf("'a\\/b'").rfind("compile error: ", 0) == 0);
+  CHECK(ValueOf("'a\\\\b'") == "a\\b");
+}
+
 TEST_CASE("hostile timelines end in a located error, not a wrong sum", "[eval][timeline][hostile]") {
   // Amounts that overflow where they meet, windows that are not windows,
   // and amounts of two kinds in one timeline.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_set>
 
 #include "engine/eval/builtins.h"
 #include "engine/eval/operators.h"
@@ -401,6 +402,7 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
   if (e.kind == ExprKind::kMap) {
     if (!budget.Allocate(MapBytes(e.args.size() / 2))) return Located(budget.Error(), e, {});
     MapEntries entries;
+    std::unordered_set<const std::string*> keys;  // interned: one address per text
     for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
       Value key = Eval(*e.args[i]);
       if (key.is_error()) return key;
@@ -408,6 +410,10 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
       Value value = Eval(*e.args[i + 1]);
       if (value.is_error()) return value;
       entries.emplace_back(key.string_value(), std::move(value));
+      // As in CEL, a key given twice is an error, not a silent choice of one.
+      if (!keys.insert(entries.back().first.address()).second) {
+        return Value::Error("duplicate key `" + std::string(key.string_value()) + "` in a map literal");
+      }
     }
     return Value::Map(std::move(entries));
   }

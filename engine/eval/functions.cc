@@ -255,7 +255,7 @@ Value CallBuiltin(FunctionId id, const std::vector<Value>& args, const BuiltinCo
     case FunctionId::kMatches: return Matches(args[0], args[1], context);
     case FunctionId::kLowerAscii: return ChangeCase(args[0], false, budget);
     case FunctionId::kUpperAscii: return ChangeCase(args[0], true, budget);
-    case FunctionId::kJoin: return Join(args[0], args[1], budget);
+    case FunctionId::kJoin: return Join(args[0], args.size() > 1 ? args[1] : Value::String(""), budget);
     case FunctionId::kSum: return Sum(args[0], budget);
     case FunctionId::kCount:
       if (!args[0].is(ValueKind::kList)) return Value::Error("`count` needs a list, not " + DescribeKind(args[0]));

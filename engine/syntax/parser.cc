@@ -229,7 +229,7 @@ bool Unescape(std::string_view body, std::string* out, std::string* error) {
         i += 4;
         break;
       }
-      default: *out += body[i];  // \\ \" \' \/ \{ \}
+      default: *out += body[i];  // \\ \" \' \{ \}
     }
   }
   return true;

@@ -108,7 +108,7 @@ TEST_CASE("config: unknown keys and wrong types are located errors", "[cli][conf
   }
 }
 
-TEST_CASE("config: rule selection, severity and fail-on apply; flags win", "[cli][config]") {
+TEST_CASE("config: rule selection, severity and fail-on apply, and flags win", "[cli][config]") {
   Scratch s;
   std::string config =
       s.Write(".capops.yaml",
@@ -284,7 +284,7 @@ TEST_CASE("waivers: entries without owner, reason or expiry are rejected", "[cli
   CHECK(Has(r.err, "unknown key `ownr` in waiver"));
 }
 
-TEST_CASE("baseline: known findings stay known when lines move; new ones are reported",
+TEST_CASE("baseline: known findings stay known when lines move, and new ones are reported",
           "[cli][baseline]") {
   Scratch s;
   std::string plan = s.Path("plan.yaml");
@@ -310,7 +310,7 @@ TEST_CASE("baseline: known findings stay known when lines move; new ones are rep
             ":53:75: error[CAP-ALC-006]: allocation `a-tune` is interruptible but demand `tune-v3` "
             "has no tested checkpoint restore\n");
   CHECK(
-      Has(Lint({"--no-config", "--baseline", s.Path("baseline.yaml"), plan}).out, ", 5 baselined"));
+      Has(Lint({"--no-config", "--baseline", s.Path("baseline.yaml"), plan}).out, ", 7 baselined"));
 
   // Rewritten after the edit, the file differs by the one new line: it diffs well.
   Lint({"--no-config", "--write-baseline", s.Path("again.yaml"), plan});
@@ -324,7 +324,7 @@ TEST_CASE("baseline: known findings stay known when lines move; new ones are rep
   CHECK(again.substr(0, at) + again.substr(at + added.size()) == baseline);
 }
 
-TEST_CASE("fail-on never exits 0 with findings; --output writes the report to a file", "[cli]") {
+TEST_CASE("fail-on never exits 0 with findings, and --output writes the report to a file", "[cli]") {
   Scratch s;
   RunResult r = Lint(
       {"--no-config", "--fail-on", "never", "--output", s.Path("report.txt"), s.Path("plan.yaml")});

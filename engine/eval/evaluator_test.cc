@@ -702,7 +702,7 @@ TEST_CASE("timelines are typed: windows, amounts and bounds", "[eval][timeline][
   CHECK(TimeValueOf("plan.allocations.timeline(b)").find("compile error") == 0);
 }
 
-TEST_CASE("CEL's answers: duplicate map keys, join without a separator, no \\/ escape", "[eval][cel]") {
+TEST_CASE("CEL's answers: duplicate map keys, join without a separator, the escape slash refused", "[eval][cel]") {
   CHECK(ValueOf("{'a': 1, 'b': 2, 'a': 3}.size()") == "error: duplicate key `a` in a map literal");
   CHECK(ValueOf("{'a': 1, 'b': 2}.size()") == "2");
   CHECK(ValueOf("['a', 'b'].join()") == "ab");
@@ -750,7 +750,7 @@ TEST_CASE("intervals: overlaps, contains, intersect, start, end, duration", "[ev
         "compile error: `overlaps` needs two intervals (windows), not `Demand` and `Demand`");
 }
 
-TEST_CASE("distinct keeps the first of each value; group lists items by key", "[eval]") {
+TEST_CASE("distinct keeps the first of each value, and group lists items by key", "[eval]") {
   CHECK(TimeValueOf("[3, 1, 3, 2, 1].distinct()") == "[3, 1, 2]");
   CHECK(TimeValueOf("['a', 'b', 'a'].distinct()") == "[a, b]");
   CHECK(TimeValueOf("[1, 1.0, 2.5, 2.5].distinct()") == "[1, 2.5]");

@@ -144,7 +144,7 @@ rule split {
 )cpl";
 
 TEST_CASE(
-    "baseline: a finding whose message names more at the same fact is new; "
+    "baseline: a finding whose message names more at the same fact is new, and "
     "one that only moved stays known",
     "[cli][baseline]") {
   Scratch s;

@@ -258,7 +258,7 @@ std::string Shape(const RuleProgram& program) {
   return out;
 }
 
-TEST_CASE("the IR runs clauses in the planner's order; as written keeps the author's", "[plan][ir]") {
+TEST_CASE("the IR runs clauses in the planner's order, and as written keeps the author's", "[plan][ir]") {
   auto c = testing::CompilePolicy(R"(@id("T-1") rule r {
   for a in plan.allocations
   for b in plan.allocations

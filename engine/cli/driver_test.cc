@@ -154,5 +154,22 @@ TEST_CASE("help and version exit 0", "[cli]") {
   CHECK(Lint({"--version"}).out.rfind("capops-lint ", 0) == 0);
 }
 
+TEST_CASE("eval in JSON gives every expression one line, values and compile errors alike", "[cli]") {
+  RunResult bad = Lint({"eval", "--format", "json", "1u"});
+  CHECK(bad.exit_code == kExitUsage);
+  CHECK(bad.err.empty());
+  nlohmann::json line = nlohmann::json::parse(bad.out);
+  CHECK(line["expression"] == "1u");
+  REQUIRE(line["errors"].size() == 1);
+  CHECK(line["errors"][0]["code"] == "syntax");
+  CHECK(line["errors"][0]["location"]["column"] == 2);
+
+  // JSON has no NaN or infinity: they are spelt as protobuf's JSON spells them.
+  nlohmann::json nan = nlohmann::json::parse(Lint({"eval", "--format", "json", "0.0 / 0.0"}).out);
+  CHECK(nan["type"] == "double");
+  CHECK(nan["value"] == "NaN");
+  CHECK(nlohmann::json::parse(Lint({"eval", "--format", "json", "-1.0 / 0.0"}).out)["value"] == "-Infinity");
+}
+
 }  // namespace
 }  // namespace capops::cli

@@ -17,7 +17,13 @@ int EvalOne(Engine& engine, const std::string& text, const eval::Facts& facts, c
             std::ostream& out, std::ostream& err) {
   Engine::ExpressionResult r = engine.EvaluateExpression(text, facts, options.explain);
   if (!r.compiled) {
-    report::WriteDiagnostics(engine.sources(), r.diagnostics, {false, options.color}, err);
+    // In JSON each expression gets its line, so a reader of `-` can pair them.
+    if (options.format == report::Format::kJson) {
+      out << "{\"expression\": " << report::ValueJson(Value::String(text))
+          << ", \"errors\": " << report::DiagnosticsJson(engine.sources(), r.diagnostics) << "}\n";
+    } else {
+      report::WriteDiagnostics(engine.sources(), r.diagnostics, {false, options.color}, err);
+    }
     return kExitUsage;
   }
   bool failed = r.value.is_error();

@@ -1,6 +1,7 @@
 // JSON reports, in the shape of DESIGN.md's output contract. Keys are
 // written in a fixed order (nlohmann::ordered_json) so output is stable.
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "engine/common/json_text.h"
@@ -74,12 +75,24 @@ Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
               {"related", std::move(related)}};
 }
 
+Json DiagnosticsArray(const SourceManager& sources, const Diagnostics& diagnostics) {
+  Json errors = Json::array();
+  for (const Diagnostic& d : diagnostics.items()) errors.push_back(DiagnosticJson(sources, d));
+  return errors;
+}
+
 Json ValueToJson(const Value& v) {
   switch (v.kind()) {
     case ValueKind::kNull: return nullptr;
     case ValueKind::kBool: return v.bool_value();
     case ValueKind::kInt: return v.int_value();
-    case ValueKind::kDouble: return v.double_value();
+    case ValueKind::kDouble: {
+      // JSON has no NaN or infinity; they are written as protobuf's JSON writes them.
+      double d = v.double_value();
+      if (std::isnan(d)) return "NaN";
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      return d;
+    }
     case ValueKind::kError: return Json{{"error", v.string_value()}};
     case ValueKind::kList: {
       Json items = Json::array();
@@ -101,12 +114,15 @@ std::string ValueJson(const Value& value) {
   return JsonText(ValueToJson(value));
 }
 
+std::string DiagnosticsJson(const SourceManager& sources, const Diagnostics& diagnostics) {
+  return JsonText(DiagnosticsArray(sources, diagnostics));
+}
+
 void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
                std::ostream& out) {
   Json violations = Json::array();
   for (const eval::Violation& v : report.violations) violations.push_back(ViolationJson(sources, v));
-  Json errors = Json::array();
-  for (const Diagnostic& d : report.errors.items()) errors.push_back(DiagnosticJson(sources, d));
+  Json errors = DiagnosticsArray(sources, report.errors);
   Counts c = CountFindings(report);
   Json doc = {{"version", version},
               {"ruleset_digest", report.ruleset_digest},

@@ -51,9 +51,13 @@ void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnosti
 void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const TextOptions& options,
                 std::ostream& out);
 
-/// A Value as JSON text: scalars natively, dates, durations and quantities as
-/// their CPL text, records as objects, an error as {"error": message}.
+/// A Value as JSON text: scalars natively (NaN and infinities as the strings
+/// "NaN", "Infinity", "-Infinity"), dates, durations and quantities as their
+/// CPL text, records as objects, an error as {"error": message}.
 std::string ValueJson(const Value& value);
+
+/// Diagnostics as a JSON array of {code, severity, message, location, help, related}.
+std::string DiagnosticsJson(const SourceManager& sources, const Diagnostics& diagnostics);
 
 /// Counts by severity, violations and errors together.
 struct Counts {

@@ -98,8 +98,11 @@ emit
 
 // ---------------------------------------------------------------- expressions
 
+// `let x = v; body` names a value inside an expression (a macro's body, a
+// function's): `x` is bound in `body` only.
 expr
-    : cond=conditionalOr ('?' then=conditionalOr ':' otherwise=expr)?
+    : LET var=IDENT '=' value=expr ';' body=expr
+    | cond=conditionalOr ('?' then=conditionalOr ':' otherwise=expr)?
     ;
 
 conditionalOr

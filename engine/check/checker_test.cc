@@ -154,6 +154,12 @@ const IllTyped kIllTyped[] = {
      {"3:9: cannot read field `x` of `int`"}},
     {"  for a in plan.allocations\n  let q = a.?queue_position\n  deny at a.pool \"{q}\"",
      {"4:20: `q` is `optional<int>` where a value is needed"}},
+    {"  for a in plan.allocations\n  where plan.allocations.exists(b, let a = b.gpus; a > 1)\n  deny at a.pool \"x\"",
+     {"3:36: `a` is already bound in this rule"}},
+    {"  for a in plan.allocations\n  where (let g = a.pool; g + 1) > 2\n  deny at a.pool \"x\"",
+     {"3:26: no operator `+` for `ref Pool` and `int`"}},
+    {"  for a in plan.allocations\n  where (let g = a.gpus; g) > 2 && g > 1\n  deny at a.pool \"x\"",
+     {"3:36: unknown name `g`"}},  // bound in the let's body only
 };
 
 TEST_CASE("ill-typed rules are rejected with located messages", "[check]") {
@@ -188,6 +194,10 @@ TEST_CASE("well-typed rules check cleanly", "[check]") {
       "  for a in plan.allocations\n  where (a.gpus > 1 ? a.?max_hold : a.?max_hold).orValue(1d) > 2d\n  deny at a.id \"x\"",
       "  for d in plan.demands\n  where d.?requires.?memory.orValue(0B) > 80GiB\n  deny at d.id \"x\"",
       "  for s in plan.substitutes\n  where s.validation.?numerics.orValue(passed) != passed\n  deny at s.candidate \"x\"",
+      "  for a in plan.allocations\n  where plan.allocations.exists(b, let d = plan.demands[b.demand]; d.slice == training)\n"
+      "  deny at a.id \"x\"",
+      // a let's variable is a fact where its value is one, so a finding may point at it
+      "  for a in plan.allocations\n  deny at (let p = inventory.pools[a.pool]; p.role) \"x\"",
   };
   for (const char* body : bodies) {
     INFO(body);

@@ -136,6 +136,7 @@ Typed ExprChecker::Infer(Expr& e, bool may_be_optional) {
     case ExprKind::kHas: t = InferHas(e); break;
     case ExprKind::kOptSelect: t = InferOptSelect(e); break;
     case ExprKind::kListIf: t = InferListIf(e); break;
+    case ExprKind::kLet: t = InferLet(e, may_be_optional); break;
   }
   tables_->types[e.id] = t.type;
   if (!may_be_optional && types_.KindOf(t.type) == TypeKind::kOptional) {
@@ -494,6 +495,17 @@ Typed ExprChecker::InferConditional(Expr& e, bool may_be_optional) {
   guards_ = std::move(saved);
   TypeId type = Unify(then.type, otherwise.type, e, "the branches of `?:` are");
   return Typed{type, then.fact && otherwise.fact, then.fact_items && otherwise.fact_items};
+}
+
+// `let x = v; body`: `x` has v's type (an optional too), and is a fact
+// where v is one; the let is its body's value.
+Typed ExprChecker::InferLet(Expr& e, bool may_be_optional) {
+  Typed value = Infer(*e.args[0], true);
+  size_t depth = locals_.size();
+  tables_->slots[e.id] = Bind(e.name, e.span, value);
+  Typed body = Infer(*e.args[1], may_be_optional);
+  locals_.resize(depth);
+  return body;
 }
 
 Typed ExprChecker::InferMacro(Expr& e) {

@@ -97,6 +97,7 @@ class ExprChecker {
   bool InferUserCall(syntax::Expr& e, const std::vector<TypeId>& args, Typed* result);
   Typed InferCollection(syntax::Expr& e);
   Typed InferListIf(syntax::Expr& e);
+  Typed InferLet(syntax::Expr& e, bool may_be_optional);
   Typed InferUnary(syntax::Expr& e);
   Typed InferBinary(syntax::Expr& e);
   Typed InferLogical(syntax::Expr& e);

@@ -113,6 +113,20 @@ TEST_CASE("conditional list elements are kept only when their condition holds", 
   CHECK(ValueOf("{'x' if true}") == "compile error: cannot parse `{`x` if`");  // sets have no conditional elements
 }
 
+TEST_CASE("let inside an expression binds a value for its body", "[eval]") {
+  CHECK(ValueOf("let x = 2; x * x") == "4");
+  CHECK(ValueOf("[1, 2, 3].map(a, let b = a * 10; b + a)") == "[11, 22, 33]");
+  CHECK(ValueOf("[1, 2].map(a, let b = a; [3, 4].map(c, let e = b * c; e))") == "[[3, 4], [6, 8]]");
+  CHECK(ValueOf("cel.bind(y, 'ab', y + y)") == "abab");
+  CHECK(ValueOf("plan.demands.map(d, let w = d.?window; w.hasValue())") == "[false, true]");
+  // The value is bound as it is: an error only when the body reads it.
+  CHECK(ValueOf("let x = 1 / 0; 3") == "3");
+  CHECK(ValueOf("let x = 1 / 0; x + 1") == "error: division by zero");
+  CHECK(ValueOf("let x = 1 / 0; false && x > 1") == "false");
+  // Rebound on each item, including under a remembered comprehension.
+  CHECK(ValueOf("[1, 2, 1].map(a, let b = a + 1; [1, 2, 3].filter(c, c > b).size())") == "[1, 0, 1]");
+}
+
 TEST_CASE("optional selection: a.?b, orValue and hasValue", "[eval]") {
   CHECK(ValueOf("plan.demands[0].?window.hasValue()") == "false");
   CHECK(ValueOf("plan.demands[1].?window.hasValue()") == "true");

@@ -214,6 +214,14 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
     case ExprKind::kMap: return EvalCollection(e);
     case ExprKind::kOptSelect: return EvalOptSelect(e);
     case ExprKind::kListIf: return Value::Error("a conditional element outside a list");  // the parser makes none
+    case ExprKind::kLet: {
+      // The value is bound as it is, an error too: the body may not need it.
+      Value& slot = slots_[tables_.slots[e.id]];
+      slot = Eval(*e.args[0]);
+      Value body = Eval(*e.args[1]);
+      slot = Value();
+      return body;
+    }
     case ExprKind::kHas: {
       const Expr& select = *e.args[0];
       Value held;

@@ -101,12 +101,14 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
   if (e.kind == ExprKind::kIdent) {
     const check::Symbol& sym = tables_.symbols[e.id];
     if (sym.kind == check::SymbolKind::kLocal) m = Bit(sym.index);
-  } else if (e.kind == ExprKind::kMacro) {
+  } else if (e.kind == ExprKind::kMacro || e.kind == ExprKind::kLet) {
+    // The variable is bound in every argument but the first (the range, the value).
     Mask var = Bit(tables_.slots[e.id]);
     Mask body = 0;
     for (size_t i = 1; i < e.args.size(); ++i) body |= FreeSlots(*e.args[i]);
     m = FreeSlots(*e.args[0]) | (var == kAllSlots ? body : body & ~var);
-    bool selects = e.macro != MacroKind::kAll && e.macro != MacroKind::kGroup && e.macro != MacroKind::kTimeline &&
+    bool selects = e.kind == ExprKind::kMacro && e.macro != MacroKind::kAll && e.macro != MacroKind::kGroup &&
+                   e.macro != MacroKind::kTimeline &&
                    (e.macro != MacroKind::kMap || e.args.size() == 3);
     if (selects &&
         free_[e.args[0]->id] == 0) {

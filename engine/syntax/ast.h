@@ -45,6 +45,7 @@ enum class ExprKind {
   kHas,          // has(args[0]), args[0] a kSelect
   kOptSelect,    // args[0].?name: an optional, none when the field is absent
   kListIf,       // args[0] if args[1]: only as an element of a kList
+  kLet,          // let name = args[0]; args[1]  (also CEL's cel.bind(name, args[0], args[1]))
 };
 
 enum class UnaryOp { kNot, kNegate };
@@ -70,7 +71,7 @@ struct Expr {
   NodeId id = 0;
   Span span;
   Value literal;      // kLiteral
-  std::string name;   // kIdent, kSelect field, kCall function, kMacro variable
+  std::string name;   // kIdent, kSelect field, kCall function, kMacro and kLet variable
   Key field;          // kSelect: `name` as a map key
   UnaryOp unary_op = UnaryOp::kNot;
   BinaryOp binary_op = BinaryOp::kOr;

@@ -49,6 +49,7 @@ void DumpInto(const Expr& e, std::string* out) {
     case ExprKind::kConditional: *out += "(?:"; break;
     case ExprKind::kMacro: *out += std::string("(") + MacroName(e.macro) + ' ' + e.name; break;
     case ExprKind::kHas: *out += "(has"; break;
+    case ExprKind::kLet: *out += "(let " + e.name; break;
   }
   DumpArgs(e, 0, out);
   *out += ')';

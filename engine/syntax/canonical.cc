@@ -73,6 +73,9 @@ void ExprInto(const Expr& e, std::string* out) {
     case ExprKind::kHas:
       *out += "(has";
       break;
+    case ExprKind::kLet:
+      *out += "(let " + e.name;
+      break;
   }
   for (const ExprPtr& arg : e.args) {
     *out += ' ';

@@ -41,7 +41,7 @@ enum class Role : uint8_t {
   kBlockClose,
   kEnumOpen,  // `{` of an enum: `{ a, b }` on one line
   kEnumClose,
-  kComma,      // in a type or an annotation
+  kComma,      // in a type or an annotation, and the `;` of a `let` expression
   kListComma,  // between elements of a list, a call, a map, an enum
   kDot,
   kBinary,      // `&&`, `+`, `==`, `in`, `=` …
@@ -124,8 +124,8 @@ Role RoleOf(const Token& t, antlr4::ParserRuleContext* parent) {
     return BracketRole(s, parent);
   }
   if (t.type == CPLLexer::IN) return rule == CPLParser::RuleRelation ? Role::kBinary : Role::kPlain;
-  if (s == ",") {
-    bool inert = rule == CPLParser::RuleTypeRef || rule == CPLParser::RuleAnnotation;
+  if (s == "," || s == ";") {  // `;` ends the value of an expression's `let`
+    bool inert = s == ";" || rule == CPLParser::RuleTypeRef || rule == CPLParser::RuleAnnotation;
     return inert ? Role::kComma : Role::kListComma;
   }
   if (s == ".") return Role::kDot;

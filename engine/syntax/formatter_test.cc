@@ -307,6 +307,10 @@ const Case kCases[] = {
      "  expect CAP-ALC-001 at \"x\" count 1\n"
      "  expect_none CAP-ALC-002\n"
      "}\n"},
+    {"a let inside an expression: `;` is tight before, spaced after",
+     "fn f(xs: list<int>): list<int> = xs.map(x,let y=x*2 ;y+1)",
+     // becomes
+     "fn f(xs: list<int>): list<int> = xs.map(x, let y = x * 2; y + 1)\n"},
     {"an empty file", "",
      // becomes
      ""},

@@ -288,6 +288,7 @@ class AstBuilder {
   ExprPtr BuildUnary(CPLParser::UnaryContext* ctx);
   ExprPtr BuildMember(CPLParser::MemberContext* ctx);
   ExprPtr BuildMethod(CPLParser::MethodMemberContext* ctx);
+  std::string VariableName(CPLParser::ExprContext* arg, const std::string& macro);
   ExprPtr BuildPrimary(CPLParser::PrimaryContext* ctx);
   ExprPtr BuildLiteral(CPLParser::LiteralContext* ctx);
   ExprPtr Binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Span span);
@@ -603,6 +604,13 @@ ExprPtr AstBuilder::Binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Span span) {
 }
 
 ExprPtr AstBuilder::BuildExpr(CPLParser::ExprContext* ctx) {
+  if (ctx->LET() != nullptr) {
+    ExprPtr e = NewExpr(ExprKind::kLet, SpanOf(ctx));
+    e->name = ctx->var->getText();
+    e->args.push_back(BuildExpr(ctx->value));
+    e->args.push_back(BuildExpr(ctx->body));
+    return e;
+  }
   ExprPtr cond = BuildOr(ctx->cond);
   if (ctx->then == nullptr) return cond;
   ExprPtr e = NewExpr(ExprKind::kConditional, SpanOf(ctx));
@@ -749,6 +757,17 @@ ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
   std::string name = ctx->method->getText();
   std::vector<CPLParser::ExprContext*> args;
   if (ctx->args != nullptr) args = ctx->args->expr();
+  if (name == "bind" && ctx->member()->getText() == "cel") {  // CEL's spelling of `let`
+    if (args.size() != 3) {
+      Error(SpanOf(ctx), "`cel.bind` takes a variable, its value and an expression");
+      return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
+    }
+    ExprPtr e = NewExpr(ExprKind::kLet, SpanOf(ctx));
+    e->name = VariableName(args[0], "cel.bind");
+    e->args.push_back(BuildExpr(args[1]));
+    e->args.push_back(BuildExpr(args[2]));
+    return e;
+  }
   for (auto [macro_name, kind] : kMacros) {
     if (name != macro_name) continue;
     bool three = (kind == MacroKind::kMap || kind == MacroKind::kTimeline) && args.size() == 3;
@@ -759,15 +778,9 @@ ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
                                                              : "one expression"));
       return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
     }
-    std::string var = args[0]->getText();
-    if (var.empty() || !(std::isalpha(static_cast<unsigned char>(var[0])) || var[0] == '_') ||
-        var.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-            std::string::npos) {
-      Error(SpanOf(args[0]), "the first argument of `" + name + "` must be a variable name");
-    }
     ExprPtr e = NewExpr(ExprKind::kMacro, SpanOf(ctx));
     e->macro = kind;
-    e->name = var;
+    e->name = VariableName(args[0], name);
     e->args.push_back(BuildMember(ctx->member()));
     for (size_t i = 1; i < args.size(); ++i) e->args.push_back(BuildExpr(args[i]));
     return e;
@@ -778,6 +791,16 @@ ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
   e->args.push_back(BuildMember(ctx->member()));
   for (auto* a : args) e->args.push_back(BuildExpr(a));
   return e;
+}
+
+// The first argument of a macro or of `cel.bind`: a name, not an expression.
+std::string AstBuilder::VariableName(CPLParser::ExprContext* arg, const std::string& macro) {
+  std::string var = arg->getText();
+  if (var.empty() || !(std::isalpha(static_cast<unsigned char>(var[0])) || var[0] == '_') ||
+      var.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) {
+    Error(SpanOf(arg), "the first argument of `" + macro + "` must be a variable name");
+  }
+  return var;
 }
 
 void AstBuilder::BuildList(CPLParser::ExprListContext* ctx, Expr* into) {

@@ -77,6 +77,12 @@ TEST_CASE("expressions follow CEL precedence", "[syntax]") {
       {"a.b.?c.d", "(. (.? (. a b) c) d)"},
       {"a.?window", "(.? a window)"},  // keywords are field names after `.?` too
       {"x.if", "(. x if)"},
+      {"let y = a; y + 1", "(let y a (+ y 1))"},
+      {"xs.map(x, let y = x.gpus; y * 2)", "(map x xs (let y (. x gpus) (* y 2)))"},
+      {"let y = a; let z = y; y ? z : 1", "(let y a (let z y (?: y z 1)))"},  // the body reaches as far right as it can
+      {"[let y = 1; y, 2]", "(list (let y 1 y) 2)"},
+      {"cel.bind(y, a, y + 1)", "(let y a (+ y 1))"},  // CEL's spelling
+      {"x.bind(y, a, y)", "(call .bind x y a y)"},       // only on `cel`
   };
   for (const Case& c : cases) {
     INFO(c.text);
@@ -202,6 +208,16 @@ TEST_CASE("macros need a variable", "[syntax]") {
         std::vector<std::string>{"1:16: `all` takes a variable and one expression"});
   CHECK(ErrorsOf("param x: int = has(x)") ==
         std::vector<std::string>{"1:16: `has` takes one field selection, like `has(d.checkpoint)`"});
+}
+
+TEST_CASE("a let inside an expression names one variable, then a a semicolon", "[syntax]") {
+  CHECK(ErrorsOf("param x: int = let y = 1 y") == std::vector<std::string>{"1:26: missing `;` before `y`"});
+  CHECK(ErrorsOf("param x: int = let 1 = 1; 2")[0] == "1:20: unexpected `1`, expected a name");
+  CHECK(ErrorsOf("param x: int = let y = 1;") == std::vector<std::string>{"1:26: unexpected end of file"});
+  CHECK(ErrorsOf("param x: int = cel.bind(1, 2, 3)") ==
+        std::vector<std::string>{"1:25: the first argument of `cel.bind` must be a variable name"});
+  CHECK(ErrorsOf("param x: int = cel.bind(y, 2)") ==
+        std::vector<std::string>{"1:16: `cel.bind` takes a variable, its value and an expression"});
 }
 
 TEST_CASE("hostile nesting is rejected, not recursed into", "[syntax]") {

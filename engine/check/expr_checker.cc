@@ -285,7 +285,7 @@ Typed ExprChecker::InferSelect(Expr& e) {
             .help = "guard it: `where has(" + text_of(e) + ")`, or `has(" + text_of(e) + ") && …`";
       }
       // A timeline's step is computed, but the items it lists may be facts.
-      if (types_.records[t.index].name.rfind("Segment<", 0) == 0) {
+      if (types_.records[t.index].builtin == RecordDef::Builtin::kSegment) {
         return Typed{field->type, false, e.name == "items" && operand.fact_items};
       }
       // What is read from the facts is located, and so is everything inside it.

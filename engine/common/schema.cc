@@ -89,11 +89,12 @@ TypeId TypeTable::Timeline(TypeId item, TypeId amount) {
 }
 
 // A record made by the table itself, found by name when made before.
-TypeId TypeTable::BuiltinRecord(const std::string& name, std::vector<FieldDef> fields) {
+TypeId TypeTable::BuiltinRecord(const std::string& name, RecordDef::Builtin builtin, std::vector<FieldDef> fields) {
   auto it = record_by_name.find(name);
   if (it != record_by_name.end()) return Record(it->second);
   RecordDef def;
   def.name = name;
+  def.builtin = builtin;
   for (FieldDef& f : fields) f.key = Key(f.name);
   def.fields = std::move(fields);
   records.push_back(std::move(def));
@@ -108,7 +109,7 @@ TypeId TypeTable::Interval() {
   end.name = "end";
   start.type = end.type = date;
   start.optional = end.optional = true;
-  return BuiltinRecord("Interval", {start, end});
+  return BuiltinRecord("Interval", RecordDef::Builtin::kInterval, {start, end});
 }
 
 TypeId TypeTable::Segment(TypeId timeline) {
@@ -120,7 +121,8 @@ TypeId TypeTable::Segment(TypeId timeline) {
   amount.type = t.key;
   items.name = "items";
   items.type = List(t.elem);
-  return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">", {window, amount, items});
+  return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">", RecordDef::Builtin::kSegment,
+                       {window, amount, items});
 }
 
 

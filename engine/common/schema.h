@@ -77,9 +77,13 @@ struct FieldDef {
 };
 
 struct RecordDef {
+  /// Records the language makes itself rather than the schema declares.
+  enum class Builtin : uint8_t { kNone, kInterval, kSegment };
+
   std::string name;
   std::vector<FieldDef> fields;
   bool is_document = false;  // a top-level `kind`
+  Builtin builtin = Builtin::kNone;
   Span span;
 
   const FieldDef* Find(std::string_view field) const;
@@ -130,7 +134,7 @@ class TypeTable {
  private:
   TypeId Intern(const Type& t);
   TypeId Indexed(TypeKind kind, uint32_t index);
-  TypeId BuiltinRecord(const std::string& name, std::vector<FieldDef> fields);
+  TypeId BuiltinRecord(const std::string& name, RecordDef::Builtin builtin, std::vector<FieldDef> fields);
   std::vector<Type> types_;
 };
 

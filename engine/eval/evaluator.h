@@ -78,6 +78,9 @@ struct Facts {
 /// limits), or "" when it is.
 std::string CheckRegex(const std::string& pattern);
 
+/// The most characters a trace or the evidence shows of one value.
+inline constexpr size_t kShownChars = 160;
+
 /// A value as traces show it: short, a record by its id, a long text cut.
 std::string TraceText(const Value& v);
 

@@ -686,6 +686,31 @@ TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[
               "windows_of(plan.allocations['a5'], plan.demands['train']), b.gpus)") == "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-16`: 8 a2, from `2027-04-16` on: 0 ]");
 }
 
+TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts and items", "[eval][timeline]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule r {
+  for p in inventory.pools
+  let used = plan.allocations.filter(b, b.pool == p.id).timeline(b, has(b.window) ? [b.window] : [], b.gpus)
+  let idle = plan.allocations.filter(b, false).timeline(b, [], b.gpus)
+  for o in used.over(12)
+  let first = used.over(12)
+  deny at p.id "over"
+}
+)", true);
+  REQUIRE(c->ok);
+  LintReport r = LintText(*c, kTimelinePlan, kTimelineInventory);
+  REQUIRE(r.violations.size() == 1);  // two steps over, one finding at one fact
+  std::map<std::string, std::string> shown;
+  for (const Evidence& e : r.violations[0].evidence) shown[e.name] = e.value;
+  // Stretches where nothing holds are left out; the rest is cut at the trace's width.
+  CHECK(shown["used"] ==
+        "until `2027-04-12`: 2 (a1); from `2027-04-12` to `2027-04-14`: 10 (a1, a2); "
+        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04...");
+  CHECK(shown["idle"] == "at all times: 0");
+  CHECK(shown["o"] == "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3)");
+  CHECK(shown["first"] ==
+        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04-16`: 14 (a1, a3, a5)");
+}
+
 TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {
   std::string a = "plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
   std::string b = "plan.allocations.filter(b, b.id == 'a3').timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";

@@ -49,7 +49,7 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   plan::MemoKind memo = memo_ != nullptr ? module_plan_->memo[e.id] : plan::MemoKind::kNone;
   const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
-    std::string shown = YieldsOptional(e) ? OptionalText(v, TraceText) : TraceText(v);
+    std::string shown = ShownValue(e, v, TraceText);
     trace_->push_back(TraceValue{Text(e.span), std::move(shown), sources_.Resolve(e.span), v.loc(), Anchor(e)});
   }
   return v;
@@ -189,11 +189,22 @@ bool ExprEvaluator::YieldsOptional(const Expr& e) const {
   return program_.schema.KindOf(tables_.types[e.id]) == TypeKind::kOptional;
 }
 
+std::string ExprEvaluator::ShownValue(const Expr& e, const Value& v, std::string (*text)(const Value&)) const {
+  const TypeTable& types = program_.schema;
+  const Type t = types.Get(tables_.types[e.id]);
+  if (t.kind == TypeKind::kOptional) return OptionalText(v, text);
+  auto is_step = [&](const Type& x) {
+    return x.kind == TypeKind::kRecord && types.records[x.index].builtin == RecordDef::Builtin::kSegment;
+  };
+  bool steps = t.kind == TypeKind::kTimeline || is_step(t) || (t.kind == TypeKind::kList && is_step(types.Get(t.elem)));
+  return steps && !v.is_error() ? StepsText(v, kShownChars) : text(v);
+}
+
 std::string TraceText(const Value& v) {
   if (v.is_error()) return "error: " + std::string(v.string_value());
   std::string_view id = v.Id();
-  std::string text = id.empty() ? v.ToLiteral(160) : "{id: \"" + std::string(id) + "\", …}";
-  if (text.size() > 160) text = text.substr(0, 157) + "...";
+  std::string text = id.empty() ? v.ToLiteral(kShownChars) : "{id: \"" + std::string(id) + "\", …}";
+  if (text.size() > kShownChars) text = text.substr(0, kShownChars - 3) + "...";
   return text;
 }
 

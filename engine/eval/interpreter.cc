@@ -200,8 +200,7 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
     if (op.kind != OpKind::kScan && op.kind != OpKind::kLet) continue;
     const Value& v = eval_.slots()[op.slot];
     const syntax::Clause& clause = rule_.rule->clauses[op.index];
-    std::string shown = v.Id().empty() ? text(v) : std::string(v.Id());
-    if (eval_.YieldsOptional(*clause.expr)) shown = OptionalText(v, text);  // `let x = a.?b`
+    std::string shown = v.Id().empty() ? eval_.ShownValue(*clause.expr, v, text) : std::string(v.Id());
     evidence.push_back(Evidence{clause.var, std::move(shown), v.loc()});
   }
   return evidence;

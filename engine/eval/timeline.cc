@@ -16,6 +16,7 @@ using check::FunctionId;
 namespace {
 
 constexpr int64_t kSecondsPerDay = 86400;
+constexpr size_t kStepChars = 120;  // where a step's list of items is cut
 
 // The field names of intervals and steps, interned once.
 struct Names {
@@ -317,7 +318,50 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
   }
 }
 
+// As the stdlib's `during` words it: "from `2027-04-15` to `2027-04-17`",
+// "from `2027-04-15` on", "until `2027-04-17`", "at all times".
+std::string IntervalText(const Interval& i) {
+  auto date = [](int64_t day) { return "`" + Value::Date(day).ToString() + "`"; };
+  bool from = i.start != Interval::kOpenStart, to = i.end != Interval::kOpenEnd;
+  if (from && to) return "from " + date(i.start) + " to " + date(i.end);
+  if (from) return "from " + date(i.start) + " on";
+  if (to) return "until " + date(i.end);
+  return "at all times";
+}
+
+// One step that holds something: its interval, amount and items.
+std::string StepText(const StepView& step) {
+  std::string text = IntervalText(step.window) + ": " + step.amount->ToLiteral(40);
+  ListView items = step.items->items();
+  if (items.empty()) return text;
+  text += " (";
+  for (size_t k = 0; k < items.size(); ++k) {
+    std::string_view id = items[k].Id();
+    text += (k > 0 ? ", " : "") + (id.empty() ? items[k].ToLiteral(40) : std::string(id));
+    if (text.size() > kStepChars) return text + ", …)";
+  }
+  return text + ")";
+}
+
 }  // namespace
+
+std::string StepsText(const Value& v, size_t max_chars) {
+  std::vector<StepView> steps;
+  StepView one;
+  if (v.is(ValueKind::kMap) && ReadStep(v, &one)) {
+    steps.push_back(one);
+  } else if (ReadSteps(v, &steps).is_error()) {
+    return v.ToLiteral(max_chars);
+  }
+  std::string text;
+  for (const StepView& step : steps) {
+    if (step.items->items().empty() && steps.size() > 1) continue;  // a stretch of a timeline where nothing holds
+    text += (text.empty() ? "" : "; ") + StepText(step);
+    if (text.size() > max_chars) return text.substr(0, max_chars - 3) + "...";
+  }
+  if (text.empty()) return steps.empty() ? "[]" : "nothing held";
+  return text;
+}
 
 Value ToInterval(const Value& v, Interval* out) {
   if (!v.is(ValueKind::kMap)) return Value::Error("not an interval: " + DescribeKind(v), v.loc());

@@ -47,6 +47,15 @@ struct TimelineItem {
 /// amounts do not add up).
 Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget);
 
+/// A step, a list of steps or a timeline as a person reads it, at most
+/// `max_chars` (> 3): each step as its interval, its amount and its items
+/// (by id), e.g.
+///   from `2027-04-15` to `2027-04-17`: 20 (a-train, a-tune)
+/// leaving out the stretches of a timeline where nothing holds ("nothing
+/// held" when that is all of them; "at all times: 0" for the timeline of
+/// no items).
+std::string StepsText(const Value& v, size_t max_chars);
+
 /// `group`: the items by key, keys in the order first seen.
 Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budget);
 

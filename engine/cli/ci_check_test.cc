@@ -295,6 +295,9 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
             "  - {rule: \"CAP-ALC-001\", file: \"plan.yaml\", at: \"allocations[a-explore].pool\", "
             "facts: \"a=a-explore d=explore p=serve-eu-spare\", statement: \""));
   CHECK_FALSE(Has(baseline, ":53"));  // no line numbers
+  // The fact a finding points at is its `at`, not one of its facts, even
+  // where the evidence shows it (a rule over computed values).
+  CHECK(Has(baseline, "  - {rule: \"CAP-GOV-001\", file: \"plan.yaml\", at: \"decision\", statement: \""));
 
   // Every line moves down; a new finding appears.
   std::string text = s.Read("plan.yaml");

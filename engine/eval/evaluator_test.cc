@@ -196,6 +196,38 @@ TEST_CASE("string functions and regular expressions", "[eval]") {
   CHECK(ValueOf("string(5d)") == "5d");
 }
 
+TEST_CASE("a finding over computed values still shows the located fact it is about", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T-GOV") rule decision {
+  let missing = ["size" if !has(plan.dataset.size), "slices" if size(plan.demands) > 0]
+  where size(missing) > 0
+  deny at plan.dataset "misses {missing.join(', ')}"
+}
+@id("T-BOUND") rule bound {
+  for d in plan.demands
+  deny at d.slice "{d.id}"
+}
+)", false);
+  REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
+  LintReport r = LintText(*c, kPlan, kInventory);
+  auto v = std::find_if(r.violations.begin(), r.violations.end(), [](const Violation& x) { return x.rule_id == "T-GOV"; });
+  CHECK(Lines(r.errors) == std::vector<std::string>{});
+  REQUIRE(v != r.violations.end());
+  REQUIRE(v->evidence.size() == 2);
+  CHECK(v->evidence[0].name == "plan.dataset");
+  CHECK(v->evidence[0].at_fact);
+  CHECK(v->evidence[0].loc == v->loc);
+  CHECK(v->evidence[0].loc.valid());
+  CHECK(v->evidence[1].name == "missing");
+  CHECK_FALSE(v->evidence[1].loc.valid());
+  // A bound fact already shows where the finding is: nothing is added.
+  for (const Violation& x : r.violations) {
+    if (x.rule_id != "T-BOUND") continue;
+    REQUIRE(x.evidence.size() == 1);
+    CHECK(x.evidence[0].name == "d");
+    CHECK_FALSE(x.evidence[0].at_fact);
+  }
+}
+
 TEST_CASE("a rule yields a located violation per satisfying binding", "[eval]") {
   auto c = CompilePolicy(R"(@id("T-ALC") rule replacement {
   for a in plan.allocations

@@ -274,8 +274,9 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
   v.statement = StatementKey(emit, op.index);
   v.because = emit.because;
   v.fix = emit.fix;
+  Value at;
   if (emit.at) {
-    Value at = eval_.Eval(*emit.at);
+    at = eval_.Eval(*emit.at);
     if (at.is_error()) return RuleError(at, emit.at->span, "this `at`");
     v.loc = at.loc();
   }
@@ -299,6 +300,14 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
     v.message += std::move(text);
   }
   v.evidence = Bindings(ops_->emits_at(), Literal);
+  // The evidence always shows a located fact: the one the finding is about
+  // when no binding is one (a rule over computed values, like a list of
+  // what is missing).
+  bool located = std::any_of(v.evidence.begin(), v.evidence.end(), [](const Evidence& e) { return e.loc.valid(); });
+  if (emit.at && v.loc.valid() && !located) {
+    std::string value = at.Id().empty() ? eval_.ShownValue(*emit.at, at, Literal) : std::string(at.Id());
+    v.evidence.insert(v.evidence.begin(), Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true});
+  }
   // Without a located `at`, point at the innermost loop item, else the plan.
   for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it) v.loc = it->loc;
   if (!v.loc.valid()) v.loc = plan_loc_;

@@ -17,6 +17,10 @@ struct Evidence {
   std::string name;   // the variable
   std::string value;  // its identity: an id, or the value as a literal
   SourceLoc loc;      // where the value is in the facts, if it came from them
+  // The fact the finding points at (`name` is the `at` expression), shown
+  // because no binding is a located fact; already the finding's location,
+  // so not part of its identity.
+  bool at_fact = false;
 };
 
 /// A sub-expression of a traced clause and the value it had.

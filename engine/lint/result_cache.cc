@@ -23,7 +23,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 2;
+constexpr int kFormatVersion = 3;
 constexpr const char* kMagic = "capops-cache";
 constexpr const char* kTagName = "CACHEDIR.TAG";
 constexpr const char* kTagText =
@@ -58,7 +58,7 @@ class Encoder {
 
   Json Violation(const eval::Violation& v) {
     Json evidence = Json::array(), labels = Json::array(), trace = Json::array();
-    for (const eval::Evidence& e : v.evidence) evidence.push_back({e.name, e.value, Loc(e.loc)});
+    for (const eval::Evidence& e : v.evidence) evidence.push_back({e.name, e.value, Loc(e.loc), e.at_fact});
     for (const eval::Label& l : v.labels) labels.push_back({Loc(l.loc), l.message});
     for (const eval::TraceStep& s : v.trace) {
       Json values = Json::array();
@@ -136,7 +136,7 @@ class Decoder {
     v.fix = j.at("fix").get<std::string>();
     v.statement = j.at("statement").get<std::string>();
     v.subject = j.at("subject").get<std::string>();
-    for (const Json& e : j.at("evidence")) v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2))});
+    for (const Json& e : j.at("evidence")) v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2)), e.at(3).get<bool>()});
     for (const Json& l : j.at("labels")) v.labels.push_back({Loc(l.at(0)), l.at(1)});
     for (const Json& s : j.at("trace")) {
       eval::TraceStep step{s.at(0), s.at(1), Loc(s.at(2)), {}};

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/common/units.h"
 #include "engine/eval/memo.h"
 #include "engine/eval/shared_indexes.h"
 #include "tests/support/fixture.h"
@@ -670,6 +671,31 @@ TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[
   // An item whose windows abut holds on without a new step.
   CHECK(Steps("plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands['train']) + "
               "windows_of(plan.allocations['a5'], plan.demands['train']), b.gpus)") == "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-16`: 8 a2, from `2027-04-16` on: 0 ]");
+}
+
+TEST_CASE("a finding made at a timeline step carries the step's window", "[eval][timeline]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule over {
+  for p in inventory.pools
+  for o in plan.allocations.timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus).over(13)
+  deny at p.id "`{p.id}` holds {o.amount} {during(o.window)}"
+}
+@id("T-2") rule plain {
+  for a in plan.allocations
+  where a.gpus > 4
+  deny at a.gpus "{a.id}"
+}
+)");
+  REQUIRE(c->ok);
+  LintReport r = LintText(*c, kTimelinePlan, kTimelineInventory);
+  std::vector<std::string> got;
+  for (const Violation& v : r.violations) {
+    std::string when = "none";
+    if (v.interval) when = FormatDate(v.interval->start) + ".." + FormatDate(v.interval->end);
+    got.push_back(v.rule_id + " " + when);
+  }
+  std::sort(got.begin(), got.end());
+  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15", "T-1 2027-04-15..2027-04-16", "T-2 none",
+                                        "T-2 none"});
 }
 
 TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {

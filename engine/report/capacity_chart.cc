@@ -141,6 +141,32 @@ bool BelongsTo(const eval::Violation& v, FileId plan_file, const std::set<FileId
   return !elsewhere;  // located in no plan at all: an inventory finding
 }
 
+// A training demand's strip, when it has a window and both sizes.
+std::optional<TrainingStrip> StripOf(const Value& d) {
+  const Value* minimum = d.Field("minimum_viable");
+  const Value* preferred = d.Field("preferred");
+  std::optional<Interval> run = WindowOf(&d);
+  if (Text(d.Field("slice")) != "training" || minimum == nullptr || !run ||
+      run->start == Interval::kOpenStart || run->end == Interval::kOpenEnd) {
+    return std::nullopt;
+  }
+  TrainingStrip t;
+  t.demand = std::string(d.Id());
+  t.minimum_gpus = IntField(*minimum, "gpus");
+  t.preferred_gpus = preferred != nullptr ? IntField(*preferred, "gpus")
+                                          : IntField(d, "hosts") * IntField(d, "gpus_per_host");
+  if (t.minimum_gpus <= 0 || t.preferred_gpus <= 0) return std::nullopt;
+  t.preferred_run = *run;
+  int64_t days = run->end - run->start;  // whole days, as the window's end rounds up
+  t.minimum_run = Interval{
+      run->start, run->start + (days * t.preferred_gpus + t.minimum_gpus - 1) / t.minimum_gpus};
+  if (const Value* end = d.Field("business_window_end");
+      end != nullptr && end->is(ValueKind::kDate)) {
+    t.business_end = end->int_value();
+  }
+  return t;
+}
+
 class ChartBuilder {
  public:
   ChartBuilder(const PlanFacts& plan, const ChartOptions& options)
@@ -298,7 +324,39 @@ std::vector<PoolChart> BuildPoolCharts(const PlanFacts& plan,
   return ChartBuilder(plan, options).Build(violations, plan_files);
 }
 
-eval::Interval Horizon(const std::vector<PoolChart>& charts) {
+std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
+                                               const std::vector<eval::Violation>& violations,
+                                               const std::vector<FileId>& plan_files) {
+  std::vector<TrainingStrip> strips;
+  std::map<LocKey, size_t> by_record;  // demand record → strip
+  const Value* demands = plan.facts.plan.Field("demands");
+  if (demands == nullptr || !demands->is(ValueKind::kList)) return strips;
+  for (const Value& d : demands->items()) {
+    std::optional<TrainingStrip> strip = StripOf(d);
+    if (!strip) continue;
+    by_record.emplace(KeyOf(d.loc()), strips.size());
+    strips.push_back(std::move(*strip));
+  }
+  std::set<FileId> files(plan_files.begin(), plan_files.end());
+  for (size_t i = 0; i < violations.size(); ++i) {
+    const eval::Violation& v = violations[i];
+    if (!BelongsTo(v, plan.document.file, files)) continue;
+    for (auto e = v.evidence.rbegin(); e != v.evidence.rend(); ++e) {
+      auto it = by_record.find(KeyOf(e->loc));
+      if (it == by_record.end()) continue;
+      TrainingStrip& t = strips[it->second];
+      Interval past = t.minimum_run;
+      if (t.business_end && *t.business_end > past.start && *t.business_end < past.end)
+        past.start = *t.business_end;
+      t.marks.push_back({i, v.interval.value_or(past), v.interval.has_value()});
+      break;
+    }
+  }
+  return strips;
+}
+
+eval::Interval Horizon(const std::vector<PoolChart>& charts,
+                       const std::vector<TrainingStrip>& strips) {
   int64_t lo = Interval::kOpenEnd, hi = Interval::kOpenStart;
   auto see = [&](const Interval& w) {
     for (int64_t day : {w.start, w.end}) {
@@ -307,10 +365,19 @@ eval::Interval Horizon(const std::vector<PoolChart>& charts) {
       hi = std::max(hi, day);
     }
   };
+  auto marks = [&](const std::vector<Mark>& all) {
+    for (const Mark& m : all) see(m.window);
+  };
   for (const PoolChart& c : charts) {
     for (const Band& b : c.bands) see(b.window);
     for (const Step& s : c.floor) see(s.window);
-    for (const Mark& m : c.marks) see(m.window);
+    marks(c.marks);
+  }
+  for (const TrainingStrip& t : strips) {
+    see(t.preferred_run);
+    see(t.minimum_run);
+    if (t.business_end) see(Interval{*t.business_end, *t.business_end});
+    marks(t.marks);
   }
   if (lo > hi) return Interval{0, 0};
   return Interval{lo, hi};

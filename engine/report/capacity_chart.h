@@ -82,6 +82,23 @@ struct PoolChart {
   int64_t peak = 0;  // the highest usage
 };
 
+/// A training demand's run at its preferred and at its minimum viable size,
+/// against the day its result is needed by: at the minimum viable size the
+/// run takes its duration × preferred ÷ minimum GPUs (CAP-DEM-006's
+/// reading), from the same start.
+struct TrainingStrip {
+  std::string demand;
+  int64_t preferred_gpus = 0;
+  int64_t minimum_gpus = 0;
+  eval::Interval preferred_run;         // the demand's window
+  eval::Interval minimum_run;           // from the same start, stretched
+  std::optional<int64_t> business_end;  // `business_window_end`
+  /// Findings about the demand: at their timeline step, else over the part
+  /// of the minimum viable run past the business window (the whole run
+  /// when it fits).
+  std::vector<Mark> marks;
+};
+
 struct ChartOptions {
   size_t max_segments = 4000;  // per chart
 };
@@ -94,9 +111,16 @@ std::vector<PoolChart> BuildPoolCharts(const PlanFacts& plan,
                                        const std::vector<FileId>& plan_files,
                                        const ChartOptions& options);
 
-/// The days a chart's x axis spans: every finite window end of the bands,
-/// the floors and the marks; [0, 0) when there is none.
-eval::Interval Horizon(const std::vector<PoolChart>& charts);
+/// The strips of the plan's training demands that have a window, a
+/// minimum viable size and a preferred one, with their findings marked.
+std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
+                                               const std::vector<eval::Violation>& violations,
+                                               const std::vector<FileId>& plan_files);
+
+/// The days a plan's x axes span: every finite window end of the bands,
+/// the floors, the strips and the marks; [0, 0) when there is none.
+eval::Interval Horizon(const std::vector<PoolChart>& charts,
+                       const std::vector<TrainingStrip>& strips);
 
 /// Days since 1970-01-01 as text, `YYYY-MM-DD`.
 std::string DayText(int64_t day);

@@ -17,7 +17,7 @@ using eval::Interval;
 constexpr double kWidth = 960, kHeight = 220;
 constexpr double kLeft = 44, kRight = 12, kTop = 22, kBottom = 26;
 constexpr size_t kTicks = 6;
-constexpr double kMinTickGap = 90;  // between date labels
+constexpr double kMinTickGap = 110;  // between date labels
 
 std::string Num(double v) {
   char buf[32];
@@ -76,6 +76,21 @@ const char* SliceClass(const std::string& slice) {
   return "other";
 }
 
+// Date labels under `baseline`, spread over the horizon, none too close.
+void WriteDayTicks(const Scale& s, double baseline, double label_y, std::ostream& out) {
+  double last = -kWidth;  // where the last tick's label is centred
+  for (size_t t = 0; t <= kTicks; ++t) {
+    int64_t day = s.from() + static_cast<int64_t>(static_cast<double>(s.days()) * t / kTicks);
+    double x = s.X(day);
+    if (x - last < kMinTickGap) continue;
+    last = x;
+    const char* anchor = t == 0 ? "start" : t == kTicks ? "end" : "middle";
+    out << "<line x1=\"" << Num(x) << "\" x2=\"" << Num(x) << "\" y1=\"" << Num(baseline)
+        << "\" y2=\"" << Num(baseline + 4) << "\"/><text x=\"" << Num(x) << "\" y=\""
+        << Num(label_y) << "\" text-anchor=\"" << anchor << "\">" << DayText(day) << "</text>";
+  }
+}
+
 void WriteAxes(const Scale& s, int64_t top, std::ostream& out) {
   out << "<g class=\"axis\">";
   for (int64_t g : {int64_t{0}, top}) {
@@ -83,17 +98,7 @@ void WriteAxes(const Scale& s, int64_t top, std::ostream& out) {
         << "\" y2=\"" << Num(s.Y(g)) << "\"/><text x=\"" << kLeft - 4 << "\" y=\""
         << Num(s.Y(g) + 4) << "\" text-anchor=\"end\">" << g << "</text>";
   }
-  double last = -kWidth;  // where the last tick's label is centred
-  for (size_t t = 0; t <= kTicks; ++t) {
-    int64_t day = s.from() + static_cast<int64_t>(static_cast<double>(s.days()) * t / kTicks);
-    double x = s.X(day);
-    if (x - last < kMinTickGap) continue;  // too close to the last label
-    last = x;
-    const char* anchor = t == 0 ? "start" : t == kTicks ? "end" : "middle";
-    out << "<line x1=\"" << Num(x) << "\" x2=\"" << Num(x) << "\" y1=\"" << Num(s.Y(0))
-        << "\" y2=\"" << Num(s.Y(0) + 4) << "\"/><text x=\"" << Num(x) << "\" y=\"" << kHeight - 8
-        << "\" text-anchor=\"" << anchor << "\">" << DayText(day) << "</text>";
-  }
+  WriteDayTicks(s, s.Y(0), kHeight - 8, out);
   out << "</g>";
 }
 
@@ -124,22 +129,26 @@ void WriteLines(const PoolChart& chart, const Scale& s, std::ostream& out) {
       << "\"><title>production floor kept for inference</title></path>";
 }
 
-void WriteMarks(const PoolChart& chart, const Scale& s, size_t chart_id,
-                const std::vector<MarkText>& findings, std::ostream& out) {
+// Red intervals from `top` to `bottom`, each labelled and linked to its card.
+void WriteMarks(const std::vector<Mark>& marks, const Scale& s, const std::string& chart_id,
+                const std::vector<MarkText>& findings, double top, double bottom,
+                std::ostream& out) {
   std::vector<double> label_ends;  // per label row, where its last label ends
-  for (const Mark& m : chart.marks) {
+  for (const Mark& m : marks) {
     const MarkText& text = findings[m.finding];
     double x0 = s.X(m.window.start), x1 = s.X(m.window.end);
+    double width = 8.0 * static_cast<double>(text.label.size()) + 6;
+    double label = std::min(x0 + 2, kWidth - kRight - width);  // inside the chart
     size_t row = 0;  // labels of overlapping marks go on rows of their own
-    while (row < label_ends.size() && label_ends[row] > x0) ++row;
+    while (row < label_ends.size() && label_ends[row] > label) ++row;
     if (row == label_ends.size()) label_ends.push_back(0);
-    label_ends[row] = x0 + 8.0 * static_cast<double>(text.label.size()) + 6;
+    label_ends[row] = label + width;
     out << "<a class=\"mark\" href=\"#finding-" << m.finding << "\" id=\"mark-" << chart_id << "-"
         << m.finding << "\" data-card=\"finding-" << m.finding << "\"><rect "
-        << Rect(x0, kTop, x1, s.Y(0)) << "/><text x=\"" << Num(x0 + 2) << "\" y=\""
-        << Num(kTop - 6 + 11.0 * static_cast<double>(row)) << "\">" << HtmlText(text.label)
+        << Rect(x0, top, x1, bottom) << "/><text x=\"" << Num(label) << "\" y=\""
+        << Num(top - 6 + 11.0 * static_cast<double>(row)) << "\">" << HtmlText(text.label)
         << "</text><title>" << HtmlText(text.title) << " — " << WindowText(m.window)
-        << (m.from_step ? "" : " (while what it is about holds GPUs)") << "</title></a>";
+        << (m.from_step ? "" : " (drawn over what it is about)") << "</title></a>";
   }
 }
 
@@ -153,7 +162,7 @@ std::string WindowText(const Interval& w) {
   return "at all times";
 }
 
-void WriteChartSvg(const PoolChart& chart, const Interval& horizon, size_t chart_id,
+void WriteChartSvg(const PoolChart& chart, const Interval& horizon, const std::string& chart_id,
                    const std::vector<MarkText>& findings, std::ostream& out) {
   int64_t top = std::max(chart.capacity, chart.peak);
   for (const Step& f : chart.floor) top = std::max(top, f.amount);
@@ -163,7 +172,42 @@ void WriteChartSvg(const PoolChart& chart, const Interval& horizon, size_t chart
   WriteAxes(scale, top, out);
   WriteBands(chart, scale, out);
   WriteLines(chart, scale, out);
-  WriteMarks(chart, scale, chart_id, findings, out);
+  WriteMarks(chart.marks, scale, chart_id, findings, kTop, scale.Y(0), out);
+  out << "</svg>";
+}
+
+void WriteStripSvg(const TrainingStrip& strip, const Interval& horizon, const std::string& strip_id,
+                   const std::vector<MarkText>& findings, std::ostream& out) {
+  constexpr double kHeightStrip = 100, kBar = 16, kBaseline = 76;
+  Scale scale(horizon, 1);
+  out << "<svg class=\"strip-svg\" viewBox=\"0 0 " << kWidth << " " << kHeightStrip
+      << "\" role=\"img\" aria-label=\"training run against its business window\"><g "
+         "class=\"axis\">";
+  WriteDayTicks(scale, kBaseline, kHeightStrip - 8, out);
+  out << "</g>";
+  struct Row {
+    const Interval& run;
+    const char* what;
+    int64_t gpus;
+    double y;
+  };
+  for (const Row& r :
+       {Row{strip.preferred_run, "preferred", strip.preferred_gpus, kTop},
+        Row{strip.minimum_run, "minimum viable", strip.minimum_gpus, kTop + kBar + 8}}) {
+    double x0 = scale.X(r.run.start), x1 = scale.X(r.run.end);  // its label follows it
+    out << "<rect class=\"run slice-training\" " << Rect(x0, r.y, x1, r.y + kBar) << "><title>"
+        << r.what << ", " << r.gpus << " GPUs: " << WindowText(r.run)
+        << "</title></rect><text class=\"run-label\" x=\""
+        << Num(std::min(x1 + 4, kWidth - kRight - 290)) << "\" y=\"" << Num(r.y + 12) << "\">"
+        << r.what << " · " << r.gpus << " GPUs · until " << DayText(r.run.end) << "</text>";
+  }
+  if (strip.business_end) {
+    double x = scale.X(*strip.business_end);
+    out << "<line class=\"business-end\" x1=\"" << Num(x) << "\" x2=\"" << Num(x) << "\" y1=\""
+        << kTop - 8 << "\" y2=\"" << kBaseline << "\"><title>business window ends "
+        << DayText(*strip.business_end) << "</title></line>";
+  }
+  WriteMarks(strip.marks, scale, strip_id, findings, kTop, kTop + 2 * kBar + 8, out);
   out << "</svg>";
 }
 

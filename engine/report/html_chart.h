@@ -20,8 +20,16 @@ struct MarkText {
 /// Writes `chart` as an <svg> spanning the days of `horizon` (open-ended
 /// bands run to its edges). Marks link to `#finding-N` and have the id
 /// `mark-<chart_id>-N`, N the finding's index.
-void WriteChartSvg(const PoolChart& chart, const eval::Interval& horizon, size_t chart_id,
-                   const std::vector<MarkText>& findings, std::ostream& out);
+void WriteChartSvg(const PoolChart& chart, const eval::Interval& horizon,
+                   const std::string& chart_id, const std::vector<MarkText>& findings,
+                   std::ostream& out);
+
+/// Writes a training strip as an <svg>: the preferred and the minimum
+/// viable run as bars, the business window's end as a line, the findings
+/// about the demand as marks (ids `mark-<strip_id>-N`).
+void WriteStripSvg(const TrainingStrip& strip, const eval::Interval& horizon,
+                   const std::string& strip_id, const std::vector<MarkText>& findings,
+                   std::ostream& out);
 
 /// `[start, end)` in words: "from 2027-04-15 to 2027-04-17", "at all times" …
 std::string WindowText(const eval::Interval& window);

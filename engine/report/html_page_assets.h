@@ -30,6 +30,10 @@ pre { background: #f5f6f8; padding: 6px 8px; margin: 4px 0; white-space: pre-wra
 .slice-exploration { fill: #7cb7e8; background: #7cb7e8; } .slice-training { fill: #4f6fd1; background: #4f6fd1; }
 .slice-tuning { fill: #9a7ad6; background: #9a7ad6; } .slice-inference { fill: #3fa66b; background: #3fa66b; }
 .slice-other { fill: #a0a6ae; background: #a0a6ae; }
+.run-label { font-size: 12px; fill: #1c1f24; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.business-end { stroke: var(--error); stroke-width: 2; stroke-dasharray: 3 3; }
+.strip { margin: 10px 0; } .strip figcaption { font-size: 13px; color: #3a404a; overflow-wrap: anywhere; }
+.strip-svg { width: 100%; height: auto; display: block; border: 1px solid var(--line); }
 .usage { fill: none; stroke: #1c1f24; stroke-width: 1.2; }
 .capacity { stroke: #1c1f24; stroke-width: 2; }
 .floor { fill: none; stroke: #e07b00; stroke-width: 2; stroke-dasharray: 6 4; }
@@ -54,7 +58,7 @@ pre { background: #f5f6f8; padding: 6px 8px; margin: 4px 0; white-space: pre-wra
 @media print {
   .filters { display: none; }
   body { max-width: none; font-size: 11px; }
-  .chart, .card { break-inside: avoid; }
+  .chart, .strip, .card { break-inside: avoid; }
   .card:target { box-shadow: none; }
   a { color: inherit; text-decoration: none; }
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -23,6 +24,13 @@ namespace {
 struct DrawnChart {
   size_t plan = 0;  // index into the page's plans
   PoolChart chart;
+  eval::Interval horizon;
+};
+
+// A training strip with the plan it is drawn for.
+struct DrawnStrip {
+  size_t plan = 0;
+  TrainingStrip strip;
   eval::Interval horizon;
 };
 
@@ -46,8 +54,9 @@ class Choices {
 struct CardInfo {
   MarkText mark;
   std::set<size_t> pools, plans;
-  std::vector<std::pair<size_t, std::string>> charts;  // chart id, pool: where it is marked
-  std::string when;                                    // its interval in words, when drawn
+  std::vector<std::pair<std::string, std::string>>
+      charts;        // chart id, what it shows: where it is marked
+  std::string when;  // its interval in words, when drawn
 };
 
 std::string Indexes(const std::set<size_t>& set) {
@@ -69,6 +78,7 @@ class HtmlPage {
   void WriteHeader();
   void WriteFilters();
   void WriteCharts();
+  void WriteStrips();
   void WritePoolTable(const std::vector<const DrawnChart*>& rest);
   void WriteCards();
   void WriteViolationCard(size_t i, const eval::Violation& v);
@@ -84,6 +94,7 @@ class HtmlPage {
   Choices plans_, pools_, rules_;
   std::map<FileId, size_t> plan_of_file_;
   std::vector<DrawnChart> charts_;
+  std::vector<DrawnStrip> strips_;
   std::vector<CardInfo> cards_;  // per violation
 };
 
@@ -109,31 +120,44 @@ void HtmlPage::IndexPlans() {
     rules_.Of(d.code.empty() ? "error" : d.code);
 }
 
-// Every plan's charts; those with findings first, the rest in plan order.
+// Every plan's charts, those with findings first, and its training strips.
 void HtmlPage::BuildCharts() {
   std::vector<FileId> plan_files;
   for (const auto& [file, index] : plan_of_file_) plan_files.push_back(file);
+  const auto& violations = report_.findings.violations;
   std::vector<DrawnChart> quiet;
   for (const PlanFacts& p : report_.facts) {
-    std::vector<PoolChart> charts = BuildPoolCharts(p, report_.findings.violations, plan_files, {});
-    eval::Interval horizon = Horizon(charts);
+    size_t plan = plan_of_file_[p.document.file];
+    std::vector<PoolChart> charts = BuildPoolCharts(p, violations, plan_files, {});
+    std::vector<TrainingStrip> strips = BuildTrainingStrips(p, violations, plan_files);
+    eval::Interval horizon = Horizon(charts, strips);
     for (PoolChart& c : charts) {
-      DrawnChart drawn{plan_of_file_[p.document.file], std::move(c), horizon};
+      DrawnChart drawn{plan, std::move(c), horizon};
       (drawn.chart.marks.empty() ? quiet : charts_).push_back(std::move(drawn));
     }
+    for (TrainingStrip& t : strips) strips_.push_back({plan, std::move(t), horizon});
   }
   for (DrawnChart& c : quiet) charts_.push_back(std::move(c));
+  auto note = [&](const Mark& m, size_t plan, std::optional<size_t> pool, std::string anchor,
+                  std::string name) {
+    CardInfo& card = cards_[m.finding];
+    if (pool) card.pools.insert(*pool);
+    card.plans.insert(plan);
+    if (!anchor.empty()) card.charts.emplace_back(std::move(anchor), std::move(name));
+    card.when = WindowText(m.window) +
+                (m.from_step ? " (the rule's timeline step)" : " (drawn over what it is about)");
+  };
   for (size_t id = 0; id < charts_.size(); ++id) {
     const PoolChart& chart = charts_[id].chart;
     size_t pool = pools_.Of(chart.pool);
-    for (const Mark& m : chart.marks) {
-      CardInfo& card = cards_[m.finding];
-      card.pools.insert(pool);
-      card.plans.insert(charts_[id].plan);
-      if (id < options_.max_charts) card.charts.emplace_back(id, chart.pool);
-      card.when = WindowText(m.window) + (m.from_step ? " (the rule's timeline step)"
-                                                      : " (while what it is about holds GPUs)");
-    }
+    std::string anchor = id < options_.max_charts ? std::to_string(id) : "";
+    for (const Mark& m : chart.marks)
+      note(m, charts_[id].plan, pool, anchor, "the chart of " + chart.pool);
+  }
+  for (size_t id = 0; id < strips_.size(); ++id) {
+    const TrainingStrip& t = strips_[id].strip;
+    for (const Mark& m : t.marks)
+      note(m, strips_[id].plan, std::nullopt, "s" + std::to_string(id), "the run of " + t.demand);
   }
 }
 
@@ -188,6 +212,23 @@ void HtmlPage::WritePoolTable(const std::vector<const DrawnChart*>& rest) {
   out_ << "</table></details>\n";
 }
 
+void HtmlPage::WriteStrips() {
+  if (strips_.empty()) return;
+  std::vector<MarkText> marks;
+  for (const CardInfo& c : cards_) marks.push_back(c.mark);
+  out_ << "<h3>Training runs against their business windows</h3>";
+  for (size_t id = 0; id < strips_.size() && id < options_.max_charts; ++id) {
+    const DrawnStrip& d = strips_[id];
+    out_ << "<figure class=\"strip\" id=\"strip-" << id << "\" data-plan=\"" << d.plan
+         << "\"><figcaption>training <b>" << HtmlText(d.strip.demand)
+         << "</b> · at its minimum viable size the run "
+         << "takes its duration × preferred ÷ minimum GPUs · plan <code>"
+         << HtmlText(plans_.texts()[d.plan]) << "</code></figcaption>";
+    WriteStripSvg(d.strip, d.horizon, "s" + std::to_string(id), marks, out_);
+    out_ << "</figure>\n";
+  }
+}
+
 void HtmlPage::WriteCharts() {
   out_ << "<section id=\"charts\"><h2>Capacity over time</h2>";
   if (charts_.empty()) out_ << "<p>No pool with allocations to draw.</p>";
@@ -208,10 +249,11 @@ void HtmlPage::WriteCharts() {
          << " allocations · plan <code>" << HtmlText(plans_.texts()[d.plan]) << "</code>";
     if (c.segments_capped) out_ << " · too many allocations to stack: their total is drawn";
     out_ << "</figcaption>";
-    WriteChartSvg(c, d.horizon, id, marks, out_);
+    WriteChartSvg(c, d.horizon, std::to_string(id), marks, out_);
     out_ << "</figure>\n";
   }
   if (!rest.empty()) WritePoolTable(rest);
+  WriteStrips();
   out_ << "<p class=\"legend\"><span class=\"key slice-exploration\"></span>exploration "
           "<span class=\"key slice-training\"></span>training <span class=\"key "
           "slice-tuning\"></span>tuning "
@@ -272,9 +314,8 @@ void HtmlPage::WriteViolationCard(size_t i, const eval::Violation& v) {
   }
   if (!card.when.empty()) {
     out_ << "<p class=\"when\">" << HtmlText(card.when);
-    for (const auto& [chart, pool] : card.charts) {
-      out_ << " · <a href=\"#mark-" << chart << "-" << i << "\">on the chart of " << HtmlText(pool)
-           << "</a>";
+    for (const auto& [chart, shows] : card.charts) {
+      out_ << " · <a href=\"#mark-" << chart << "-" << i << "\">on " << HtmlText(shows) << "</a>";
     }
     out_ << "</p>";
   }

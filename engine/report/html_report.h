@@ -16,6 +16,9 @@
 //     coloured by demand slice, the production floor as a dashed line, and
 //     each finding about the pool as a red interval labelled with the
 //     finding's id (`F3`), a link to its card;
+//   - per training demand with a window and both sizes, a strip: the run
+//     at its preferred and at its minimum viable size against the end of
+//     its business window, the findings about the demand marked;
 //   - a card per finding and per error: the source line with the span
 //     marked, the secondary locations, `because` and `fix`, and the
 //     derivation (evidence and clause traces) in a collapsible block, with

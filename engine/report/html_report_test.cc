@@ -147,6 +147,27 @@ TEST_CASE("the production squeeze shows the floor and the research above it", "[
   CHECK(squeeze);
 }
 
+TEST_CASE("a late training run: the minimum viable size ends past the business window", "[report][html]") {
+  Linted linted("late-start/");
+  std::vector<FileId> files = {linted.report->facts.at(0).document.file};
+  std::vector<report::TrainingStrip> strips =
+      report::BuildTrainingStrips(linted.report->facts.at(0), linted.report->findings.violations, files);
+  REQUIRE(strips.size() == 1);
+  const report::TrainingStrip& t = strips[0];
+  CHECK(t.demand == "train-v3");
+  CHECK(t.preferred_run.start == Day("2027-04-19"));
+  CHECK(t.preferred_run.end == Day("2027-04-24"));
+  CHECK(t.minimum_run.end == Day("2027-04-29"));  // 8 of 16 GPUs: twice as long
+  CHECK(t.business_end == Day("2027-04-26"));
+  REQUIRE(t.marks.size() == 1);
+  CHECK(linted.report->findings.violations.at(t.marks[0].finding).rule_id == "CAP-DEM-006");
+  CHECK(t.marks[0].window.start == Day("2027-04-26"));  // the part past the business window
+  CHECK(t.marks[0].window.end == Day("2027-04-29"));
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "late-start/plan.yaml"});
+  CHECK(Count(html.out, "<figure class=\"strip\"") == 1);
+  CHECK(html.out.find("href=\"#mark-s0-" + std::to_string(t.marks[0].finding) + "\"") != std::string::npos);
+}
+
 TEST_CASE("the page has a card per finding and links marks and cards both ways", "[report][html]") {
   auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
   auto shortened = RunCli({"--no-config", "--format", "short", kExamples + "plan.yaml"});

@@ -7,8 +7,9 @@
 #     chart for every card placed on a pool, linking to it;
 #   - the mark of the tuning run's missing supply on train-eu, at the
 #     interval the finding names;
-#   - the script ran (`data-ready`), nothing is wider than the 1280 px
-#     window (`data-wide`), and the only <script> is the report's own;
+#   - the script ran (`data-ready`) and wrote nothing to the console,
+#     nothing is wider than the 1280 px window (`data-wide`), and the only
+#     <script> is the report's own;
 # then the same for a plan that puts `<script>` and `<img>` in its ids, fact
 # values and file name.
 # Usage: check_html_report.sh CAPOPS_LINT SOURCE_DIR. Exit 77 (skipped) without chromium.
@@ -34,11 +35,16 @@ fail() {
 render() {
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --user-data-dir="$(mktemp -d -p "$tmp")" \
-    --window-size=1280,900 --virtual-time-budget=5000 --dump-dom "file://$1" >"$tmp/dom.html" 2>"$tmp/browser.log"
+    --window-size=1280,900 --virtual-time-budget=5000 --enable-logging=stderr --v=0 \
+    --dump-dom "file://$1" >"$tmp/dom.html" 2>"$tmp/browser.log"
   if [[ ! -s $tmp/dom.html ]]; then
     fail "chromium wrote no DOM for $1"
     cat "$tmp/browser.log"
     return 1
+  fi
+  # The page's console: an error or an uncaught exception is a failure.
+  if grep -E ':CONSOLE[:(]' "$tmp/browser.log" >"$tmp/console.log"; then
+    fail "console output rendering $1: $(cat "$tmp/console.log")"
   fi
 }
 

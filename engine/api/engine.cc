@@ -215,6 +215,7 @@ eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile>
     return empty;
   }
   LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), lint.skip_rules, sources);
+  run.KeepFacts(lint.facts);
   run.Load(std::move(inventories), std::move(plans));
   return run.Finish();
 }

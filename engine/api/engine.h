@@ -68,6 +68,12 @@ struct EngineOptions {
   size_t release_text_bytes = SIZE_MAX;
 };
 
+/// The facts of one plan document that a lint evaluated (valid ones only).
+struct PlanFacts {
+  SourceLoc document;  // where the plan document starts
+  eval::Facts facts;   // the plan and the inventory it was linted against
+};
+
 /// What one Lint call asks for beyond the engine's options.
 struct LintOptions {
   /// Record each violation's clause trace (`--explain`).
@@ -78,6 +84,9 @@ struct LintOptions {
   /// When set, every `where`/`when` outcome is counted there (policy test
   /// coverage); the rules then run on one thread.
   eval::Coverage* coverage = nullptr;
+  /// When set, the facts of each plan evaluated are appended there (for
+  /// reports that draw them); they share the loaded values, copying nothing.
+  std::vector<PlanFacts>* facts = nullptr;
 };
 
 /// A file given to the engine by path and content, with the stamp of the

@@ -218,7 +218,9 @@ void LintRun::EvaluatePlans() {
   std::vector<eval::Facts> facts;
   for (size_t index : plans_) {
     eval::Facts f;
-    if (ReadyToEvaluate(index, &f)) facts.push_back(std::move(f));
+    if (!ReadyToEvaluate(index, &f)) continue;
+    if (keep_facts_ != nullptr) keep_facts_->push_back({documents_[index].loc, f});
+    facts.push_back(std::move(f));
   }
   // The step budget grows with the facts: a linear rule over 100k
   // allocations needs far more steps than one over a hundred.

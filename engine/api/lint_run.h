@@ -19,6 +19,8 @@ class LintRun {
           const EngineOptions& options, eval::EvalOptions eval, std::set<std::string> skip_rules,
           SourceManager* sources);
 
+  /// Appends the facts of each plan evaluated to `*out` (LintOptions::facts).
+  void KeepFacts(std::vector<PlanFacts>* out) { keep_facts_ = out; }
   /// Loads every document of the files (in parallel). A CapacityPlan in an
   /// inventory file is refused.
   void Load(std::vector<TextFile> inventories, std::vector<TextFile> plans);
@@ -51,6 +53,7 @@ class LintRun {
   const std::set<std::string> skip_rules_;
   SourceManager* sources_;
   eval::LintReport report_;
+  std::vector<PlanFacts>* keep_facts_ = nullptr;
   std::vector<facts::Document> documents_;
   std::vector<size_t> plans_;       // indexes of CapacityPlan documents
   std::vector<char> valid_;         // per document: matches the schema (char: written by threads)

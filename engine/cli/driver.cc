@@ -285,6 +285,10 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   options->format = shared->format_enum();
   options->color = options->format == report::Format::kText && options->session.output.empty() &&
                    shared->color_on();
+  if (options->format == report::Format::kHtml) {
+    options->session.keep_facts = true;  // the charts draw them
+    options->session.trace = true;       // each card shows its derivation
+  }
   lint::FailOn threshold;
   if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
   if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);
@@ -304,7 +308,7 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   std::string fail_on;
   bool verbose = false;
   AddCheckFlags(&app, &options, &fail_on);
-  FormatOption(&app, &shared, {"text", "short", "json", "sarif", "junit", "github"});
+  FormatOption(&app, &shared, {"text", "short", "json", "sarif", "junit", "github", "html"});
   app.add_option("--color", shared.color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
   app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/common/units.h"
 #include "engine/eval/memo.h"
 #include "engine/eval/shared_indexes.h"
 #include "tests/support/fixture.h"
@@ -741,6 +742,31 @@ TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts 
   CHECK(shown["o"] == "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3)");
   CHECK(shown["first"] ==
         "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04-16`: 14 (a1, a3, a5)");
+}
+
+TEST_CASE("a finding made at a timeline step carries the step's window", "[eval][timeline]") {
+  auto c = CompilePolicy(R"(@id("T-1") rule over {
+  for p in inventory.pools
+  for o in plan.allocations.timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus).over(13)
+  deny at p.id "`{p.id}` holds {o.amount} {during(o.window)}"
+}
+@id("T-2") rule plain {
+  for a in plan.allocations
+  where a.gpus > 4
+  deny at a.gpus "{a.id}"
+}
+)");
+  REQUIRE(c->ok);
+  LintReport r = LintText(*c, kTimelinePlan, kTimelineInventory);
+  std::vector<std::string> got;
+  for (const Violation& v : r.violations) {
+    std::string when = "none";
+    if (v.interval) when = FormatDate(v.interval->start) + ".." + FormatDate(v.interval->end);
+    got.push_back(v.rule_id + " " + when);
+  }
+  std::sort(got.begin(), got.end());
+  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15", "T-1 2027-04-15..2027-04-16", "T-2 none",
+                                        "T-2 none"});
 }
 
 TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {

@@ -11,6 +11,7 @@
 #include "engine/eval/operators.h"
 #include "engine/eval/optional.h"
 #include "engine/eval/shared_indexes.h"
+#include "engine/eval/timeline.h"
 
 namespace capops::eval {
 
@@ -206,6 +207,16 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
   return evidence;
 }
 
+// The window of the innermost `for` variable bound to a timeline step.
+std::optional<Interval> RuleRun::InnermostStep(size_t upto) const {
+  for (size_t i = std::min(upto, ops_->ops.size()); i-- > 0;) {
+    const Op& op = ops_->ops[i];
+    Interval window;
+    if (op.kind == OpKind::kScan && StepWindow(eval_.slots()[op.slot], &window)) return window;
+  }
+  return std::nullopt;
+}
+
 Span RuleRun::SpanOf(const Op& op) const {
   return op.kind == OpKind::kEmit ? rule_.rule->emits[op.index].span : rule_.rule->clauses[op.index].span;
 }
@@ -308,6 +319,7 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
     std::string value = at.Id().empty() ? eval_.ShownValue(*emit.at, at, Literal) : std::string(at.Id());
     v.evidence.insert(v.evidence.begin(), Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true});
   }
+  v.interval = InnermostStep(ops_->emits_at());
   // Without a located `at`, point at the innermost loop item, else the plan.
   for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it) v.loc = it->loc;
   if (!v.loc.valid()) v.loc = plan_loc_;

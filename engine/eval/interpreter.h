@@ -119,6 +119,9 @@ class RuleRun {
   /// The variables the scans and lets before `upto` have bound, each shown
   /// by its id or else by `text`.
   std::vector<Evidence> Bindings(size_t upto, std::string (*text)(const Value&)) const;
+  /// The window of the innermost `for` variable before `upto` bound to a
+  /// timeline step, if any (Violation::interval).
+  std::optional<Interval> InnermostStep(size_t upto) const;
   /// The clause or statement that `op` runs, as written.
   Span SpanOf(const plan::Op& op) const;
 

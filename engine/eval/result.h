@@ -12,6 +12,16 @@
 
 namespace capops::eval {
 
+/// A span of days [start, end), open at either side: what a `Window` or
+/// `Interval` fact covers, and a step of a timeline.
+struct Interval {
+  static constexpr int64_t kOpenStart = INT64_MIN;
+  static constexpr int64_t kOpenEnd = INT64_MAX;
+  int64_t start = kOpenStart;  // days since 1970-01-01, inclusive
+  int64_t end = kOpenEnd;      // exclusive
+  friend bool operator==(const Interval&, const Interval&) = default;
+};
+
 /// One binding of a rule's `for`/`let` variable when the violation fired.
 struct Evidence {
   std::string name;   // the variable
@@ -74,6 +84,10 @@ struct Violation {
   /// The message's names and lists (its string, list and map holes, each
   /// followed by \x1f): what the finding is about, without its numbers.
   std::string subject;
+  /// When the rule iterated over a timeline (`for o in used.over(…)`): the
+  /// window of the innermost step it was at when it fired, which is the
+  /// stretch of time the finding is about. Unset for other findings.
+  std::optional<Interval> interval;
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

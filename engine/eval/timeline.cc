@@ -386,6 +386,13 @@ Value IntervalValue(const Interval& i) {
   return Value::Map(std::move(entries));
 }
 
+bool StepWindow(const Value& v, Interval* out) {
+  StepView view;
+  if (!v.is(ValueKind::kMap) || !ReadStep(v, &view)) return false;
+  *out = view.window;
+  return true;
+}
+
 Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget) {
   std::vector<Event> events;
   for (uint32_t k = 0; k < items.size(); ++k) {

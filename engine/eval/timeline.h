@@ -1,4 +1,5 @@
-// Intervals and timelines (internal to engine/eval).
+// Intervals and timelines (engine/eval; reports read fact windows and
+// findings' steps with ToInterval and StepWindow).
 //
 // An interval is a span of days [start, end), open at either side. A
 // `Window` fact is one: its end is `end`, or `start + duration` rounded up
@@ -19,19 +20,16 @@
 #include "engine/check/functions.h"
 #include "engine/common/value.h"
 #include "engine/eval/budget.h"
+#include "engine/eval/result.h"
 
 namespace capops::eval {
-
-struct Interval {
-  static constexpr int64_t kOpenStart = INT64_MIN;
-  static constexpr int64_t kOpenEnd = INT64_MAX;
-  int64_t start = kOpenStart;  // days since 1970-01-01, inclusive
-  int64_t end = kOpenEnd;      // exclusive
-};
 
 /// The interval a `Window` or `Interval` value spans; an error value (else
 /// null) when `v` is not one.
 Value ToInterval(const Value& v, Interval* out);
+/// The window of a timeline step (a map `{window, amount, items}`); false
+/// when `v` is not one.
+bool StepWindow(const Value& v, Interval* out);
 /// `{start, end}` as an `Interval` record value, without the open sides.
 Value IntervalValue(const Interval& i);
 

@@ -359,7 +359,8 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                       {{"x", "3", {policy, 1, 3}, {plan, 1, 4}, {policy, 1, 5}}}}},
                     eval::Suppression{"o", "j", "2099-01-01", {policy, 2, 1}},
                     "deny at a.gpus",
-                    "a-1\x1f"};
+                    "a-1\x1f",
+                    eval::Interval{20000, eval::Interval::kOpenEnd}};
   Findings f;
   f.violations = {v};
   f.plans = 2;
@@ -391,6 +392,7 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   CHECK(w.suppression->expires == "2099-01-01");
   CHECK(w.statement == "deny at a.gpus");  // a finding's identity survives the cache
   CHECK(w.subject == "a-1\x1f");
+  CHECK(w.interval == v.interval);  // where a report draws the finding
   CHECK(back.main.errors[0].length == 7);
   CHECK(back.main.errors[1].loc.file == kNoFile);
   CHECK(back.main.plans == 2);

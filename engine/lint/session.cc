@@ -153,7 +153,8 @@ bool LintSession::LintPlans() {
   LintOptions lint;
   lint.trace = options_.trace;
   lint.skip_rules = selection_.disabled();
-  std::unique_ptr<ResultCache> cache = OpenCache(options_.cache);
+  if (options_.keep_facts) lint.facts = &report_.facts;
+  std::unique_ptr<ResultCache> cache = options_.keep_facts ? nullptr : OpenCache(options_.cache);
   std::string error;
   if (!LintPlanSet(*engine_, lint, sources_.get(), plan_set_, options_.engine.facts.max_file_bytes,
                    &report_.findings, &error, cache.get()))

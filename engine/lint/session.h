@@ -50,6 +50,10 @@ struct SessionOptions {
   std::optional<FailOn> fail_on;         // default: the config's, else error
   bool trace = false;                    // record each violation's clause trace (--explain)
   bool allow_empty = false;              // a run with no plan or no rule enabled is not refused
+  /// Keep each plan's facts in the report (Report::facts, for the HTML
+  /// report's charts). The result cache is then not used: a plan it
+  /// answers for is not read, so its facts would be missing.
+  bool keep_facts = false;
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;
@@ -78,6 +82,9 @@ struct Report {
   FailOn fail_on = FailOn::kError;
   /// The plan files linted, sorted; for reports that list what was checked.
   std::vector<std::string> plan_files;
+  /// With SessionOptions::keep_facts: the facts of each plan evaluated, in
+  /// the order linted (plans whose facts break the schema are not there).
+  std::vector<PlanFacts> facts;
   /// The sources every finding is located in (the policies and the fact,
   /// waivers and baseline files), the engine that linted, and the rule
   /// selection the config made; null with kUsage before they exist.

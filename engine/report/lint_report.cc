@@ -4,12 +4,13 @@
 #include <array>
 #include <utility>
 
+#include "engine/report/html_report.h"
 #include "engine/report/report.h"
 
 namespace capops::report {
 
 bool ParseFormat(std::string_view name, Format* out) {
-  static constexpr std::array<std::pair<std::string_view, Format>, 7> kNames = {{
+  static constexpr std::array<std::pair<std::string_view, Format>, 8> kNames = {{
       {"text", Format::kText},
       {"short", Format::kShort},
       {"json", Format::kJson},
@@ -17,6 +18,7 @@ bool ParseFormat(std::string_view name, Format* out) {
       {"junit", Format::kJunit},
       {"github", Format::kGithub},
       {"markdown", Format::kMarkdown},
+      {"html", Format::kHtml},
   }};
   for (const auto& [n, f] : kNames) {
     if (n == name) {
@@ -57,6 +59,8 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
       return WriteJunit(sources, findings, DescribeRules(report), ci, out);
     case Format::kGithub:
       return WriteGithub(sources, findings, out);
+    case Format::kHtml:
+      return WriteHtml(report, {options.version}, out);
   }
 }
 

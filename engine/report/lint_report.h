@@ -15,14 +15,14 @@
 namespace capops::report {
 
 /// Every output format of every command; each command admits some.
-enum class Format { kText, kShort, kJson, kSarif, kJunit, kGithub, kMarkdown };
+enum class Format { kText, kShort, kJson, kSarif, kJunit, kGithub, kMarkdown, kHtml };
 
-/// "text", "short", "json", "sarif", "junit", "github" or "markdown"; false
+/// "text", "short", "json", "sarif", "junit", "github", "markdown" or "html"; false
 /// for anything else.
 bool ParseFormat(std::string_view name, Format* out);
 
 struct LintReportOptions {
-  std::string version;   // the tool's version, for JSON, SARIF and JUnit
+  std::string version;   // the tool's version, for JSON, SARIF, JUnit and HTML
   bool explain = false;  // text: evidence and clause traces
   bool color = false;    // text: ANSI colours
 };

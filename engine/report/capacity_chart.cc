@@ -1,0 +1,390 @@
+// Capacity charts from a plan's facts and its findings: the sweep that
+// stacks allocations and the placing of findings. Entry point: BuildPoolCharts.
+#include "engine/report/capacity_chart.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "engine/common/units.h"
+#include "engine/eval/timeline.h"
+
+namespace capops::report {
+
+namespace {
+
+using eval::Interval;
+using LocKey = std::tuple<FileId, uint32_t, uint32_t>;
+
+LocKey KeyOf(const SourceLoc& loc) {
+  return {loc.file, loc.line, loc.column};
+}
+
+std::string Text(const Value* v) {
+  return v == nullptr ? std::string() : v->ToString();
+}
+
+int64_t IntField(const Value& record, const char* name) {
+  const Value* v = record.Field(name);
+  return v != nullptr && v->is(ValueKind::kInt) ? v->int_value() : 0;
+}
+
+// The window of a record's `window` field; all time when it has none.
+std::optional<Interval> WindowOf(const Value* record) {
+  const Value* w = record == nullptr ? nullptr : record->Field("window");
+  Interval i;
+  if (w == nullptr || eval::ToInterval(*w, &i).is_error()) return std::nullopt;
+  return i;
+}
+
+// An allocation holds its GPUs in its own window, else its demand's, else always.
+Interval HoldingWindow(const Value& allocation, const Value* demand) {
+  if (auto own = WindowOf(&allocation)) return *own;
+  if (auto theirs = WindowOf(demand)) return *theirs;
+  return Interval{};
+}
+
+struct Item {
+  Interval window;
+  int64_t amount = 0;
+};
+
+struct Event {
+  int64_t at;
+  uint32_t item;
+  bool starts;
+};
+
+// One sweep over the sorted window ends of `items`: `on_step(window,
+// amount, holding)` for each step, in time order and covering all time,
+// `holding` being the items held then in the order they began.
+template <typename OnStep>
+void Sweep(const std::vector<Item>& items, OnStep on_step) {
+  std::vector<Event> events;
+  events.reserve(items.size() * 2);
+  for (uint32_t k = 0; k < items.size(); ++k) {
+    if (items[k].window.start >= items[k].window.end) continue;
+    events.push_back({items[k].window.start, k, true});
+    if (items[k].window.end != Interval::kOpenEnd)
+      events.push_back({items[k].window.end, k, false});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return a.at != b.at ? a.at < b.at : a.starts < b.starts;  // ends first: windows are half-open
+  });
+  std::vector<uint32_t> holding;
+  int64_t amount = 0;
+  int64_t from = Interval::kOpenStart;
+  for (size_t i = 0; i < events.size();) {
+    int64_t at = events[i].at;
+    if (at != from) on_step(Interval{from, at}, amount, holding);
+    for (; i < events.size() && events[i].at == at; ++i) {
+      const Event& e = events[i];
+      if (e.starts) {
+        holding.push_back(e.item);
+        amount += items[e.item].amount;
+      } else {
+        holding.erase(std::find(holding.begin(), holding.end(), e.item));
+        amount -= items[e.item].amount;
+      }
+    }
+    from = at;
+  }
+  on_step(Interval{from, Interval::kOpenEnd}, amount, holding);
+}
+
+// The usage, peak and stacked segments of a chart's bands.
+void Stack(const ChartOptions& options, PoolChart* chart) {
+  std::vector<Item> items;
+  for (const Band& b : chart->bands) items.push_back({b.window, b.gpus});
+  std::vector<size_t> last(items.size(), SIZE_MAX);  // each band's latest segment
+  Sweep(items, [&](const Interval& window, int64_t amount, const std::vector<uint32_t>& holding) {
+    chart->usage.push_back({window, amount});
+    chart->peak = std::max(chart->peak, amount);
+    int64_t base = 0;
+    for (uint32_t k : holding) {
+      size_t& l = last[k];
+      if (l != SIZE_MAX && chart->segments[l].base == base &&
+          chart->segments[l].window.end == window.start) {
+        chart->segments[l].window.end = window.end;  // the band goes on at the same height
+      } else if (chart->segments.size() < options.max_segments) {
+        l = chart->segments.size();
+        chart->segments.push_back({k, window, base});
+      } else {
+        chart->segments_capped = true;
+      }
+      base += items[k].amount;
+    }
+  });
+  if (chart->segments_capped) chart->segments.clear();
+}
+
+// What a plan's facts say about where findings go.
+struct Places {
+  std::map<LocKey, size_t> pools;         // pool record → pool index
+  std::map<LocKey, size_t> allocations;   // allocation record or field → allocation index
+  std::map<LocKey, std::string> demands;  // demand record → demand id
+};
+
+// The files a finding is located in: where it is reported and what it bound.
+bool BelongsTo(const eval::Violation& v, FileId plan_file, const std::set<FileId>& plan_files) {
+  bool elsewhere = false;
+  auto see = [&](const SourceLoc& loc) {
+    if (loc.file == plan_file) return true;
+    if (plan_files.count(loc.file) != 0) elsewhere = true;
+    return false;
+  };
+  if (see(v.loc)) return true;
+  for (const eval::Evidence& e : v.evidence) {
+    if (see(e.loc)) return true;
+  }
+  return !elsewhere;  // located in no plan at all: an inventory finding
+}
+
+// A training demand's strip, when it has a window and both sizes.
+std::optional<TrainingStrip> StripOf(const Value& d) {
+  const Value* minimum = d.Field("minimum_viable");
+  const Value* preferred = d.Field("preferred");
+  std::optional<Interval> run = WindowOf(&d);
+  if (Text(d.Field("slice")) != "training" || minimum == nullptr || !run ||
+      run->start == Interval::kOpenStart || run->end == Interval::kOpenEnd) {
+    return std::nullopt;
+  }
+  TrainingStrip t;
+  t.demand = std::string(d.Id());
+  t.minimum_gpus = IntField(*minimum, "gpus");
+  t.preferred_gpus = preferred != nullptr ? IntField(*preferred, "gpus")
+                                          : IntField(d, "hosts") * IntField(d, "gpus_per_host");
+  if (t.minimum_gpus <= 0 || t.preferred_gpus <= 0) return std::nullopt;
+  t.preferred_run = *run;
+  int64_t days = run->end - run->start;  // whole days, as the window's end rounds up
+  t.minimum_run = Interval{
+      run->start, run->start + (days * t.preferred_gpus + t.minimum_gpus - 1) / t.minimum_gpus};
+  if (const Value* end = d.Field("business_window_end");
+      end != nullptr && end->is(ValueKind::kDate)) {
+    t.business_end = end->int_value();
+  }
+  return t;
+}
+
+class ChartBuilder {
+ public:
+  ChartBuilder(const PlanFacts& plan, const ChartOptions& options)
+      : plan_(plan), options_(options) {}
+
+  std::vector<PoolChart> Build(const std::vector<eval::Violation>& violations,
+                               const std::vector<FileId>& plan_files);
+
+ private:
+  void AddPools();
+  void AddAllocations();
+  void AddFloors();
+  void Place(size_t finding, const eval::Violation& v);
+  void MarkPool(size_t pool, size_t finding, const Interval& window, bool from_step);
+
+  const PlanFacts& plan_;
+  const ChartOptions& options_;
+  std::vector<PoolChart> charts_;                            // one per pool of the inventory
+  std::vector<std::pair<size_t, size_t>> allocation_bands_;  // per allocation: chart, band
+  Places places_;
+};
+
+void ChartBuilder::AddPools() {
+  const Value* pools = plan_.facts.inventory.Field("pools");
+  if (pools == nullptr || !pools->is(ValueKind::kList)) return;
+  for (const Value& p : pools->items()) {
+    PoolChart chart;
+    chart.pool = std::string(p.Id());
+    chart.role = Text(p.Field("role"));
+    chart.accelerator = Text(p.Field("accelerator"));
+    chart.capacity = IntField(p, "hosts") * IntField(p, "gpus_per_host");
+    places_.pools.emplace(KeyOf(p.loc()), charts_.size());
+    charts_.push_back(std::move(chart));
+  }
+}
+
+void ChartBuilder::AddAllocations() {
+  const Value* allocations = plan_.facts.plan.Field("allocations");
+  const Value* demands = plan_.facts.plan.Field("demands");
+  const Value* pools = plan_.facts.inventory.Field("pools");
+  if (demands != nullptr && demands->is(ValueKind::kList)) {
+    for (const Value& d : demands->items())
+      places_.demands.emplace(KeyOf(d.loc()), std::string(d.Id()));
+  }
+  if (allocations == nullptr || !allocations->is(ValueKind::kList) || pools == nullptr) return;
+  for (const Value& a : allocations->items()) {
+    size_t index = allocation_bands_.size();
+    allocation_bands_.emplace_back(SIZE_MAX, SIZE_MAX);
+    places_.allocations.emplace(KeyOf(a.loc()), index);
+    for (const auto& [key, field] : a.entries())
+      places_.allocations.emplace(KeyOf(field.loc()), index);
+    const Value* pool = pools->FindById(Text(a.Field("pool")));
+    auto chart = pool == nullptr ? places_.pools.end() : places_.pools.find(KeyOf(pool->loc()));
+    if (chart == places_.pools.end()) continue;
+    const Value* demand = demands == nullptr ? nullptr : demands->FindById(Text(a.Field("demand")));
+    Band band;
+    band.allocation = std::string(a.Id());
+    band.demand = Text(a.Field("demand"));
+    band.slice = demand == nullptr ? std::string() : Text(demand->Field("slice"));
+    band.gpus = IntField(a, "gpus");
+    band.window = HoldingWindow(a, demand);
+    band.alternative = a.Field("alternative_to") != nullptr;
+    std::vector<Band>& bands = charts_[chart->second].bands;
+    allocation_bands_.back() = {chart->second, bands.size()};
+    bands.push_back(std::move(band));
+  }
+}
+
+// A production pool keeps the floor of each inference demand it serves,
+// while that demand runs (the reading of CAP-ALC-003).
+void ChartBuilder::AddFloors() {
+  const Value* demands = plan_.facts.plan.Field("demands");
+  for (PoolChart& chart : charts_) {
+    if (chart.role != "production" || demands == nullptr) continue;
+    std::vector<Item> floors;
+    std::set<std::string> seen;
+    for (const Band& b : chart.bands) {
+      const Value* d = demands->FindById(b.demand);
+      if (d == nullptr || b.slice != "inference" || d->Field("floor") == nullptr ||
+          !seen.insert(b.demand).second) {
+        continue;
+      }
+      floors.push_back({WindowOf(d).value_or(Interval{}), IntField(*d, "floor")});
+    }
+    if (floors.empty()) continue;
+    Sweep(floors, [&](const Interval& window, int64_t amount, const std::vector<uint32_t>&) {
+      chart.floor.push_back({window, amount});
+    });
+  }
+}
+
+void ChartBuilder::MarkPool(size_t pool, size_t finding, const Interval& window, bool from_step) {
+  for (const Mark& m : charts_[pool].marks) {
+    if (m.finding == finding) return;
+  }
+  charts_[pool].marks.push_back({finding, window, from_step});
+}
+
+// The pool (else allocation, else demand) a finding is about, innermost
+// binding first, and the interval to mark (capacity_chart.h).
+void ChartBuilder::Place(size_t finding, const eval::Violation& v) {
+  std::optional<size_t> pool, allocation;
+  std::string demand;
+  if (auto it = places_.allocations.find(KeyOf(v.loc)); it != places_.allocations.end())
+    allocation = it->second;
+  for (auto e = v.evidence.rbegin(); e != v.evidence.rend(); ++e) {
+    LocKey key = KeyOf(e->loc);
+    if (auto it = places_.pools.find(key); !pool && it != places_.pools.end()) pool = it->second;
+    if (auto it = places_.allocations.find(key); !allocation && it != places_.allocations.end())
+      allocation = it->second;
+    if (auto it = places_.demands.find(key); demand.empty() && it != places_.demands.end())
+      demand = it->second;
+  }
+  bool from_step = v.interval.has_value();
+  if (allocation) {
+    auto [chart, band] = allocation_bands_[*allocation];
+    if (chart == SIZE_MAX) return;
+    Interval when = from_step ? *v.interval : charts_[chart].bands[band].window;
+    return MarkPool(pool.value_or(chart), finding, when, from_step);
+  }
+  if (pool) return MarkPool(*pool, finding, v.interval.value_or(Interval{}), from_step);
+  if (demand.empty()) return;
+  // About a demand: on each pool it is allocated on, over its bands' windows.
+  for (size_t c = 0; c < charts_.size(); ++c) {
+    for (const Band& b : charts_[c].bands) {
+      if (b.demand == demand) MarkPool(c, finding, from_step ? *v.interval : b.window, from_step);
+    }
+  }
+}
+
+std::vector<PoolChart> ChartBuilder::Build(const std::vector<eval::Violation>& violations,
+                                           const std::vector<FileId>& plan_files) {
+  AddPools();
+  AddAllocations();
+  AddFloors();
+  std::set<FileId> files(plan_files.begin(), plan_files.end());
+  for (size_t i = 0; i < violations.size(); ++i) {
+    if (BelongsTo(violations[i], plan_.document.file, files)) Place(i, violations[i]);
+  }
+  std::vector<PoolChart> out;
+  for (PoolChart& chart : charts_) {
+    if (chart.bands.empty()) continue;
+    Stack(options_, &chart);
+    out.push_back(std::move(chart));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PoolChart> BuildPoolCharts(const PlanFacts& plan,
+                                       const std::vector<eval::Violation>& violations,
+                                       const std::vector<FileId>& plan_files,
+                                       const ChartOptions& options) {
+  return ChartBuilder(plan, options).Build(violations, plan_files);
+}
+
+std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
+                                               const std::vector<eval::Violation>& violations,
+                                               const std::vector<FileId>& plan_files) {
+  std::vector<TrainingStrip> strips;
+  std::map<LocKey, size_t> by_record;  // demand record → strip
+  const Value* demands = plan.facts.plan.Field("demands");
+  if (demands == nullptr || !demands->is(ValueKind::kList)) return strips;
+  for (const Value& d : demands->items()) {
+    std::optional<TrainingStrip> strip = StripOf(d);
+    if (!strip) continue;
+    by_record.emplace(KeyOf(d.loc()), strips.size());
+    strips.push_back(std::move(*strip));
+  }
+  std::set<FileId> files(plan_files.begin(), plan_files.end());
+  for (size_t i = 0; i < violations.size(); ++i) {
+    const eval::Violation& v = violations[i];
+    if (!BelongsTo(v, plan.document.file, files)) continue;
+    for (auto e = v.evidence.rbegin(); e != v.evidence.rend(); ++e) {
+      auto it = by_record.find(KeyOf(e->loc));
+      if (it == by_record.end()) continue;
+      TrainingStrip& t = strips[it->second];
+      Interval past = t.minimum_run;
+      if (t.business_end && *t.business_end > past.start && *t.business_end < past.end)
+        past.start = *t.business_end;
+      t.marks.push_back({i, v.interval.value_or(past), v.interval.has_value()});
+      break;
+    }
+  }
+  return strips;
+}
+
+eval::Interval Horizon(const std::vector<PoolChart>& charts,
+                       const std::vector<TrainingStrip>& strips) {
+  int64_t lo = Interval::kOpenEnd, hi = Interval::kOpenStart;
+  auto see = [&](const Interval& w) {
+    for (int64_t day : {w.start, w.end}) {
+      if (day == Interval::kOpenStart || day == Interval::kOpenEnd) continue;
+      lo = std::min(lo, day);
+      hi = std::max(hi, day);
+    }
+  };
+  auto marks = [&](const std::vector<Mark>& all) {
+    for (const Mark& m : all) see(m.window);
+  };
+  for (const PoolChart& c : charts) {
+    for (const Band& b : c.bands) see(b.window);
+    for (const Step& s : c.floor) see(s.window);
+    marks(c.marks);
+  }
+  for (const TrainingStrip& t : strips) {
+    see(t.preferred_run);
+    see(t.minimum_run);
+    if (t.business_end) see(Interval{*t.business_end, *t.business_end});
+    marks(t.marks);
+  }
+  if (lo > hi) return Interval{0, 0};
+  return Interval{lo, hi};
+}
+
+std::string DayText(int64_t day) {
+  return FormatDate(day);
+}
+
+}  // namespace capops::report

@@ -1,0 +1,128 @@
+// Capacity charts: what the HTML report draws for each pool of a plan, as
+// plain numbers (internal to engine/report).
+//
+// For every pool that a plan allocates from, a chart holds the pool's
+// capacity (hosts × GPUs per host), the allocations on it as bands stacked
+// by GPUs over their windows, the GPUs in use as a step function, the
+// production floor the pool keeps for the inference demands it serves, and
+// the findings marked at the stretch of time they are about:
+//
+//   std::vector<PoolChart> charts = BuildPoolCharts(plan_facts, report, sources, {});
+//   for (const PoolChart& c : charts) … c.usage, c.segments, c.marks
+//
+// An allocation holds its GPUs in its own window, else its demand's, else
+// always (stdlib's windows_of). The usage, the stacking and the floor each
+// come from one sweep over the sorted window ends: O(n log n) for n
+// allocations, plus the segments drawn, which are capped per chart.
+//
+// Where a finding goes, and when:
+//   - its pool: a pool record the rule bound (`for p in inventory.pools`,
+//     `let p = inventory.pools[a.pool]`), else the pool of the allocation
+//     it is about (one it bound, or the one whose field it is reported at);
+//   - its interval: the window of the timeline step the rule fired on
+//     (eval::Violation::interval: `for o in used.over(capacity)`), which
+//     is exactly the stretch the message names; else the window the
+//     allocation it is about holds GPUs in; else, for a finding about the
+//     pool alone, all of the chart. Marks say which (Mark::from_step).
+// A finding about neither a pool nor an allocation is not drawn.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/api/engine.h"
+#include "engine/eval/result.h"
+
+namespace capops::report {
+
+/// One allocation on a pool.
+struct Band {
+  std::string allocation;  // its id
+  std::string demand;
+  std::string slice;  // its demand's slice, as written
+  int64_t gpus = 0;
+  eval::Interval window;     // when it holds its GPUs
+  bool alternative = false;  // a fallback placement (`alternative_to`)
+};
+
+/// A part of a band drawn at one height: `band` holds [window) at
+/// `base`..`base + gpus`.
+struct Segment {
+  size_t band = 0;
+  eval::Interval window;
+  int64_t base = 0;
+};
+
+/// A step of a step function: `amount` over `window`.
+struct Step {
+  eval::Interval window;
+  int64_t amount = 0;
+};
+
+/// A finding drawn on a chart.
+struct Mark {
+  size_t finding = 0;  // index into the report's violations
+  eval::Interval window;
+  bool from_step = false;  // the rule's own timeline step, not the allocation's window
+};
+
+struct PoolChart {
+  std::string pool;
+  std::string role;
+  std::string accelerator;
+  int64_t capacity = 0;
+  std::vector<Band> bands;        // in the plan's order
+  std::vector<Segment> segments;  // the bands stacked, step by step
+  bool segments_capped = false;   // too many to draw: the usage outline stands for them
+  std::vector<Step> usage;        // GPUs allocated, covering all time
+  std::vector<Step> floor;        // GPUs the inference floors keep; empty when none
+  std::vector<Mark> marks;
+  int64_t peak = 0;  // the highest usage
+};
+
+/// A training demand's run at its preferred and at its minimum viable size,
+/// against the day its result is needed by: at the minimum viable size the
+/// run takes its duration × preferred ÷ minimum GPUs (CAP-DEM-006's
+/// reading), from the same start.
+struct TrainingStrip {
+  std::string demand;
+  int64_t preferred_gpus = 0;
+  int64_t minimum_gpus = 0;
+  eval::Interval preferred_run;         // the demand's window
+  eval::Interval minimum_run;           // from the same start, stretched
+  std::optional<int64_t> business_end;  // `business_window_end`
+  /// Findings about the demand: at their timeline step, else over the part
+  /// of the minimum viable run past the business window (the whole run
+  /// when it fits).
+  std::vector<Mark> marks;
+};
+
+struct ChartOptions {
+  size_t max_segments = 4000;  // per chart
+};
+
+/// The charts of one plan's pools that have allocations, in the
+/// inventory's order, with the findings of `violations` that belong to the
+/// plan (located in its file, or in no plan file at all) marked.
+std::vector<PoolChart> BuildPoolCharts(const PlanFacts& plan,
+                                       const std::vector<eval::Violation>& violations,
+                                       const std::vector<FileId>& plan_files,
+                                       const ChartOptions& options);
+
+/// The strips of the plan's training demands that have a window, a
+/// minimum viable size and a preferred one, with their findings marked.
+std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
+                                               const std::vector<eval::Violation>& violations,
+                                               const std::vector<FileId>& plan_files);
+
+/// The days a plan's x axes span: every finite window end of the bands,
+/// the floors, the strips and the marks; [0, 0) when there is none.
+eval::Interval Horizon(const std::vector<PoolChart>& charts,
+                       const std::vector<TrainingStrip>& strips);
+
+/// Days since 1970-01-01 as text, `YYYY-MM-DD`.
+std::string DayText(int64_t day);
+
+}  // namespace capops::report

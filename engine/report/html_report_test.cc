@@ -1,0 +1,248 @@
+// The HTML report: the charts' numbers (one sweep per pool), where findings
+// are marked, the page's cards, and that input cannot add markup or script.
+#include "engine/report/html_report.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <regex>
+
+#include "engine/common/units.h"
+#include "engine/report/capacity_chart.h"
+#include "tests/support/fixture.h"
+#include "tests/support/run_cli.h"
+#include "tests/support/temp_file.h"
+
+namespace capops {
+namespace {
+
+using report::PoolChart;
+using testing::RunCli;
+using testing::TempFile;
+
+const std::string kExamples = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/";
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// A session over an example folder that keeps the facts, as --format html does.
+struct Linted {
+  explicit Linted(const std::string& folder) {
+    lint::SessionOptions options;
+    options.no_config = true;
+    options.keep_facts = true;
+    options.plans = {kExamples + folder + "plan.yaml"};
+    session = std::make_unique<lint::LintSession>(options);
+    report = &session->Run();
+  }
+  std::vector<PoolChart> Charts() const {
+    std::vector<FileId> files;
+    for (const PlanFacts& p : report->facts) files.push_back(p.document.file);
+    return report::BuildPoolCharts(report->facts.at(0), report->findings.violations, files, {});
+  }
+  const PoolChart& Chart(const std::vector<PoolChart>& charts, const std::string& pool) const {
+    auto it = std::find_if(charts.begin(), charts.end(),
+                           [&](const PoolChart& c) { return c.pool == pool; });
+    REQUIRE(it != charts.end());
+    return *it;
+  }
+  std::unique_ptr<lint::LintSession> session;
+  const lint::Report* report = nullptr;
+};
+
+int64_t Day(const char* text) {
+  int64_t day = 0;
+  REQUIRE(ParseDate(text, &day));
+  return day;
+}
+
+// An interval as the stdlib's `during` writes it in messages.
+std::string During(const eval::Interval& w) {
+  bool start = w.start != eval::Interval::kOpenStart, end = w.end != eval::Interval::kOpenEnd;
+  std::string from = start ? "`" + report::DayText(w.start) + "`" : "",
+              to = end ? "`" + report::DayText(w.end) + "`" : "";
+  if (start && end) return "from " + from + " to " + to;
+  if (start) return "from " + from + " on";
+  return end ? "until " + to : "at all times";
+}
+
+TEST_CASE("the scenario's charts: one per pool with allocations, stacked by one sweep",
+          "[report][html]") {
+  Linted linted("");
+  REQUIRE(linted.report->facts.size() == 1);
+  std::vector<PoolChart> charts = linted.Charts();
+  std::vector<std::string> pools;
+  for (const PoolChart& c : charts) pools.push_back(c.pool);
+  CHECK(pools ==
+        std::vector<std::string>{"train-eu", "train-eu-a100", "serve-eu", "serve-eu-spare"});
+  const PoolChart& train = linted.Chart(charts, "train-eu");
+  CHECK(train.capacity == 16);
+  // a-train (16) from 04-12 to 04-17, a-tune (4) from 04-19 to 04-22.
+  CHECK(train.peak == 16);
+  REQUIRE(train.segments.size() == 2);
+  CHECK(train.segments[0].window.start == Day("2027-04-12"));
+  CHECK(train.segments[0].window.end == Day("2027-04-17"));
+  CHECK(train.segments[1].window.start == Day("2027-04-19"));
+  CHECK(train.segments[1].window.end == Day("2027-04-22"));
+  CHECK(train.segments[1].base == 0);
+  const PoolChart& serve = linted.Chart(charts, "serve-eu");
+  REQUIRE(serve.floor.size() == 1);  // the floor of `serve`, at all times
+  CHECK(serve.floor[0].amount == 4);
+  CHECK(serve.usage.size() == 1);
+  CHECK(serve.usage[0].amount == 4);
+}
+
+// Every mark drawn from a rule's timeline step is at the interval its
+// message names; a finding about an allocation is on that allocation's pool.
+TEST_CASE("the scenario's findings are marked where and when the text says", "[report][html]") {
+  Linted linted("");
+  const auto& violations = linted.report->findings.violations;
+  std::vector<PoolChart> charts = linted.Charts();
+  size_t from_step = 0;
+  for (const PoolChart& c : charts) {
+    for (const report::Mark& m : c.marks) {
+      const eval::Violation& v = violations.at(m.finding);
+      INFO(c.pool << ": " << v.rule_id << " " << v.message);
+      if (!m.from_step) continue;
+      ++from_step;
+      CHECK(v.message.find(During(m.window)) != std::string::npos);
+    }
+  }
+  CHECK(from_step >= 2);  // a-tune and a-explore short of supply
+  const PoolChart& train = linted.Chart(charts, "train-eu");
+  bool tune_short = std::any_of(train.marks.begin(), train.marks.end(), [&](const report::Mark& m) {
+    const eval::Violation& v = violations[m.finding];
+    return v.rule_id == "CAP-SUP-005" && v.message.find("`a-tune`") != std::string::npos &&
+           m.window.start == Day("2027-04-19") && m.window.end == Day("2027-04-22") && m.from_step;
+  });
+  CHECK(tune_short);
+  const PoolChart& spare = linted.Chart(charts, "serve-eu-spare");
+  bool replacement = std::any_of(
+      spare.marks.begin(), spare.marks.end(),
+      [&](const report::Mark& m) { return violations[m.finding].rule_id == "CAP-ALC-001"; });
+  CHECK(replacement);
+  // The decision record is about no pool: it is not drawn anywhere.
+  for (const PoolChart& c : charts) {
+    for (const report::Mark& m : c.marks) CHECK(violations[m.finding].rule_id != "CAP-GOV-001");
+  }
+}
+
+TEST_CASE("the production squeeze shows the floor and the research above it", "[report][html]") {
+  Linted linted("production-squeeze/");
+  std::vector<PoolChart> charts = linted.Charts();
+  const PoolChart& serve = linted.Chart(charts, "serve-eu");
+  CHECK(!serve.floor.empty());
+  CHECK(serve.peak > serve.capacity);
+  bool squeeze = std::any_of(serve.marks.begin(), serve.marks.end(), [&](const report::Mark& m) {
+    return linted.report->findings.violations[m.finding].rule_id == "CAP-ALC-003" && m.from_step;
+  });
+  CHECK(squeeze);
+}
+
+TEST_CASE("a late training run: the minimum viable size ends past the business window", "[report][html]") {
+  Linted linted("late-start/");
+  std::vector<FileId> files = {linted.report->facts.at(0).document.file};
+  std::vector<report::TrainingStrip> strips =
+      report::BuildTrainingStrips(linted.report->facts.at(0), linted.report->findings.violations, files);
+  REQUIRE(strips.size() == 1);
+  const report::TrainingStrip& t = strips[0];
+  CHECK(t.demand == "train-v3");
+  CHECK(t.preferred_run.start == Day("2027-04-19"));
+  CHECK(t.preferred_run.end == Day("2027-04-24"));
+  CHECK(t.minimum_run.end == Day("2027-04-29"));  // 8 of 16 GPUs: twice as long
+  CHECK(t.business_end == Day("2027-04-26"));
+  REQUIRE(t.marks.size() == 1);
+  CHECK(linted.report->findings.violations.at(t.marks[0].finding).rule_id == "CAP-DEM-006");
+  CHECK(t.marks[0].window.start == Day("2027-04-26"));  // the part past the business window
+  CHECK(t.marks[0].window.end == Day("2027-04-29"));
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "late-start/plan.yaml"});
+  CHECK(Count(html.out, "<figure class=\"strip\"") == 1);
+  CHECK(html.out.find("href=\"#mark-s0-" + std::to_string(t.marks[0].finding) + "\"") != std::string::npos);
+}
+
+TEST_CASE("the page has a card per finding and links marks and cards both ways", "[report][html]") {
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
+  auto shortened = RunCli({"--no-config", "--format", "short", kExamples + "plan.yaml"});
+  CHECK(html.exit_code == 1);
+  size_t findings = Count(shortened.out, "\n");
+  REQUIRE(findings > 0);
+  CHECK(Count(html.out, "<article class=\"card") == findings);
+  CHECK(Count(html.out, "<figure class=\"chart\"") == 4);
+  std::smatch m;
+  std::regex mark(R"re(href="#finding-(\d+)" id="mark-(\d+)-(\d+)")re");
+  size_t marks = 0;
+  for (auto it = std::sregex_iterator(html.out.begin(), html.out.end(), mark);
+       it != std::sregex_iterator(); ++it) {
+    ++marks;
+    std::string finding = (*it)[1];
+    CHECK((*it)[3] == finding);
+    CHECK(html.out.find("id=\"finding-" + finding + "\"") != std::string::npos);
+    CHECK(html.out.find("href=\"#mark-" + std::string((*it)[2]) + "-" + finding + "\"") !=
+          std::string::npos);
+  }
+  CHECK(marks >= 3);
+  CHECK(html.out.find("@media print") != std::string::npos);
+  CHECK(html.out.find("http://") == std::string::npos);
+  CHECK(html.out.find("https://") == std::string::npos);
+}
+
+TEST_CASE("the HTML report is refused over one of its inputs", "[report][html]") {
+  TempFile tmp("");
+  std::string plan = (tmp.dir() / "plan.yaml").string();
+  TempFile::Write(plan, testing::ReadSourceFile("examples/visual-inspection/plan.yaml"));
+  auto r = RunCli({"--no-config", "--format", "html", "--inventory", kExamples + "inventory.yaml",
+                   "-o", plan, plan});
+  CHECK(r.exit_code == 2);
+  CHECK(testing::ReadSourceFile("examples/visual-inspection/plan.yaml") == [&] {
+    std::ifstream in(plan);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }());
+}
+
+// `<script>` through fact values, ids and a file name: shown as text, never
+// markup; the page's one script is its own.
+TEST_CASE("input cannot add markup or script to the HTML report", "[report][html][hostile]") {
+  const std::string evil = "<script>alert(1)</script>";
+  const std::string inventory = R"(apiVersion: capops.dev/v1
+kind: Inventory
+accelerator_types:
+  - {id: h100-80, model: H100-SXM, memory: 80GiB, interconnect: nvlink4}
+pools:
+  - {id: "<script>alert(1)</script>", accelerator: h100-80, hosts: 1, gpus_per_host: 4, region: "<img src=x onerror=alert(1)>", role: research}
+)";
+  const std::string plan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+metadata: {name: "<script>alert(2)</script>", owner: "<b>me</b>"}
+demands:
+  - {id: "<script>d</script>", slice: exploration, gpus: 8, window: {start: 2027-04-12, end: 2027-04-20}}
+allocations:
+  - {id: "<script>a</script>", demand: "<script>d</script>", pool: "<script>alert(1)</script>", gpus: 8}
+)";
+  TempFile tmp("");
+  std::string plan_path = (tmp.dir() / "<script>alert(3)<img src=x>.yaml").string();
+  TempFile::Write(plan_path, plan);
+  TempFile::Write((tmp.dir() / "inventory.yaml").string(), inventory);
+  auto r = RunCli({"--no-config", "--format", "html", plan_path});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 1);
+  std::string page = Lower(r.out);
+  CHECK(Count(page, "<script") == 1);
+  CHECK(Count(page, "</script") == 1);
+  CHECK(page.find("<img") == std::string::npos);
+  CHECK(page.find("<b>me") == std::string::npos);
+  CHECK(Count(r.out, "&lt;script&gt;alert(1)&lt;/script&gt;") >=
+        2);  // the chart's caption and a card
+  CHECK(r.out.find("&lt;script&gt;alert(3)&lt;img src=x&gt;.yaml") != std::string::npos);
+  CHECK(Count(r.out, "<figure class=\"chart\"") == 1);  // the pool over capacity is drawn
+}
+
+}  // namespace
+}  // namespace capops

@@ -411,6 +411,7 @@ void Value::Destroy() {
     case ValueKind::kError: StringData::Free(static_cast<StringData*>(u_.heap)); break;
     case ValueKind::kList: ListData::Free(static_cast<ListData*>(u_.heap)); break;
     case ValueKind::kMap: MapData::Free(static_cast<MapData*>(u_.heap)); break;
+    case ValueKind::kNative: delete static_cast<Native*>(u_.heap); break;
     default: break;
   }
   u_.i = 0;
@@ -443,6 +444,7 @@ const char* KindName(ValueKind kind) {
     case ValueKind::kList: return "list";
     case ValueKind::kMap: return "map";
     case ValueKind::kError: return "error";
+    case ValueKind::kNative: return "native value";
   }
   return "value";
 }
@@ -545,6 +547,13 @@ Value Value::Error(std::string message, SourceLoc fact) {
   Value v = String(std::move(message));
   v.set_kind(ValueKind::kError);
   v.set_loc(fact);
+  return v;
+}
+
+Value Value::Make(std::unique_ptr<Native> native) {
+  Value v;
+  v.set_kind(ValueKind::kNative);
+  v.u_.heap = native.release();
   return v;
 }
 
@@ -733,6 +742,7 @@ std::string Value::ToString() const {
       }
       return out + "]";
     }
+    case ValueKind::kNative: return native()->Plain().ToString();
     case ValueKind::kMap: {
       std::string_view id = Id();
       if (!id.empty()) return std::string(id);
@@ -770,6 +780,7 @@ void AppendLiteral(const Value& v, size_t limit, std::string* out) {
       }
       *out += "}";
       return;
+    case ValueKind::kNative: AppendLiteral(v.native()->Plain(), limit, out); return;
     default: *out += v.ToString();
   }
 }
@@ -804,6 +815,7 @@ bool operator==(const Value& a, const Value& b) {
     case ValueKind::kString:
     case ValueKind::kError: return a.string_value() == b.string_value();
     case ValueKind::kList: return std::equal(a.items().begin(), a.items().end(), b.items().begin(), b.items().end());
+    case ValueKind::kNative: return a.u_.heap == b.u_.heap || a.native()->Plain() == b.native()->Plain();
     case ValueKind::kMap: {
       if (a.entries().size() != b.entries().size()) return false;
       if (a.SameKeys(b)) {

@@ -45,6 +45,7 @@ enum class ValueKind : uint8_t {
   kList,
   kMap,
   kError,
+  kNative,  // kept in a form of the evaluator's own: see Value::Native
 };
 
 /// A user-facing name of a kind: "int", "string", "list", "bytes" …
@@ -163,6 +164,12 @@ class Value {
   static Value MapFrom(MapEntries* entries);
   /// An evaluation error; `fact` is where in the facts it arose, if anywhere.
   static Value Error(std::string message, SourceLoc fact = {});
+  /// A value the evaluator keeps in its own form (a timeline as an array of
+  /// steps), which stands for an ordinary one (the list of its steps as
+  /// maps). Only the functions that know the form read it; everything else
+  /// (text, JSON, equality) sees the ordinary value.
+  class Native;
+  static Value Make(std::unique_ptr<Native> native);
   /// Makes this value `v` without a reference of its own, for a loop
   /// variable bound to each item of a list the loop holds: no atomic count
   /// per item, and no write to facts that other threads read. It must not
@@ -205,6 +212,7 @@ class Value {
   std::string_view string_value() const;  // kString and kError (the message)
   ListView items() const;                   // kList
   MapView entries() const;                  // kMap
+  const Native* native() const;             // kNative, else nullptr
 
   /// Moves the entries of a map (the items of a list) into `*out` when this
   /// Value is their only holder, leaving it empty; false, and nothing moved,
@@ -284,7 +292,8 @@ class Value {
 
   bool on_heap() const {
     ValueKind k = kind();
-    return k == ValueKind::kString || k == ValueKind::kError || k == ValueKind::kList || k == ValueKind::kMap;
+    return k == ValueKind::kString || k == ValueKind::kError || k == ValueKind::kList || k == ValueKind::kMap ||
+           k == ValueKind::kNative;
   }
   void Retain() const {
     if (on_heap()) u_.heap->refs.fetch_add(1, std::memory_order_relaxed);
@@ -341,6 +350,22 @@ class Value {
     Heap* heap;  // never null when on_heap()
   } u_{.i = 0};
 };
+
+class Value::Native : public Value::Heap {
+ public:
+  Native() = default;
+  Native(const Native&) = delete;
+  Native& operator=(const Native&) = delete;
+  virtual ~Native() = default;
+  /// The ordinary value this one stands for.
+  virtual Value Plain() const = 0;
+  /// What it is, for messages: "timeline".
+  virtual const char* name() const = 0;
+};
+
+inline const Value::Native* Value::native() const {
+  return is(ValueKind::kNative) ? static_cast<const Native*>(u_.heap) : nullptr;
+}
 
 /// The items of a list, as Value::items() gives them: they are stored in the
 /// list's own allocation (one cache miss fewer to reach them than through a

@@ -785,6 +785,18 @@ TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][tim
         "4h");
 }
 
+TEST_CASE("a timeline kept as its steps prints, compares and reads as the list of its step maps", "[eval][timeline]") {
+  std::string used = "plan.allocations.filter(b, b.id in ['a2', 'a3']).timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  CHECK(TimeValueOf(used).rfind("[{window: {end: 2027-04-12}, amount: 0, items: []}, "
+                                "{window: {start: 2027-04-12, end: 2027-04-14}, amount: 8, items: [{id: \"a2\"", 0) == 0);
+  CHECK(TimeValueOf(used + " == " + used) == "true");
+  CHECK(TimeValueOf(used + " == " + used + ".plus(" + used + ")") == "false");
+  // Only a timeline has steps: an untyped value is refused where it is read.
+  CHECK(ValueOf("plan.dataset.peak()") == "error: not a timeline: map");
+  CHECK(ValueOf("plan.dataset.size.minus([1].timeline(x, [], x))") == "error: not a timeline: bytes");
+  CHECK(ValueOf("[1].timeline(x, [], x).peak().items") == "[1]");
+}
+
 TEST_CASE("timelines are typed: windows, amounts and bounds", "[eval][timeline][check]") {
   CHECK(TimeValueOf("plan.allocations.timeline(b, b.gpus, b.gpus)") ==
         "compile error: the windows of `timeline` must be a window or a list of windows, not `int`");

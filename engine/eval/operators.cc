@@ -177,6 +177,7 @@ Value In(const Value& element, const Value& container, Budget* budget) {
 
 std::string DescribeKind(const Value& v) {
   if (v.is(ValueKind::kQuantity)) return DimensionName(v.quantity_value().dimension);
+  if (const Value::Native* native = v.native()) return native->name();
   return KindName(v.kind());
 }
 

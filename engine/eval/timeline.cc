@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -20,7 +21,7 @@ constexpr size_t kStepChars = 120;  // where a step's list of items is cut
 
 // The field names of intervals and steps, interned once.
 struct Names {
-  Key start{"start"}, end{"end"}, window{"window"}, amount{"amount"}, items{"items"};
+  Key start{"start"}, end{"end"}, duration{"duration"}, window{"window"}, amount{"amount"}, items{"items"};
 };
 const Names& N() {
   static const Names names;
@@ -57,42 +58,87 @@ Value Order(const Value& a, const Value& b, int* order) {
   return Value();
 }
 
-Value Step(const Interval& window, Value amount, std::vector<Value> items, Budget* budget) {
-  if (!budget->Allocate(MapBytes(3) + ListBytes(items.size()))) return budget->Error();
-  MapEntries entries;
-  entries.reserve(3);
-  entries.emplace_back(N().window, IntervalValue(window));
-  entries.emplace_back(N().amount, std::move(amount));
-  entries.emplace_back(N().items, Value::List(std::move(items)));
-  return Value::Map(std::move(entries));
-}
+// A timeline in its own form: the items it was made from, and its steps
+// in time order, covering all time. A step's items are a stretch of `held`
+// (positions in `items`, in the order they began); a step becomes a map
+// `{window, amount, items}` only when a rule reads it as one.
+class Steps final : public Value::Native {
+ public:
+  struct Step {
+    Interval window;
+    Value amount;
+    uint32_t first = 0;  // its items: held[first, first + count)
+    uint32_t count = 0;
+  };
+  std::vector<Value> items;
+  std::vector<uint32_t> held;
+  std::vector<Step> steps;
 
-// A step's parts, read back.
-struct StepView {
-  Interval window;
-  const Value* amount;
-  const Value* items;
+  const char* name() const override { return "timeline"; }
+  Value Plain() const override {
+    std::vector<Value> out;
+    out.reserve(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) out.push_back(Segment(i));
+    return Value::List(std::move(out));
+  }
+  // Step `i` as the `Segment` record a rule reads.
+  Value Segment(size_t i) const {
+    const Step& step = steps[i];
+    std::vector<Value> its;
+    its.reserve(step.count);
+    for (uint32_t k = 0; k < step.count; ++k) its.push_back(items[held[step.first + k]]);
+    MapEntries entries;
+    entries.reserve(3);
+    entries.emplace_back(N().window, IntervalValue(step.window));
+    entries.emplace_back(N().amount, step.amount);
+    entries.emplace_back(N().items, Value::List(std::move(its)));
+    return Value::Map(std::move(entries));
+  }
+  Value Segment(size_t i, Budget* budget) const {
+    if (!budget->Allocate(MapBytes(3) + MapBytes(2) + ListBytes(steps[i].count))) return budget->Error();
+    return Segment(i);
+  }
+  // Appends a step holding `holding` (positions in `items`).
+  void Add(const Interval& window, Value amount, const uint32_t* holding, size_t count) {
+    steps.push_back({window, std::move(amount), static_cast<uint32_t>(held.size()), static_cast<uint32_t>(count)});
+    held.insert(held.end(), holding, holding + count);
+  }
+  static bool Charge(size_t steps, size_t held, Budget* budget) {
+    return budget->Allocate(steps * sizeof(Step) + held * sizeof(uint32_t));
+  }
 };
 
-bool ReadStep(const Value& step, StepView* out) {
-  const Value* window = step.Field(N().window);
-  out->amount = step.Field(N().amount);
-  out->items = step.Field(N().items);
-  return window != nullptr && out->amount != nullptr && out->items != nullptr &&
-         out->items->is(ValueKind::kList) && !ToInterval(*window, &out->window).is_error();
+// A step map's parts, read back.
+bool ReadStep(const Value& step, Interval* window, const Value** amount, const Value** items) {
+  const Value* w = step.Field(N().window);
+  *amount = step.Field(N().amount);
+  *items = step.Field(N().items);
+  return w != nullptr && *amount != nullptr && *items != nullptr && (*items)->is(ValueKind::kList) &&
+         !ToInterval(*w, window).is_error();
 }
 
-Value NotATimeline() { return Value::Error("not a timeline: a list of steps `{window, amount, items}`"); }
-
-// The steps of a timeline value, read once.
-Value ReadSteps(const Value& timeline, std::vector<StepView>* steps) {
-  if (!timeline.is(ValueKind::kList)) return NotATimeline();
-  for (const Value& step : timeline.items()) {
-    StepView view;
-    if (!ReadStep(step, &view)) return NotATimeline();
-    steps->push_back(view);
+// Appends the step map `step` to `*out`; false when it is not one.
+bool AddPlainStep(const Value& step, Steps* out) {
+  Interval window;
+  const Value* amount = nullptr;
+  const Value* its = nullptr;
+  if (!step.is(ValueKind::kMap) || !ReadStep(step, &window, &amount, &its)) return false;
+  std::vector<uint32_t> holding;
+  for (const Value& item : its->items()) {
+    holding.push_back(static_cast<uint32_t>(out->items.size()));
+    out->items.push_back(item);
   }
-  return Value();
+  out->Add(window, *amount, holding.data(), holding.size());
+  return true;
+}
+
+Value NotATimeline(const Value& v) { return Value::Error("not a timeline: " + DescribeKind(v), v.loc()); }
+
+// The steps of a timeline; null when `timeline` is not one (an untyped
+// value).
+const Steps* StepsOf(const Value& timeline) {
+  const Value::Native* native = timeline.native();
+  return native != nullptr ? dynamic_cast<const Steps*>(native) : nullptr;
 }
 
 struct Event {
@@ -108,14 +154,9 @@ struct Sweep {
   std::vector<uint32_t> open;
   std::vector<bool> holds;
   std::vector<uint32_t> holding;
+  std::vector<uint32_t> touched, changed;  // of one moment
   Value amount = Value::Int(0);
 
-  std::vector<Value> Items(const std::vector<TimelineItem>& items) const {
-    std::vector<Value> out;
-    out.reserve(holding.size());
-    for (uint32_t k : holding) out.push_back(items[k].item);
-    return out;
-  }
   // Starts or stops counting `item`; an error value when amounts do not add.
   Value Flip(uint32_t item, const Value& its_amount, Budget* budget) {
     bool now = open[item] > 0;
@@ -130,127 +171,128 @@ struct Sweep {
     }
     return Value();
   }
+  // Applies the events of one moment, from `*i`, leaving in `changed` the
+  // items they touch whose holding changes (an item whose window ends as
+  // another of its windows starts does not).
+  void Apply(const std::vector<Event>& events, size_t* i) {
+    int64_t at = events[*i].at;
+    touched.clear();
+    changed.clear();
+    for (; *i < events.size() && events[*i].at == at; ++(*i)) {
+      const Event& e = events[*i];
+      open[e.item] += e.starts ? 1 : -1;
+      touched.push_back(e.item);
+    }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (uint32_t item : touched) {
+      if ((open[item] > 0) != holds[item]) changed.push_back(item);
+    }
+  }
 };
-
-// The events of one moment: the items they touch whose holding changes
-// (an item whose window ends as another of its windows starts does not).
-std::vector<uint32_t> Apply(const std::vector<Event>& events, size_t* i, Sweep* sweep) {
-  int64_t at = events[*i].at;
-  std::vector<uint32_t> touched;
-  for (; *i < events.size() && events[*i].at == at; ++(*i)) {
-    const Event& e = events[*i];
-    sweep->open[e.item] += e.starts ? 1 : -1;
-    touched.push_back(e.item);
-  }
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  std::vector<uint32_t> changed;
-  for (uint32_t item : touched) {
-    if ((sweep->open[item] > 0) != sweep->holds[item]) changed.push_back(item);
-  }
-  return changed;
-}
 
 Value Timeline(const std::vector<TimelineItem>& items, std::vector<Event>* events, Budget* budget) {
   std::sort(events->begin(), events->end(), [](const Event& a, const Event& b) {
     return a.at != b.at ? a.at < b.at : a.starts < b.starts;  // ends first: windows are half-open
   });
+  auto out = std::make_unique<Steps>();
+  out->items.reserve(items.size());
+  for (const TimelineItem& item : items) out->items.push_back(item.item);
+  out->steps.reserve(events->size() + 1);
   Sweep sweep;
   sweep.open.assign(items.size(), 0);
   sweep.holds.assign(items.size(), false);
-  std::vector<Value> steps;
   int64_t from = Interval::kOpenStart;
   for (size_t i = 0; i < events->size();) {
     int64_t at = (*events)[i].at;
-    std::vector<uint32_t> changed = Apply(*events, &i, &sweep);
-    if (changed.empty()) continue;
+    sweep.Apply(*events, &i);
+    if (sweep.changed.empty()) continue;
     if (at != Interval::kOpenStart) {
-      Value step = Step({from, at}, sweep.amount, sweep.Items(items), budget);
-      if (step.is_error()) return step;
-      steps.push_back(std::move(step));
+      if (!Steps::Charge(1, sweep.holding.size(), budget)) return budget->Error();
+      out->Add({from, at}, sweep.amount, sweep.holding.data(), sweep.holding.size());
     }
-    for (uint32_t item : changed) {
+    for (uint32_t item : sweep.changed) {
       Value bad = sweep.Flip(item, items[item].amount, budget);
       if (bad.is_error()) return bad;
     }
     from = at;
   }
-  Value last = Step({from, Interval::kOpenEnd}, sweep.amount, sweep.Items(items), budget);
-  if (last.is_error()) return last;
-  steps.push_back(std::move(last));
-  if (!budget->Allocate(ListBytes(steps.size()))) return budget->Error();
-  return Value::List(std::move(steps));
+  if (!Steps::Charge(1, sweep.holding.size(), budget)) return budget->Error();
+  out->Add({from, Interval::kOpenEnd}, sweep.amount, sweep.holding.data(), sweep.holding.size());
+  return Value::Make(std::move(out));
 }
 
 // The steps of `timeline` whose amount is above (`above`) or below `bound`.
 Value Beyond(const Value& timeline, const Value& bound, bool above, Budget* budget) {
-  std::vector<StepView> steps;
-  Value bad = ReadSteps(timeline, &steps);
-  if (bad.is_error()) return bad;
+  const Steps* steps = StepsOf(timeline);
+  if (steps == nullptr) return NotATimeline(timeline);
   std::vector<Value> out;
-  ListView all = timeline.items();
-  for (size_t i = 0; i < steps.size(); ++i) {
+  for (size_t i = 0; i < steps->steps.size(); ++i) {
     int order = 0;
-    Value error = Order(*steps[i].amount, bound, &order);
+    Value error = Order(steps->steps[i].amount, bound, &order);
     if (error.is_error()) return error;
-    if (above ? order > 0 : order < 0) out.push_back(all[i]);
+    if (above ? order <= 0 : order >= 0) continue;
+    Value step = steps->Segment(i, budget);
+    if (step.is_error()) return step;
+    out.push_back(std::move(step));
   }
   if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
   return Value::List(std::move(out));
 }
 
-Value Peak(const Value& timeline) {
-  std::vector<StepView> steps;
-  Value bad = ReadSteps(timeline, &steps);
-  if (bad.is_error()) return bad;
-  if (steps.empty()) return NotATimeline();
+Value Peak(const Value& timeline, Budget* budget) {
+  const Steps* steps = StepsOf(timeline);
+  if (steps == nullptr) return NotATimeline(timeline);
   size_t best = 0;
-  for (size_t i = 1; i < steps.size(); ++i) {
+  for (size_t i = 1; i < steps->steps.size(); ++i) {
     int order = 0;
-    Value error = Order(*steps[i].amount, *steps[best].amount, &order);
+    Value error = Order(steps->steps[i].amount, steps->steps[best].amount, &order);
     if (error.is_error()) return error;
     if (order > 0) best = i;
   }
-  return timeline.items()[best];
+  return steps->Segment(best, budget);
 }
 
 Value At(const Value& timeline, const Value& date) {
-  std::vector<StepView> steps;
-  Value bad = ReadSteps(timeline, &steps);
-  if (bad.is_error()) return bad;
+  const Steps* steps = StepsOf(timeline);
+  if (steps == nullptr) return NotATimeline(timeline);
   if (!date.is(ValueKind::kDate)) return Value::Error("`at` needs a date, not " + DescribeKind(date));
-  auto it = std::upper_bound(steps.begin(), steps.end(), date.int_value(),
-                             [](int64_t t, const StepView& s) { return t < s.window.end; });
-  if (it == steps.end()) return NotATimeline();
-  return *it->amount;
+  auto it = std::upper_bound(steps->steps.begin(), steps->steps.end(), date.int_value(),
+                             [](int64_t t, const Steps::Step& s) { return t < s.window.end; });
+  if (it == steps->steps.end()) return NotATimeline(timeline);
+  return it->amount;
 }
 
 // `a.plus(b)`, `a.minus(b)`: one step per stretch where neither changes,
 // listing the items of both.
 Value Merge(const Value& a, const Value& b, syntax::BinaryOp op, Budget* budget) {
-  std::vector<StepView> x, y;
-  Value bad = ReadSteps(a, &x);
-  if (!bad.is_error()) bad = ReadSteps(b, &y);
-  if (bad.is_error()) return bad;
-  std::vector<Value> out;
+  const Steps* x = StepsOf(a);
+  const Steps* y = StepsOf(b);
+  if (x == nullptr || y == nullptr) return NotATimeline(x == nullptr ? a : b);
+  if (!budget->Allocate(ListBytes(x->items.size() + y->items.size()))) return budget->Error();
+  auto out = std::make_unique<Steps>();
+  out->items.reserve(x->items.size() + y->items.size());
+  out->items.insert(out->items.end(), x->items.begin(), x->items.end());
+  out->items.insert(out->items.end(), y->items.begin(), y->items.end());
+  uint32_t offset = static_cast<uint32_t>(x->items.size());
+  std::vector<uint32_t> holding;
   size_t i = 0, j = 0;
   int64_t from = Interval::kOpenStart;
-  while (i < x.size() && j < y.size()) {
-    int64_t to = std::min(x[i].window.end, y[j].window.end);
-    Value amount = Combine(op, *x[i].amount, *y[j].amount, budget);
+  while (i < x->steps.size() && j < y->steps.size()) {
+    const Steps::Step& s = x->steps[i];
+    const Steps::Step& t = y->steps[j];
+    int64_t to = std::min(s.window.end, t.window.end);
+    Value amount = Combine(op, s.amount, t.amount, budget);
     if (amount.is_error()) return amount;
-    std::vector<Value> items;
-    for (const Value& v : x[i].items->items()) items.push_back(v);
-    for (const Value& v : y[j].items->items()) items.push_back(v);
-    Value step = Step({from, to}, std::move(amount), std::move(items), budget);
-    if (step.is_error()) return step;
-    out.push_back(std::move(step));
+    holding.assign(x->held.begin() + s.first, x->held.begin() + s.first + s.count);
+    for (uint32_t k = 0; k < t.count; ++k) holding.push_back(offset + y->held[t.first + k]);
+    if (!Steps::Charge(1, holding.size(), budget)) return budget->Error();
+    out->Add({from, to}, std::move(amount), holding.data(), holding.size());
     from = to;
-    if (x[i].window.end == to) ++i;
-    if (y[j].window.end == to) ++j;
+    if (s.window.end == to) ++i;
+    if (t.window.end == to) ++j;
   }
-  if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
-  return Value::List(std::move(out));
+  return Value::Make(std::move(out));
 }
 
 // What makes two values equal for `distinct`: numbers by value, else the
@@ -330,14 +372,14 @@ std::string IntervalText(const Interval& i) {
 }
 
 // One step that holds something: its interval, amount and items.
-std::string StepText(const StepView& step) {
-  std::string text = IntervalText(step.window) + ": " + step.amount->ToLiteral(40);
-  ListView items = step.items->items();
-  if (items.empty()) return text;
+std::string StepText(const Steps& steps, const Steps::Step& step) {
+  std::string text = IntervalText(step.window) + ": " + step.amount.ToLiteral(40);
+  if (step.count == 0) return text;
   text += " (";
-  for (size_t k = 0; k < items.size(); ++k) {
-    std::string_view id = items[k].Id();
-    text += (k > 0 ? ", " : "") + (id.empty() ? items[k].ToLiteral(40) : std::string(id));
+  for (uint32_t k = 0; k < step.count; ++k) {
+    const Value& item = steps.items[steps.held[step.first + k]];
+    std::string_view id = item.Id();
+    text += (k > 0 ? ", " : "") + (id.empty() ? item.ToLiteral(40) : std::string(id));
     if (text.size() > kStepChars) return text + ", …)";
   }
   return text + ")";
@@ -346,20 +388,22 @@ std::string StepText(const StepView& step) {
 }  // namespace
 
 std::string StepsText(const Value& v, size_t max_chars) {
-  std::vector<StepView> steps;
-  StepView one;
-  if (v.is(ValueKind::kMap) && ReadStep(v, &one)) {
-    steps.push_back(one);
-  } else if (ReadSteps(v, &steps).is_error()) {
-    return v.ToLiteral(max_chars);
+  // A timeline, or what its methods return: a step or a list of steps.
+  Steps scratch;
+  const Steps* steps = StepsOf(v);
+  if (steps == nullptr && v.is(ValueKind::kMap) && AddPlainStep(v, &scratch)) steps = &scratch;
+  if (steps == nullptr && v.is(ValueKind::kList) &&
+      std::all_of(v.items().begin(), v.items().end(), [&](const Value& s) { return AddPlainStep(s, &scratch); })) {
+    steps = &scratch;
   }
+  if (steps == nullptr) return v.ToLiteral(max_chars);
   std::string text;
-  for (const StepView& step : steps) {
-    if (step.items->items().empty() && steps.size() > 1) continue;  // a stretch of a timeline where nothing holds
-    text += (text.empty() ? "" : "; ") + StepText(step);
+  for (const Steps::Step& step : steps->steps) {
+    if (step.count == 0 && steps->steps.size() > 1) continue;  // a stretch of a timeline where nothing holds
+    text += (text.empty() ? "" : "; ") + StepText(*steps, step);
     if (text.size() > max_chars) return text.substr(0, max_chars - 3) + "...";
   }
-  if (text.empty()) return steps.empty() ? "[]" : "nothing held";
+  if (text.empty()) return steps->steps.empty() ? "[]" : "nothing held";
   return text;
 }
 
@@ -368,7 +412,7 @@ Value ToInterval(const Value& v, Interval* out) {
   *out = Interval{};
   const Value* start = v.Field(N().start);
   const Value* end = v.Field(N().end);
-  const Value* duration = v.Field("duration");
+  const Value* duration = v.Field(N().duration);
   if (start != nullptr && start->is(ValueKind::kDate)) out->start = start->int_value();
   if (end != nullptr && end->is(ValueKind::kDate)) {
     out->end = end->int_value();
@@ -387,10 +431,9 @@ Value IntervalValue(const Interval& i) {
 }
 
 bool StepWindow(const Value& v, Interval* out) {
-  StepView view;
-  if (!v.is(ValueKind::kMap) || !ReadStep(v, &view)) return false;
-  *out = view.window;
-  return true;
+  const Value* amount = nullptr;
+  const Value* items = nullptr;
+  return v.is(ValueKind::kMap) && ReadStep(v, out, &amount, &items);
 }
 
 Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget) {
@@ -435,7 +478,7 @@ Value CallTimeBuiltin(FunctionId id, const std::vector<Value>& args, Budget* bud
   switch (id) {
     case FunctionId::kDistinct: return Distinct(args[0], budget);
     case FunctionId::kFlatten: return Flatten(args[0], budget);
-    case FunctionId::kPeak: return Peak(args[0]);
+    case FunctionId::kPeak: return Peak(args[0], budget);
     case FunctionId::kAt: return At(args[0], args[1]);
     case FunctionId::kOver:
     case FunctionId::kUnder: return Beyond(args[0], args[1], id == FunctionId::kOver, budget);

@@ -6,11 +6,13 @@
 // to a day, or open. A timeline is a step function of an amount over time,
 // made from items that each hold an amount in their windows, and built by
 // one sweep over their sorted endpoints: O(n log n) for n windows, plus the
-// items it lists per step. As a Value it is the list of its steps, in time
+// items it lists per step. It stands for the list of its steps, in time
 // order and covering all time, each a map
 //   {window: {start?, end?}, amount, items: [...]}
 // where `items` are the items holding their amount in that step, in the
-// order they began.
+// order they began; it is kept as an array of steps (a Value::Native), and
+// a step becomes such a map only when a method returns it (`over`, `under`,
+// `peak`). The methods also read a list of step maps built by hand.
 #pragma once
 
 #include <cstdint>

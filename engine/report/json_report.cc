@@ -99,6 +99,7 @@ Json ValueToJson(const Value& v) {
       for (const Value& item : v.items()) items.push_back(ValueToJson(item));
       return items;
     }
+    case ValueKind::kNative: return ValueToJson(v.native()->Plain());
     case ValueKind::kMap: {
       Json object = Json::object();
       for (const auto& [key, value] : v.entries()) object[key] = ValueToJson(value);

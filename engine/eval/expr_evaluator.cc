@@ -189,15 +189,21 @@ bool ExprEvaluator::YieldsOptional(const Expr& e) const {
   return program_.schema.KindOf(tables_.types[e.id]) == TypeKind::kOptional;
 }
 
-std::string ExprEvaluator::ShownValue(const Expr& e, const Value& v, std::string (*text)(const Value&)) const {
+ExprEvaluator::Steps ExprEvaluator::YieldsSteps(const Expr& e) const {
   const TypeTable& types = program_.schema;
   const Type t = types.Get(tables_.types[e.id]);
-  if (t.kind == TypeKind::kOptional) return OptionalText(v, text);
   auto is_step = [&](const Type& x) {
     return x.kind == TypeKind::kRecord && types.records[x.index].builtin == RecordDef::Builtin::kSegment;
   };
-  bool steps = t.kind == TypeKind::kTimeline || is_step(t) || (t.kind == TypeKind::kList && is_step(types.Get(t.elem)));
-  return steps && !v.is_error() ? StepsText(v, kShownChars) : text(v);
+  if (t.kind == TypeKind::kTimeline) return Steps::kTimeline;
+  if (is_step(t)) return Steps::kStep;
+  if (t.kind == TypeKind::kList && is_step(types.Get(t.elem))) return Steps::kList;
+  return Steps::kNone;
+}
+
+std::string ExprEvaluator::ShownValue(const Expr& e, const Value& v, std::string (*text)(const Value&)) const {
+  if (YieldsOptional(e)) return OptionalText(v, text);
+  return YieldsSteps(e) != Steps::kNone && !v.is_error() ? StepsText(v, kShownChars) : text(v);
 }
 
 std::string TraceText(const Value& v) {

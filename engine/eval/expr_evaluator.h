@@ -88,6 +88,10 @@ class ExprEvaluator {
   SourceLoc Anchor(const syntax::Expr& e) const;
   /// Whether `e` (of this evaluator's module) yields an optional: its static type says so.
   bool YieldsOptional(const syntax::Expr& e) const;
+  /// Whether `e` yields timeline steps, by its static type: a timeline, a
+  /// step (`Segment`) or a list of steps.
+  enum class Steps : uint8_t { kNone, kTimeline, kStep, kList };
+  Steps YieldsSteps(const syntax::Expr& e) const;
   /// `v`, the value of `e`, as a trace or the evidence shows it: by `text`,
   /// an optional as `some(…)`/`none`, and a timeline, a step or a list of
   /// steps as its intervals, amounts and the items of each.

@@ -207,12 +207,17 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
   return evidence;
 }
 
-// The window of the innermost `for` variable bound to a timeline step.
+// The window of the innermost `for` variable bound to a timeline step: one
+// that ranges over a list its type says is of steps.
 std::optional<Interval> RuleRun::InnermostStep(size_t upto) const {
   for (size_t i = std::min(upto, ops_->ops.size()); i-- > 0;) {
     const Op& op = ops_->ops[i];
+    if (op.kind != OpKind::kScan) continue;
+    const syntax::Expr& range = *rule_.rule->clauses[op.index].expr;
     Interval window;
-    if (op.kind == OpKind::kScan && StepWindow(eval_.slots()[op.slot], &window)) return window;
+    if (eval_.YieldsSteps(range) == ExprEvaluator::Steps::kList && StepWindow(eval_.slots()[op.slot], &window)) {
+      return window;
+    }
   }
   return std::nullopt;
 }

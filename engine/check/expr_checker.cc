@@ -24,10 +24,6 @@ using syntax::BinaryOp;
 using syntax::Expr;
 using syntax::ExprKind;
 
-bool IsNumber(TypeKind k) { return k == TypeKind::kInt || k == TypeKind::kDouble; }
-bool IsUnit(TypeKind k) { return k == TypeKind::kDuration || k == TypeKind::kBytes || k == TypeKind::kBandwidth; }
-bool IsLoose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
-bool IsStringLike(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef; }
 
 }  // namespace
 

@@ -159,10 +159,7 @@ bool IsInterval(const TypeTable& types, TypeId t) {
          types.KindOf(end->type) == TypeKind::kDate;
 }
 
-bool IsMeasured(TypeKind k) {
-  return k == TypeKind::kInt || k == TypeKind::kDouble || k == TypeKind::kDuration || k == TypeKind::kBytes ||
-         k == TypeKind::kBandwidth;
-}
+bool IsMeasured(TypeKind k) { return IsNumber(k) || IsUnit(k); }
 
 TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
   auto kind = [&](size_t i) { return types->KindOf(args[i]); };

@@ -50,6 +50,13 @@ bool Assignable(const TypeTable& types, TypeId from, TypeId to);
 bool IsInterval(const TypeTable& types, TypeId t);
 /// True for the kinds an amount may have: numbers, durations, quantities.
 bool IsMeasured(TypeKind k);
+inline bool IsNumber(TypeKind k) { return k == TypeKind::kInt || k == TypeKind::kDouble; }
+/// Durations and quantities: values with a unit.
+inline bool IsUnit(TypeKind k) { return k == TypeKind::kDuration || k == TypeKind::kBytes || k == TypeKind::kBandwidth; }
+/// `any` and the error type: checked no further, so they fit anywhere.
+inline bool IsLoose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
+/// Strings and references (a reference is the id string of what it names).
+inline bool IsStringLike(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef; }
 
 /// A static bound on the work of one evaluation of a rule, such as
 /// "O(|plan.allocations| · |a.evidence|)".

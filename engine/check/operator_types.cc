@@ -10,10 +10,6 @@ namespace {
 
 using syntax::BinaryOp;
 
-bool IsNumber(TypeKind k) { return k == TypeKind::kInt || k == TypeKind::kDouble; }
-bool IsUnit(TypeKind k) { return k == TypeKind::kDuration || k == TypeKind::kBytes || k == TypeKind::kBandwidth; }
-bool IsLoose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
-bool IsStringLike(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef; }
 
 // Whether values of the two types can ever be equal.
 bool Comparable(const TypeTable& types, TypeId a, TypeId b) {

@@ -121,7 +121,8 @@ TEST_CASE("JUnit: a suite per plan file, a case per rule, failures parsed back",
 TEST_CASE("GitHub: one workflow command per finding", "[report][github]") {
   std::istringstream lines(Lint({"--no-config", "--format", "github", kPlan}));
   std::regex command(
-      R"(::(error|warning|notice) file=[^,]+,line=[0-9]+,col=[0-9]+,title=CAP-[A-Z]+-[0-9]+ [a-z_]+::[^\n]+)");
+      R"(::(error|warning|notice) file=[^,]+,line=([0-9]+),endLine=\2,col=([0-9]+),endColumn=([0-9]+),)"
+      R"(title=CAP-[A-Z]+-[0-9]+ [a-z_]+::[^\n]+)");
   std::string line;
   size_t commands = 0;
   while (std::getline(lines, line)) {
@@ -130,9 +131,13 @@ TEST_CASE("GitHub: one workflow command per finding", "[report][github]") {
       continue;
     }
     INFO(line);
-    CHECK(std::regex_match(line, command));
+    std::smatch m;
+    REQUIRE(std::regex_match(line, m, command));
+    CHECK(std::stoi(m[4]) >= std::stoi(m[3]));  // the end column is the span's last, inclusive
     CHECK(line.find('\r') == std::string::npos);
     ++commands;
+    // `interruptible: true` at line 12: the span is the four characters of `true`.
+    if (line.find("CAP-ALC-006") != std::string::npos) CHECK(line.find(",line=12,endLine=12,col=20,endColumn=23,") != std::string::npos);
   }
   CHECK(commands == 7);
 }
@@ -150,7 +155,7 @@ TEST_CASE("GitHub: messages and properties are escaped", "[report][github]") {
   std::ostringstream out;
   WriteGithub(sm, report, out);
   CHECK(out.str().substr(0, out.str().find('\n') + 1) ==
-        "::error file=dir%2Ca%3Ab/plan%25.yaml,line=1,col=4,title=R-1 r::100%25 sure%0Asecond "
+        "::error file=dir%2Ca%3Ab/plan%25.yaml,line=1,endLine=1,col=4,endColumn=4,title=R-1 r::100%25 sure%0Asecond "
         "line\n");
 }
 
@@ -168,7 +173,7 @@ TEST_CASE("GitHub: control bytes are shown, never passed to the log", "[report][
   std::ostringstream out;
   WriteGithub(sm, report, out);
   CHECK(out.str() ==
-        "::error file=a\\x1b]8;;x\\x07\\nb\\x00c\\r.yaml,line=1,col=4,title=R-1 r\\x07::bell\\x07 "
+        "::error file=a\\x1b]8;;x\\x07\\nb\\x00c\\r.yaml,line=1,endLine=1,col=4,endColumn=4,title=R-1 r\\x07::bell\\x07 "
         "nul\\x00 esc\\x1b[2J \\u{202e}%0Abecause: two%0Alines\n"
         "capops-lint: 1 finding, 0 waived, 0 baselined, in 0 files\n");
 }
@@ -196,6 +201,9 @@ TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") 
     CHECK(uri.rfind("file:///", 0) == 0);  // the config named the plans by absolute path
     CHECK(uri.find("/examples/visual-inspection/plan.yaml") != std::string::npos);
     CHECK(physical["region"]["startLine"].get<int>() >= 1);
+    // The region ends on its line, after the value it marks (SARIF's end column is exclusive).
+    CHECK(physical["region"]["endLine"] == physical["region"]["startLine"]);
+    CHECK(physical["region"]["endColumn"].get<int>() > physical["region"]["startColumn"].get<int>());
     if (!result.contains("suppressions")) continue;
     ++suppressed;
     CHECK(result["ruleId"] == "CAP-ALC-001");

@@ -6,6 +6,7 @@
 // Also the text report's waived lines, which share the one-line form.
 #include "engine/common/escape.h"
 #include "engine/report/ci_report.h"
+#include "engine/report/snippet.h"
 
 namespace capops::report {
 
@@ -46,10 +47,15 @@ const char* Command(Severity s) {
   return s == Severity::kError ? "error" : s == Severity::kWarning ? "warning" : "notice";
 }
 
-void Annotate(const SourceManager& sources, Severity severity, const SourceLoc& loc,
+// `length`: how many characters the place spans (0: the YAML token there).
+void Annotate(const SourceManager& sources, Severity severity, const SourceLoc& loc, uint32_t length,
               const std::string& title, const std::string& message, std::ostream& out) {
   out << "::" << Command(severity) << " file=" << EscapeProperty(sources.Path(loc.file));
-  if (loc.valid()) out << ",line=" << loc.line << ",col=" << loc.column;
+  if (loc.valid()) {
+    out << ",line=" << loc.line << ",endLine=" << loc.line << ",col=" << loc.column;
+    // GitHub's end column is the last one of the span.
+    if (uint32_t end = SpanEndColumn(sources, loc, length); end != 0) out << ",endColumn=" << end - 1;
+  }
   out << ",title=" << EscapeProperty(title) << "::" << EscapeData(message) << '\n';
 }
 
@@ -65,13 +71,13 @@ void WriteGithub(const SourceManager& sources, const eval::LintReport& report, s
     std::string message = Visible(v.message, Keep::kTabNewline);
     if (!v.because.empty()) message += "\nbecause: " + Visible(v.because, Keep::kTabNewline);
     if (!v.fix.empty()) message += "\nfix: " + Visible(v.fix, Keep::kTabNewline);
-    Annotate(sources, v.severity, v.loc, v.rule_id + " " + v.rule_name, message, out);
+    Annotate(sources, v.severity, v.loc, 0, v.rule_id + " " + v.rule_name, message, out);
     ++shown;
   }
   for (const Diagnostic& d : report.errors.items()) {
     std::string message = Visible(d.message, Keep::kTabNewline);
     if (!d.help.empty()) message += "\nhelp: " + Visible(d.help, Keep::kTabNewline);
-    Annotate(sources, d.severity, d.loc, d.code.empty() ? "capops-lint" : "capops-lint " + d.code,
+    Annotate(sources, d.severity, d.loc, d.length, d.code.empty() ? "capops-lint" : "capops-lint " + d.code,
              message, out);
     ++shown;
   }

@@ -6,6 +6,7 @@
 
 #include "engine/common/json_text.h"
 #include "engine/report/ci_report.h"
+#include "engine/report/snippet.h"
 
 namespace capops::report {
 
@@ -39,11 +40,17 @@ std::string Uri(std::string_view path) {
   return out;
 }
 
-Json PhysicalLocation(const SourceManager& sources, const SourceLoc& loc) {
+// `length`: how many characters the place spans (0: the YAML token there),
+// as the text report underlines it.
+Json PhysicalLocation(const SourceManager& sources, const SourceLoc& loc, uint32_t length = 0) {
   Json physical = {{"artifactLocation", {{"uri", Uri(sources.Path(loc.file))}}}};
   if (loc.valid()) {
     Json region = {{"startLine", loc.line}};
     if (loc.column > 0) region["startColumn"] = loc.column;
+    if (uint32_t end = SpanEndColumn(sources, loc, length); end != 0) {
+      region["endLine"] = loc.line;
+      region["endColumn"] = end;  // SARIF's end column is the one after the region
+    }
     physical["region"] = std::move(region);
   }
   return physical;
@@ -115,7 +122,7 @@ Json DiagnosticResult(const SourceManager& sources, const Diagnostic& d, const s
                  {"level", Level(d.severity)},
                  {"message", Message(text)}};
   if (d.loc.file != kNoFile) {
-    result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, d.loc)}}});
+    result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, d.loc, d.length)}}});
   }
   Json related = Json::array();
   for (const RelatedLoc& r : d.related) {

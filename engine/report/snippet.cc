@@ -56,6 +56,13 @@ size_t TokenLength(std::string_view line, size_t start) {
   return std::max<size_t>(1, end - start);
 }
 
+// The byte just past the span at byte `start`: `length` characters, or the
+// YAML token there when `length` is 0.
+size_t SpanEndByte(std::string_view line, size_t start, uint32_t length) {
+  return length != 0 ? start + ByteOfColumn(line.substr(start), length + 1)
+                     : std::min(line.size(), start + TokenLength(line, start));
+}
+
 // The part of a long line a snippet shows: a window of whole characters
 // around the span, so that a plan written on one huge line is not repeated
 // in full under each of its findings.
@@ -104,6 +111,16 @@ size_t GutterWidth(std::initializer_list<uint32_t> lines) {
   return std::to_string(widest).size();
 }
 
+uint32_t SpanEndColumn(const SourceManager& sources, const SourceLoc& loc, uint32_t length) {
+  if (!loc.valid() || loc.column == 0) return 0;
+  std::optional<std::string> found = sources.LineText(loc.file, loc.line);
+  if (!found) return 0;
+  std::string_view line = *found;
+  size_t start = std::min(ByteOfColumn(line, loc.column), line.size());
+  size_t end = SpanEndByte(line, start, length);
+  return loc.column + static_cast<uint32_t>(std::max<size_t>(1, CodePoints(line.substr(start, end - start))));
+}
+
 void WriteGutter(size_t gutter, const Style& style, std::ostream& out) {
   out << std::string(gutter + 1, ' ') << style.Paint("1;34", "|") << '\n';
 }
@@ -117,8 +134,7 @@ void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t l
   std::string_view line = *found;
   std::string number = std::to_string(loc.line);
   size_t start = std::min(ByteOfColumn(line, loc.column), line.size());
-  size_t end = length != 0 ? start + ByteOfColumn(line.substr(start), length + 1)
-                           : std::min(line.size(), start + TokenLength(line, start));
+  size_t end = SpanEndByte(line, start, length);
   SnippetWindow w = CutWindow(line, start);
   end = std::min(end, w.end);
   // Marks go under the escaped text as shown; tabs are repeated so they line up.

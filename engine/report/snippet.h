@@ -25,6 +25,11 @@ struct Style {
 /// path made Visible (escape.h), as a file name may hold any byte.
 std::string Where(const SourceManager& sources, const SourceLoc& loc);
 
+/// The column just past the span a snippet marks at `loc` (the same line;
+/// `length` characters, or the YAML token there when 0), counted in
+/// characters like `loc.column`; 0 when the line is not to be had.
+uint32_t SpanEndColumn(const SourceManager& sources, const SourceLoc& loc, uint32_t length);
+
 /// Width of the line-number gutter for these locations.
 size_t GutterWidth(std::initializer_list<uint32_t> lines);
 

@@ -250,6 +250,40 @@ TEST_CASE("waivers: one suppresses, one expired, one matched nothing", "[cli][wa
   CHECK(Has(json.out, "\"waived\": 1"));
 }
 
+TEST_CASE("waivers: a run of some of the config's plans calls stale only the waivers it tested",
+          "[cli][waivers][pre-commit]") {
+  // pre-commit passes the changed files, in batches: a run that did not lint
+  // `two/plan.yaml` cannot say its waiver matches nothing.
+  Scratch s;
+  for (const char* dir : {"one", "two"}) {
+    s.Write(std::string(dir) + "/plan.yaml", s.Read("plan.yaml"));
+    s.Write(std::string(dir) + "/inventory.yaml", s.Read("inventory.yaml"));
+  }
+  auto entry = [](const std::string& file, const std::string& target) {
+    return "  - {rule: CAP-CMP-001, file: " + file + ", target: " + target +
+           ", owner: o, reason: accepted, expires: 2099-01-01}\n";
+  };
+  s.Write("waivers.yaml", std::string(kWaiverHead) + entry("two/plan.yaml", "no-such-allocation") +
+                              entry("one/plan.yaml", "no-such-allocation-either"));
+  s.Write(".capops.yaml", "plans: [one/plan.yaml, two/plan.yaml]\nwaivers: waivers.yaml\n");
+  std::string config = s.Path(".capops.yaml");
+  auto stale = [](const RunResult& r) {
+    size_t n = 0;
+    for (size_t at = r.out.find("stale waiver"); at != std::string::npos; at = r.out.find("stale waiver", at + 1)) ++n;
+    return n;
+  };
+  RunResult one = Lint({"--config", config, s.Path("one/plan.yaml")});
+  INFO(one.out);
+  CHECK(stale(one) == 1);  // one/'s own waiver, which this run did test
+  CHECK(Has(one.out, "waivers.yaml:3:"));
+  CHECK(Has(one.out, "(1 plan, "));
+  // Every plan of the config, named or not: both waivers are judged.
+  CHECK(stale(Lint({"--config", config})) == 2);
+  CHECK(stale(Lint({"--config", config, s.Path("one/plan.yaml"), s.Path("two/plan.yaml")})) == 2);
+  // Without a config the plans named are all there is.
+  CHECK(stale(Lint({"--no-config", "--waivers", s.Path("waivers.yaml"), s.Path("one/plan.yaml")})) == 2);
+}
+
 TEST_CASE("waivers: a waived finding does not fail the run", "[cli][waivers]") {
   Scratch s;
   std::string plan = s.Write("one/plan.yaml", s.Read("plan.yaml"));

@@ -5,7 +5,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "engine/lint/baseline.h"
@@ -81,6 +83,7 @@ bool LintSession::SettleConfig() {
   }
   options_.policies = Either(options_.policies, config_.policies);
   options_.inventories = Either(options_.inventories, config_.inventories);
+  named_plans_ = !options_.plans.empty();
   options_.plans = Either(options_.plans, config_.plans);
   options_.waivers = Either(options_.waivers, config_.waivers);
   options_.baseline = Either(options_.baseline, config_.baseline);
@@ -192,13 +195,34 @@ bool LintSession::WriteBaselineFile(const std::string& path) {
   return true;
 }
 
+// When the plans were named (a pre-commit batch, a file given by hand) and
+// leave out some of the config's: the fact files this run read. Empty when
+// it linted every plan there is to lint.
+std::vector<std::string> LintSession::PartialRunFiles() const {
+  if (!named_plans_ || config_.plans.empty()) return {};
+  PlanSet all(options_.engine.facts);
+  std::string error;
+  for (const std::string& arg : config_.plans) {
+    if (!all.Add(arg, &error)) return {};  // the config's own plans are not to be had: judge every waiver
+  }
+  std::set<fs::path> linted;
+  for (const std::string& p : plan_set_.plans()) linted.insert(fs::weakly_canonical(p));
+  bool partial = std::any_of(all.plans().begin(), all.plans().end(),
+                             [&](const std::string& p) { return linted.count(fs::weakly_canonical(p)) == 0; });
+  if (!partial) return {};
+  std::vector<std::string> files = plan_set_.plans();
+  for (const PlanGroup& g : plan_set_.groups()) files.insert(files.end(), g.inventories.begin(), g.inventories.end());
+  return files;
+}
+
 // Waivers, then the baseline (written first if asked): known findings go.
 bool LintSession::Triage() {
   if (!options_.waivers.empty()) {
     Waivers waivers;
     if (!ReadSideFile(options_.waivers, &waivers)) return false;
     FindingKeys keys(*sources_, engine_->options().facts, waivers.base_dir());
-    waivers.Apply(&report_.findings, &keys, TodayUtc());
+    std::vector<std::string> partial = PartialRunFiles();
+    waivers.Apply(&report_.findings, &keys, TodayUtc(), partial.empty() ? nullptr : &partial);
   }
   std::string baseline_path = options_.baseline;
   if (!options_.write_baseline.empty()) {

@@ -109,6 +109,7 @@ class LintSession {
   bool LintPlans();
   bool Triage();
   bool OutputsSpareInputs();
+  std::vector<std::string> PartialRunFiles() const;
   template <typename Parsed>
   bool ReadSideFile(const std::string& path, Parsed* parsed);
   bool WriteBaselineFile(const std::string& path);
@@ -121,6 +122,7 @@ class LintSession {
   std::unique_ptr<SourceManager> sources_;  // extends the engine's with this run's files
   RuleSelection selection_;
   PlanSet plan_set_;
+  bool named_plans_ = false;  // plans named to the session, not the config's
   Report report_;
   bool ran_ = false;
 };

@@ -2,6 +2,7 @@
 // stale waivers.
 #include "engine/lint/waivers.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "engine/lint/plan_set.h"
@@ -93,7 +94,14 @@ Diagnostics Waivers::Parse(const SourceManager& sources, FileId file,
   return diags;
 }
 
-void Waivers::Apply(eval::LintReport* report, FindingKeys* keys, int64_t today) const {
+void Waivers::Apply(eval::LintReport* report, FindingKeys* keys, int64_t today,
+                    const std::vector<std::string>* partial_files) const {
+  auto tested = [&](const Waiver& w) {
+    if (partial_files == nullptr) return true;
+    return std::any_of(partial_files->begin(), partial_files->end(), [&](const std::string& f) {
+      return GlobMatch(w.file.text, RelativePath(f, base_dir_));
+    });
+  };
   std::vector<bool> used(entries_.size(), false);
   for (eval::Violation& v : report->violations) {
     if (v.suppression) continue;
@@ -116,7 +124,7 @@ void Waivers::Apply(eval::LintReport* report, FindingKeys* keys, int64_t today) 
                          "its owner `" +
                              w.owner.text + "`"
                        : "it matches no finding any more; remove it";
-    } else if (!used[i]) {
+    } else if (!used[i] && tested(w)) {
       Warn(&report->errors, w.loc, "stale waiver: no `" + w.rule.text + "` finding matches it")
           .help = "remove it, or correct its `file` or `target`";
     }

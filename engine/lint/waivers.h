@@ -56,8 +56,13 @@ class Waivers {
   /// Marks the violations a live waiver covers and appends warnings for
   /// expired and stale waivers to `report->errors` (then sorts them).
   /// `keys` must have the same base directory as the waivers file; `today`
-  /// is in days since 1970-01-01 (UTC).
-  void Apply(eval::LintReport* report, FindingKeys* keys, int64_t today) const;
+  /// is in days since 1970-01-01 (UTC). `partial_files`, when given, are
+  /// the fact files of a run that linted only some of the plans the waivers
+  /// are for (pre-commit passes the changed files): a waiver whose `file`
+  /// matches none of them was not put to the test, so it is not called
+  /// stale.
+  void Apply(eval::LintReport* report, FindingKeys* keys, int64_t today,
+             const std::vector<std::string>* partial_files = nullptr) const;
 
   const std::vector<Waiver>& entries() const { return entries_; }
   /// The directory finding paths are taken relative to.

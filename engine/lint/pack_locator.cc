@@ -21,11 +21,13 @@ bool IsDataDir(const fs::path& dir) {
 }
 }  // namespace
 
-std::optional<fs::path> FindDataDir() {
-  std::vector<fs::path> candidates;
+std::optional<fs::path> FindDataDir(std::string* error) {
   if (const char* env = std::getenv("CAPOPS_DATA_DIR"); env != nullptr && *env != '\0') {
-    candidates.emplace_back(env);
+    if (IsDataDir(env)) return fs::path(env);
+    *error = "CAPOPS_DATA_DIR is `" + std::string(env) + "`, which holds no `stdlib/` and `policies/`";
+    return std::nullopt;
   }
+  std::vector<fs::path> candidates;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) candidates.push_back(exe.parent_path().parent_path() / "share" / "capops");
@@ -34,6 +36,7 @@ std::optional<fs::path> FindDataDir() {
   for (const fs::path& c : candidates) {
     if (IsDataDir(c)) return c;
   }
+  *error = "cannot find the shipped `stdlib/` and `policies/` (set CAPOPS_DATA_DIR)";
   return std::nullopt;
 }
 

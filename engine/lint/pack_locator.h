@@ -14,8 +14,10 @@ namespace capops::lint {
 
 /// The directory holding `stdlib/` and `policies/`: $CAPOPS_DATA_DIR, then
 /// `<exe>/../share/capops` (an install), then the source tree the binary was
-/// built from, then the configured install prefix. nullopt if none exists.
-std::optional<std::filesystem::path> FindDataDir();
+/// built from, then the configured install prefix. nullopt, with `*error`
+/// saying why, when none exists, or when $CAPOPS_DATA_DIR is set and is not
+/// one: a directory asked for by name is never silently replaced.
+std::optional<std::filesystem::path> FindDataDir(std::string* error);
 
 /// The `*.cpl` files under a directory (recursively, sorted), or the file itself.
 /// False with `*error` set when the path does not exist.

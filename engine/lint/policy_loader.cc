@@ -28,11 +28,8 @@ std::string DisplayPath(const fs::path& p) {
 }
 
 bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::string* error) {
-  std::optional<fs::path> data = FindDataDir();
-  if (!data) {
-    *error = "cannot find the shipped `stdlib/` and `policies/` (set CAPOPS_DATA_DIR)";
-    return false;
-  }
+  std::optional<fs::path> data = FindDataDir(error);
+  if (!data) return false;
   std::vector<fs::path> roots = {*data / "stdlib"};
   if (paths.empty()) {
     roots.push_back(*data / "policies" / kDefaultPack);

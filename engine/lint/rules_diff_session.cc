@@ -66,12 +66,9 @@ std::string Normal(const std::string& path) {
 // files under the names it shows them by; then compiles. False with
 // `result`'s problems or error set.
 bool LoadVersion(Version* v, RulesDiffResult* result) {
-  std::optional<fs::path> data = FindDataDir();
   std::string& error = result->error;
-  if (!data) {
-    error = "cannot find the shipped `stdlib/` (set CAPOPS_DATA_DIR)";
-    return false;
-  }
+  std::optional<fs::path> data = FindDataDir(&error);
+  if (!data) return false;
   if (!LoadPolicies({(*data / "stdlib").string()}, &v->engine, &error)) return false;
   std::vector<fs::path> files;
   if (!CollectPolicyFiles(v->disk, &files, &error)) return false;

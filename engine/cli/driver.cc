@@ -12,6 +12,9 @@
 #include <memory>
 #include <iostream>
 
+#include "engine/cli/build_commit.h"
+#include "engine/cli/command_support.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/cli/check_command.h"
 #include "engine/cli/check_rules_command.h"
 #include "engine/cli/doc_command.h"
@@ -297,6 +300,21 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   return RunWhyNot(w, shared->out, shared->err);
 }
 
+// `--version`, `-V`: the version, the commit it was built from and the
+// digest of the shipped pack, which is compiled to tell it. Exit 2, saying
+// why, when the pack cannot be had (a CAPOPS_DATA_DIR without one).
+int PrintVersion(std::ostream& out, std::ostream& err) {
+  out << "capops-lint " << CAPOPS_VERSION << '\n';
+  out << "commit: " << (*kBuildCommit != '\0' ? kBuildCommit : "unknown (not built from a git checkout)") << '\n';
+  Engine engine;
+  std::string error;
+  if (!lint::LoadPolicies({}, &engine, &error)) return Fail(err, error);
+  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  out << "ruleset: " << engine.ruleset_digest() << " (the shipped pack, " << engine.program()->rules.size()
+      << " rules)\n";
+  return kExitClean;
+}
+
 int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   app.formatter(std::make_shared<HelpFormatter>());
@@ -311,7 +329,8 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   FormatOption(&app, &shared, {"text", "short", "json", "sarif", "junit", "github", "html"});
   app.add_option("--color", shared.color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
-  app.set_version_flag("--version", std::string("capops-lint ") + CAPOPS_VERSION);
+  app.set_version_flag("-V,--version", std::string("capops-lint ") + CAPOPS_VERSION,
+                       "print the version, the commit built from and the shipped pack's digest, then exit");
   WhyNotAlias why_not;
   app.add_option("--why-not", why_not.rule, "explain why this rule did not fire (with --at; also `why-not RULE`)");
   app.add_option("--at", why_not.at, "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
@@ -332,8 +351,7 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
     out << app.help();
     return kExitClean;
   } catch (const CLI::CallForVersion&) {
-    out << "capops-lint " << CAPOPS_VERSION << '\n';
-    return kExitClean;
+    return PrintVersion(out, err);
   } catch (const CLI::ParseError& e) {
     std::string reason = e.what();
     if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <cstdlib>
+#include <regex>
 #include <sstream>
 
 #include "tests/support/run_cli.h"
@@ -152,6 +154,42 @@ TEST_CASE("help and version exit 0", "[cli]") {
   CHECK(help.exit_code == kExitClean);
   CHECK(help.out.find("--inventory") != std::string::npos);
   CHECK(Lint({"--version"}).out.rfind("capops-lint ", 0) == 0);
+}
+
+TEST_CASE("the version flags (--version, -V) name the version, the commit and the shipped pack's digest", "[cli]") {
+  RunResult version = Lint({"--version"});
+  CHECK(version.exit_code == kExitClean);
+  CHECK(Lint({"-V"}).out == version.out);
+  std::istringstream lines(version.out);
+  std::string name, commit, ruleset, extra;
+  std::getline(lines, name);
+  std::getline(lines, commit);
+  std::getline(lines, ruleset);
+  CHECK_FALSE(std::getline(lines, extra));
+  CHECK(std::regex_match(name, std::regex(R"(capops-lint [0-9]+\.[0-9]+\.[0-9]+)")));
+  INFO(commit);
+  CHECK(std::regex_match(commit, std::regex(R"(commit: ([0-9a-f]{40}(-dirty)?|unknown \(not built from a git checkout\)))")));
+  RunResult digest = Lint({"rules", "--digest"});
+  REQUIRE(digest.exit_code == kExitClean);
+  CHECK(ruleset == "ruleset: " + digest.out.substr(0, digest.out.size() - 1) + " (the shipped pack, " +
+                       std::to_string(nlohmann::json::parse(Lint({"rules", "--format", "json"}).out)["rules"].size()) +
+                       " rules)");
+}
+
+TEST_CASE("a CAPOPS_DATA_DIR without a pack is an error, never a fallback", "[cli][hostile]") {
+  struct Env {
+    Env() { setenv("CAPOPS_DATA_DIR", CAPOPS_SOURCE_DIR "/examples", 1); }
+    ~Env() { unsetenv("CAPOPS_DATA_DIR"); }
+  } env;
+  std::string plan = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/plan.yaml";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{plan}, {"--version"}, {"rules"}, {"check-rules"}, {"test"}}) {
+    RunResult r = Lint(args);
+    INFO(args[0]);
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(r.err.find("CAPOPS_DATA_DIR is `" CAPOPS_SOURCE_DIR "/examples`, which holds no `stdlib/` and `policies/`") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("eval in JSON gives every expression one line, values and compile errors alike", "[cli]") {

@@ -52,6 +52,12 @@ std::vector<RuleDescriptor> DescribeRules(const check::Program& program,
 struct CiOptions {
   std::string version;                  // the tool's version
   std::vector<std::string> plan_files;  // JUnit: a suite for each, even without findings
+  /// SARIF: the directory the `%SRCROOT%` base URI stands for (absolute);
+  /// files under it are given relative to it. "" for none.
+  std::string source_root;
+  /// SARIF: each violation's identity (the baseline's, relative to
+  /// `source_root`), parallel to the report's violations; empty for none.
+  std::vector<std::string> fingerprints;
 };
 
 void WriteSarif(const SourceManager& sources, const eval::LintReport& report,

@@ -5,10 +5,13 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "engine/cli/driver.h"
+#include "tests/support/scratch_dir.h"
 
 namespace capops::report {
 namespace {
@@ -197,9 +200,16 @@ TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") 
   for (const auto& result : run["results"]) {
     CHECK(driver["rules"][result["ruleIndex"].get<size_t>()]["id"] == result["ruleId"]);
     const auto& physical = result["locations"][0]["physicalLocation"];
+    // Under the source root (the checkout): relative to %SRCROOT%; elsewhere absolute.
     std::string uri = physical["artifactLocation"]["uri"];
-    CHECK(uri.rfind("file:///", 0) == 0);  // the config named the plans by absolute path
-    CHECK(uri.find("/examples/visual-inspection/plan.yaml") != std::string::npos);
+    if (physical["artifactLocation"].contains("uriBaseId")) {
+      CHECK(physical["artifactLocation"]["uriBaseId"] == "SRCROOT");
+      CHECK(uri == "examples/visual-inspection/plan.yaml");
+    } else {
+      CHECK(uri.rfind("file:///", 0) == 0);
+      CHECK(uri.find("/examples/visual-inspection/plan.yaml") != std::string::npos);
+    }
+    CHECK(result["partialFingerprints"]["capopsFinding/v1"].get<std::string>().size() == 64);
     CHECK(physical["region"]["startLine"].get<int>() >= 1);
     // The region ends on its line, after the value it marks (SARIF's end column is exclusive).
     CHECK(physical["region"]["endLine"] == physical["region"]["startLine"]);
@@ -210,9 +220,49 @@ TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") 
     CHECK(result["suppressions"][0]["kind"] == "external");
     CHECK(result["suppressions"][0]["justification"] ==
           "spare L4 pool lent to exploration until the Q2 hardware arrives");
-    CHECK(result["relatedLocations"].size() == 3);  // a, d, p
+    // a, d and p, then the facts its clauses compared, each with its label.
+    std::vector<std::string> related;
+    for (const auto& r : result["relatedLocations"]) related.push_back(r["message"]["text"]);
+    CHECK(related == std::vector<std::string>{"a = a-explore", "d = explore", "p = serve-eu-spare",
+                                              "`d.slice` is \"exploration\"",
+                                              "`p.role` is \"production-replacement\""});
   }
   CHECK(suppressed == 1);
+}
+
+TEST_CASE("SARIF: a finding keeps its fingerprint when lines move, and %SRCROOT% is the checkout",
+          "[report][sarif]") {
+  testing::ScratchDir s;
+  std::filesystem::create_directories(s.dir() / ".git");  // the scratch directory is a checkout
+  struct InDir {  // lint from the checkout's root, as CI does
+    std::filesystem::path was = std::filesystem::current_path();
+    explicit InDir(const std::filesystem::path& dir) { std::filesystem::current_path(dir); }
+    ~InDir() { std::filesystem::current_path(was); }
+  } in(s.dir() / ".git");  // from a directory inside it, too
+  auto lint = [&]() {
+    nlohmann::json run =
+        nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", (s.dir() / "plan.yaml").string()}))["runs"][0];
+    CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + s.dir().string() + "/");
+    std::map<std::string, int> lines;  // fingerprint → line
+    for (const auto& r : run["results"]) {
+      if (!r.contains("partialFingerprints")) continue;  // a diagnostic, not a rule's finding
+      const auto& where = r["locations"][0]["physicalLocation"];
+      CHECK(where["artifactLocation"]["uri"] == "plan.yaml");
+      CHECK(where["artifactLocation"]["uriBaseId"] == "SRCROOT");
+      lines[r["partialFingerprints"]["capopsFinding/v1"]] = where["region"]["startLine"];
+    }
+    return lines;
+  };
+  std::map<std::string, int> before = lint();
+  CHECK(before.size() == 7);  // one fingerprint per finding: no two share one
+  s.Write("plan.yaml", "# three lines\n# added\n# above\n" + s.Read("plan.yaml"));
+  std::map<std::string, int> after = lint();
+  REQUIRE(after.size() == before.size());
+  for (const auto& [fingerprint, line] : before) {
+    INFO(fingerprint);
+    REQUIRE(after.count(fingerprint) == 1);
+    CHECK(after[fingerprint] == line + 3);
+  }
 }
 
 TEST_CASE("SARIF: output is identical across runs", "[report][sarif]") {

@@ -2,12 +2,17 @@
 #include "engine/report/lint_report.h"
 
 #include <array>
+#include <filesystem>
 #include <utility>
 
+#include "engine/lint/finding_key.h"
+#include "engine/lint/result_cache.h"
 #include "engine/report/html_report.h"
 #include "engine/report/report.h"
 
 namespace capops::report {
+
+namespace fs = std::filesystem;
 
 bool ParseFormat(std::string_view name, Format* out) {
   static constexpr std::array<std::pair<std::string_view, Format>, 8> kNames = {{
@@ -40,6 +45,33 @@ std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
   return rules;
 }
 
+namespace {
+
+// The source root SARIF's %SRCROOT% stands for: the repository the working
+// directory is in (the nearest with `.git`), else the working directory;
+// and each finding's identity relative to it, as a baseline keys it.
+void SarifIdentities(const lint::Report& report, CiOptions* ci) {
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (ec) return;
+  fs::path root = cwd;
+  for (fs::path dir = cwd; !dir.empty(); dir = dir.parent_path()) {
+    if (fs::exists(dir / ".git", ec)) {
+      root = dir;
+      break;
+    }
+    if (dir == dir.parent_path()) break;
+  }
+  ci->source_root = root.string();
+  if (report.engine == nullptr) return;
+  lint::FindingKeys keys(*report.sources, report.engine->options().facts, root);
+  for (const eval::Violation& v : report.findings.violations) {
+    ci->fingerprints.push_back(lint::Sha256().Add(keys.Of(v).Fingerprint()).Hex());
+  }
+}
+
+}  // namespace
+
 void WriteLintReport(const lint::Report& report, Format format, const LintReportOptions& options,
                      std::ostream& out) {
   const SourceManager& sources = *report.sources;
@@ -54,6 +86,7 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
     case Format::kJson:
       return WriteJson(sources, findings, options.version, out);
     case Format::kSarif:
+      SarifIdentities(report, &ci);
       return WriteSarif(sources, findings, DescribeRules(report), ci, out);
     case Format::kJunit:
       return WriteJunit(sources, findings, DescribeRules(report), ci, out);

@@ -6,6 +6,7 @@
 
 #include "engine/common/json_text.h"
 #include "engine/report/ci_report.h"
+#include "engine/lint/finding_key.h"
 #include "engine/report/snippet.h"
 
 namespace capops::report {
@@ -40,10 +41,23 @@ std::string Uri(std::string_view path) {
   return out;
 }
 
+// Where a file is: relative to %SRCROOT% when it is under the source root,
+// else by its path as given (absolute ones as file:// URIs).
+Json ArtifactLocation(std::string_view path, const std::string& source_root) {
+  if (!source_root.empty()) {
+    std::string relative = lint::RelativePath(path, source_root);
+    if (!relative.empty() && relative[0] != '/' && relative.rfind("../", 0) != 0 && relative != "..") {
+      return {{"uri", Uri(relative)}, {"uriBaseId", "SRCROOT"}};
+    }
+  }
+  return {{"uri", Uri(path)}};
+}
+
 // `length`: how many characters the place spans (0: the YAML token there),
 // as the text report underlines it.
-Json PhysicalLocation(const SourceManager& sources, const SourceLoc& loc, uint32_t length = 0) {
-  Json physical = {{"artifactLocation", {{"uri", Uri(sources.Path(loc.file))}}}};
+Json PhysicalLocation(const SourceManager& sources, const CiOptions& options, const SourceLoc& loc,
+                      uint32_t length = 0) {
+  Json physical = {{"artifactLocation", ArtifactLocation(sources.Path(loc.file), options.source_root)}};
   if (loc.valid()) {
     Json region = {{"startLine", loc.line}};
     if (loc.column > 0) region["startColumn"] = loc.column;
@@ -86,35 +100,42 @@ Json RuleJson(const RuleDescriptor& r) {
               {"properties", std::move(properties)}};
 }
 
-Json ViolationResult(const SourceManager& sources, const eval::Violation& v, size_t index) {
+// `fingerprint`: the finding's identity, "" when not known.
+Json ViolationResult(const SourceManager& sources, const CiOptions& options, const eval::Violation& v, size_t index,
+                     const std::string& fingerprint) {
   Json result = {{"ruleId", v.rule_id}, {"ruleIndex", index}, {"level", Level(v.severity)}};
+  // Code scanning matches alerts across runs by it: the same finding keeps
+  // its alert when lines move, as it keeps its place in a baseline.
+  if (!fingerprint.empty()) result["partialFingerprints"] = {{"capopsFinding/v1", fingerprint}};
   std::string text = v.message;
   if (!v.because.empty()) text += "\nbecause: " + v.because;
   if (!v.fix.empty()) text += "\nfix: " + v.fix;
   result["message"] = Message(text);
-  result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, v.loc)}}});
+  result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, options, v.loc)}}});
   Json related = Json::array();
-  for (const eval::Evidence& e : v.evidence) {
-    if (!e.loc.valid()) continue;
+  auto relate = [&](const SourceLoc& loc, const std::string& message) {
+    if (!loc.valid()) return;
     related.push_back({{"id", related.size()},
-                       {"physicalLocation", PhysicalLocation(sources, e.loc)},
-                       {"message", Message(e.name + " = " + e.value)}});
-  }
+                       {"physicalLocation", PhysicalLocation(sources, options, loc)},
+                       {"message", Message(message)}});
+  };
+  for (const eval::Evidence& e : v.evidence) relate(e.loc, e.name + " = " + e.value);
+  for (const eval::Label& l : v.labels) relate(l.loc, l.message);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
   if (v.suppression) {
     const eval::Suppression& s = *v.suppression;
     Json suppression = {
         {"kind", "external"}, {"status", "accepted"}, {"justification", s.justification}};
     if (s.loc.valid())
-      suppression["location"] = {{"physicalLocation", PhysicalLocation(sources, s.loc)}};
+      suppression["location"] = {{"physicalLocation", PhysicalLocation(sources, options, s.loc)}};
     suppression["properties"] = {{"owner", s.owner}, {"expires", s.expires}};
     result["suppressions"] = Json::array({std::move(suppression)});
   }
   return result;
 }
 
-Json DiagnosticResult(const SourceManager& sources, const Diagnostic& d, const std::string& rule_id,
-                      size_t index) {
+Json DiagnosticResult(const SourceManager& sources, const CiOptions& options, const Diagnostic& d,
+                      const std::string& rule_id, size_t index) {
   std::string text = d.message;
   if (!d.help.empty()) text += "\nhelp: " + d.help;
   Json result = {{"ruleId", rule_id},
@@ -122,13 +143,13 @@ Json DiagnosticResult(const SourceManager& sources, const Diagnostic& d, const s
                  {"level", Level(d.severity)},
                  {"message", Message(text)}};
   if (d.loc.file != kNoFile) {
-    result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, d.loc, d.length)}}});
+    result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, options, d.loc, d.length)}}});
   }
   Json related = Json::array();
   for (const RelatedLoc& r : d.related) {
     if (r.loc.file == kNoFile) continue;
     related.push_back({{"id", related.size()},
-                       {"physicalLocation", PhysicalLocation(sources, r.loc)},
+                       {"physicalLocation", PhysicalLocation(sources, options, r.loc)},
                        {"message", Message(r.message)}});
   }
   if (!related.empty()) result["relatedLocations"] = std::move(related);
@@ -147,14 +168,16 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
     rule_list.push_back(RuleJson(r));
   }
   Json results = Json::array();
-  for (const eval::Violation& v : report.violations) {
+  for (size_t k = 0; k < report.violations.size(); ++k) {
+    const eval::Violation& v = report.violations[k];
     auto it = rule_index.find(v.rule_id);
     if (it == rule_index.end()) {  // a rule the caller did not describe
       it = rule_index.emplace(v.rule_id, rule_list.size()).first;
       rule_list.push_back(
           {{"id", v.rule_id}, {"name", v.rule_name}, {"shortDescription", Message(v.rule_name)}});
     }
-    results.push_back(ViolationResult(sources, v, it->second));
+    results.push_back(ViolationResult(sources, options, v, it->second,
+                                      k < options.fingerprints.size() ? options.fingerprints[k] : ""));
   }
   for (const Diagnostic& d : report.errors.items()) {
     std::string id = DiagnosticRuleId(d, rule_index);
@@ -165,7 +188,7 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
                            {"shortDescription", Message(CodeSummary(id))},
                            {"defaultConfiguration", {{"level", "error"}}}});
     }
-    results.push_back(DiagnosticResult(sources, d, id, it->second));
+    results.push_back(DiagnosticResult(sources, options, d, id, it->second));
   }
   Json driver = {{"name", "capops-lint"},
                  {"version", options.version},
@@ -176,6 +199,10 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
       {"results", std::move(results)},
       {"columnKind", "unicodeCodePoints"},
       {"properties", {{"rulesetDigest", report.ruleset_digest}, {"baselined", report.baselined}}}};
+  if (!options.source_root.empty()) {
+    std::string root = options.source_root.back() == '/' ? options.source_root : options.source_root + "/";
+    run["originalUriBaseIds"] = {{"SRCROOT", {{"uri", Uri(root)}}}};
+  }
   Json doc = {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
   out << JsonText(doc, 2) << '\n';
 }

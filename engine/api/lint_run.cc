@@ -202,11 +202,7 @@ bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
     report_.errors.Append(dangling);
   }
   if (!ok) {
-    Diagnostic& d = report_.errors.Add(Severity::kInfo, documents_[index].loc,
-                                       "rules were not evaluated on this plan: its facts do not match the schema");
-    d.code = "schema";
-    d.help = "fix the schema errors of this plan and its inventory first";
-    d.length = 1;
+    eval::NoteNotEvaluated(&report_.errors, documents_[index].loc);
     return false;
   }
   return true;

@@ -153,10 +153,26 @@ TEST_CASE("config: CI reports show disabled and re-graded rules", "[cli][config]
               "plans: [plan.yaml]\n"
               "rules:\n  disable: [CAP-ALC-001]\n  severity: {CAP-GOV-001: warning}\n");
   std::string junit = Lint({"--config", config, "--format", "junit"}).out;
-  CHECK(Has(junit,
-            "name=\"CAP-ALC-001 replacement_not_free\">\n      <skipped message=\"disabled in the "
-            "config\"/>"));
+  // The case of each rule, up to the end of its element.
+  auto testcase = [&](const std::string& name) {
+    size_t at = junit.find("name=\"" + name + "\"");
+    if (at == std::string::npos) return std::string();
+    size_t open = junit.rfind("<testcase", at);
+    size_t end = junit.find("</testcase>", at), self = junit.find("/>\n", at);
+    size_t stop = self < junit.find('\n', at) ? self + 2 : end + 11;
+    return junit.substr(open, stop - open);
+  };
+  CHECK(Has(testcase("CAP-ALC-001 replacement_not_free"), "<skipped message=\"disabled in the config\"/>"));
   CHECK(Has(junit, "skipped=\"1\""));
+  // A warning does not fail a run that fails on errors: its finding is the case's output.
+  std::string gov = testcase("CAP-GOV-001 decision_record_complete");
+  INFO(gov);
+  CHECK(Has(gov, "<system-out>"));
+  CHECK(Has(gov, "warning decision record misses trade-off"));
+  CHECK_FALSE(Has(gov, "<failure"));
+  std::string fails_on_warnings = Lint({"--config", config, "--format", "junit", "--fail-on", "warning"}).out;
+  junit = fails_on_warnings;
+  CHECK(Has(testcase("CAP-GOV-001 decision_record_complete"), "<failure type=\"CAP-GOV-001\""));
   nlohmann::json sarif = nlohmann::json::parse(Lint({"--config", config, "--format", "sarif"}).out);
   std::map<std::string, nlohmann::json> rules;
   for (const auto& rule : sarif["runs"][0]["tool"]["driver"]["rules"]) rules[rule["id"]] = rule;

@@ -20,4 +20,20 @@ void SortViolations(const SourceManager& sources, std::vector<Violation>* violat
                     violations->end());
 }
 
+namespace {
+constexpr const char* kNotEvaluated = "rules were not evaluated on this plan: its facts do not match the schema";
+}  // namespace
+
+Diagnostic& NoteNotEvaluated(Diagnostics* diags, SourceLoc plan) {
+  Diagnostic& d = diags->Add(Severity::kInfo, plan, kNotEvaluated);
+  d.code = "schema";
+  d.help = "fix the schema errors of this plan and its inventory first";
+  d.length = 1;
+  return d;
+}
+
+bool IsNotEvaluatedNote(const Diagnostic& d) {
+  return d.severity == Severity::kInfo && d.code == "schema" && d.message == kNotEvaluated;
+}
+
 }  // namespace capops::eval

@@ -129,6 +129,13 @@ struct LintReport {
   size_t baselined = 0;               // findings left out because the baseline lists them
 };
 
+/// Notes, at a plan document, that its rules were not evaluated because its
+/// facts (or its inventory's) break the schema; reports that list rules per
+/// plan show them as not run, never as passed.
+Diagnostic& NoteNotEvaluated(Diagnostics* diags, SourceLoc plan);
+/// Whether `d` is such a note.
+bool IsNotEvaluatedNote(const Diagnostic& d);
+
 /// Puts violations in report order — by file path, line, column, rule, then
 /// message — keeping the order of equal ones. With `drop_repeats`, a
 /// violation equal to the one before it in that order is dropped (an

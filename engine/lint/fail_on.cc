@@ -3,16 +3,6 @@
 
 namespace capops::lint {
 
-namespace {
-
-bool Reaches(Severity s, FailOn fail_on) {
-  if (fail_on == FailOn::kNever) return false;
-  int threshold = fail_on == FailOn::kError ? 2 : fail_on == FailOn::kWarning ? 1 : 0;
-  return static_cast<int>(s) >= threshold;  // Severity: kInfo 0, kWarning 1, kError 2
-}
-
-}  // namespace
-
 bool ParseFailOn(std::string_view name, FailOn* out) {
   if (name == "never") {
     *out = FailOn::kNever;
@@ -38,6 +28,12 @@ const char* FailOnName(FailOn fail_on) {
       return "never";
   }
   return "error";
+}
+
+bool Reaches(Severity s, FailOn fail_on) {
+  if (fail_on == FailOn::kNever) return false;
+  int threshold = fail_on == FailOn::kError ? 2 : fail_on == FailOn::kWarning ? 1 : 0;
+  return static_cast<int>(s) >= threshold;  // Severity: kInfo 0, kWarning 1, kError 2
 }
 
 bool Fails(const eval::LintReport& report, FailOn fail_on) {

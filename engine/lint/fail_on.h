@@ -20,5 +20,7 @@ const char* FailOnName(FailOn fail_on);
 
 /// True when an unwaived violation or an error of the report reaches the threshold.
 bool Fails(const eval::LintReport& report, FailOn fail_on);
+/// Whether a finding of severity `s` fails a run with this `fail_on`.
+bool Reaches(Severity s, FailOn fail_on);
 
 }  // namespace capops::lint

@@ -28,6 +28,7 @@
 #include "engine/check/checker.h"
 #include "engine/common/source.h"
 #include "engine/eval/result.h"
+#include "engine/lint/fail_on.h"
 
 namespace capops::report {
 
@@ -58,6 +59,9 @@ struct CiOptions {
   /// SARIF: each violation's identity (the baseline's, relative to
   /// `source_root`), parallel to the report's violations; empty for none.
   std::vector<std::string> fingerprints;
+  /// JUnit: the findings that fail the run are failures; the others are
+  /// listed as output of their testcase.
+  lint::FailOn fail_on = lint::FailOn::kError;
 };
 
 void WriteSarif(const SourceManager& sources, const eval::LintReport& report,

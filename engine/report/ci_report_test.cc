@@ -121,6 +121,30 @@ TEST_CASE("JUnit: a suite per plan file, a case per rule, failures parsed back",
   CHECK(failed == 5);  // ALC-006, CMP-001, GOV-001, SUP-001, SUP-005 (two findings, one case)
 }
 
+TEST_CASE("JUnit: no rule passes on a plan whose facts break the schema", "[report][junit]") {
+  testing::ScratchDir s;
+  std::string plan = s.Read("plan.yaml");
+  size_t at = plan.find("gpus: 16");
+  REQUIRE(at != std::string::npos);
+  s.Write("plan.yaml", plan.replace(at, 8, "gpus: sixteen"));
+  std::string junit = Lint({"--no-config", "--format", "junit", s.Path("plan.yaml")});
+  size_t rules = nlohmann::json::parse(Lint({"rules", "--format", "json"}))["rules"].size();
+  auto count = [&](const std::string& part) {
+    size_t n = 0;
+    for (size_t i = junit.find(part); i != std::string::npos; i = junit.find(part, i + 1)) ++n;
+    return n;
+  };
+  // Every rule's case says it did not run; none is an empty (passing) case.
+  CHECK(count("<skipped message=\"rules were not evaluated on this plan: its facts do not match the schema\"/>") ==
+        rules);
+  CHECK(count("\"/>\n") == rules);  // the skipped elements, and no self-closed testcase
+  CHECK(count("skipped=\"" + std::to_string(rules) + "\"") == 1);
+  // The schema error is a failing case of its own.
+  CHECK(count("<testcase classname=") == rules + 1);
+  CHECK(count("<failure type=\"capops/schema\"") == 1);
+  CHECK(count("failures=\"1\"") == 1);
+}
+
 TEST_CASE("GitHub: one workflow command per finding", "[report][github]") {
   std::istringstream lines(Lint({"--no-config", "--format", "github", kPlan}));
   std::regex command(

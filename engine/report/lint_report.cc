@@ -77,6 +77,7 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
   const SourceManager& sources = *report.sources;
   const eval::LintReport& findings = report.findings;
   CiOptions ci{options.version, report.plan_files};
+  ci.fail_on = report.fail_on;
   switch (format) {
     case Format::kText:
     case Format::kMarkdown:  // no Markdown lint report: the text one, never nothing

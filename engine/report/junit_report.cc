@@ -131,9 +131,10 @@ void WriteJunit(const SourceManager& sources, const eval::LintReport& report,
     std::vector<Case> cases = SuiteCases(rules, suite);
     // Why a case did not run: disabled, or no rule ran on the file. Only a
     // rule's case is skipped; the cases of the file's own errors are not.
-    auto skipped_because = [&](const Case& c) -> std::string {
+    const std::string& not_run = suite.not_run;
+    auto skipped_because = [&not_run](const Case& c) -> std::string {
       if (c.disabled) return "disabled in the config";
-      return c.rule ? suite.not_run : "";
+      return c.rule ? not_run : "";
     };
     size_t failures = 0, skipped = 0;
     for (const Case& c : cases) {

@@ -76,7 +76,9 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
                      std::ostream& out) {
   const SourceManager& sources = *report.sources;
   const eval::LintReport& findings = report.findings;
-  CiOptions ci{options.version, report.plan_files};
+  CiOptions ci;
+  ci.version = options.version;
+  ci.plan_files = report.plan_files;
   ci.fail_on = report.fail_on;
   switch (format) {
     case Format::kText:

@@ -1,7 +1,10 @@
-// The doc command: render the rule catalogue as Markdown and one HTML page.
+// The doc command: the rule catalogue and the fact schema, as Markdown and HTML.
 #include "engine/cli/doc_command.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -14,6 +17,9 @@
 #include "engine/lint/policy_loader.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/common/escape.h"
+#include "engine/lint/policy_tests.h"
+#include "engine/cli/doc_page.h"
+#include "engine/cli/doc_schema.h"
 
 namespace capops::cli {
 
@@ -64,128 +70,260 @@ std::map<std::string, RuleExamples> CollectExamples(const Engine& engine) {
   return examples;
 }
 
-// Rule text and example facts as HTML: entities, and control characters or
-// bytes that are not UTF-8 shown as escapes (escape.h), so the page parses.
-std::string Html(std::string_view text) {
-  return HtmlText(text);
-}
+// The rules of one area: the pack file they are declared in
+// (`allocation.cpl` → "allocation"), in the order of their first rule id.
+struct Area {
+  std::string name;
+  std::string file;  // as the catalogue shows it
+  std::vector<const lint::RuleEntry*> rules;
+};
 
-// Rule text as Markdown prose: raw HTML in a rule's doc must stay text.
-std::string Md(std::string_view text) {
-  return MarkdownText(text);
-}
-
-// A fence longer than any backtick run in the text, so the text cannot end it.
-std::string Fence(const std::string& text) {
-  size_t longest = 0, run = 0;
-  for (char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
+std::vector<Area> Areas(const Engine& engine, const std::vector<lint::RuleEntry>& rules,
+                        const doc::CatalogPaths& paths) {
+  std::vector<Area> areas;
+  for (const lint::RuleEntry& e : rules) {
+    FileId file = engine.program()->modules[e.info->module]->file;
+    std::string path(engine.sources().Path(file));
+    std::string name = fs::path(path).stem().string();
+    auto it = std::find_if(areas.begin(), areas.end(), [&](const Area& a) { return a.name == name; });
+    if (it == areas.end()) it = areas.insert(areas.end(), Area{name, paths.Show(path), {}});
+    it->rules.push_back(&e);
   }
-  return std::string(std::max<size_t>(3, longest + 1), '`');
+  return areas;
 }
 
-void MarkdownCode(const std::string& lang, const std::string& text, std::ostream& out) {
-  std::string shown = Visible(text, Keep::kTabNewline);
-  std::string fence = Fence(shown);
-  out << fence << lang << '\n'
-      << shown << (shown.empty() || text.back() != '\n' ? "\n" : "") << fence << "\n\n";
+// What the catalogue says of the pack's tests.
+struct Tests {
+  size_t run = 0, failed = 0;
+  std::vector<std::string> failures;  // names of failing tests
+  std::optional<lint::CoverageSummary> coverage;
+  std::map<std::string, const lint::RuleCoverage*> by_rule;
+};
+
+Tests RunTests(Engine* engine) {
+  lint::PolicyTestRun run = lint::RunPolicyTests(engine, /*coverage=*/true);
+  Tests t{run.results.size(), run.failed, {}, std::move(run.coverage), {}};
+  for (const PolicyTestResult& r : run.results) {
+    if (!r.passed) t.failures.push_back(r.name);
+  }
+  if (t.coverage) {
+    for (const lint::RuleCoverage& rc : t.coverage->rules) t.by_rule[rc.rule->id] = &rc;
+  }
+  return t;
 }
 
-void WriteMarkdown(const Engine& engine, const std::vector<lint::RuleEntry>& rules,
-                   const std::map<std::string, RuleExamples>& examples, std::ostream& out) {
+std::string Percent(double p) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.0f%%", p);
+  return buf;
+}
+
+std::string TestsLine(const Tests& t) {
+  std::string line = std::to_string(t.run) + " policy tests, " + std::to_string(t.failed) + " failing";
+  if (t.coverage) {
+    line += "; coverage: rules " + std::to_string(t.coverage->rules_covered) + "/" +
+            std::to_string(t.coverage->rules.size()) + " (" + Percent(t.coverage->rule_percent()) +
+            "), conditions " + std::to_string(t.coverage->clauses_covered) + "/" +
+            std::to_string(t.coverage->clauses) + " (" + Percent(t.coverage->clause_percent()) + ")";
+  }
+  return line;
+}
+
+// One condition of a rule as the tests saw it: "covered", or what is missing.
+const char* Seen(const lint::Condition& c) {
+  return c.covered()                ? "covered"
+         : c.seen.seen_true > 0     ? "never false"
+         : c.seen.seen_false > 0    ? "never true"
+                                    : "never evaluated";
+}
+
+struct Shown {
+  const Engine& engine;
+  const doc::CatalogPaths& paths;
+  const Tests& tests;
+  const std::map<std::string, RuleExamples>& examples;
+
+  std::string ConditionAt(const lint::Condition& c) const {
+    SourceLoc loc = engine.sources().Resolve(c.span);
+    return paths.Show(std::string(engine.sources().Path(loc.file)), loc.line);
+  }
+  const lint::RuleCoverage* Coverage(const std::string& id) const {
+    auto it = tests.by_rule.find(id);
+    return it == tests.by_rule.end() ? nullptr : it->second;
+  }
+  std::string DefinedAt(const lint::RuleEntry& e) const {
+    SourceLoc at = engine.sources().Resolve(e.info->rule->span);
+    return paths.Show(std::string(engine.sources().Path(at.file)), at.line);
+  }
+};
+
+void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_count,
+                   std::ostream& out) {
+  using doc::Md;
   out << "# Rule catalogue\n\n"
-      << rules.size() << " rules; ruleset digest `" << engine.ruleset_digest() << "`.\n\n";
-  for (const lint::RuleEntry& e : rules)
-    out << "- [" << Md(e.info->id) << " " << Md(e.info->rule->name) << "](#" << Html(e.info->id)
-        << ")\n";
-  for (const lint::RuleEntry& e : rules) {
-    const check::RuleInfo& r = *e.info;
-    out << "\n<a id=\"" << Html(r.id) << "\"></a>\n## " << Md(r.id) << " `" << Visible(r.rule->name)
-        << "`\n\n";
-    out << "- severity: " << SeverityName(r.severity) << "\n- owner: " << Md(r.owner)
-        << "\n- source: " << Md(r.source) << "\n- defined at: `" << Visible(e.defined_at) << "`\n";
-    if (!r.tags.empty()) out << "- tags: " << Md(lint::Joined(r.tags, ", ")) << '\n';
-    if (!r.rule->doc.empty()) out << '\n' << Md(r.rule->doc) << '\n';
-    for (const std::string& b : e.because) out << "\n**Why:** " << Md(b) << '\n';
-    for (const std::string& f : e.fix) out << "\n**Fix:** " << Md(f) << '\n';
-    if (!e.params.empty()) out << "\n| param | type | value | default |\n|---|---|---|---|\n";
-    for (const lint::ParamEntry& p : e.params) {
-      out << "| `" << Visible(p.name) << "` | `" << Visible(p.type) << "` | `" << Visible(p.value)
-          << "` | `" << Visible(p.default_text) << "` |\n";
-    }
-    out << "\n### Source\n\n";
-    MarkdownCode("", e.source, out);
-    auto it = examples.find(r.id);
-    if (it == examples.end()) continue;
-    for (const auto& [title, list] :
-         {std::pair{"Fires on", &it->second.fires}, std::pair{"Quiet on", &it->second.quiet}}) {
-      for (const Example& ex : *list) {
-        out << "### " << title << " `" << Visible(ex.path) << "` (test \"" << Md(ex.test)
-            << "\")\n\n";
-        MarkdownCode("yaml", ex.text, out);
+      << rule_count << " rules in " << areas.size() << " areas; ruleset digest `"
+      << s.engine.ruleset_digest() << "`; " << Md(TestsLine(s.tests))
+      << ". The facts they read: [fact schema](schema.md).\n";
+  for (const std::string& name : s.tests.failures) out << "\n- failing test: " << Md(name);
+  out << "\n";
+  for (const Area& a : areas) {
+    out << "\n- [" << Md(a.name) << "](#area-" << doc::Html(a.name) << ")\n";
+    for (const lint::RuleEntry* e : a.rules)
+      out << "  - [" << Md(e->info->id) << " " << Md(e->info->rule->name) << "](#"
+          << doc::Html(e->info->id) << ")\n";
+  }
+  for (const Area& a : areas) {
+    out << "\n<a id=\"area-" << doc::Html(a.name) << "\"></a>\n## " << Md(a.name) << "\n\n"
+        << a.rules.size() << " rules in `" << Visible(a.file) << "`.\n";
+    for (const lint::RuleEntry* entry : a.rules) {
+      const lint::RuleEntry& e = *entry;
+      const check::RuleInfo& r = *e.info;
+      out << "\n<a id=\"" << doc::Html(r.id) << "\"></a>\n### " << Md(r.id) << " `"
+          << Visible(r.rule->name) << "`\n\n";
+      out << "- severity: " << SeverityName(r.severity) << "\n- owner: " << Md(r.owner)
+          << "\n- source: " << Md(r.source) << "\n- defined at: `" << Visible(s.DefinedAt(e))
+          << "`\n- cost: `" << Visible(r.cost) << "`\n";
+      if (!r.tags.empty()) out << "- tags: " << Md(lint::Joined(r.tags, ", ")) << '\n';
+      if (!e.fields.empty()) {
+        out << "- reads:";
+        for (size_t i = 0; i < e.fields.size(); ++i)
+          out << (i == 0 ? " " : ", ") << "[`" << Visible(e.fields[i]) << "`](schema.md#"
+              << doc::Html(e.fields[i].substr(0, e.fields[i].find('.'))) << ")";
+        out << '\n';
       }
-    }
-  }
-}
-
-const char* kStyle =
-    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 "
-    "1rem;line-height:1.45}"
-    "pre{background:#f5f5f5;padding:.75rem;overflow-x:auto}code{font-size:90%}"
-    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem "
-    ".5rem;text-align:left}"
-    "section{border-top:1px solid "
-    "#ddd;margin-top:2rem}.sev-error{color:#b00}.sev-warning{color:#a60}";
-
-void WriteHtml(const Engine& engine, const std::vector<lint::RuleEntry>& rules,
-               const std::map<std::string, RuleExamples>& examples, std::ostream& out) {
-  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Rule "
-         "catalogue</title>\n"
-      << "<style>" << kStyle << "</style>\n</head>\n<body>\n<h1>Rule catalogue</h1>\n<p>"
-      << rules.size() << " rules; ruleset digest <code>" << Html(engine.ruleset_digest())
-      << "</code></p>\n<ul>\n";
-  for (const lint::RuleEntry& e : rules) {
-    out << "<li><a href=\"#" << Html(e.info->id) << "\">" << Html(e.info->id) << " "
-        << Html(e.info->rule->name) << "</a></li>\n";
-  }
-  out << "</ul>\n";
-  for (const lint::RuleEntry& e : rules) {
-    const check::RuleInfo& r = *e.info;
-    const char* sev = SeverityName(r.severity);
-    out << "<section id=\"" << Html(r.id) << "\">\n<h2>" << Html(r.id) << " <code>"
-        << Html(r.rule->name) << "</code> <span class=\"sev-" << sev << "\">" << sev
-        << "</span></h2>\n<p>owner: " << Html(r.owner) << "<br>source: " << Html(r.source)
-        << "<br>defined at: <code>" << Html(e.defined_at) << "</code>";
-    if (!r.tags.empty()) out << "<br>tags: " << Html(lint::Joined(r.tags, ", "));
-    out << "</p>\n";
-    if (!r.rule->doc.empty()) out << "<p>" << Html(r.rule->doc) << "</p>\n";
-    for (const std::string& b : e.because)
-      out << "<p><strong>Why:</strong> " << Html(b) << "</p>\n";
-    for (const std::string& f : e.fix) out << "<p><strong>Fix:</strong> " << Html(f) << "</p>\n";
-    if (!e.params.empty())
-      out << "<table>\n<tr><th>param</th><th>type</th><th>value</th><th>default</th></tr>\n";
-    for (const lint::ParamEntry& p : e.params) {
-      out << "<tr><td><code>" << Html(p.name) << "</code></td><td><code>" << Html(p.type)
-          << "</code></td><td><code>" << Html(p.value) << "</code></td><td><code>"
-          << Html(p.default_text) << "</code></td></tr>\n";
-    }
-    if (!e.params.empty()) out << "</table>\n";
-    out << "<details open><summary>CPL source</summary>\n<pre><code>" << Html(e.source)
-        << "</code></pre>\n</details>\n";
-    auto it = examples.find(r.id);
-    if (it != examples.end()) {
+      if (!r.rule->doc.empty()) out << '\n' << Md(r.rule->doc) << '\n';
+      for (const std::string& b : e.because) out << "\n**Why:** " << Md(b) << '\n';
+      for (const std::string& f : e.fix) out << "\n**Fix:** " << Md(f) << '\n';
+      if (!e.params.empty()) out << "\n| param | type | value | default |\n|---|---|---|---|\n";
+      for (const lint::ParamEntry& p : e.params) {
+        out << "| `" << Visible(p.name) << "` | `" << Visible(p.type) << "` | `" << Visible(p.value)
+            << "` | `" << Visible(p.default_text) << "` |\n";
+      }
+      if (const lint::RuleCoverage* rc = s.Coverage(r.id)) {
+        out << "\n**Tests:** " << (rc->fired ? "fired" : "**never fired**") << ", "
+            << (rc->quiet ? "quiet" : "**never quiet**") << ".\n";
+        if (!rc->conditions.empty()) out << "\n| condition | at | tests |\n|---|---|---|\n";
+        for (const lint::Condition& c : rc->conditions) {
+          out << "| `" << Visible(lint::ConditionText(s.engine.sources(), c)) << "` | `"
+              << Visible(s.ConditionAt(c)) << "` | " << Seen(c) << " |\n";
+        }
+      }
+      out << "\n#### Source\n\n";
+      doc::MarkdownCode("", e.source, out);
+      auto it = s.examples.find(r.id);
+      if (it == s.examples.end()) continue;
       for (const auto& [title, list] :
-           {std::pair{"fires on", &it->second.fires}, std::pair{"quiet on", &it->second.quiet}}) {
+           {std::pair{"Fires on", &it->second.fires}, std::pair{"Quiet on", &it->second.quiet}}) {
         for (const Example& ex : *list) {
-          out << "<details><summary>" << title << " <code>" << Html(ex.path)
-              << "</code></summary>\n<pre><code>" << Html(ex.text) << "</code></pre>\n</details>\n";
+          out << "#### " << title << " `" << Visible(s.paths.Show(ex.path)) << "` (test \""
+              << Md(ex.test) << "\")\n\n";
+          doc::MarkdownCode("yaml", ex.text, out);
         }
       }
     }
+  }
+}
+
+// What the search box matches a rule on.
+std::string SearchText(const lint::RuleEntry& e) {
+  const check::RuleInfo& r = *e.info;
+  std::string text = r.id + " " + r.rule->name + " " + r.rule->doc + " " + r.owner + " " +
+                     SeverityName(r.severity) + " " + lint::Joined(r.tags, " ") + " " +
+                     lint::Joined(e.because, " ") + " " + lint::Joined(e.fix, " ") + " " +
+                     lint::Joined(e.fields, " ");
+  for (const lint::ParamEntry& p : e.params) text += " " + p.name;
+  return doc::Lower(text);
+}
+
+void WriteHtmlRule(const Shown& s, const lint::RuleEntry& e, std::ostream& out) {
+  using doc::Html;
+  const check::RuleInfo& r = *e.info;
+  const char* sev = SeverityName(r.severity);
+  out << "<section class=\"rule\" id=\"" << Html(r.id) << "\" data-text=\"" << Html(SearchText(e))
+      << "\">\n<h3><a href=\"#" << Html(r.id) << "\">" << Html(r.id) << "</a> <code>"
+      << Html(r.rule->name) << "</code> <span class=\"sev-" << sev << "\">" << sev
+      << "</span></h3>\n<dl class=\"meta\"><dt>owner</dt><dd>" << Html(r.owner)
+      << "</dd><dt>source</dt><dd>" << Html(r.source) << "</dd><dt>defined at</dt><dd><code>"
+      << Html(s.DefinedAt(e)) << "</code></dd><dt>cost</dt><dd><code>" << Html(r.cost)
+      << "</code></dd>";
+  if (!r.tags.empty()) out << "<dt>tags</dt><dd>" << Html(lint::Joined(r.tags, ", ")) << "</dd>";
+  if (!e.fields.empty()) {
+    out << "<dt>reads</dt><dd>";
+    for (size_t i = 0; i < e.fields.size(); ++i)
+      out << (i == 0 ? "" : ", ") << "<a href=\"schema.html#" << Html(e.fields[i]) << "\"><code>"
+          << Html(e.fields[i]) << "</code></a>";
+    out << "</dd>";
+  }
+  out << "</dl>\n";
+  if (!r.rule->doc.empty()) out << "<p>" << Html(r.rule->doc) << "</p>\n";
+  for (const std::string& b : e.because) out << "<p><strong>Why:</strong> " << Html(b) << "</p>\n";
+  for (const std::string& f : e.fix) out << "<p><strong>Fix:</strong> " << Html(f) << "</p>\n";
+  if (!e.params.empty())
+    out << "<table>\n<tr><th>param</th><th>type</th><th>value</th><th>default</th></tr>\n";
+  for (const lint::ParamEntry& p : e.params) {
+    out << "<tr><td><code>" << Html(p.name) << "</code></td><td><code>" << Html(p.type)
+        << "</code></td><td><code>" << Html(p.value) << "</code></td><td><code>"
+        << Html(p.default_text) << "</code></td></tr>\n";
+  }
+  if (!e.params.empty()) out << "</table>\n";
+  if (const lint::RuleCoverage* rc = s.Coverage(r.id)) {
+    out << "<p class=\"tests\">Tests: <span class=\"" << (rc->fired ? "ok\">fired" : "gap\">never fired")
+        << "</span>, <span class=\"" << (rc->quiet ? "ok\">quiet" : "gap\">never quiet") << "</span></p>\n";
+    if (!rc->conditions.empty())
+      out << "<table class=\"conditions\">\n<tr><th>condition</th><th>at</th><th>tests</th></tr>\n";
+    for (const lint::Condition& c : rc->conditions) {
+      out << "<tr><td><code>" << Html(lint::ConditionText(s.engine.sources(), c)) << "</code></td><td><code>"
+          << Html(s.ConditionAt(c)) << "</code></td><td class=\"" << (c.covered() ? "ok" : "gap")
+          << "\">" << Seen(c) << "</td></tr>\n";
+    }
+    if (!rc->conditions.empty()) out << "</table>\n";
+  }
+  out << "<details open><summary>CPL source</summary>\n<pre><code>" << Html(e.source)
+      << "</code></pre>\n</details>\n";
+  auto it = s.examples.find(r.id);
+  if (it != s.examples.end()) {
+    for (const auto& [title, list] :
+         {std::pair{"fires on", &it->second.fires}, std::pair{"quiet on", &it->second.quiet}}) {
+      for (const Example& ex : *list) {
+        out << "<details><summary>" << title << " <code>" << Html(s.paths.Show(ex.path))
+            << "</code> (test “" << Html(ex.test) << "”)</summary>\n<pre><code>" << Html(ex.text)
+            << "</code></pre>\n</details>\n";
+      }
+    }
+  }
+  out << "</section>\n";
+}
+
+void WriteHtml(const Shown& s, const std::vector<Area>& areas, size_t rule_count, std::ostream& out) {
+  using doc::Html;
+  doc::PageStart("Rule catalogue", out);
+  out << "<h1>Rule catalogue</h1>\n<p>" << rule_count << " rules in " << areas.size()
+      << " areas; ruleset digest <code>" << Html(s.engine.ruleset_digest()) << "</code>; "
+      << Html(TestsLine(s.tests)) << ". The facts they read: <a href=\"schema.html\">fact schema</a>.</p>\n";
+  if (!s.tests.failures.empty()) {
+    out << "<ul class=\"gap\">\n";
+    for (const std::string& name : s.tests.failures) out << "<li>failing test: " << Html(name) << "</li>\n";
+    out << "</ul>\n";
+  }
+  out << "<div class=\"search\"><input type=\"search\" id=\"q\" placeholder=\"Search rules: id, name, "
+         "text, field read (e.g. floor, Pool.hosts)\" aria-label=\"Search rules\"> <span "
+         "id=\"matches\"></span></div>\n<nav><ul>\n";
+  for (const Area& a : areas) {
+    out << "<li><a href=\"#area-" << Html(a.name) << "\">" << Html(a.name) << "</a> (" << a.rules.size()
+        << ")<ul>\n";
+    for (const lint::RuleEntry* e : a.rules)
+      out << "<li data-rule=\"" << Html(e->info->id) << "\"><a href=\"#" << Html(e->info->id) << "\">"
+          << Html(e->info->id) << " " << Html(e->info->rule->name) << "</a></li>\n";
+    out << "</ul></li>\n";
+  }
+  out << "</ul></nav>\n";
+  for (const Area& a : areas) {
+    out << "<section class=\"area\" id=\"area-" << Html(a.name) << "\">\n<h2>" << Html(a.name)
+        << "</h2>\n<p>" << a.rules.size() << " rules in <code>" << Html(a.file) << "</code></p>\n";
+    for (const lint::RuleEntry* e : a.rules) WriteHtmlRule(s, *e, out);
     out << "</section>\n";
   }
-  out << "</body>\n</html>\n";
+  doc::PageEnd(out);
 }
 
 }  // namespace
@@ -198,18 +336,25 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
   if (ec) return Fail(err, "cannot create `" + options.out_dir + "`: " + ec.message());
+  Tests tests = RunTests(&engine);
   std::vector<lint::RuleEntry> rules = lint::BuildCatalog(engine);
   std::map<std::string, RuleExamples> examples = CollectExamples(engine);
-  std::ostringstream md, html;
-  WriteMarkdown(engine, rules, examples, md);
-  WriteHtml(engine, rules, examples, html);
+  std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(options.policies, &error);
+  if (!roots) return Fail(err, error);
+  doc::CatalogPaths paths(*roots);
+  std::vector<Area> areas = Areas(engine, rules, paths);
+  Shown shown{engine, paths, tests, examples};
+  std::ostringstream md, html, schema_md, schema_html;
+  WriteMarkdown(shown, areas, rules.size(), md);
+  WriteHtml(shown, areas, rules.size(), html);
+  doc::WriteSchema(engine, paths, lint::FieldReaders(rules), schema_html, schema_md);
   fs::path dir(options.out_dir);
-  if (!lint::WriteFileAtomically((dir / "rules.md").string(), md.str(), &error) ||
-      !lint::WriteFileAtomically((dir / "index.html").string(), html.str(), &error)) {
-    return Fail(err, error);
+  for (const auto& [name, text] : {std::pair{"rules.md", &md}, std::pair{"index.html", &html},
+                                   std::pair{"schema.md", &schema_md}, std::pair{"schema.html", &schema_html}}) {
+    if (!lint::WriteFileAtomically((dir / name).string(), text->str(), &error)) return Fail(err, error);
   }
-  out << "wrote " << (dir / "rules.md").string() << " and " << (dir / "index.html").string() << " ("
-      << rules.size() << " rules)\n";
+  out << "wrote " << (dir / "index.html").string() << ", schema.html, rules.md and schema.md ("
+      << rules.size() << " rules; " << TestsLine(tests) << ")\n";
   return kExitClean;
 }
 

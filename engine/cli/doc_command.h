@@ -1,10 +1,14 @@
 // `capops-lint doc [PATH…] -o DIR`: a browsable catalogue of policy packs.
 //
-// Writes DIR/rules.md (Markdown) and DIR/index.html (one static page, no
-// scripts, no external resources: it opens from the disk without a server).
-// Each rule gets its metadata, rationale (doc comment and `because`), fix
-// hint, params with their values, CPL source, and as examples the fact files
-// of the policy tests (`*_test.cpl`) that expect it to fire or stay quiet.
+// Writes DIR/index.html and DIR/rules.md, the rules grouped by area (the
+// file they are declared in), and DIR/schema.html and DIR/schema.md, the
+// fact schema as a reference (doc_schema.h). The HTML pages open from the
+// disk: no server, nothing fetched, one inline script (a search box). Each
+// rule gets its metadata, rationale (doc comment and `because`), fix hint,
+// params with their values, the record fields it reads, its CPL source, the
+// coverage the pack's tests give it (the tests are run), and as examples
+// the fact files of the policy tests that expect it to fire or stay quiet.
+// Paths are shown relative to the pack or stdlib they belong to (doc_page.h).
 #pragma once
 
 #include <ostream>

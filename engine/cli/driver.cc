@@ -260,7 +260,7 @@ Command AddRules(CLI::App* app, Shared* shared) {
 
 Command AddDoc(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<DocOptions>();
-  CLI::App* sub = app->add_subcommand("doc", "write a Markdown and HTML catalogue of policy packs");
+  CLI::App* sub = app->add_subcommand("doc", "write the rule catalogue and the fact schema reference (HTML and Markdown)");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
   sub->add_option("-o,--output", o->out_dir, "output directory")->required();
   return {sub, [o, shared] { return RunDoc(*o, shared->out, shared->err); }};

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "engine/cli/doc_command.h"
@@ -183,8 +184,10 @@ TEST_CASE("the rule catalogue lists metadata and params", "[cli][rules]") {
         std::string::npos);
 }
 
-// No browser in the test run: the page is checked structurally instead.
-TEST_CASE("doc writes a Markdown catalogue and one self-contained HTML page", "[cli][doc]") {
+// Structure and links here; the search box and the layout are checked in a
+// real browser (tests/browser/check_doc_site.sh).
+TEST_CASE("doc writes the catalogue by area and the schema reference, linked both ways",
+          "[cli][doc]") {
   TempPack out_dir({});
   DocOptions options;
   options.policies = {kPack.string()};
@@ -195,25 +198,114 @@ TEST_CASE("doc writes a Markdown catalogue and one self-contained HTML page", "[
     std::ifstream in(out_dir.dir / "site" / name);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   };
-  std::string html = read("index.html"), md = read("rules.md");
-  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-  CHECK(html.find("<script") == std::string::npos);
-  CHECK(html.find("src=") == std::string::npos);  // nothing to fetch
-  CHECK(html.find("href=\"http") == std::string::npos);
-  auto count = [&](const std::string& what) {
+  std::string html = read("index.html"), md = read("rules.md"), schema = read("schema.html"),
+              schema_md = read("schema.md");
+  auto count = [](const std::string& text, const std::string& what) {
     size_t n = 0;
-    for (size_t at = html.find(what); at != std::string::npos; at = html.find(what, at + 1)) ++n;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
   };
-  CHECK(count("<section") >= 31);
-  CHECK(count("</section>") == count("<section"));
-  CHECK(count("<details") == count("</details>"));
-  CHECK(count("<pre>") == count("</pre>"));
-  CHECK(html.find("id=\"CAP-ALC-001\"") != std::string::npos);
-  CHECK(html.find("fires on <code>") != std::string::npos);
-  CHECK(html.find("quiet on <code>") != std::string::npos);
-  CHECK(md.find("## CAP-ALC-001 `replacement_not_free`") != std::string::npos);
-  CHECK(md.find("### Fires on `") != std::string::npos);
+  for (const std::string* page : {&html, &schema}) {
+    CHECK(page->rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(count(*page, "<script") == 1);  // the page's own, inline
+    CHECK(page->find("src=") == std::string::npos);  // nothing to fetch
+    CHECK(page->find("href=\"http") == std::string::npos);
+    CHECK(count(*page, "<section") == count(*page, "</section>"));
+  }
+  // No path of this machine: not the source tree, not the output directory.
+  for (const std::string* page : {&html, &md, &schema, &schema_md}) {
+    CHECK(page->find(CAPOPS_SOURCE_DIR) == std::string::npos);
+    CHECK(page->find(out_dir.dir.string()) == std::string::npos);
+  }
+  CHECK(html.find("<code>capops-ai/allocation.cpl:") != std::string::npos);
+  CHECK(html.find("<code>examples/visual-inspection/clean/plan.yaml</code>") != std::string::npos);
+
+  // Areas, in the order of their first rule; each rule once, in its area.
+  std::vector<std::string> areas;
+  std::regex area_re("<section class=\"area\" id=\"area-([a-z]+)\">");
+  for (std::sregex_iterator it(html.begin(), html.end(), area_re), end; it != end; ++it)
+    areas.push_back((*it)[1]);
+  CHECK(areas == std::vector<std::string>{"allocation", "compatibility", "demand", "finops",
+                                          "governance", "readiness", "supply"});
+  size_t alc = html.find("id=\"area-allocation\""), cmp = html.find("id=\"area-compatibility\"");
+  CHECK(html.find("<section class=\"rule\" id=\"CAP-ALC-001\"") > alc);
+  CHECK(html.find("<section class=\"rule\" id=\"CAP-ALC-001\"") < cmp);
+  CHECK(count(html, "<section class=\"rule\"") >= 37);
+
+  // Every link from a page to the other lands on an anchor there.
+  auto ids = [](const std::string& page) {
+    std::set<std::string> out;
+    std::regex id_re(" id=\"([^\"]+)\"");
+    for (std::sregex_iterator it(page.begin(), page.end(), id_re), end; it != end; ++it)
+      out.insert((*it)[1]);
+    return out;
+  };
+  auto links = [](const std::string& page, const std::string& target) {
+    std::set<std::string> out;
+    std::regex link_re("href=\"" + target + "#([^\"]+)\"");
+    for (std::sregex_iterator it(page.begin(), page.end(), link_re), end; it != end; ++it)
+      out.insert((*it)[1]);
+    return out;
+  };
+  std::set<std::string> html_ids = ids(html), schema_ids = ids(schema);
+  std::set<std::string> to_schema = links(html, "schema\\.html"), to_rules = links(schema, "index\\.html");
+  CHECK(to_schema.size() > 40);
+  for (const std::string& id : to_schema) CHECK(schema_ids.count(id) == 1);
+  for (const std::string& id : to_rules) CHECK(html_ids.count(id) == 1);
+  // Within a page too.
+  for (const std::string& id : links(html, "")) CHECK(html_ids.count(id) == 1);
+  for (const std::string& id : links(schema, "")) CHECK(schema_ids.count(id) == 1);
+
+  // The schema: a field's type, presence, doc, the look of its values and
+  // the rules that read it, both ways.
+  size_t floor = schema.find("<tr id=\"Demand.floor\">");
+  REQUIRE(floor != std::string::npos);
+  std::string floor_row = schema.substr(floor, schema.find("</tr>", floor) - floor);
+  CHECK(floor_row.find("optional") != std::string::npos);
+  CHECK(floor_row.find("production keeps at all times") != std::string::npos);
+  CHECK(floor_row.find("href=\"index.html#CAP-ALC-002\"") != std::string::npos);
+  size_t alc2 = html.find("id=\"CAP-ALC-002\"");
+  CHECK(html.find("href=\"schema.html#Demand.floor\"", alc2) < html.find("</section>", alc2));
+  CHECK(schema.find("<tr id=\"Supply.window\">") != std::string::npos);
+  CHECK(schema.find("<code>80GiB</code>") != std::string::npos);
+  CHECK(schema.find("<code>production-replacement</code>") != std::string::npos);
+  CHECK(schema.find("default <code>[]</code>") != std::string::npos);
+  CHECK(schema_md.find("| `floor` | `int` | optional |") != std::string::npos);
+
+  // Coverage from the pack's own tests, per rule and per condition.
+  CHECK(html.find("policy tests, 0 failing; coverage: rules") != std::string::npos);
+  CHECK(html.find("<table class=\"conditions\">") != std::string::npos);
+  CHECK(md.find("**Tests:** fired, quiet.") != std::string::npos);
+
+  // CPL source wraps rather than scrolls.
+  CHECK(html.find("white-space: pre-wrap") != std::string::npos);
+  CHECK(md.find("## allocation") != std::string::npos);
+  CHECK(md.find("### CAP-ALC-001 `replacement_not_free`") != std::string::npos);
+  CHECK(md.find("#### Fires on `") != std::string::npos);
+}
+
+TEST_CASE("doc lists the fields a rule reads, through the functions it calls", "[cli][doc]") {
+  TempPack pack(std::vector<std::pair<std::string, std::string>>{{"rules.cpl", R"(package t
+fn hosts_of(p: Pool): int = p.hosts
+
+@id("T-001") @severity(error) @owner("o")
+rule reads_through_a_function {
+  for p in inventory.pools
+  where hosts_of(p) > 1 && p.role == PoolRole.research
+  deny "pool `{p.id}`"
+}
+)"}});
+  DocOptions options;
+  options.policies = {pack.dir.string()};
+  options.out_dir = (pack.dir / "site").string();
+  std::ostringstream out, err;
+  REQUIRE(RunDoc(options, out, err) == kExitClean);
+  std::ifstream in(pack.dir / "site" / "rules.md");
+  std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO(md.substr(0, 2000));
+  CHECK(md.find("- reads: [`Inventory.pools`](schema.md#Inventory), [`Pool.hosts`](schema.md#Pool), "
+                "[`Pool.id`](schema.md#Pool), [`Pool.role`](schema.md#Pool)\n") != std::string::npos);
+  CHECK(md.find("PoolRole.research`]") == std::string::npos);  // an enum member is no field
 }
 
 }  // namespace

@@ -27,17 +27,24 @@ std::string DisplayPath(const fs::path& p) {
   return relative.string();
 }
 
-bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::string* error) {
+std::optional<std::vector<fs::path>> PolicyRoots(const std::vector<std::string>& paths,
+                                                 std::string* error) {
   std::optional<fs::path> data = FindDataDir(error);
-  if (!data) return false;
+  if (!data) return std::nullopt;
   std::vector<fs::path> roots = {*data / "stdlib"};
   if (paths.empty()) {
     roots.push_back(*data / "policies" / kDefaultPack);
   } else {
     roots.insert(roots.end(), paths.begin(), paths.end());
   }
+  return roots;
+}
+
+bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::string* error) {
+  std::optional<std::vector<fs::path>> roots = PolicyRoots(paths, error);
+  if (!roots) return false;
   std::vector<fs::path> files;
-  for (const fs::path& root : roots) {
+  for (const fs::path& root : *roots) {
     if (!CollectPolicyFiles(root, &files, error)) return false;
   }
   std::set<fs::path> seen;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,11 @@ namespace capops::lint {
 /// A path as the commands show it: relative to the working directory when
 /// it is below it, else as given, normalised.
 std::string DisplayPath(const std::filesystem::path& path);
+
+/// What LoadPolicies reads: the shipped stdlib, then `paths` (files or
+/// directories) or, when `paths` is empty, the shipped default pack.
+std::optional<std::vector<std::filesystem::path>> PolicyRoots(const std::vector<std::string>& paths,
+                                                              std::string* error);
 
 /// Adds the shipped stdlib, then the `*.cpl` files under `paths` (files or
 /// directories) or, when `paths` is empty, the shipped default pack.

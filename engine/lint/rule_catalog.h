@@ -4,6 +4,7 @@
 //   std::vector<RuleEntry> rules = BuildCatalog(engine);
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ struct RuleEntry {
   std::vector<std::string> fix;
   std::vector<ParamEntry> params;  // the params the rule reads, in order of first use
   std::string source;              // the rule's CPL text
+  /// The record fields it reads ("Pool.hosts", sorted): every field access
+  /// in its clauses, guards, places and messages, and in the functions it
+  /// calls, however deep. A field read only by a built-in (an interval's
+  /// `start`, a timeline's items) is not listed.
+  std::vector<std::string> fields;
 };
 
 /// One entry per rule, in rule-id order. Requires a compiled engine.
@@ -32,6 +38,9 @@ std::vector<RuleEntry> BuildCatalog(const Engine& engine);
 
 /// The params a rule reads, in order of first use.
 std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule);
+
+/// The rules that read each field ("Pool.hosts" → rule ids, in catalogue order).
+std::map<std::string, std::vector<std::string>, std::less<>> FieldReaders(const std::vector<RuleEntry>& rules);
 
 /// Items joined with `sep`.
 std::string Joined(const std::vector<std::string>& items, const char* sep);

@@ -124,6 +124,7 @@ struct Places {
   std::map<LocKey, size_t> pools;         // pool record → pool index
   std::map<LocKey, size_t> allocations;   // allocation record or field → allocation index
   std::map<LocKey, std::string> demands;  // demand record → demand id
+  std::map<LocKey, std::string> supplies;  // supply record or field → supply id
 };
 
 // The files a finding is located in: where it is reported and what it bound.
@@ -179,6 +180,7 @@ class ChartBuilder {
   void AddPools();
   void AddAllocations();
   void AddFloors();
+  void AddSupply();
   void Place(size_t finding, const eval::Violation& v);
   void MarkPool(size_t pool, size_t finding, const Interval& window, bool from_step);
 
@@ -197,6 +199,7 @@ void ChartBuilder::AddPools() {
     chart.pool = std::string(p.Id());
     chart.role = Text(p.Field("role"));
     chart.accelerator = Text(p.Field("accelerator"));
+    chart.region = Text(p.Field("region"));
     chart.capacity = IntField(p, "hosts") * IntField(p, "gpus_per_host");
     places_.pools.emplace(KeyOf(p.loc()), charts_.size());
     charts_.push_back(std::move(chart));
@@ -229,6 +232,9 @@ void ChartBuilder::AddAllocations() {
     band.gpus = IntField(a, "gpus");
     band.window = HoldingWindow(a, demand);
     band.alternative = a.Field("alternative_to") != nullptr;
+    if (const Value* evidence = a.Field("evidence"); evidence != nullptr && evidence->is(ValueKind::kList)) {
+      for (const Value& e : evidence->items()) band.evidence.push_back(Text(&e));
+    }
     std::vector<Band>& bands = charts_[chart->second].bands;
     allocation_bands_.back() = {chart->second, bands.size()};
     bands.push_back(std::move(band));
@@ -258,6 +264,40 @@ void ChartBuilder::AddFloors() {
   }
 }
 
+// The supply kinds that show capacity exists (the pack's `confirmed_supply`).
+bool Confirmed(const std::string& kind) {
+  return kind == "reservation" || kind == "physical-confirmation";
+}
+
+void ChartBuilder::AddSupply() {
+  const Value* supply = plan_.facts.inventory.Field("supply");
+  if (supply == nullptr || !supply->is(ValueKind::kList)) return;
+  for (const Value& s : supply->items()) {
+    places_.supplies.emplace(KeyOf(s.loc()), std::string(s.Id()));
+    for (const auto& [key, field] : s.entries()) places_.supplies.emplace(KeyOf(field.loc()), std::string(s.Id()));
+  }
+  for (PoolChart& chart : charts_) {
+    std::vector<Item> held;
+    std::set<std::string> seen;
+    for (const Band& b : chart.bands) {
+      for (const std::string& id : b.evidence) {
+        const Value* s = supply->FindById(id);
+        if (s == nullptr || !seen.insert(id).second || !Confirmed(Text(s->Field("kind"))) ||
+            Text(s->Field("accelerator")) != chart.accelerator) {
+          continue;
+        }
+        const Value* region = s->Field("region");
+        if (region != nullptr && Text(region) != chart.region) continue;
+        held.push_back({WindowOf(s).value_or(Interval{}), IntField(*s, "gpus")});  // no window: always
+      }
+    }
+    if (held.empty()) continue;
+    Sweep(held, [&](const Interval& window, int64_t amount, const std::vector<uint32_t>&) {
+      chart.supply.push_back({window, amount});
+    });
+  }
+}
+
 void ChartBuilder::MarkPool(size_t pool, size_t finding, const Interval& window, bool from_step) {
   for (const Mark& m : charts_[pool].marks) {
     if (m.finding == finding) return;
@@ -265,11 +305,12 @@ void ChartBuilder::MarkPool(size_t pool, size_t finding, const Interval& window,
   charts_[pool].marks.push_back({finding, window, from_step});
 }
 
-// The pool (else allocation, else demand) a finding is about, innermost
-// binding first, and the interval to mark (capacity_chart.h).
+// The allocation (else pool, else supply record, else demand) a finding is
+// about, innermost binding first, and the interval to mark (capacity_chart.h).
 void ChartBuilder::Place(size_t finding, const eval::Violation& v) {
   std::optional<size_t> pool, allocation;
   std::string demand;
+  bool from_step = v.interval.has_value();
   if (auto it = places_.allocations.find(KeyOf(v.loc)); it != places_.allocations.end())
     allocation = it->second;
   for (auto e = v.evidence.rbegin(); e != v.evidence.rend(); ++e) {
@@ -280,7 +321,6 @@ void ChartBuilder::Place(size_t finding, const eval::Violation& v) {
     if (auto it = places_.demands.find(key); demand.empty() && it != places_.demands.end())
       demand = it->second;
   }
-  bool from_step = v.interval.has_value();
   if (allocation) {
     auto [chart, band] = allocation_bands_[*allocation];
     if (chart == SIZE_MAX) return;
@@ -288,6 +328,16 @@ void ChartBuilder::Place(size_t finding, const eval::Violation& v) {
     return MarkPool(pool.value_or(chart), finding, when, from_step);
   }
   if (pool) return MarkPool(*pool, finding, v.interval.value_or(Interval{}), from_step);
+  if (auto it = places_.supplies.find(KeyOf(v.loc)); demand.empty() && it != places_.supplies.end()) {
+    // Reported at a supply record: on each pool, over each allocation citing it.
+    for (size_t c = 0; c < charts_.size(); ++c) {
+      for (const Band& b : charts_[c].bands) {
+        if (std::find(b.evidence.begin(), b.evidence.end(), it->second) != b.evidence.end())
+          MarkPool(c, finding, from_step ? *v.interval : b.window, from_step);
+      }
+    }
+    return;
+  }
   if (demand.empty()) return;
   // About a demand: on each pool it is allocated on, over its bands' windows.
   for (size_t c = 0; c < charts_.size(); ++c) {
@@ -302,6 +352,7 @@ std::vector<PoolChart> ChartBuilder::Build(const std::vector<eval::Violation>& v
   AddPools();
   AddAllocations();
   AddFloors();
+  AddSupply();
   std::set<FileId> files(plan_files.begin(), plan_files.end());
   for (size_t i = 0; i < violations.size(); ++i) {
     if (BelongsTo(violations[i], plan_.document.file, files)) Place(i, violations[i]);

@@ -24,7 +24,11 @@
 //     is exactly the stretch the message names; else the window the
 //     allocation it is about holds GPUs in; else, for a finding about the
 //     pool alone, all of the chart. Marks say which (Mark::from_step).
-// A finding about neither a pool nor an allocation is not drawn.
+//   - a finding reported at a supply record and bound to no pool,
+//     allocation or demand (CAP-SUP-006: one reservation cited past what
+//     it holds) goes on every pool whose allocations cite that record, at
+//     its step, else over each citing allocation's window.
+// A finding about none of these is not drawn.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +49,7 @@ struct Band {
   int64_t gpus = 0;
   eval::Interval window;     // when it holds its GPUs
   bool alternative = false;  // a fallback placement (`alternative_to`)
+  std::vector<std::string> evidence;  // the supply ids it cites
 };
 
 /// A part of a band drawn at one height: `band` holds [window) at
@@ -72,12 +77,19 @@ struct PoolChart {
   std::string pool;
   std::string role;
   std::string accelerator;
+  std::string region;
   int64_t capacity = 0;
   std::vector<Band> bands;        // in the plan's order
   std::vector<Segment> segments;  // the bands stacked, step by step
   bool segments_capped = false;   // too many to draw: the usage outline stands for them
   std::vector<Step> usage;        // GPUs allocated, covering all time
   std::vector<Step> floor;        // GPUs the inference floors keep; empty when none
+  /// The confirmed supply behind the pool: the reservations and physical
+  /// confirmations its allocations cite, of its accelerator and in its
+  /// region (when they name one), each held over its window, or at all
+  /// times without one (CAP-SUP-005's reading, without validated
+  /// stand-ins). Empty when none is cited.
+  std::vector<Step> supply;
   std::vector<Mark> marks;
   int64_t peak = 0;  // the highest usage
 };

@@ -102,6 +102,20 @@ void WriteAxes(const Scale& s, int64_t top, std::ostream& out) {
   out << "</g>";
 }
 
+// The confirmed supply behind the pool: a shaded area behind the bands
+// (`outline` false), or its edge over them, where it falls short of them.
+void WriteSupply(const PoolChart& chart, const Scale& s, bool outline, std::ostream& out) {
+  if (chart.supply.empty()) return;
+  std::string steps = StepPath(chart.supply, s), base = Num(s.Y(0));
+  if (outline) {
+    out << "<path class=\"supply-edge\" d=\"" << steps << "\"/>";
+    return;
+  }
+  out << "<path class=\"supply\" d=\"M" << Num(s.X(chart.supply.front().window.start)) << " " << base
+      << " " << steps.replace(0, 1, "L") << " L" << Num(s.X(chart.supply.back().window.end)) << " "
+      << base << " Z\"><title>confirmed supply cited by the pool's allocations</title></path>";
+}
+
 void WriteBands(const PoolChart& chart, const Scale& s, std::ostream& out) {
   out << "<g class=\"bands\">";
   for (const Segment& seg : chart.segments) {
@@ -127,6 +141,13 @@ void WriteLines(const PoolChart& chart, const Scale& s, std::ostream& out) {
   if (chart.floor.empty()) return;
   out << "<path class=\"floor\" d=\"" << StepPath(chart.floor, s)
       << "\"><title>production floor kept for inference</title></path>";
+  // Labelled under the line at its highest step, so that a floor equal to
+  // the capacity still reads as a floor.
+  const Step& high = *std::max_element(chart.floor.begin(), chart.floor.end(),
+                                       [](const Step& a, const Step& b) { return a.amount < b.amount; });
+  double x = std::max(s.X(high.window.start) + 60, s.X(high.window.end));
+  out << "<text class=\"floor-label\" x=\"" << Num(std::min(x, kWidth - kRight)) << "\" y=\""
+      << Num(s.Y(high.amount) + 12) << "\" text-anchor=\"end\">floor " << high.amount << "</text>";
 }
 
 // Red intervals from `top` to `bottom`, each labelled and linked to its card.
@@ -166,11 +187,14 @@ void WriteChartSvg(const PoolChart& chart, const Interval& horizon, const std::s
                    const std::vector<MarkText>& findings, std::ostream& out) {
   int64_t top = std::max(chart.capacity, chart.peak);
   for (const Step& f : chart.floor) top = std::max(top, f.amount);
+  for (const Step& f : chart.supply) top = std::max(top, f.amount);
   Scale scale(horizon, top + std::max<int64_t>(1, top / 8));
   out << "<svg class=\"chart-svg\" viewBox=\"0 0 " << kWidth << " " << kHeight
       << "\" role=\"img\" aria-label=\"GPUs of pool over time\">";
   WriteAxes(scale, top, out);
+  WriteSupply(chart, scale, false, out);
   WriteBands(chart, scale, out);
+  WriteSupply(chart, scale, true, out);
   WriteLines(chart, scale, out);
   WriteMarks(chart.marks, scale, chart_id, findings, kTop, scale.Y(0), out);
   out << "</svg>";
@@ -194,12 +218,20 @@ void WriteStripSvg(const TrainingStrip& strip, const Interval& horizon, const st
   for (const Row& r :
        {Row{strip.preferred_run, "preferred", strip.preferred_gpus, kTop},
         Row{strip.minimum_run, "minimum viable", strip.minimum_gpus, kTop + kBar + 8}}) {
-    double x0 = scale.X(r.run.start), x1 = scale.X(r.run.end);  // its label follows it
+    double x0 = scale.X(r.run.start), x1 = scale.X(r.run.end);
+    std::string label = std::string(r.what) + " · " + std::to_string(r.gpus) + " GPUs · until " + DayText(r.run.end);
+    // After the bar where it fits, else before it, else inside it: never over
+    // the bar's end, which is what the strip is read for.
+    double width = 7.0 * static_cast<double>(CodePoints(label));
+    const char* where = x1 + 4 + width <= kWidth - kRight ? "after"
+                        : x0 - 4 - width >= kLeft     ? "before"
+                                                      : "inside";
+    double x = where[0] == 'a' ? x1 + 4 : where[0] == 'b' ? x0 - 4 : x0 + 4;
     out << "<rect class=\"run slice-training\" " << Rect(x0, r.y, x1, r.y + kBar) << "><title>"
         << r.what << ", " << r.gpus << " GPUs: " << WindowText(r.run)
-        << "</title></rect><text class=\"run-label\" x=\""
-        << Num(std::min(x1 + 4, kWidth - kRight - 290)) << "\" y=\"" << Num(r.y + 12) << "\">"
-        << r.what << " · " << r.gpus << " GPUs · until " << DayText(r.run.end) << "</text>";
+        << "</title></rect><text class=\"run-label " << where << "\" x=\"" << Num(x) << "\" y=\""
+        << Num(r.y + 12) << "\" text-anchor=\"" << (where[0] == 'b' ? "end" : "start") << "\">"
+        << label << "</text>";
   }
   if (strip.business_end) {
     double x = scale.X(*strip.business_end);

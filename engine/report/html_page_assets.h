@@ -37,12 +37,17 @@ pre { background: #f5f6f8; padding: 6px 8px; margin: 4px 0; white-space: pre-wra
 .usage { fill: none; stroke: #1c1f24; stroke-width: 1.2; }
 .capacity { stroke: #1c1f24; stroke-width: 2; }
 .floor { fill: none; stroke: #e07b00; stroke-width: 2; stroke-dasharray: 6 4; }
+.floor-label { font-size: 11px; fill: #a85a00; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.supply { fill: rgba(63, 166, 107, 0.16); stroke: none; }
+.supply-edge { fill: none; stroke: #17703f; stroke-width: 1.6; stroke-dasharray: 2 2; pointer-events: none; }
+.run-label.inside { fill: #fff; stroke: none; }
 .mark rect { fill: rgba(200, 30, 40, 0.16); stroke: var(--error); stroke-width: 1.2; }
 .mark text { font-size: 11px; font-weight: 700; fill: var(--error); }
 .mark:hover rect, .mark:focus rect { fill: rgba(200, 30, 40, 0.3); }
 .legend { font-size: 12px; color: #4a515c; }
 .key { display: inline-block; width: 14px; height: 10px; margin: 0 4px 0 10px; vertical-align: middle; }
 .key.capacity { background: #1c1f24; height: 3px; } .key.floor { border-top: 3px dashed #e07b00; height: 0; }
+.key.supply { background: rgba(63, 166, 107, 0.25); border-top: 2px dashed #17703f; }
 .key.mark { background: rgba(200, 30, 40, 0.3); border: 1px solid var(--error); }
 .more-pools table { border-collapse: collapse; font-size: 12.5px; }
 .more-pools td, .more-pools th { border-bottom: 1px solid var(--line); padding: 2px 8px; text-align: left; }

@@ -261,7 +261,7 @@ void HtmlPage::WriteCharts() {
           "<span class=\"key slice-inference\"></span>inference <span class=\"key "
           "slice-other\"></span>other "
           "<span class=\"key capacity\"></span>capacity <span class=\"key "
-          "floor\"></span>production floor "
+          "floor\"></span>production floor <span class=\"key supply\"></span>confirmed supply cited "
           "<span class=\"key mark\"></span>finding</p></section>\n";
 }
 

@@ -35,11 +35,11 @@ std::string Lower(std::string s) {
 
 // A session over an example folder that keeps the facts, as --format html does.
 struct Linted {
-  explicit Linted(const std::string& folder) {
+  explicit Linted(const std::string& folder, const std::string& plan = "") {
     lint::SessionOptions options;
     options.no_config = true;
     options.keep_facts = true;
-    options.plans = {kExamples + folder + "plan.yaml"};
+    options.plans = {plan.empty() ? kExamples + folder + "plan.yaml" : plan};
     session = std::make_unique<lint::LintSession>(options);
     report = &session->Run();
   }
@@ -98,6 +98,59 @@ TEST_CASE("the scenario's charts: one per pool with allocations, stacked by one 
   CHECK(serve.floor[0].amount == 4);
   CHECK(serve.usage.size() == 1);
   CHECK(serve.usage[0].amount == 4);
+}
+
+// Only reservations and physical confirmations of the pool's accelerator
+// are supply: the quota and the forecast a-tune cites are not drawn.
+TEST_CASE("the confirmed supply behind each pool is a step function of what its allocations cite",
+          "[report][html]") {
+  Linted linted("");
+  std::vector<PoolChart> charts = linted.Charts();
+  auto supply_at = [](const PoolChart& c, const char* day) {
+    for (const report::Step& s : c.supply) {
+      if (s.window.start <= Day(day) && Day(day) < s.window.end) return s.amount;
+    }
+    return int64_t{-1};
+  };
+  const PoolChart& train = linted.Chart(charts, "train-eu");
+  CHECK(supply_at(train, "2027-04-12") == 16);  // r-apr
+  CHECK(supply_at(train, "2027-04-16") == 16);
+  CHECK(supply_at(train, "2027-04-17") == 0);
+  CHECK(supply_at(train, "2027-04-20") == 0);  // a-tune: a quota and a forecast only
+  CHECK(supply_at(linted.Chart(charts, "train-eu-a100"), "2027-04-13") == 16);  // r-apr2
+  CHECK(supply_at(linted.Chart(charts, "serve-eu"), "2027-04-20") == 8);  // pc-serve-eu: no window, always
+  CHECK(linted.Chart(charts, "serve-eu-spare").supply.empty());                  // cites nothing
+
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
+  CHECK(Count(html.out, "<path class=\"supply\"") == 3);
+  CHECK(Count(html.out, "<path class=\"supply-edge\"") == 3);
+  CHECK(html.out.find(">floor 4</text>") != std::string::npos);  // the floor named where it meets capacity
+}
+
+// One reservation cited by three allocations on three pools: the finding is
+// at the reservation, and each pool citing it shows it at its step.
+TEST_CASE("a supply record counted twice is marked on every pool that cites it", "[report][html]") {
+  Linted linted("", std::string(CAPOPS_SOURCE_DIR) + "/policies/capops-ai/fixtures/CAP-SUP-006/fires.yaml");
+  const auto& violations = linted.report->findings.violations;
+  std::vector<PoolChart> charts = linted.Charts();
+  REQUIRE(charts.size() == 3);
+  for (const PoolChart& c : charts) {
+    INFO(c.pool);
+    size_t double_counted = 0;
+    for (const report::Mark& m : c.marks) {
+      const eval::Violation& v = violations[m.finding];
+      if (v.rule_id != "CAP-SUP-006") continue;
+      ++double_counted;
+      CHECK(m.from_step);
+      CHECK(v.message.find(During(m.window)) != std::string::npos);
+    }
+    CHECK(double_counted == 1);
+    // A finding about one allocation and the reservation stays on that allocation's pool.
+    size_t idle = std::count_if(c.marks.begin(), c.marks.end(), [&](const report::Mark& m) {
+      return violations[m.finding].rule_id == "CAP-FIN-003";
+    });
+    CHECK(idle == 1);
+  }
 }
 
 // Every mark drawn from a rule's timeline step is at the interval its
@@ -165,6 +218,9 @@ TEST_CASE("a late training run: the minimum viable size ends past the business w
   CHECK(t.marks[0].window.end == Day("2027-04-29"));
   auto html = RunCli({"--no-config", "--format", "html", kExamples + "late-start/plan.yaml"});
   CHECK(Count(html.out, "<figure class=\"strip\"") == 1);
+  // Each size's label beside its bar or inside it, never over the bar's end.
+  CHECK(html.out.find("class=\"run-label after\"") != std::string::npos);
+  CHECK(Count(html.out, "class=\"run-label ") == 2);
   CHECK(html.out.find("href=\"#mark-s0-" + std::to_string(t.marks[0].finding) + "\"") != std::string::npos);
 }
 

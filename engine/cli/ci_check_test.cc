@@ -98,6 +98,21 @@ TEST_CASE("config: unknown keys and wrong types are located errors", "[cli][conf
       {"rules: {severity: {X: fatal}}\n",
        "1:23 severity of `X` must be `error`, `warning` or `info`, not `fatal`\n"},
       {"- a\n", "1:1 a config must be a mapping, not a list\n"},
+      {"rules-url: docs/index.html\n",
+       "1:12 `rules-url` must be an absolute `https://` or `http://` URL | the address where "
+       "`capops-lint doc -o DIR` is published, e.g. `https://example.org/capops/index.html`\n"},
+      {"rules-url: javascript:alert(1)\n",
+       "1:12 `rules-url` must be an absolute `https://` or `http://` URL | the address where "
+       "`capops-lint doc -o DIR` is published, e.g. `https://example.org/capops/index.html`\n"},
+      {"rules-url: https:///index.html\n",
+       "1:12 `rules-url` has no host | the address where `capops-lint doc -o DIR` is published, "
+       "e.g. `https://example.org/capops/index.html`\n"},
+      {"rules-url: \"https://x.org/a b\"\n",
+       "1:12 `rules-url` holds whitespace or a control character | the address where "
+       "`capops-lint doc -o DIR` is published, e.g. `https://example.org/capops/index.html`\n"},
+      {"rules-url: https://x.org/index.html#CAP-ALC-001\n",
+       "1:12 `rules-url` holds a fragment (`#…`); the rule id is added as one | the address where "
+       "`capops-lint doc -o DIR` is published, e.g. `https://example.org/capops/index.html`\n"},
   };
   for (const Case& c : cases) {
     INFO(c.text);
@@ -121,6 +136,30 @@ TEST_CASE("config: rule selection, severity and fail-on apply, and flags win", "
   CHECK(Has(r.out, "warning[CAP-GOV-001]"));
   CHECK(Has(r.out, "error[CAP-SUP-001]"));
   CHECK(Lint({"--config", config, "--fail-on", "error"}).exit_code == kExitFindings);
+}
+
+TEST_CASE("config: rules-url links SARIF rules to the catalogue, and --rules-url wins", "[cli][config]") {
+  Scratch s;
+  std::string config = s.Write(".capops.yaml", "plans: [plan.yaml]\nrules-url: https://a.example/rules/index.html\n");
+  auto help_uri = [](const std::string& sarif) {
+    nlohmann::json doc = nlohmann::json::parse(sarif);
+    for (const auto& rule : doc["runs"][0]["tool"]["driver"]["rules"]) {
+      if (rule["id"] == "CAP-ALC-001") return rule.value("helpUri", std::string());
+    }
+    return std::string();
+  };
+  RunResult from_config = Lint({"--config", config, "--format", "sarif"});
+  CHECK(help_uri(from_config.out) == "https://a.example/rules/index.html#CAP-ALC-001");
+  RunResult from_flag =
+      Lint({"--config", config, "--format", "sarif", "--rules-url", "http://b.example/c.html"});
+  CHECK(help_uri(from_flag.out) == "http://b.example/c.html#CAP-ALC-001");
+  for (const char* bad : {"b.example/c.html", "https://b.example/c.html#x", "file:///etc/passwd", ""}) {
+    INFO(bad);
+    RunResult r = Lint({"--config", config, "--format", "sarif", "--rules-url", bad});
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(Has(r.err, "--rules-url"));
+    CHECK(r.out.empty());
+  }
 }
 
 TEST_CASE("config: param values are checked against their types and change the outcome", "[cli][config]") {

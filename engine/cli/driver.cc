@@ -20,6 +20,7 @@
 #include "engine/cli/doc_command.h"
 #include "engine/cli/fmt_command.h"
 #include "engine/lint/result_cache.h"
+#include "engine/lint/config.h"
 #include "engine/lint/fail_on.h"
 #include "engine/cli/rules_command.h"
 #include "engine/cli/test_command.h"
@@ -154,6 +155,12 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
                     lint::kDefaultCacheDir + ")");
   app->add_option("--fail-on", *fail_on, "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app->add_option("--rules-url", s.rules_url,
+                  "where the rule catalogue (`doc`) is published: SARIF links each rule to URL#RULE-ID")
+      ->check([](const std::string& url) {
+        std::string why;
+        return lint::ValidRulesUrl(url, &why) ? std::string() : why;
+      });
   app->add_option("-j,--jobs", s.engine.jobs, "threads for files, plans and rules (default: the cores available)")
       ->check(CLI::Range(1, 256));
   app->add_flag("--allow-empty", s.allow_empty, "exit 0 even when no plan was found or every rule is disabled");

@@ -119,10 +119,46 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
   if (r.String("waivers", &file)) config->waivers = Resolve(dir, file, diags);
   if (r.String("baseline", &file)) config->baseline = Resolve(dir, file, diags);
   if (r.String("cache", &file)) config->cache = Resolve(dir, file, diags);
+  LocatedString url;
+  if (r.String("rules-url", &url)) {
+    std::string why;
+    if (ValidRulesUrl(url.text, &why)) {
+      config->rules_url = url.text;
+    } else {
+      ConfigError(diags, url.loc, "`rules-url` " + why).help =
+          "the address where `capops-lint doc -o DIR` is published, e.g. `https://example.org/capops/index.html`";
+    }
+  }
   r.Finish();
 }
 
 }  // namespace
+
+bool ValidRulesUrl(const std::string& url, std::string* why) {
+  std::string_view rest = url;
+  for (std::string_view scheme : {"https://", "http://"}) {
+    if (rest.substr(0, scheme.size()) == scheme) rest.remove_prefix(scheme.size());
+  }
+  if (rest.size() == url.size()) {
+    *why = "must be an absolute `https://` or `http://` URL";
+    return false;
+  }
+  if (rest.empty() || rest.front() == '/') {
+    *why = "has no host";
+    return false;
+  }
+  for (unsigned char c : url) {
+    if (c <= ' ' || c == 0x7f) {
+      *why = "holds whitespace or a control character";
+      return false;
+    }
+  }
+  if (url.find('#') != std::string::npos) {
+    *why = "holds a fragment (`#…`); the rule id is added as one";
+    return false;
+  }
+  return true;
+}
 
 std::optional<fs::path> FindConfig(const fs::path& start) {
   std::error_code ec;

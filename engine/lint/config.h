@@ -71,7 +71,16 @@ struct Config {
   std::string waivers;   // resolved; empty: none
   std::string baseline;  // resolved; empty: none
   std::string cache;     // resolved; empty: no result cache
+  /// `rules-url`: where the rule catalogue (`capops-lint doc`'s
+  /// index.html) is published; SARIF links each rule to `URL#RULE-ID`.
+  std::string rules_url;
 };
+
+/// Whether `url` can be published as a catalogue address: an absolute
+/// `https://` or `http://` URL with a host, no whitespace, no control
+/// character and no fragment (the rule id is added as one). False with a
+/// reason in `*why`.
+bool ValidRulesUrl(const std::string& url, std::string* why);
 
 struct ConfigResult {
   Config config;

@@ -89,6 +89,8 @@ bool LintSession::SettleConfig() {
   options_.baseline = Either(options_.baseline, config_.baseline);
   options_.cache = Either(options_.cache, config_.cache);
   report_.fail_on = options_.fail_on.value_or(config_.fail_on.value_or(FailOn::kError));
+  report_.rules_url = Either(options_.rules_url, config_.rules_url);
+  report_.config_path = config_.path;
   if (options_.plans.empty()) return Refuse("no plan files given (name them, or set `plans:` in .capops.yaml)");
   return true;
 }

@@ -48,6 +48,7 @@ struct SessionOptions {
   std::string write_baseline;            // record the findings there, then report only new ones
   std::string cache;                     // reuse findings of unchanged plans, kept here; default: the config's
   std::optional<FailOn> fail_on;         // default: the config's, else error
+  std::string rules_url;                 // the published rule catalogue; default: the config's
   bool trace = false;                    // record each violation's clause trace (--explain)
   bool allow_empty = false;              // a run with no plan or no rule enabled is not refused
   /// Keep each plan's facts in the report (Report::facts, for the HTML
@@ -80,6 +81,10 @@ struct Report {
   /// and errors, in report order (eval::SortViolations).
   eval::LintReport findings;
   FailOn fail_on = FailOn::kError;
+  /// Where the rule catalogue is published (`rules-url`); "" when not said.
+  std::string rules_url;
+  /// The config file the run read; "" when none.
+  std::string config_path;
   /// The plan files linted, sorted; for reports that list what was checked.
   std::vector<std::string> plan_files;
   /// With SessionOptions::keep_facts: the facts of each plan evaluated, in

@@ -38,6 +38,13 @@ struct RuleDescriptor {
   std::string name;                      // the CPL rule name
   std::string summary;                   // first line of its `///` doc, else its name
   std::string help;                      // the doc, then `because` and `fix` of its first deny
+  std::vector<std::string> because;      // of each deny/warn that has one, once each
+  std::vector<std::string> fix;
+  /// The params the rule reads and their values in this run.
+  struct Param {
+    std::string name, type, value;
+  };
+  std::vector<Param> params;
   Severity severity = Severity::kError;  // after the config's overrides
   bool enabled = true;                   // false: disabled in the config
   std::string owner;
@@ -62,6 +69,12 @@ struct CiOptions {
   /// JUnit: the findings that fail the run are failures; the others are
   /// listed as output of their testcase.
   lint::FailOn fail_on = lint::FailOn::kError;
+  /// SARIF: the published rule catalogue (`rules-url`): each rule's
+  /// `helpUri` is `URL#RULE-ID`, and the tool's `informationUri` is URL.
+  std::string rules_url;
+  /// SARIF: `automationDetails.id`, the analysis a run belongs to (one per
+  /// config file, so code scanning keeps their alerts apart); "" for none.
+  std::string automation_id;
 };
 
 void WriteSarif(const SourceManager& sources, const eval::LintReport& report,

@@ -289,6 +289,46 @@ TEST_CASE("SARIF: a finding keeps its fingerprint when lines move, and %SRCROOT%
   }
 }
 
+// What code scanning shows beside an alert: the rule's help as Markdown,
+// linked to the published catalogue; one analysis per config file.
+TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[report][sarif]") {
+  const std::string url = "https://example.org/capops/index.html";
+  nlohmann::json run = nlohmann::json::parse(
+      Lint({"--config", kCi, "--rules-url", url, "--format", "sarif", "--fail-on", "never"}))["runs"][0];
+  const auto& driver = run["tool"]["driver"];
+  CHECK(driver["informationUri"] == url);
+  size_t rules = 0;
+  for (const auto& rule : driver["rules"]) {
+    std::string id = rule["id"];
+    if (id.rfind("CAP-", 0) != 0) continue;
+    ++rules;
+    INFO(id);
+    CHECK(rule["helpUri"] == url + "#" + id);
+    std::string markdown = rule["help"]["markdown"];
+    CHECK(markdown.find("**Why:** ") != std::string::npos);
+    CHECK(markdown.find("**Fix:** ") != std::string::npos);
+    CHECK(markdown.find("Owner: ") != std::string::npos);
+    CHECK(rule["help"]["text"].get<std::string>().find("because: ") != std::string::npos);
+    if (id == "CAP-ALC-001") {
+      CHECK(markdown.find("| `research_slices` | `set<Slice>` | `[\"exploration\", \"training\", \"tuning\"]` |") !=
+            std::string::npos);
+    }
+  }
+  CHECK(rules >= 37);
+  // The repository holding this source tree is the root: the config is named under it.
+  std::string id = run["automationDetails"]["id"];
+  CHECK(std::regex_match(id, std::regex("capops/(.*/)?examples/ci/\\.capops\\.yaml/")));
+
+  // Without a catalogue address, no link (SARIF wants absolute ones); without a config, no analysis id.
+  nlohmann::json bare = nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", kPlan}))["runs"][0];
+  CHECK_FALSE(bare["tool"]["driver"].contains("informationUri"));
+  CHECK_FALSE(bare.contains("automationDetails"));
+  for (const auto& rule : bare["tool"]["driver"]["rules"]) {
+    CHECK_FALSE(rule.contains("helpUri"));
+    CHECK(rule["help"].contains("markdown"));
+  }
+}
+
 TEST_CASE("SARIF: output is identical across runs", "[report][sarif]") {
   CHECK(Lint({"--config", kCi, "--format", "sarif"}) ==
         Lint({"--config", kCi, "--format", "sarif"}));

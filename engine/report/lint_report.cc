@@ -1,11 +1,13 @@
 // Renders a lint::Report in the format asked for. Entry point: WriteLintReport.
 #include "engine/report/lint_report.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <utility>
 
 #include "engine/lint/finding_key.h"
+#include "engine/lint/rule_catalog.h"
 #include "engine/lint/result_cache.h"
 #include "engine/report/html_report.h"
 #include "engine/report/report.h"
@@ -37,6 +39,11 @@ bool ParseFormat(std::string_view name, Format* out) {
 std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
   const Engine& engine = *report.engine;
   std::vector<RuleDescriptor> rules = DescribeRules(*engine.program(), engine.sources());
+  for (const check::RuleInfo& info : engine.program()->rules) {
+    auto it = std::find_if(rules.begin(), rules.end(), [&](const RuleDescriptor& r) { return r.id == info.id; });
+    if (it == rules.end()) continue;
+    for (const lint::ParamEntry& p : lint::RuleParams(engine, info)) it->params.push_back({p.name, p.type, p.value});
+  }
   if (report.selection == nullptr) return rules;
   for (RuleDescriptor& r : rules) {
     r.enabled = report.selection->enabled(r.id);
@@ -63,6 +70,13 @@ void SarifIdentities(const lint::Report& report, CiOptions* ci) {
     if (dir == dir.parent_path()) break;
   }
   ci->source_root = root.string();
+  // One analysis per config file, named by where it is in the repository.
+  if (!report.config_path.empty()) {
+    fs::path config = fs::absolute(report.config_path, ec).lexically_normal();
+    fs::path rel = config.lexically_relative(root);
+    if (!ec && !rel.empty() && *rel.begin() != "..")
+      ci->automation_id = "capops/" + rel.generic_string() + "/";
+  }
   if (report.engine == nullptr) return;
   lint::FindingKeys keys(*report.sources, report.engine->options().facts, root);
   for (const eval::Violation& v : report.findings.violations) {
@@ -80,6 +94,7 @@ void WriteLintReport(const lint::Report& report, Format format, const LintReport
   ci.version = options.version;
   ci.plan_files = report.plan_files;
   ci.fail_on = report.fail_on;
+  ci.rules_url = report.rules_url;
   switch (format) {
     case Format::kText:
     case Format::kMarkdown:  // no Markdown lint report: the text one, never nothing

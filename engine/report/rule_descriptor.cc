@@ -20,6 +20,12 @@ std::vector<RuleDescriptor> DescribeRules(const check::Program& program,
     const std::string& doc = info.rule->doc;
     d.summary = doc.empty() ? info.rule->name : doc.substr(0, doc.find('\n'));
     d.help = doc.empty() ? d.summary : doc;
+    for (const syntax::Emit& emit : info.rule->emits) {
+      if (!emit.because.empty() && std::find(d.because.begin(), d.because.end(), emit.because) == d.because.end())
+        d.because.push_back(emit.because);
+      if (!emit.fix.empty() && std::find(d.fix.begin(), d.fix.end(), emit.fix) == d.fix.end())
+        d.fix.push_back(emit.fix);
+    }
     if (!info.rule->emits.empty()) {
       const auto& emit = info.rule->emits.front();
       if (!emit.because.empty()) d.help += "\nbecause: " + emit.because;

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "engine/common/escape.h"
 #include "engine/common/json_text.h"
 #include "engine/report/ci_report.h"
 #include "engine/lint/finding_key.h"
@@ -89,15 +90,35 @@ const char* CodeSummary(std::string_view id) {
   return "A problem capops-lint found in its inputs";
 }
 
-Json RuleJson(const RuleDescriptor& r) {
+// A rule's help as code scanning shows it beside an alert: its doc, why it
+// matters, how to fix it, the params it reads with this run's values.
+std::string HelpMarkdown(const RuleDescriptor& r) {
+  std::string md = MarkdownText(r.help.substr(0, r.help.find("\nbecause: ")));
+  for (const std::string& b : r.because) md += "\n\n**Why:** " + MarkdownText(b);
+  for (const std::string& f : r.fix) md += "\n\n**Fix:** " + MarkdownText(f);
+  if (!r.params.empty()) md += "\n\n| param | type | value |\n|---|---|---|";
+  auto cell = [](const std::string& text) {
+    std::string out = "`";
+    for (char c : Visible(text)) out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : std::string(1, c);
+    return out + "`";
+  };
+  for (const RuleDescriptor::Param& p : r.params)
+    md += "\n| " + cell(p.name) + " | " + cell(p.type) + " | " + cell(p.value) + " |";
+  md += "\n\nOwner: " + MarkdownText(r.owner) + " · source: " + MarkdownText(r.source);
+  return md;
+}
+
+Json RuleJson(const RuleDescriptor& r, const CiOptions& options) {
   Json properties = {{"owner", r.owner}, {"source", r.source}, {"tags", r.tags}};
-  return Json{{"id", r.id},
-              {"name", r.name},
-              {"shortDescription", Message(r.summary)},
-              {"fullDescription", Message(r.help)},
-              {"help", Message(r.help)},
-              {"defaultConfiguration", {{"enabled", r.enabled}, {"level", Level(r.severity)}}},
-              {"properties", std::move(properties)}};
+  Json rule = {{"id", r.id},
+               {"name", r.name},
+               {"shortDescription", Message(r.summary)},
+               {"fullDescription", Message(r.help)},
+               {"help", {{"text", r.help}, {"markdown", HelpMarkdown(r)}}},
+               {"defaultConfiguration", {{"enabled", r.enabled}, {"level", Level(r.severity)}}},
+               {"properties", std::move(properties)}};
+  if (!options.rules_url.empty()) rule["helpUri"] = options.rules_url + "#" + r.id;
+  return rule;
 }
 
 // `fingerprint`: the finding's identity, "" when not known.
@@ -165,7 +186,7 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
   std::map<std::string, size_t> rule_index;
   for (const RuleDescriptor& r : rules) {
     rule_index.emplace(r.id, rule_list.size());
-    rule_list.push_back(RuleJson(r));
+    rule_list.push_back(RuleJson(r, options));
   }
   Json results = Json::array();
   for (size_t k = 0; k < report.violations.size(); ++k) {
@@ -194,11 +215,13 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
                  {"version", options.version},
                  {"semanticVersion", options.version},
                  {"rules", std::move(rule_list)}};
+  if (!options.rules_url.empty()) driver["informationUri"] = options.rules_url;
   Json run = {
       {"tool", {{"driver", std::move(driver)}}},
       {"results", std::move(results)},
       {"columnKind", "unicodeCodePoints"},
       {"properties", {{"rulesetDigest", report.ruleset_digest}, {"baselined", report.baselined}}}};
+  if (!options.automation_id.empty()) run["automationDetails"] = {{"id", options.automation_id}};
   if (!options.source_root.empty()) {
     std::string root = options.source_root.back() == '/' ? options.source_root : options.source_root + "/";
     run["originalUriBaseIds"] = {{"SRCROOT", {{"uri", Uri(root)}}}};

@@ -2,16 +2,22 @@
 # Validates SARIF files the way a real consumer would read them:
 #   1. Microsoft's SARIF validator (npm @microsoft/sarif-multitool, `validate`),
 #      whose JSON, schema and SARIF-rule findings come back as a SARIF log;
-#      any result at level `error` fails;
+#      any result at level `error` fails, and with `--no-warnings` any
+#      result at all;
 #   2. the SARIF 2.1.0 JSON schema shipped in that package, with ajv (strict
 #      about enums and minimums that the multitool lets through).
 # Installs the pinned packages (package-lock.json) on first use.
 #
-#   tests/sarif/validate.sh report.sarif [more.sarif …]
+#   tests/sarif/validate.sh [--no-warnings] report.sarif [more.sarif …]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+strict=0
+if [[ ${1:-} == --no-warnings ]]; then
+  strict=1
+  shift
+fi
 if (($# == 0)); then
-  echo "usage: $0 FILE.sarif…" >&2
+  echo "usage: $0 [--no-warnings] FILE.sarif…" >&2
   exit 2
 fi
 if ! command -v npm >/dev/null; then
@@ -38,14 +44,14 @@ for file in "$@"; do
     status=1
     continue
   fi
-  if ! node - "$log" "$file" <<'JS'
-const [log, file] = process.argv.slice(2);
+  if ! node - "$log" "$file" "$strict" <<'JS'
+const [log, file, strict] = process.argv.slice(2);
 const results = JSON.parse(require('fs').readFileSync(log, 'utf8')).runs.flatMap(r => r.results || []);
 const text = r => {
   const m = r.message || {};
   return m.text || [m.id, ...(m.arguments || [])].join(' ');
 };
-const errors = results.filter(r => (r.level || 'warning') === 'error');
+const errors = results.filter(r => strict === '1' || (r.level || 'warning') === 'error');
 for (const r of results) {
   console.error(`sarif: ${file}: ${r.level || 'warning'} ${r.ruleId}: ${text(r)}`);
 }

@@ -155,6 +155,8 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
                     lint::kDefaultCacheDir + ")");
   app->add_option("--fail-on", *fail_on, "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app->add_option("--source-root", s.source_root,
+                  "SARIF: the directory %SRCROOT% stands for (default: the repository of the working directory)");
   app->add_option("--rules-url", s.rules_url,
                   "where the rule catalogue (`doc`) is published: SARIF links each rule to URL#RULE-ID")
       ->check([](const std::string& url) {

@@ -25,11 +25,7 @@ Diagnostic& ConfigError(Diagnostics* diags, SourceLoc loc, std::string message) 
 fs::path ConfigRoot(const fs::path& dir) {
   std::error_code ec;
   fs::path start = fs::absolute(dir.empty() ? fs::path(".") : dir, ec).lexically_normal();
-  for (fs::path p = start; !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / ".git", ec)) return p;
-    if (!p.has_relative_path()) break;
-  }
-  return start;
+  return RepositoryRoot(start).value_or(start);
 }
 
 bool Under(const fs::path& root, const fs::path& path) {
@@ -133,6 +129,17 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
 }
 
 }  // namespace
+
+std::optional<fs::path> RepositoryRoot(const fs::path& start) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start.empty() ? fs::path(".") : start, ec).lexically_normal();
+  if (ec) return std::nullopt;
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec)) return p;
+    if (!p.has_relative_path()) break;
+  }
+  return std::nullopt;
+}
 
 bool ValidRulesUrl(const std::string& url, std::string* why) {
   std::string_view rest = url;

@@ -76,6 +76,10 @@ struct Config {
   std::string rules_url;
 };
 
+/// The repository `start` is in: the nearest directory at or above it
+/// holding a `.git`, absolute and normalised; nullopt outside any.
+std::optional<std::filesystem::path> RepositoryRoot(const std::filesystem::path& start);
+
 /// Whether `url` can be published as a catalogue address: an absolute
 /// `https://` or `http://` URL with a host, no whitespace, no control
 /// character and no fragment (the rule id is added as one). False with a

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <utility>
@@ -42,6 +43,17 @@ std::vector<std::string> DedupByIdentity(const std::vector<std::string>& paths,
     kept.push_back(path);
   }
   return kept;
+}
+
+bool CoversAll(const std::vector<std::string>& have, const std::vector<std::string>& wanted) {
+  std::set<Identity> present;
+  for (const std::string& path : have) {
+    if (std::optional<Identity> id = IdentityOf(path)) present.insert(*id);
+  }
+  return std::all_of(wanted.begin(), wanted.end(), [&](const std::string& path) {
+    std::optional<Identity> id = IdentityOf(path);
+    return id && present.count(*id) != 0;
+  });
 }
 
 bool IsSameFileAsAny(const std::string& output, const std::vector<std::string>& inputs,

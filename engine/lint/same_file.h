@@ -24,6 +24,10 @@ bool SameFile(const std::string& a, const std::string& b);
 std::vector<std::string> DedupByIdentity(const std::vector<std::string>& paths,
                                          std::vector<std::string>* dropped);
 
+/// True when every file of `wanted` is one of `have`, by identity; a path
+/// of `wanted` that cannot be stat'ed is not among them. One stat per path.
+bool CoversAll(const std::vector<std::string>& have, const std::vector<std::string>& wanted);
+
 /// True, with `*error` saying which, when `output` is the same file as one
 /// of `inputs`: writing it would destroy an input (`-o plan.yaml`).
 bool IsSameFileAsAny(const std::string& output, const std::vector<std::string>& inputs,

@@ -47,6 +47,15 @@ TEST_CASE("SameFile: one file under any spelling, a link included", "[cli]") {
   CHECK_FALSE(SameFile(d.P("inv.yaml"), d.P("missing.yaml")));
 }
 
+TEST_CASE("CoversAll: every wanted file among those given, by identity", "[cli]") {
+  Dir d;
+  CHECK(CoversAll({d.P("link.yaml"), d.P("copy.yaml")}, {d.P("sub/../inv.yaml"), d.P("hard.yaml")}));
+  CHECK(CoversAll({d.P("inv.yaml")}, {}));
+  CHECK_FALSE(CoversAll({d.P("inv.yaml")}, {d.P("copy.yaml")}));  // equal text, another file
+  CHECK_FALSE(CoversAll({d.P("inv.yaml"), d.P("missing.yaml")}, {d.P("missing.yaml")}));
+  CHECK_FALSE(CoversAll({}, {d.P("inv.yaml")}));
+}
+
 TEST_CASE("DedupByIdentity keeps the first mention and lists the others", "[cli]") {
   Dir d;
   Strings dropped;

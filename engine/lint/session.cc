@@ -91,6 +91,12 @@ bool LintSession::SettleConfig() {
   report_.fail_on = options_.fail_on.value_or(config_.fail_on.value_or(FailOn::kError));
   report_.rules_url = Either(options_.rules_url, config_.rules_url);
   report_.config_path = config_.path;
+  if (!options_.source_root.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(options_.source_root, ec))
+      return Refuse("--source-root `" + options_.source_root + "` is not a directory");
+    report_.source_root = fs::absolute(options_.source_root, ec).lexically_normal().string();
+  }
   if (options_.plans.empty()) return Refuse("no plan files given (name them, or set `plans:` in .capops.yaml)");
   return true;
 }
@@ -207,11 +213,8 @@ std::vector<std::string> LintSession::PartialRunFiles() const {
   for (const std::string& arg : config_.plans) {
     if (!all.Add(arg, &error)) return {};  // the config's own plans are not to be had: judge every waiver
   }
-  std::set<fs::path> linted;
-  for (const std::string& p : plan_set_.plans()) linted.insert(fs::weakly_canonical(p));
-  bool partial = std::any_of(all.plans().begin(), all.plans().end(),
-                             [&](const std::string& p) { return linted.count(fs::weakly_canonical(p)) == 0; });
-  if (!partial) return {};
+  // By the files themselves, however the config and the command line spell them.
+  if (CoversAll(plan_set_.plans(), all.plans())) return {};
   std::vector<std::string> files = plan_set_.plans();
   for (const PlanGroup& g : plan_set_.groups()) files.insert(files.end(), g.inventories.begin(), g.inventories.end());
   return files;

@@ -49,6 +49,7 @@ struct SessionOptions {
   std::string cache;                     // reuse findings of unchanged plans, kept here; default: the config's
   std::optional<FailOn> fail_on;         // default: the config's, else error
   std::string rules_url;                 // the published rule catalogue; default: the config's
+  std::string source_root;               // SARIF's %SRCROOT%; default: the repository of the working directory
   bool trace = false;                    // record each violation's clause trace (--explain)
   bool allow_empty = false;              // a run with no plan or no rule enabled is not refused
   /// Keep each plan's facts in the report (Report::facts, for the HTML
@@ -83,6 +84,9 @@ struct Report {
   FailOn fail_on = FailOn::kError;
   /// Where the rule catalogue is published (`rules-url`); "" when not said.
   std::string rules_url;
+  /// The directory SARIF's %SRCROOT% stands for, absolute, when given
+  /// (`--source-root`); "" to use the repository of the working directory.
+  std::string source_root;
   /// The config file the run read; "" when none.
   std::string config_path;
   /// The plan files linted, sorted; for reports that list what was checked.

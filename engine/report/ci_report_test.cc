@@ -329,6 +329,26 @@ TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[re
   }
 }
 
+TEST_CASE("SARIF: --source-root says what %SRCROOT% stands for", "[report][sarif]") {
+  const std::string examples = std::string(CAPOPS_SOURCE_DIR) + "/examples";
+  nlohmann::json run = nlohmann::json::parse(
+      Lint({"--no-config", "--format", "sarif", "--source-root", examples + "/./", kPlan}))["runs"][0];
+  CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + examples + "/");
+  const auto& where = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+  CHECK(where["uri"] == "visual-inspection/plan.yaml");
+  CHECK(where["uriBaseId"] == "SRCROOT");
+  for (const std::string& bad : {examples + "/missing", kPlan}) {
+    INFO(bad);
+    std::vector<std::string> args = {"capops-lint", "--no-config", "--format", "sarif", "--source-root", bad, kPlan};
+    std::vector<const char*> argv;
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    CHECK(cli::Run(static_cast<int>(argv.size()), argv.data(), out, err) == cli::kExitUsage);
+    CHECK(err.str().find("is not a directory") != std::string::npos);
+    CHECK(out.str().empty());
+  }
+}
+
 TEST_CASE("SARIF: output is identical across runs", "[report][sarif]") {
   CHECK(Lint({"--config", kCi, "--format", "sarif"}) ==
         Lint({"--config", kCi, "--format", "sarif"}));

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "engine/lint/config.h"
 #include "engine/lint/finding_key.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/lint/result_cache.h"
@@ -54,21 +55,16 @@ std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
 
 namespace {
 
-// The source root SARIF's %SRCROOT% stands for: the repository the working
-// directory is in (the nearest with `.git`), else the working directory;
+// The source root SARIF's %SRCROOT% stands for: the one given
+// (--source-root), else the repository the working directory is in (the
+// nearest with `.git`), else the working directory;
 // and each finding's identity relative to it, as a baseline keys it.
 void SarifIdentities(const lint::Report& report, CiOptions* ci) {
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);
   if (ec) return;
-  fs::path root = cwd;
-  for (fs::path dir = cwd; !dir.empty(); dir = dir.parent_path()) {
-    if (fs::exists(dir / ".git", ec)) {
-      root = dir;
-      break;
-    }
-    if (dir == dir.parent_path()) break;
-  }
+  fs::path root = !report.source_root.empty() ? fs::path(report.source_root)
+                                              : lint::RepositoryRoot(cwd).value_or(cwd);
   ci->source_root = root.string();
   // One analysis per config file, named by where it is in the repository.
   if (!report.config_path.empty()) {

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The Debian package, built with cpack from the build tree and checked with
+# dpkg's own tools:
+#   - its control fields (name, version, architecture, the libraries it
+#     needs, found by dpkg-shlibdeps) and its files (the binary, the stdlib,
+#     the pack, the scenario example its tests read, the man page, the bash
+#     completion, the copyright file);
+#   - unpacked anywhere (dpkg-deb -x), the binary finds its own data beside
+#     it, not the source tree: it lints the example, its pack's tests pass;
+#   - dpkg accepts it for installation (--dry-run, as root);
+#   - the man page renders without a groff warning, and it and the
+#     completion name every option and subcommand `--help` lists.
+# Usage: check_deb.sh BUILD_DIR SOURCE_DIR. Exit 77 (skipped) without cpack or dpkg-deb.
+set -uo pipefail
+
+build=$1
+src=$2
+for tool in cpack dpkg-deb dpkg-shlibdeps; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "skipped: $tool is not installed (scripts/install-deps installs it)"
+    exit 77
+  fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+expect() {  # expect WHAT EXPECTED ACTUAL
+  [[ $2 == "$3" ]] || fail "$1: expected $2, got ${3:-nothing}"
+}
+
+(cd "$build" && cpack -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1) || {
+  cat "$tmp/cpack.log"
+  fail "cpack failed"
+  exit 1
+}
+deb=$(ls "$tmp"/out/*.deb 2>/dev/null)
+[[ -n $deb && -s $deb ]] || { fail "cpack wrote no .deb"; exit 1; }
+
+version=$("$build/engine/capops-lint" --version | head -1 | grep -o '[0-9][0-9.]*' | head -1)
+field() { dpkg-deb --field "$deb" "$1"; }
+expect "Package" capops "$(field Package)"
+expect "Version" "$version" "$(field Version)"
+expect "Architecture" "$(dpkg --print-architecture)" "$(field Architecture)"
+for lib in libfyaml libre2 libantlr4-runtime libssl3 libstdc++6; do
+  [[ $(field Depends) == *"$lib"* ]] || fail "Depends does not name $lib: $(field Depends)"
+done
+[[ -n $(field Maintainer) && -n $(field Description) ]] || fail "no Maintainer or Description"
+
+dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
+for f in ./usr/bin/capops-lint ./usr/share/man/man1/capops-lint.1 \
+    ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
+    ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
+    ./usr/share/capops/examples/visual-inspection/plan.yaml; do
+  grep -qx -- "$f" "$tmp/files" || fail "the package has no $f"
+done
+grep -q -- "$build\|$src" "$tmp/files" && fail "the package lists a path of the build machine"
+
+root=$tmp/root
+dpkg-deb -x "$deb" "$root"
+lint=$root/usr/bin/capops-lint
+file "$lint" 2>/dev/null | grep -q "not stripped" && fail "the binary is not stripped"
+"$lint" -v --no-config "$root/usr/share/capops/examples/visual-inspection/plan.yaml" >"$tmp/lint.out" 2>"$tmp/lint.err"
+expect "exit code linting the packaged example" 1 $?
+grep -q "error\[CAP-SUP-005\]" "$tmp/lint.out" || fail "the packaged binary found no CAP-SUP-005 in the example"
+grep "debug: policy " "$tmp/lint.err" >"$tmp/policies"
+[[ -s $tmp/policies ]] || fail "no policy logged with -v"
+if grep -v -- "debug: policy $root/usr/share/capops/" "$tmp/policies" | grep -q .; then
+  fail "policies read from outside the package: $(grep -v -- "$root/usr/share/capops/" "$tmp/policies" | head -3)"
+fi
+(cd "$tmp" && "$lint" test >"$tmp/test.out" 2>&1)
+expect "exit code of the packaged pack's tests" 0 $?
+grep -q " 0 failed" "$tmp/test.out" || fail "the packaged pack's tests: $(tail -1 "$tmp/test.out")"
+
+if [[ $(id -u) -eq 0 ]]; then
+  dpkg --dry-run -i "$deb" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the package: $(cat "$tmp/dpkg.log")"
+fi
+
+man=$root/usr/share/man/man1/capops-lint.1
+if command -v groff >/dev/null; then
+  warnings=$(groff -man -ww -z "$man" 2>&1)
+  [[ -z $warnings ]] || fail "groff warns about the man page: $warnings"
+else
+  echo "note: groff is not installed; the man page was not rendered"
+fi
+completion=$root/usr/share/bash-completion/completions/capops-lint
+help=$("$lint" --help)
+options=$(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u)
+subcommands=$(sed -n '/^Subcommands:/,$p' <<<"$help" | awk 'NR > 1 && NF {print $1}')
+for word in $options $subcommands; do
+  escaped=${word//-/\\\\-}
+  grep -q -- "$escaped\|$word" "$man" || fail "the man page does not name $word"
+  grep -qw -- "$word" "$completion" || fail "the bash completion does not offer $word"
+done
+offered=$(bash -c "source '$completion'; COMP_WORDS=(capops-lint --format ''); COMP_CWORD=2; _capops_lint; echo \${COMPREPLY[*]}")
+expect "completion of --format" "text short json sarif junit github html" "$offered"
+offered=$(bash -c "source '$completion'; COMP_WORDS=(capops-lint che); COMP_CWORD=1; _capops_lint; echo \${COMPREPLY[*]}")
+expect "completion of a subcommand" "check-rules" "$offered"
+
+if ((failures)); then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "$(basename "$deb"): $(du -h "$deb" | cut -f1), $(wc -l <"$tmp/files") entries; unpacked, it lints and tests with its own data"

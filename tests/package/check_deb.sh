@@ -58,6 +58,7 @@ for f in ./usr/bin/capops-lint ./usr/share/man/man1/capops-lint.1 \
   grep -qx -- "$f" "$tmp/files" || fail "the package has no $f"
 done
 grep -q -- "$build\|$src" "$tmp/files" && fail "the package lists a path of the build machine"
+grep -q -- "^./usr/include/\|\.a$\|/cmake/" "$tmp/files" && fail "the package carries the embedding files (component dev)"
 
 root=$tmp/root
 dpkg-deb -x "$deb" "$root"

@@ -6,6 +6,7 @@
 
 #include "engine/common/escape.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/report/json_schema.h"
 
 namespace capops::cli::doc {
 
@@ -32,27 +33,6 @@ struct Entry {
   std::vector<FieldRow> fields;
   std::vector<std::string> members;  // enums, as YAML writes them
 };
-
-std::string ValuesOf(const TypeTable& schema, TypeId type) {
-  const Type& t = schema.Get(type);
-  switch (t.kind) {
-    case TypeKind::kList: return ValuesOf(schema, t.elem);
-    case TypeKind::kBytes: return "a size with its unit: `80GiB`, `1.5TB`, `512MB`";
-    case TypeKind::kBandwidth: return "a rate with its unit: `5GB/s`, `800MiB/s`";
-    case TypeKind::kDuration: return "a duration: `5d`, `36h`, `2w`, `1d12h`";
-    case TypeKind::kDate: return "a calendar date: `2027-04-15`";
-    case TypeKind::kDouble: return "a number: `0.8`";
-    case TypeKind::kRef: return "an id: refers to the `" + schema.records[t.index].name + "` with that `id`";
-    case TypeKind::kEnum: {
-      std::string out = "one of";
-      const EnumDef& e = schema.enums[t.index];
-      for (size_t i = 0; i < e.members.size(); ++i)
-        out += std::string(i == 0 ? " " : ", ") + "`" + EnumDef::FactSpelling(e.members[i]) + "`";
-      return out;
-    }
-    default: return "";
-  }
-}
 
 std::string SourceText(const SourceManager& sources, const Span& span) {
   return sources.file(span.file).text().substr(span.begin, span.end - span.begin);
@@ -84,7 +64,7 @@ std::vector<Entry> BuildEntries(const Engine& engine, const CatalogPaths& paths,
         row.required = !field->optional && !field->has_default;
         if (f.default_value) row.default_text = SourceText(sources, f.default_value->span);
         row.doc = f.doc;
-        row.values = ValuesOf(schema, field->type);
+        row.values = report::ValueShape(schema, field->type);
         auto r = readers.find(decl.name + "." + f.name);
         if (r != readers.end()) row.readers = r->second;
         e.fields.push_back(std::move(row));

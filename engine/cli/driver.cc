@@ -18,6 +18,7 @@
 #include "engine/cli/check_command.h"
 #include "engine/cli/check_rules_command.h"
 #include "engine/cli/doc_command.h"
+#include "engine/cli/schema_command.h"
 #include "engine/cli/fmt_command.h"
 #include "engine/lint/result_cache.h"
 #include "engine/lint/config.h"
@@ -275,6 +276,15 @@ Command AddDoc(CLI::App* app, Shared* shared) {
   return {sub, [o, shared] { return RunDoc(*o, shared->out, shared->err); }};
 }
 
+Command AddSchema(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<SchemaOptions>();
+  CLI::App* sub = app->add_subcommand("schema", "write the fact schema as a JSON Schema, for editors and validators");
+  sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
+  sub->add_option("-o,--output", o->output, "write it to FILE instead of stdout");
+  sub->add_option("--format", o->format, "output format")->check(CLI::IsMember({"json-schema"}));
+  return {sub, [o, shared] { return RunSchema(*o, shared->out, shared->err); }};
+}
+
 Command AddFmt(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<FmtOptions>();
   CLI::App* sub = app->add_subcommand("fmt", "rewrite CPL files in place in one canonical layout");
@@ -347,7 +357,8 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   std::vector<Command> commands = {AddExplain(&app, &shared),   AddEval(&app, &shared, limits),
                                    AddCheckRules(&app, &shared), AddTest(&app, &shared),
                                    AddRules(&app, &shared),      AddDoc(&app, &shared),
-                                   AddFmt(&app, &shared),        AddWhyNot(&app, &shared, limits)};
+                                   AddFmt(&app, &shared),        AddWhyNot(&app, &shared, limits),
+                                   AddSchema(&app, &shared)};
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "engine/cli/driver.h"
 #include "engine/cli/rules_command.h"
 #include "tests/support/fixture.h"
+#include "tests/support/run_cli.h"
 
 namespace capops::cli {
 namespace {
@@ -306,6 +308,51 @@ rule reads_through_a_function {
   CHECK(md.find("- reads: [`Inventory.pools`](schema.md#Inventory), [`Pool.hosts`](schema.md#Pool), "
                 "[`Pool.id`](schema.md#Pool), [`Pool.role`](schema.md#Pool)\n") != std::string::npos);
   CHECK(md.find("PoolRole.research`]") == std::string::npos);  // an enum member is no field
+}
+
+// The generated JSON Schema says what the schema says (the real validator's
+// verdicts are in tests/schema/); writing it over an input is refused.
+TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy", "[cli][schema]") {
+  testing::CliResult r = testing::RunCli({"schema", "--format", "json-schema"});
+  REQUIRE(r.exit_code == kExitClean);
+  nlohmann::json schema = nlohmann::json::parse(r.out);
+  CHECK(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+  CHECK(schema["properties"]["kind"]["enum"] == nlohmann::json({"Inventory", "CapacityPlan"}));
+  const auto& defs = schema["$defs"];
+  const auto& demand = defs["Demand"];
+  CHECK(demand["additionalProperties"] == false);
+  CHECK(demand["required"] == nlohmann::json({"id"}));  // `slice` has a default
+  CHECK(demand["properties"]["slice"]["anyOf"][0]["default"] == "unsliced");
+  const auto& floor = demand["properties"]["floor"];
+  CHECK(floor["anyOf"][0]["type"] == "integer");  // optional: null reads as absent
+  CHECK(floor["anyOf"][1]["type"] == "null");
+  CHECK(floor["description"].get<std::string>().find("production keeps at all times") != std::string::npos);
+  const auto& role = defs["Pool"]["properties"]["role"]["enum"];
+  CHECK(std::find(role.begin(), role.end(), "production-replacement") != role.end());
+  CHECK(std::find(role.begin(), role.end(), "production_replacement") != role.end());
+  CHECK(defs["AcceleratorType"]["properties"]["memory"]["pattern"] ==
+        "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B$");
+  CHECK(defs["CapacityPlan"]["properties"]["allocations"]["anyOf"][0]["default"] == nlohmann::json::array());
+
+  TempPack tmp({});
+  std::string policy = (tmp.dir / "policy.cpl").string();
+  std::ofstream(policy) << "package t\n/// a record\nrecord Extra {\n  name: string\n}\n";
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  std::string before = slurp(policy);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"schema", "-o", policy, policy}, {"schema", "-o", tmp.dir.string()},
+        {"schema", "--format", "yaml"}}) {
+    testing::CliResult refused = testing::RunCli(args);
+    INFO(refused.err);
+    CHECK(refused.exit_code == kExitUsage);
+    CHECK_FALSE(refused.err.empty());
+  }
+  CHECK(slurp(policy) == before);
+  testing::CliResult with_pack = testing::RunCli({"schema", policy});
+  CHECK(nlohmann::json::parse(with_pack.out)["$defs"]["Extra"]["description"] == "a record");
 }
 
 }  // namespace

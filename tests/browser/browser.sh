@@ -7,13 +7,7 @@ if [[ -z $browser ]]; then
   exit 77
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../support/checks.sh"
 
 # Renders $1 (an HTML file, optionally with ?query) into $tmp/dom.html.
 render() {
@@ -37,7 +31,4 @@ xpath() {
   xmllint --html --xpath "$1" "$tmp/dom.html" 2>/dev/null
 }
 
-expect() {  # expect WHAT EXPECTED ACTUAL
-  [[ $2 == "$3" ]] || fail "$1: expected $2, got ${3:-nothing}"
-}
 

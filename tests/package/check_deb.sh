@@ -21,16 +21,7 @@ for tool in cpack dpkg-deb dpkg-shlibdeps; do
     exit 77
   fi
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-expect() {  # expect WHAT EXPECTED ACTUAL
-  [[ $2 == "$3" ]] || fail "$1: expected $2, got ${3:-nothing}"
-}
+source "$(dirname "$0")/../support/checks.sh"
 
 (cd "$build" && cpack -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1) || {
   cat "$tmp/cpack.log"
@@ -54,7 +45,7 @@ dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
 for f in ./usr/bin/capops-lint ./usr/share/man/man1/capops-lint.1 \
     ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
     ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
-    ./usr/share/capops/examples/visual-inspection/plan.yaml; do
+    ./usr/share/capops/examples/visual-inspection/plan.yaml ./usr/share/capops/schema/capops.schema.json; do
   grep -qx -- "$f" "$tmp/files" || fail "the package has no $f"
 done
 grep -q -- "$build\|$src" "$tmp/files" && fail "the package lists a path of the build machine"
@@ -101,8 +92,4 @@ expect "completion of --format" "text short json sarif junit github html" "$offe
 offered=$(bash -c "source '$completion'; COMP_WORDS=(capops-lint che); COMP_CWORD=1; _capops_lint; echo \${COMPREPLY[*]}")
 expect "completion of a subcommand" "check-rules" "$offered"
 
-if ((failures)); then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "$(basename "$deb"): $(du -h "$deb" | cut -f1), $(wc -l <"$tmp/files") entries; unpacked, it lints and tests with its own data"
+finish "$(basename "$deb"): $(du -h "$deb" | cut -f1), $(wc -l <"$tmp/files") entries; unpacked, it lints and tests with its own data"

@@ -12,19 +12,12 @@ set -uo pipefail
 lint=$1
 src=$2
 workflow=$src/examples/ci/github-workflow.yml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/../support/checks.sh"
 cp -r "$src/examples" "$src/policies" "$tmp/"  # copies: the config's paths may not leave the repository
 mkdir -p "$tmp/build/engine"
 ln -s "$lint" "$tmp/build/engine/capops-lint"
 cd "$tmp" || exit 1
 mkdir .git  # the repository root: the config's paths stay inside it
-
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
 
 steps=0
 while read -r command; do
@@ -56,8 +49,4 @@ for f in $uploads; do
   esac
 done
 
-if ((failures)); then
-  echo "$failures check(s) failed"
-  exit 1
-fi
-echo "the workflow's $steps capops-lint steps run and write what it uploads: $(echo $uploads)"
+finish "the workflow's $steps capops-lint steps run and write what it uploads: $(echo $uploads)"

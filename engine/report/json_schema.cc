@@ -1,0 +1,165 @@
+// The fact schema as a JSON Schema (json_schema.h).
+#include "engine/report/json_schema.h"
+
+#include <nlohmann/json.hpp>
+
+#include "engine/common/json_text.h"
+#include "engine/facts/loader.h"
+#include "engine/report/report.h"
+
+namespace capops::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The loader's literal forms (common/units.h), as patterns.
+constexpr const char* kQuantity = "[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B";
+constexpr const char* kDurationPattern = "^([0-9]+[wdhms])+$";
+constexpr const char* kDatePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
+class SchemaWriter {
+ public:
+  explicit SchemaWriter(const Engine& engine) : engine_(engine), schema_(engine.program()->schema) {}
+
+  Json Write() {
+    Json defs = Json::object();
+    std::vector<std::string> kinds;
+    for (const auto& module : engine_.program()->modules) {
+      for (const syntax::RecordDecl& decl : module->records) {
+        auto it = schema_.record_by_name.find(decl.name);
+        if (it == schema_.record_by_name.end()) continue;
+        defs[decl.name] = Record(schema_.records[it->second], decl);
+        if (decl.is_document) kinds.push_back(decl.name);
+      }
+    }
+    Json choices = Json::array();
+    for (const std::string& kind : kinds) {
+      choices.push_back({{"if", {{"properties", {{"kind", {{"const", kind}}}}}, {"required", {"kind"}}}},
+                         {"then", {{"$ref", "#/$defs/" + kind}}}});
+    }
+    return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+            {"title", "capops facts"},
+            {"description",
+             "One YAML document of a capops fact file: a `CapacityPlan` or an `Inventory`, told apart by "
+             "`kind`. Generated from the rule set's schema by `capops-lint schema --format json-schema`."},
+            {"type", "object"},
+            {"required", {"apiVersion", "kind"}},
+            {"properties",
+             {{"apiVersion", {{"const", facts::kApiVersion}, {"description", "The fact format's version."}}},
+              {"kind", {{"enum", kinds}, {"description", "What this document holds."}}}}},
+            {"allOf", std::move(choices)},
+            {"$defs", std::move(defs)}};
+  }
+
+ private:
+  Json Record(const RecordDef& def, const syntax::RecordDecl& decl) {
+    Json properties = Json::object(), required = Json::array();
+    if (decl.is_document) {
+      properties["apiVersion"] = {{"const", facts::kApiVersion}};
+      properties["kind"] = {{"const", decl.name}};
+    }
+    for (const syntax::FieldDecl& f : decl.fields) {
+      const FieldDef* field = def.Find(f.name);
+      if (field == nullptr) continue;
+      Json p = Type(field->type);
+      std::string description = f.doc;
+      std::string shape = ValueShape(schema_, field->type);
+      if (!shape.empty()) description += (description.empty() ? "" : "\n\n") + Capitalised(shape) + ".";
+      if (!description.empty()) p["description"] = description;
+      if (field->has_default) p["default"] = Json::parse(ValueJson(field->default_value));
+      if (field->optional || field->has_default) {
+        p = {{"anyOf", {p, {{"type", "null"}}}}};  // null reads as absent
+        if (!description.empty()) p["description"] = description;
+      } else {
+        required.push_back(f.name);
+      }
+      properties[f.name] = std::move(p);
+    }
+    Json out = {{"type", "object"}};
+    if (!decl.doc.empty()) out["description"] = decl.doc;
+    out["properties"] = std::move(properties);
+    if (!required.empty()) out["required"] = std::move(required);
+    out["additionalProperties"] = false;
+    return out;
+  }
+
+  Json Type(TypeId id) {
+    const capops::Type& t = schema_.Get(id);
+    switch (t.kind) {
+      case TypeKind::kBool: return {{"type", "boolean"}};
+      case TypeKind::kInt: return {{"type", "integer"}};
+      case TypeKind::kDouble: return {{"type", "number"}};
+      // The loader takes a plain scalar's text where text is wanted
+      // (`owner: 007` is "007"), so a YAML number or boolean is text here.
+      case TypeKind::kString: return {{"type", {"string", "number", "boolean"}}};
+      case TypeKind::kDate:
+        return {{"type", "string"}, {"format", "date"}, {"pattern", kDatePattern}, {"examples", {"2027-04-15"}}};
+      case TypeKind::kDuration:
+        return {{"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
+      case TypeKind::kBytes:
+        return {{"type", "string"}, {"pattern", std::string("^") + kQuantity + "$"}, {"examples", {"80GiB", "1.5TB"}}};
+      case TypeKind::kBandwidth:
+        return {{"type", "string"}, {"pattern", std::string("^") + kQuantity + "/s$"}, {"examples", {"5GB/s"}}};
+      case TypeKind::kEnum: {
+        const EnumDef& e = schema_.enums[t.index];
+        Json spellings = Json::array();
+        for (const std::string& m : e.members) spellings.push_back(EnumDef::FactSpelling(m));
+        for (const std::string& m : e.members) {
+          if (EnumDef::FactSpelling(m) != m) spellings.push_back(m);  // `_` for `-` is read too
+        }
+        return {{"enum", std::move(spellings)}};
+      }
+      case TypeKind::kRef: return {{"type", {"string", "number", "boolean"}}};
+      case TypeKind::kRecord: return {{"$ref", "#/$defs/" + schema_.records[t.index].name}};
+      case TypeKind::kList: {
+        Json list = {{"type", "array"}, {"items", Type(t.elem)}};
+        if (t.is_set) list["uniqueItems"] = true;
+        return list;
+      }
+      case TypeKind::kMap: {
+        Json map = {{"type", "object"}, {"additionalProperties", Type(t.elem)}};
+        if (schema_.KindOf(t.key) == TypeKind::kEnum) map["propertyNames"] = Type(t.key);
+        return map;
+      }
+      default: return Json::object();  // any value
+    }
+  }
+
+  static std::string Capitalised(std::string text) {
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+    return text;
+  }
+
+  const Engine& engine_;
+  const TypeTable& schema_;
+};
+
+}  // namespace
+
+std::string ValueShape(const TypeTable& schema, TypeId type) {
+  const capops::Type& t = schema.Get(type);
+  switch (t.kind) {
+    case TypeKind::kList: return ValueShape(schema, t.elem);
+    case TypeKind::kBytes: return "a size with its unit: `80GiB`, `1.5TB`, `512MB`";
+    case TypeKind::kBandwidth: return "a rate with its unit: `5GB/s`, `800MiB/s`";
+    case TypeKind::kDuration: return "a duration: `5d`, `36h`, `2w`, `1d12h`";
+    case TypeKind::kDate: return "a calendar date: `2027-04-15`";
+    case TypeKind::kDouble: return "a number: `0.8`";
+    case TypeKind::kRef: return "an id: refers to the `" + schema.records[t.index].name + "` with that `id`";
+    case TypeKind::kEnum: {
+      std::string out = "one of";
+      const EnumDef& e = schema.enums[t.index];
+      for (size_t i = 0; i < e.members.size(); ++i)
+        out += std::string(i == 0 ? " " : ", ") + "`" + EnumDef::FactSpelling(e.members[i]) + "`";
+      return out;
+    }
+    default: return "";
+  }
+}
+
+std::string FactJsonSchema(const Engine& engine) {
+  return SchemaWriter(engine).Write().dump(2) + "\n";
+}
+
+}  // namespace capops::report

@@ -1,0 +1,36 @@
+// The fact schema as a JSON Schema (draft 2020-12), for the editors and
+// validators planners already use: the YAML language server's completion
+// and hover (`yaml.schemas`, or a `# yaml-language-server: $schema=`
+// modeline), ajv in CI.
+//
+//   std::string text = report::FactJsonSchema(engine);  // one document
+//
+// Generated from the rule set's `document` and `record` declarations
+// (stdlib/schema.cpl and any pack's own): each record an object that allows
+// no other key, each field with its doc comment as `description`; required
+// fields listed; defaults given; an optional or defaulted field may be
+// `null` (the loader reads that as absent); enums as their YAML spellings
+// (`production-replacement`, also written `production_replacement`);
+// dates, durations, sizes and rates as strings with the loader's patterns
+// and examples; a `ref` as a string naming the record it refers to. A file's
+// documents are told apart by `kind`.
+//
+// Not expressible here, so left to capops-lint: ids unique in their list,
+// references that name an existing record, calendar-valid dates (Feb 30),
+// values past 64 bits, a window whose `end` and `duration` disagree.
+#pragma once
+
+#include <string>
+
+#include "engine/api/engine.h"
+
+namespace capops::report {
+
+/// The JSON Schema of a compiled rule set's fact documents, as JSON text.
+std::string FactJsonSchema(const Engine& engine);
+
+/// What a value of `type` looks like in YAML, for people: "a size with its
+/// unit: `80GiB`, `1.5TB`, `512MB`"; "" for plain types.
+std::string ValueShape(const TypeTable& schema, TypeId type);
+
+}  // namespace capops::report

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# CTest `schema.json-schema`: `capops-lint schema --format json-schema`
+# checked by a real JSON Schema validator (ajv, draft 2020-12, from the npm
+# packages of tests/sarif/):
+#   - every shipped example and every fact fixture of the pack is valid;
+#   - a misspelt field, a wrong enum value and a unit-less size are not;
+#   - over tests/bad-inputs/*.yaml, the schema and capops-lint's own schema
+#     check agree (a file is rejected by both or by neither), but for the
+#     cases listed in known_disagreements.txt, each with its reason; a case
+#     listed there that no longer disagrees fails too, so the list stays true.
+# Inputs that are not YAML to either reader are not a schema question and
+# are left out. Usage: check_json_schema.sh CAPOPS_LINT SOURCE_DIR
+set -uo pipefail
+
+lint=$1
+src=$2
+here=$(cd "$(dirname "$0")" && pwd)
+modules=$src/tests/sarif/node_modules
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "schema: node and npm are needed (scripts/install-deps installs them)" >&2
+  exit 1
+fi
+if [[ ! -e $modules/ajv/dist/2020.js || ! -e $modules/ajv-formats || ! -e $modules/js-yaml ]]; then
+  (cd "$src/tests/sarif" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
+fi
+source "$(dirname "$0")/../support/checks.sh"
+
+"$lint" schema --format json-schema -o "$tmp/capops.schema.json" || { echo "FAIL: capops-lint schema"; exit 1; }
+validate() { node "$here/validate_facts.js" "$tmp/capops.schema.json" "$@"; }
+
+# Valid: the examples and the pack's fixtures.
+mapfile -t shipped < <(cd "$src" && find examples policies -name '*.yaml' ! -path 'examples/ci/*' | sort)
+(cd "$src" && validate "${shipped[@]}") >"$tmp/shipped.txt" 2>&1
+[[ $(grep -c ': valid$' "$tmp/shipped.txt") -eq ${#shipped[@]} && ${#shipped[@]} -ge 50 ]] ||
+  fail "shipped facts the schema rejects: $(grep -v ': valid$' "$tmp/shipped.txt" | head -5)"
+
+# Invalid: one mistake each.
+inventory() { printf 'apiVersion: capops.dev/v1\nkind: Inventory\naccelerator_types:\n  - {id: l4, model: L4, %s, interconnect: pcie4}\n' "$1"; }
+inventory 'memroy: 24GiB' >"$tmp/misspelt.yaml"
+inventory 'memory: 24' >"$tmp/unitless.yaml"
+inventory 'memory: 24GiB' >"$tmp/enum.yaml"
+printf 'pools:\n  - {id: p, accelerator: l4, hosts: 1, gpus_per_host: 4, region: eu, role: lab}\n' >>"$tmp/enum.yaml"
+inventory 'memory: 24GiB' >"$tmp/good.yaml"
+validate "$tmp"/{misspelt,unitless,enum,good}.yaml >"$tmp/mistakes.txt" 2>&1
+grep -q "misspelt.yaml: invalid: .*must NOT have additional properties" "$tmp/mistakes.txt" || fail "a misspelt field passes: $(cat "$tmp/mistakes.txt")"
+grep -q "unitless.yaml: invalid: .*/memory must be string" "$tmp/mistakes.txt" || fail "a unit-less size passes: $(cat "$tmp/mistakes.txt")"
+grep -q "enum.yaml: invalid: .*/role must be equal to one of the allowed values" "$tmp/mistakes.txt" || fail "a wrong enum value passes: $(cat "$tmp/mistakes.txt")"
+grep -q "good.yaml: valid" "$tmp/mistakes.txt" || fail "the same inventory without a mistake fails: $(cat "$tmp/mistakes.txt")"
+
+# Agreement with capops-lint on the hostile-input corpus.
+known=$here/known_disagreements.txt
+disagree=()
+declare -A verdict  # file → valid, invalid or not YAML: one validator run for all
+while IFS= read -r line; do
+  verdict[${line%%: *}]=$(sed 's/^.*: \(valid\|invalid\|not YAML\)\(: .*\)\{0,1\}$/\1/' <<<"$line")
+done < <(validate "$src"/tests/bad-inputs/*.yaml 2>&1)
+for file in "$src"/tests/bad-inputs/*.yaml; do
+  name=$(basename "$file" .yaml)
+  capops=$("$lint" --no-config --format json --inventory "$src/examples/visual-inspection/inventory.yaml" "$file" 2>/dev/null |
+    node -e 'let d; try { d = JSON.parse(require("fs").readFileSync(0, "utf8")); } catch (e) { console.log("no-report"); process.exit(0); }
+             const codes = d.errors.map(e => e.code);
+             console.log(codes.includes("yaml") ? "yaml" : codes.length ? "invalid" : "valid");')
+  ajv=${verdict[$file]:-no verdict}
+  [[ $capops == yaml || $ajv == "not YAML" ]] && continue
+  [[ $capops == no-report ]] && { fail "$name: capops-lint wrote no JSON report"; continue; }
+  [[ $capops == "$ajv" ]] && continue
+  disagree+=("$name")
+  grep -q "^$name: " "$known" || fail "$name: capops-lint says $capops, the JSON Schema says $ajv (not in $(basename "$known"))"
+done
+while IFS= read -r line; do
+  name=${line%%:*}
+  [[ -z $name || $name == \#* ]] && continue
+  [[ " ${disagree[*]} " == *" $name "* ]] || fail "$name is listed in $(basename "$known") but no longer disagrees"
+done <"$known"
+
+finish "schema: ${#shipped[@]} shipped fact files valid, 3 mistakes caught, agreement on tests/bad-inputs but for ${#disagree[@]} listed cases"

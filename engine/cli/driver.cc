@@ -18,6 +18,7 @@
 #include "engine/cli/check_command.h"
 #include "engine/cli/check_rules_command.h"
 #include "engine/cli/doc_command.h"
+#include "engine/cli/init_command.h"
 #include "engine/cli/schema_command.h"
 #include "engine/cli/fmt_command.h"
 #include "engine/lint/result_cache.h"
@@ -285,6 +286,13 @@ Command AddSchema(CLI::App* app, Shared* shared) {
   return {sub, [o, shared] { return RunSchema(*o, shared->out, shared->err); }};
 }
 
+Command AddInit(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<InitOptions>();
+  CLI::App* sub = app->add_subcommand("init", "write an annotated plan and inventory to start from (never over a file)");
+  sub->add_option("dir", o->dir, "where to write plan.yaml, inventory.yaml and capops.schema.json (default: here)");
+  return {sub, [o, shared] { return RunInit(*o, shared->out, shared->err); }};
+}
+
 Command AddFmt(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<FmtOptions>();
   CLI::App* sub = app->add_subcommand("fmt", "rewrite CPL files in place in one canonical layout");
@@ -358,7 +366,7 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
                                    AddCheckRules(&app, &shared), AddTest(&app, &shared),
                                    AddRules(&app, &shared),      AddDoc(&app, &shared),
                                    AddFmt(&app, &shared),        AddWhyNot(&app, &shared, limits),
-                                   AddSchema(&app, &shared)};
+                                   AddSchema(&app, &shared),     AddInit(&app, &shared)};
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

@@ -355,5 +355,59 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   CHECK(nlohmann::json::parse(with_pack.out)["$defs"]["Extra"]["description"] == "a record");
 }
 
+// The skeleton gives exactly the finding its header announces, and none once
+// the planner does what the header says; it never writes over a file.
+TEST_CASE("init: an annotated plan that gives only the finding it says, never over a file", "[cli][init]") {
+  TempPack tmp({});
+  fs::path dir = tmp.dir / "new";
+  testing::CliResult init = testing::RunCli({"init", dir.string()});
+  INFO(init.err);
+  REQUIRE(init.exit_code == kExitClean);
+  auto slurp = [](const fs::path& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  std::string plan = slurp(dir / "plan.yaml"), inventory = slurp(dir / "inventory.yaml");
+  for (const std::string* text : {&plan, &inventory})
+    CHECK(text->rfind("# yaml-language-server: $schema=capops.schema.json\n", 0) == 0);
+  CHECK(plan.find("CAP-GOV-001") != std::string::npos);
+  CHECK(plan.find("  # The smallest group the run still makes sense on.") != std::string::npos);  // a field's doc
+  CHECK(inventory.find("# (a size with its unit: `80GiB`") != std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(dir / "capops.schema.json"))["title"] == "capops facts");
+
+  std::string plan_path = (dir / "plan.yaml").string();
+  testing::CliResult lint = testing::RunCli({"--no-config", "--format", "short", plan_path});
+  CHECK(lint.exit_code == kExitFindings);
+  size_t record = plan.find("\n  decision: ");  // the decision record's first line
+  REQUIRE(record != std::string::npos);
+  CHECK(lint.out == plan_path + ":" + std::to_string(std::count(plan.begin(), plan.begin() + record + 1, '\n') + 1) +
+                        ":3: error[CAP-GOV-001]: decision record misses trade-off, residual risk accepted\n");
+  // Done as the header says: clean.
+  std::ofstream(plan_path, std::ios::app) << "  trade_off: one run now instead of two smaller ones\n"
+                                          << "  residual_risk: the run may finish late\n";
+  testing::CliResult done = testing::RunCli({"--no-config", "--format", "short", plan_path});
+  CHECK(done.out.empty());
+  CHECK(done.exit_code == kExitClean);
+
+  // Never over a file: not a second time, not over one file of three, not a dangling link.
+  std::string finished = slurp(dir / "plan.yaml");
+  testing::CliResult again = testing::RunCli({"init", dir.string()});
+  CHECK(again.exit_code == kExitUsage);
+  CHECK(again.err.find("refusing to overwrite") != std::string::npos);
+  CHECK(slurp(dir / "plan.yaml") == finished);
+  fs::create_directories(tmp.dir / "one");
+  std::ofstream(tmp.dir / "one" / "capops.schema.json") << "{}";
+  CHECK(testing::RunCli({"init", (tmp.dir / "one").string()}).exit_code == kExitUsage);
+  CHECK_FALSE(fs::exists(tmp.dir / "one" / "plan.yaml"));
+  fs::create_directories(tmp.dir / "link");
+  fs::create_symlink(tmp.dir / "nowhere.yaml", tmp.dir / "link" / "inventory.yaml");
+  CHECK(testing::RunCli({"init", (tmp.dir / "link").string()}).exit_code == kExitUsage);
+  CHECK_FALSE(fs::exists(tmp.dir / "nowhere.yaml"));
+  std::ofstream(tmp.dir / "file") << "x";
+  testing::CliResult in_file = testing::RunCli({"init", (tmp.dir / "file").string()});
+  CHECK(in_file.exit_code == kExitUsage);
+  CHECK_FALSE(in_file.err.empty());
+}
+
 }  // namespace
 }  // namespace capops::cli

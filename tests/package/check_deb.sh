@@ -67,6 +67,10 @@ fi
 expect "exit code of the packaged pack's tests" 0 $?
 grep -q " 0 failed" "$tmp/test.out" || fail "the packaged pack's tests: $(tail -1 "$tmp/test.out")"
 
+"$lint" init "$tmp/started" >/dev/null 2>"$tmp/init.err"
+expect "exit code of init from the package" 0 $?
+[[ -s $tmp/started/plan.yaml ]] || fail "init from the package wrote no plan: $(cat "$tmp/init.err")"
+
 if [[ $(id -u) -eq 0 ]]; then
   dpkg --dry-run -i "$deb" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the package: $(cat "$tmp/dpkg.log")"
 fi

@@ -2,7 +2,8 @@
 # CTest `schema.json-schema`: `capops-lint schema --format json-schema`
 # checked by a real JSON Schema validator (ajv, draft 2020-12, from the npm
 # packages of tests/sarif/):
-#   - every shipped example and every fact fixture of the pack is valid;
+#   - every shipped example, every fact fixture of the pack and what
+#     `capops-lint init` writes is valid;
 #   - a misspelt field, a wrong enum value and a unit-less size are not;
 #   - over tests/bad-inputs/*.yaml, the schema and capops-lint's own schema
 #     check agree (a file is rejected by both or by neither), but for the
@@ -33,6 +34,11 @@ mapfile -t shipped < <(cd "$src" && find examples policies -name '*.yaml' ! -pat
 (cd "$src" && validate "${shipped[@]}") >"$tmp/shipped.txt" 2>&1
 [[ $(grep -c ': valid$' "$tmp/shipped.txt") -eq ${#shipped[@]} && ${#shipped[@]} -ge 50 ]] ||
   fail "shipped facts the schema rejects: $(grep -v ': valid$' "$tmp/shipped.txt" | head -5)"
+
+# Valid: what `capops-lint init` writes, against the schema it writes beside it.
+"$lint" init "$tmp/init" >/dev/null || fail "capops-lint init"
+node "$here/validate_facts.js" "$tmp/init/capops.schema.json" "$tmp/init/plan.yaml" "$tmp/init/inventory.yaml" >"$tmp/init.txt" 2>&1
+[[ $(grep -c ': valid$' "$tmp/init.txt") -eq 2 ]] || fail "init's files do not pass their schema: $(cat "$tmp/init.txt")"
 
 # Invalid: one mistake each.
 inventory() { printf 'apiVersion: capops.dev/v1\nkind: Inventory\naccelerator_types:\n  - {id: l4, model: L4, %s, interconnect: pcie4}\n' "$1"; }

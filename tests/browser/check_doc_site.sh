@@ -45,7 +45,9 @@ search() {
   expect "nav entries shown for ?q=$1" "$(wc -w <<<"$2")" "$(xpath 'count(//nav//li[@data-rule][not(@hidden)])')"
 }
 
-search "cap-alc-001" "CAP-ALC-001"
+search "cap-alc-004" "CAP-ALC-004"
+# An id finds its rule and the rules whose text refers to it (CAP-ALC-010's doc does).
+search "cap-alc-001" "CAP-ALC-001 CAP-ALC-010"
 search "REPLACEMENT+capacity+recovery" "CAP-ALC-001"
 search "zzzz-no-such-rule" ""
 # A field: the rules the schema page says read it.

@@ -290,7 +290,7 @@ TEST_CASE("waivers: one suppresses, one expired, one matched nothing", "[cli][wa
   RunResult r = Lint({"--no-config", "--waivers", waivers, s.Path("plan.yaml")});
   CHECK(r.exit_code == kExitFindings);
   CHECK(Has(r.out,
-            "plan.yaml:53:44: waived[CAP-ALC-001] exploration demand `explore` counts 2 GPUs of "
+            "plan.yaml:54:44: waived[CAP-ALC-001] exploration demand `explore` counts 2 GPUs of "
             "replacement "
             "pool `serve-eu-spare` as free (owner `reliability-lead`, until 2099-12-31)"));
   CHECK_FALSE(Has(r.out, "error[CAP-ALC-001]"));
@@ -383,7 +383,7 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   CHECK(Has(baseline,
             "  - {rule: \"CAP-ALC-001\", file: \"plan.yaml\", at: \"allocations[a-explore].pool\", "
             "facts: \"a=a-explore d=explore p=serve-eu-spare\", statement: \""));
-  CHECK_FALSE(Has(baseline, ":53"));  // no line numbers
+  CHECK_FALSE(Has(baseline, ":54"));  // no line numbers
   // The fact a finding points at is its `at`, not one of its facts, even
   // where the evidence shows it (a rule over computed values).
   CHECK(Has(baseline, "  - {rule: \"CAP-GOV-001\", file: \"plan.yaml\", at: \"decision\", statement: \""));
@@ -399,7 +399,7 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   CHECK(r.exit_code == kExitFindings);
   CHECK(r.out ==
         plan +
-            ":53:75: error[CAP-ALC-006]: allocation `a-tune` is interruptible but demand `tune-v3` "
+            ":54:75: error[CAP-ALC-006]: allocation `a-tune` is interruptible but demand `tune-v3` "
             "has no tested checkpoint restore\n");
   CHECK(
       Has(Lint({"--no-config", "--baseline", s.Path("baseline.yaml"), plan}).out, ", 8 baselined"));
@@ -468,11 +468,11 @@ TEST_CASE("a report is the same, byte for byte, with fact texts released or kept
 TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing else", "[cli]") {
   Scratch s;
   std::string plan_text = s.Read("plan.yaml");
-  // Line 53 holds the allocation CAP-ALC-001 points at.
+  // Line 54 holds the allocation CAP-ALC-001 points at.
   std::istringstream lines(plan_text);
-  std::string line53;
-  for (int i = 0; i < 53; ++i) std::getline(lines, line53);
-  REQUIRE(Has(line53, "a-explore"));
+  std::string line54;
+  for (int i = 0; i < 54; ++i) std::getline(lines, line54);
+  REQUIRE(Has(line54, "a-explore"));
 
   auto lint = [&](size_t release_text_bytes, Engine* engine) {
     std::string error;
@@ -500,12 +500,12 @@ TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing 
   }
   CHECK(released_files == 2);  // the plan and the inventory, not the policies
   std::string before = text_of(kept_engine, kept);
-  CHECK(Has(before, line53));
+  CHECK(Has(before, line54));
 
   s.Write("plan.yaml", plan_text + "# edited\n");  // lines already read back would stay
   std::string after = text_of(released_engine, released);
-  CHECK_FALSE(Has(after, line53));
-  CHECK(Has(after, "plan.yaml:53:44"));  // the finding is still there, and where it is
+  CHECK_FALSE(Has(after, line54));
+  CHECK(Has(after, "plan.yaml:54:44"));  // the finding is still there, and where it is
   CHECK(Has(after, "|   - {id: q-h100, kind: quota"));  // the inventory did not change
   CHECK(after.size() < before.size());
   CHECK(text_of(kept_engine, kept) == before);  // a kept text is what was linted

@@ -150,5 +150,50 @@ TEST_CASE("each example variant fires exactly the rules its README lists", "[pol
   }
 }
 
+// The pack README's traceability table names fixtures that exist, and every
+// rule of the pack encodes at least one of its statements.
+TEST_CASE("the pack's traceability table points at real fixtures and covers every rule", "[policies]") {
+  auto pack = CompilePack();
+  REQUIRE(pack->ok);
+  std::ifstream in(kPack / "README.md");
+  std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t start = readme.find("## Traceability");
+  REQUIRE(start != std::string::npos);
+  std::string table = readme.substr(start, readme.find("\n## ", start + 1) - start);
+  std::set<std::string> encoding;  // rule ids the table's rules column names
+  size_t rows = 0;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| ", 0) != 0 || line.rfind("| statement", 0) == 0) continue;
+    ++rows;
+    std::vector<std::string> cells;  // "| a | b |": the text between the bars
+    std::string inner = line.substr(2, line.size() - 4);
+    for (size_t at = 0;;) {
+      size_t bar = inner.find(" | ", at);
+      cells.push_back(inner.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+      if (bar == std::string::npos) break;
+      at = bar + 3;
+    }
+    REQUIRE(cells.size() == 5);
+    INFO(line);
+    for (size_t c : {2, 3}) {  // fires, stays quiet
+      if (cells[c] == "—") continue;
+      std::string path = cells[c].substr(cells[c].find('`') + 1);
+      path = path.substr(0, path.find('`'));
+      CHECK(fs::is_regular_file(kPack / "fixtures" / path));
+    }
+    std::istringstream ids(cells[1]);
+    for (std::string word; ids >> word;) {
+      size_t dash = word.find('-');
+      if (dash == 3 && word.size() >= 7) encoding.insert("CAP-" + word.substr(0, 7));
+    }
+  }
+  CHECK(rows >= 40);
+  for (const check::RuleInfo& r : pack->engine.program()->rules) {
+    INFO("rule no statement names: " << r.id);
+    CHECK(encoding.count(r.id) == 1);
+  }
+}
+
 }  // namespace
 }  // namespace capops

@@ -1,6 +1,7 @@
 // Pre-merge CI features end to end through Run(): config discovery and
 // overrides, directories and globs, waivers, baseline, --fail-on, --output.
 // Cases that need files write them to a fresh temporary directory.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,13 @@ constexpr auto& Lint = testing::RunCli;
 
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// The 1-based number of the first line of `text` that holds `part`, as text.
+std::string LineOf(const std::string& text, const std::string& part) {
+  size_t at = text.find(part);
+  REQUIRE(at != std::string::npos);
+  return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
 using Scratch = testing::ScratchDir;
@@ -289,10 +297,10 @@ TEST_CASE("waivers: one suppresses, one expired, one matched nothing", "[cli][wa
                                   WaiverEntry("CAP-CMP-001", "no-such-allocation", "2099-12-31"));
   RunResult r = Lint({"--no-config", "--waivers", waivers, s.Path("plan.yaml")});
   CHECK(r.exit_code == kExitFindings);
-  CHECK(Has(r.out,
-            "plan.yaml:54:44: waived[CAP-ALC-001] exploration demand `explore` counts 2 GPUs of "
-            "replacement "
-            "pool `serve-eu-spare` as free (owner `reliability-lead`, until 2099-12-31)"));
+  CHECK(Has(r.out, "plan.yaml:" + LineOf(s.Read("plan.yaml"), "{id: a-explore") +
+                       ":44: waived[CAP-ALC-001] exploration demand `explore` counts 2 GPUs of "
+                       "replacement pool `serve-eu-spare` as free (owner `reliability-lead`, until "
+                       "2099-12-31)"));
   CHECK_FALSE(Has(r.out, "error[CAP-ALC-001]"));
   CHECK(Has(r.out, "error[CAP-SUP-001]"));  // its waiver expired
   CHECK(Has(r.out, "warning[waiver]: waiver for `CAP-SUP-001` expired on 2020-01-01"));
@@ -383,7 +391,7 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   CHECK(Has(baseline,
             "  - {rule: \"CAP-ALC-001\", file: \"plan.yaml\", at: \"allocations[a-explore].pool\", "
             "facts: \"a=a-explore d=explore p=serve-eu-spare\", statement: \""));
-  CHECK_FALSE(Has(baseline, ":54"));  // no line numbers
+  CHECK_FALSE(Has(baseline, ":" + LineOf(s.Read("plan.yaml"), "{id: a-explore")));  // no line numbers
   // The fact a finding points at is its `at`, not one of its facts, even
   // where the evidence shows it (a rule over computed values).
   CHECK(Has(baseline, "  - {rule: \"CAP-GOV-001\", file: \"plan.yaml\", at: \"decision\", statement: \""));
@@ -397,12 +405,11 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   RunResult r =
       Lint({"--no-config", "--format", "short", "--baseline", s.Path("baseline.yaml"), plan});
   CHECK(r.exit_code == kExitFindings);
-  CHECK(r.out ==
-        plan +
-            ":54:75: error[CAP-ALC-006]: allocation `a-tune` is interruptible but demand `tune-v3` "
-            "has no tested checkpoint restore\n");
+  CHECK(r.out == plan + ":" + LineOf(s.Read("plan.yaml"), "{id: a-tune") +
+                     ":75: error[CAP-ALC-006]: allocation `a-tune` is interruptible but demand "
+                     "`tune-v3` has no tested checkpoint restore\n");
   CHECK(
-      Has(Lint({"--no-config", "--baseline", s.Path("baseline.yaml"), plan}).out, ", 8 baselined"));
+      Has(Lint({"--no-config", "--baseline", s.Path("baseline.yaml"), plan}).out, ", 9 baselined"));
 
   // Rewritten after the edit, the file differs by the one new line: it diffs well.
   Lint({"--no-config", "--write-baseline", s.Path("again.yaml"), plan});
@@ -468,11 +475,12 @@ TEST_CASE("a report is the same, byte for byte, with fact texts released or kept
 TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing else", "[cli]") {
   Scratch s;
   std::string plan_text = s.Read("plan.yaml");
-  // Line 54 holds the allocation CAP-ALC-001 points at.
+  // The line of the allocation CAP-ALC-001 points at.
+  std::string explore_line = LineOf(plan_text, "{id: a-explore");
   std::istringstream lines(plan_text);
-  std::string line54;
-  for (int i = 0; i < 54; ++i) std::getline(lines, line54);
-  REQUIRE(Has(line54, "a-explore"));
+  std::string explore_text;
+  for (int i = 0; i < std::stoi(explore_line); ++i) std::getline(lines, explore_text);
+  REQUIRE(Has(explore_text, "a-explore"));
 
   auto lint = [&](size_t release_text_bytes, Engine* engine) {
     std::string error;
@@ -500,12 +508,12 @@ TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing 
   }
   CHECK(released_files == 2);  // the plan and the inventory, not the policies
   std::string before = text_of(kept_engine, kept);
-  CHECK(Has(before, line54));
+  CHECK(Has(before, explore_text));
 
   s.Write("plan.yaml", plan_text + "# edited\n");  // lines already read back would stay
   std::string after = text_of(released_engine, released);
-  CHECK_FALSE(Has(after, line54));
-  CHECK(Has(after, "plan.yaml:54:44"));  // the finding is still there, and where it is
+  CHECK_FALSE(Has(after, explore_text));
+  CHECK(Has(after, "plan.yaml:" + explore_line + ":44"));  // the finding is still there, and where it is
   CHECK(Has(after, "|   - {id: q-h100, kind: quota"));  // the inventory did not change
   CHECK(after.size() < before.size());
   CHECK(text_of(kept_engine, kept) == before);  // a kept text is what was linted

@@ -82,7 +82,7 @@ TEST_CASE("the scenario's charts: one per pool with allocations, stacked by one 
   std::vector<std::string> pools;
   for (const PoolChart& c : charts) pools.push_back(c.pool);
   CHECK(pools ==
-        std::vector<std::string>{"train-eu", "train-eu-a100", "serve-eu", "serve-eu-spare"});
+        std::vector<std::string>{"train-eu", "train-eu-a100", "serve-eu", "serve-eu-spare", "serve-eu-peak"});
   const PoolChart& train = linted.Chart(charts, "train-eu");
   CHECK(train.capacity == 16);
   // a-train (16) from 04-12 to 04-17, a-tune (4) from 04-19 to 04-22.
@@ -98,6 +98,13 @@ TEST_CASE("the scenario's charts: one per pool with allocations, stacked by one 
   CHECK(serve.floor[0].amount == 4);
   CHECK(serve.usage.size() == 1);
   CHECK(serve.usage[0].amount == 4);
+  // The scale-out holds its own pool for the May peak only.
+  const PoolChart& peak = linted.Chart(charts, "serve-eu-peak");
+  CHECK(peak.capacity == 2);
+  CHECK(peak.peak == 2);
+  REQUIRE(peak.segments.size() == 1);
+  CHECK(peak.segments[0].window.start == Day("2027-05-03"));
+  CHECK(peak.segments[0].window.end == Day("2027-05-17"));
 }
 
 // Only reservations and physical confirmations of the pool's accelerator
@@ -120,10 +127,11 @@ TEST_CASE("the confirmed supply behind each pool is a step function of what its 
   CHECK(supply_at(linted.Chart(charts, "train-eu-a100"), "2027-04-13") == 16);  // r-apr2
   CHECK(supply_at(linted.Chart(charts, "serve-eu"), "2027-04-20") == 8);  // pc-serve-eu: no window, always
   CHECK(linted.Chart(charts, "serve-eu-spare").supply.empty());                  // cites nothing
+  CHECK(supply_at(linted.Chart(charts, "serve-eu-peak"), "2027-05-10") == 2);  // pc-serve-peak
 
   auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
-  CHECK(Count(html.out, "<path class=\"supply\"") == 3);
-  CHECK(Count(html.out, "<path class=\"supply-edge\"") == 3);
+  CHECK(Count(html.out, "<path class=\"supply\"") == 4);
+  CHECK(Count(html.out, "<path class=\"supply-edge\"") == 4);
   CHECK(html.out.find(">floor 4</text>") != std::string::npos);  // the floor named where it meets capacity
 }
 
@@ -231,7 +239,7 @@ TEST_CASE("the page has a card per finding and links marks and cards both ways",
   size_t findings = Count(shortened.out, "\n");
   REQUIRE(findings > 0);
   CHECK(Count(html.out, "<article class=\"card") == findings);
-  CHECK(Count(html.out, "<figure class=\"chart\"") == 4);
+  CHECK(Count(html.out, "<figure class=\"chart\"") == 5);
   std::smatch m;
   std::regex mark(R"re(href="#finding-(\d+)" id="mark-(\d+)-(\d+)")re");
   size_t marks = 0;

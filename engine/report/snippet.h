@@ -1,5 +1,6 @@
 // Source snippets for text reports: a line of a file with a span underlined,
-// as compilers print them (internal to engine/report).
+// as compilers print them (engine/report's, and the language server's
+// ranges: SpanEndColumn).
 //
 //    12 |   - {id: serve-eu-spare, accelerator: l4-24, role: production-replacement}
 //       |                                                    ---------------------- `p.role` is …

@@ -42,7 +42,7 @@ done
 [[ -n $(field Maintainer) && -n $(field Description) ]] || fail "no Maintainer or Description"
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
-for f in ./usr/bin/capops-lint ./usr/share/man/man1/capops-lint.1 \
+for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-lint.1 \
     ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
     ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
     ./usr/share/capops/examples/visual-inspection/plan.yaml ./usr/share/capops/schema/capops.schema.json; do
@@ -55,6 +55,23 @@ root=$tmp/root
 dpkg-deb -x "$deb" "$root"
 lint=$root/usr/bin/capops-lint
 file "$lint" 2>/dev/null | grep -q "not stripped" && fail "the binary is not stripped"
+file "$root/usr/bin/capops-lsp" 2>/dev/null | grep -q "not stripped" && fail "capops-lsp is not stripped"
+# The packaged language server: one session on the packaged example, its diagnostics published.
+plan_uri="file://$root/usr/share/capops/examples/visual-inspection/plan.yaml"
+python3 - "$plan_uri" "$root/usr/share/capops/examples/visual-inspection/plan.yaml" >"$tmp/lsp.in" <<'PY'
+import json, sys
+uri, path = sys.argv[1], sys.argv[2]
+msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": open(path).read()}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+for m in msgs:
+    b = json.dumps(m)
+    sys.stdout.write("Content-Length: %d\r\n\r\n%s" % (len(b.encode()), b))
+PY
+"$root/usr/bin/capops-lsp" <"$tmp/lsp.in" >"$tmp/lsp.out" 2>"$tmp/lsp.err"
+expect "exit code of a packaged capops-lsp session" 0 $?
+grep -q '"code":"CAP-SUP-005"' "$tmp/lsp.out" || fail "the packaged capops-lsp published no CAP-SUP-005: $(head -c 300 "$tmp/lsp.out")"
 "$lint" -v --no-config "$root/usr/share/capops/examples/visual-inspection/plan.yaml" >"$tmp/lint.out" 2>"$tmp/lint.err"
 expect "exit code linting the packaged example" 1 $?
 grep -q "error\[CAP-SUP-005\]" "$tmp/lint.out" || fail "the packaged binary found no CAP-SUP-005 in the example"

@@ -1,0 +1,46 @@
+// The base protocol of the Language Server Protocol (3.17): JSON-RPC 2.0
+// messages framed by `Content-Length` headers, over a byte stream.
+//
+//   Content-Length: 52\r\n
+//   \r\n
+//   {"jsonrpc":"2.0","id":1,"method":"shutdown"}
+//
+// A reader takes one framed message at a time. A body that is not JSON is
+// the server's to answer (a Parse error); a stream whose framing is broken
+// cannot be read on, because the next message's start is lost.
+#pragma once
+
+#include <istream>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace capops::lsp {
+
+enum class ReadStatus {
+  kMessage,     // `*body` holds one message's bytes
+  kEnd,         // the stream ended between messages
+  kBadFraming,  // `*error` says what was wrong; nothing more can be read
+};
+
+/// Reads one framed message. Headers are `Name: value` lines ended by CRLF
+/// (a bare LF is accepted), each at most 4 KiB; `Content-Length` is
+/// required, once, a decimal of at most `max_body` bytes. Other headers
+/// (`Content-Type`) are read and ignored.
+ReadStatus ReadMessage(std::istream& in, size_t max_body, std::string* body, std::string* error);
+
+/// Writes `message` framed, and flushes.
+void WriteMessage(std::ostream& out, const nlohmann::json& message);
+
+/// JSON-RPC and LSP error codes.
+namespace error_code {
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+inline constexpr int kServerNotInitialized = -32002;
+}  // namespace error_code
+
+}  // namespace capops::lsp

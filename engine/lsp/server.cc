@@ -1,0 +1,502 @@
+#include "engine/lsp/server.h"
+
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include "engine/common/source.h"
+#include "engine/lint/pack_locator.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lsp/jsonrpc.h"
+#include "engine/report/snippet.h"
+
+#ifndef CAPOPS_VERSION
+#define CAPOPS_VERSION "0.0.0"
+#endif
+
+namespace capops::lsp {
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+// LSP's MessageType.
+constexpr int kLogError = 1;
+constexpr int kLogWarning = 2;
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool IsYaml(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+bool IsInventory(const std::string& path) { return fs::path(path).filename() == "inventory.yaml"; }
+
+std::string Normal(const std::string& path) { return fs::path(path).lexically_normal().string(); }
+
+// The UTF-16 offset of 1-based character `column` of a line, as LSP counts:
+// a character past U+FFFF is two units; a byte that is not UTF-8 is one.
+uint32_t Utf16Column(const std::string& line, uint32_t column) {
+  uint32_t units = 0;
+  size_t i = 0;
+  for (uint32_t c = 1; c < column && i < line.size(); ++c) {
+    size_t n = Utf8SequenceLength(line, i);
+    if (n == 0) n = 1;
+    units += n == 4 ? 2 : 1;
+    i += n;
+  }
+  // Past the end of the line (a column just after it): one unit a character.
+  if (i >= line.size()) {
+    uint32_t counted = 0;
+    for (size_t j = 0; j < line.size();) {
+      size_t n = Utf8SequenceLength(line, j);
+      j += n == 0 ? 1 : n;
+      ++counted;
+    }
+    if (column > counted + 1) units += column - counted - 1;
+  }
+  return units;
+}
+
+Json Position(const SourceManager& sources, const SourceLoc& loc, uint32_t column) {
+  if (!loc.valid()) return {{"line", 0}, {"character", 0}};
+  std::string line = sources.LineText(loc.file, loc.line).value_or(std::string());
+  return {{"line", loc.line - 1}, {"character", Utf16Column(line, column == 0 ? 1 : column)}};
+}
+
+// The range a report underlines at `loc`: `length` characters, or the YAML
+// token there when 0 (snippet.h), else the point.
+Json Range(const SourceManager& sources, const SourceLoc& loc, uint32_t length) {
+  Json start = Position(sources, loc, loc.column);
+  uint32_t end_column = loc.valid() ? report::SpanEndColumn(sources, loc, length) : 0;
+  Json end = end_column > loc.column ? Position(sources, loc, end_column) : start;
+  return {{"start", std::move(start)}, {"end", std::move(end)}};
+}
+
+Json Location(const SourceManager& sources, const SourceLoc& loc, uint32_t length = 0) {
+  return {{"uri", UriOfPath(std::string(sources.Path(loc.file)))}, {"range", Range(sources, loc, length)}};
+}
+
+int SeverityOf(Severity s) {
+  switch (s) {
+    case Severity::kError: return 1;
+    case Severity::kWarning: return 2;
+    default: return 3;
+  }
+}
+
+// The diagnostics of a lint for the document at `path`. A finding located
+// in another file (its inventory, when not open) is shown at the top of the
+// document, pointing there, so that nothing the lint found goes unseen.
+Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report, const std::string& path,
+                    const std::set<std::string>& shown_elsewhere, const std::string& rules_url) {
+  Json out = Json::array();
+  auto place = [&](const SourceLoc& loc, uint32_t length, Json d) {
+    std::string file = loc.file == kNoFile ? std::string() : Normal(std::string(sources.Path(loc.file)));
+    if (file == path) {
+      d["range"] = Range(sources, loc, length);
+    } else {
+      if (!file.empty() && shown_elsewhere.count(file) != 0) return;
+      d["range"] = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}};
+      if (loc.file != kNoFile) {
+        d["message"] = "in " + report::Where(sources, loc) + ": " + d["message"].get<std::string>();
+        d["relatedInformation"].insert(d["relatedInformation"].begin(),
+                                       Json{{"location", Location(sources, loc, length)}, {"message", "here"}});
+      }
+    }
+    out.push_back(std::move(d));
+  };
+  for (const eval::Violation& v : report.violations) {
+    if (v.suppression) continue;
+    std::string message = v.message;
+    if (!v.because.empty()) message += "\nbecause: " + v.because;
+    if (!v.fix.empty()) message += "\nfix: " + v.fix;
+    Json d = {{"severity", SeverityOf(v.severity)}, {"code", v.rule_id}, {"source", "capops"},
+              {"message", message}, {"relatedInformation", Json::array()}};
+    if (!rules_url.empty()) d["codeDescription"] = {{"href", rules_url + "#" + v.rule_id}};
+    for (const eval::Label& l : v.labels) {
+      if (l.loc.valid()) d["relatedInformation"].push_back({{"location", Location(sources, l.loc)}, {"message", l.message}});
+    }
+    place(v.loc, 0, std::move(d));
+  }
+  for (const Diagnostic& e : report.errors.items()) {
+    std::string message = e.message;
+    if (!e.help.empty()) message += "\nhelp: " + e.help;
+    Json d = {{"severity", SeverityOf(e.severity)}, {"code", e.code.empty() ? "capops" : e.code}, {"source", "capops"},
+              {"message", message}, {"relatedInformation", Json::array()}};
+    for (const RelatedLoc& r : e.related) {
+      if (r.loc.valid()) d["relatedInformation"].push_back({{"location", Location(sources, r.loc)}, {"message", r.message}});
+    }
+    place(e.loc, e.length, std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> PathOfUri(const std::string& uri) {
+  constexpr std::string_view kScheme = "file://";
+  if (uri.compare(0, kScheme.size(), kScheme) != 0) return std::nullopt;
+  std::string rest = uri.substr(kScheme.size());
+  if (rest.empty() || rest[0] != '/') {
+    // `file://host/path`: only the local host is ours.
+    size_t slash = rest.find('/');
+    if (slash == std::string::npos || rest.compare(0, slash, "localhost") != 0) return std::nullopt;
+    rest = rest.substr(slash);
+  }
+  std::string path;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] != '%') {
+      path.push_back(rest[i]);
+      continue;
+    }
+    if (i + 2 >= rest.size()) return std::nullopt;
+    int hi = HexValue(rest[i + 1]), lo = HexValue(rest[i + 2]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    char c = static_cast<char>(hi * 16 + lo);
+    if (c == '\0') return std::nullopt;
+    path.push_back(c);
+    i += 2;
+  }
+  return path;
+}
+
+std::string UriOfPath(const std::string& path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string uri = "file://";
+  if (path.empty() || path[0] != '/') uri += '/';
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+      uri.push_back(static_cast<char>(c));
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    }
+  }
+  return uri;
+}
+
+Server::Server(ServerOptions options, std::ostream& out) : options_(std::move(options)), out_(out) {}
+
+Server::~Server() = default;
+
+void Server::Respond(const Json& id, Json result) {
+  WriteMessage(out_, {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+}
+
+void Server::RespondError(const Json& id, int code, const std::string& message) {
+  WriteMessage(out_, {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
+void Server::Notify(const std::string& method, Json params) {
+  WriteMessage(out_, {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+}
+
+void Server::Log(int type, const std::string& message) {
+  Notify("window/logMessage", {{"type", type}, {"message", message}});
+}
+
+void Server::BadFraming(const std::string& reason) {
+  Log(kLogError, "capops-lsp: cannot read on: " + reason);
+}
+
+bool Server::Handle(const std::string& body) {
+  Json message = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded()) {
+    RespondError(nullptr, error_code::kParseError, "the message is not JSON");
+    return true;
+  }
+  try {
+    Dispatch(message);
+  } catch (const Json::exception& e) {
+    // A field of the wrong type deep in the params: the request is answered, the server goes on.
+    if (message.is_object() && message.contains("id") && message.contains("method")) {
+      RespondError(message["id"], error_code::kInvalidParams, std::string("invalid params: ") + e.what());
+    } else {
+      Log(kLogError, std::string("capops-lsp: a notification's params are invalid: ") + e.what());
+    }
+  }
+  return !(message.is_object() && message.value("method", Json()) == "exit");
+}
+
+void Server::Dispatch(const Json& message) {
+  if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
+    if (message.is_object() && (message.contains("result") || message.contains("error"))) return;  // a reply to us
+    Json id = message.is_object() && message.contains("id") ? message["id"] : Json();
+    RespondError(id, error_code::kInvalidRequest, "a request needs a `method` string");
+    return;
+  }
+  const std::string method = message["method"];
+  Json params = message.contains("params") ? message["params"] : Json::object();
+  if (message.contains("id")) {
+    const Json& id = message["id"];
+    if (!id.is_string() && !id.is_number_integer()) {
+      RespondError(nullptr, error_code::kInvalidRequest, "a request id is a number or a string");
+      return;
+    }
+    Request(id, method, params);
+  } else {
+    Notification(method, params);
+  }
+}
+
+void Server::Request(const Json& id, const std::string& method, const Json& params) {
+  if (method == "initialize") {
+    if (initialized_) {
+      RespondError(id, error_code::kInvalidRequest, "the server is already initialized");
+      return;
+    }
+    initialized_ = true;
+    if (!CompilePack()) Log(kLogError, "capops-lsp: " + pack_error_);
+    Json capabilities = {
+        {"positionEncoding", "utf-16"},
+        {"textDocumentSync", {{"openClose", true}, {"change", 1}}},
+    };
+    Respond(id, {{"capabilities", capabilities}, {"serverInfo", {{"name", "capops-lsp"}, {"version", CAPOPS_VERSION}}}});
+    return;
+  }
+  if (!initialized_) {
+    RespondError(id, error_code::kServerNotInitialized, "`" + method + "` before `initialize`");
+    return;
+  }
+  if (shut_down_) {
+    RespondError(id, error_code::kInvalidRequest, "`" + method + "` after `shutdown`");
+    return;
+  }
+  if (method == "shutdown") {
+    shut_down_ = true;
+    Respond(id, nullptr);
+    return;
+  }
+  RespondError(id, error_code::kMethodNotFound, "capops-lsp does not answer `" + method + "`");
+}
+
+void Server::Notification(const std::string& method, const Json& params) {
+  if (method == "exit") {
+    exit_code_ = shut_down_ ? 0 : 1;
+    return;
+  }
+  if (!initialized_ || shut_down_ || method == "initialized" || method.rfind("$/", 0) == 0) return;
+  bool open = method == "textDocument/didOpen", change = method == "textDocument/didChange",
+       close = method == "textDocument/didClose";
+  if (!open && !change && !close) return;  // a notification the server does not use
+  const Json& item = params.at("textDocument");
+  const std::string uri = item.at("uri").get<std::string>();
+  if (open) {
+    Document doc;
+    std::optional<std::string> path = PathOfUri(uri);
+    doc.path = path ? Normal(*path) : uri;
+    doc.text = item.at("text").get<std::string>();
+    doc.language = item.value("languageId", std::string());
+    doc.version = item.value("version", int64_t{0});
+    documents_[uri] = std::move(doc);
+  } else if (change) {
+    auto it = documents_.find(uri);
+    if (it == documents_.end()) {
+      Log(kLogWarning, "capops-lsp: a change to `" + uri + "`, which is not open, is ignored");
+      return;
+    }
+    const Json& changes = params.at("contentChanges");
+    if (!changes.is_array() || changes.empty()) return;
+    const Json& last = changes.back();
+    if (last.contains("range")) {
+      Log(kLogError, "capops-lsp: `" + uri + "` changed by a range; the server syncs whole documents (change: 1)");
+      return;
+    }
+    it->second.text = last.at("text").get<std::string>();
+    it->second.version = item.value("version", it->second.version);
+  } else {
+    std::string dir = documents_.count(uri) ? fs::path(documents_[uri].path).parent_path().string() : "";
+    documents_.erase(uri);
+    Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
+    // What is left open beside it linted against the file on disk again.
+    for (const auto& [other, doc] : documents_) {
+      if (fs::path(doc.path).parent_path().string() == dir) Publish(other);
+    }
+    return;
+  }
+  Refresh(uri);
+}
+
+bool Server::CompilePack() {
+  if (options_.engine) {
+    engine_ = options_.engine;
+    return true;
+  }
+  std::string error;
+  std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(options_.policies, &error);
+  if (!roots) {
+    pack_error_ = error;
+    return false;
+  }
+  std::set<std::string> seen;
+  for (const fs::path& root : *roots) {
+    std::vector<fs::path> files;
+    if (!lint::CollectPolicyFiles(root, &files, &error)) {
+      pack_error_ = error;
+      return false;
+    }
+    for (const fs::path& f : files) {
+      std::string path = Normal(fs::absolute(f).string());
+      if (!seen.insert(path).second) continue;
+      std::string text;
+      if (!lint::ReadFile(f, &text, &error)) {
+        pack_error_ = error;
+        return false;
+      }
+      policy_files_.push_back({path, std::move(text)});
+    }
+  }
+  auto engine = std::make_unique<Engine>();
+  for (const TextFile& f : policy_files_) engine->AddPolicy(f.path, f.text);
+  Diagnostics problems;
+  if (!engine->Compile(&problems)) {
+    pack_error_ = "the policies do not compile (" + std::to_string(problems.size()) + " problems); open them to see where";
+    return false;
+  }
+  engine_ = std::move(engine);
+  return true;
+}
+
+std::optional<std::string> Server::TextOf(const std::string& path) const {
+  for (const auto& [uri, doc] : documents_) {
+    if (doc.path == path) return doc.text;
+  }
+  std::string text, error;
+  if (!lint::ReadFile(path, &text, &error, options_.max_message_bytes)) return std::nullopt;
+  return text;
+}
+
+void Server::Refresh(const std::string& uri) {
+  auto it = documents_.find(uri);
+  if (it == documents_.end()) return;
+  std::string dir = fs::path(it->second.path).parent_path().string();
+  Publish(uri);
+  for (const auto& [other, doc] : documents_) {
+    if (other != uri && fs::path(doc.path).parent_path().string() == dir) Publish(other);
+  }
+}
+
+void Server::Publish(const std::string& uri) {
+  const Document& doc = documents_.at(uri);
+  Json diagnostics;
+  if (fs::path(doc.path).extension() == ".cpl" || doc.language == "cpl") {
+    diagnostics = CompileCpl(doc);
+  } else if (IsYaml(doc.path) || doc.language == "yaml") {
+    diagnostics = LintYaml(uri, doc);
+  } else {
+    return;  // not a file capops reads
+  }
+  Json params = {{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
+  if (doc.version != 0) params["version"] = doc.version;
+  Notify("textDocument/publishDiagnostics", std::move(params));
+}
+
+Json Server::LintYaml(const std::string& uri, const Document& doc) {
+  if (!engine_) {
+    return Json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+                         {"severity", 1}, {"code", "policy"}, {"source", "capops"},
+                         {"message", "not linted: " + pack_error_}}});
+  }
+  std::set<std::string> open_files;
+  for (const auto& [u, d] : documents_) open_files.insert(d.path);
+  open_files.erase(doc.path);
+  std::string dir = fs::path(doc.path).parent_path().string();
+  if (!IsInventory(doc.path)) {
+    std::vector<TextFile> inventories;
+    std::string inventory = Normal((fs::path(dir) / "inventory.yaml").string());
+    if (std::optional<std::string> text = TextOf(inventory)) inventories.push_back({inventory, std::move(*text)});
+    SourceManager sources(&engine_->sources());
+    eval::LintReport report = engine_->Lint({{doc.path, doc.text}}, std::move(inventories), {}, &sources);
+    return DiagnosticsFor(sources, report, doc.path, open_files, options_.rules_url);
+  }
+  // An inventory: what the open plans beside it find in it, each once.
+  Json out = Json::array();
+  std::set<std::string> seen;
+  bool linted = false;
+  for (const auto& [other, plan] : documents_) {
+    if (other == uri || IsInventory(plan.path) || !IsYaml(plan.path) ||
+        fs::path(plan.path).parent_path().string() != dir) {
+      continue;
+    }
+    linted = true;
+    SourceManager sources(&engine_->sources());
+    eval::LintReport report = engine_->Lint({{plan.path, plan.text}}, {{doc.path, doc.text}}, {}, &sources);
+    std::set<std::string> elsewhere = open_files;
+    for (const auto& [u, d] : documents_) elsewhere.insert(d.path);  // the plan shows its own
+    elsewhere.erase(doc.path);
+    for (Json& d : DiagnosticsFor(sources, report, doc.path, elsewhere, options_.rules_url)) {
+      if (seen.insert(d.dump()).second) out.push_back(std::move(d));
+    }
+  }
+  if (!linted) {
+    SourceManager sources(&engine_->sources());
+    eval::LintReport report = engine_->Lint({}, {{doc.path, doc.text}}, {}, &sources);
+    out = DiagnosticsFor(sources, report, doc.path, open_files, options_.rules_url);
+  }
+  return out;
+}
+
+Json Server::CompileCpl(const Document& doc) {
+  // The pack the file belongs to: the shipped one when it is one of its
+  // files, else the stdlib with the `.cpl` files of its own directory.
+  bool in_pack = false;
+  for (const TextFile& f : policy_files_) in_pack |= f.path == doc.path;
+  std::vector<std::pair<std::string, std::string>> sources_to_add;
+  std::string stdlib_dir;
+  if (!policy_files_.empty()) stdlib_dir = fs::path(policy_files_.front().path).parent_path().string();
+  for (const TextFile& f : policy_files_) {
+    bool stdlib = fs::path(f.path).parent_path().string() == stdlib_dir;
+    if (f.path == doc.path) {
+      sources_to_add.emplace_back(doc.path, doc.text);
+    } else if (in_pack || stdlib) {
+      sources_to_add.emplace_back(f.path, f.text);
+    }
+  }
+  if (!in_pack) {
+    std::error_code ec;
+    fs::path dir = fs::path(doc.path).parent_path();
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      std::string path = Normal(entry.path().string());
+      if (entry.path().extension() != ".cpl" || path == doc.path || dir.string() == stdlib_dir) continue;
+      if (std::optional<std::string> text = TextOf(path)) sources_to_add.emplace_back(path, std::move(*text));
+    }
+    if (fs::path(doc.path).parent_path().string() != stdlib_dir) sources_to_add.emplace_back(doc.path, doc.text);
+  }
+  Engine engine;
+  for (auto& [path, text] : sources_to_add) engine.AddPolicy(path, text);
+  Diagnostics problems;
+  engine.Compile(&problems);
+  eval::LintReport report;
+  report.errors.Append(problems);
+  // Problems in the pack's other files are theirs: shown when they are opened.
+  std::set<std::string> others;
+  for (auto& [path, text] : sources_to_add) others.insert(path);
+  others.erase(doc.path);
+  return DiagnosticsFor(engine.sources(), report, doc.path, others, options_.rules_url);
+}
+
+int Serve(std::istream& in, Server* server, size_t max_message_bytes) {
+  std::string body, error;
+  for (;;) {
+    switch (ReadMessage(in, max_message_bytes, &body, &error)) {
+      case ReadStatus::kEnd:
+        return server->exit_code();
+      case ReadStatus::kBadFraming:
+        server->BadFraming(error);
+        return 1;
+      case ReadStatus::kMessage:
+        if (!server->Handle(body)) return server->exit_code();
+        break;
+    }
+  }
+}
+
+}  // namespace capops::lsp

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes = BenchSizes();
   RegisterCompileBenchmark();
   RegisterScenarioBenchmark();
+  RegisterLspBenchmark();
   for (size_t n : sizes) {
     RegisterStageBenchmarks(n);
     RegisterLintBenchmark(n);

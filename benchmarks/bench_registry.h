@@ -28,4 +28,8 @@ void RegisterLintBenchmark(size_t allocations);
 /// capops_lint/scenario: capops-lint on examples/visual-inspection.
 void RegisterScenarioBenchmark();
 
+/// lsp/did_change_scenario: the language server, from a didChange of the
+/// scenario plan to its publishDiagnostics (the pack compiled once).
+void RegisterLspBenchmark();
+
 }  // namespace capops::bench

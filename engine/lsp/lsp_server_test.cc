@@ -125,7 +125,7 @@ TEST_CASE("LSP framing: a message is read whole, and broken framing is named", "
   CHECK(read("no colon here\r\n\r\n{}") == ReadStatus::kBadFraming);
 }
 
-TEST_CASE("LSP: file URIs and paths convert both ways; other URIs are not paths", "[lsp]") {
+TEST_CASE("LSP: file URIs and paths convert both ways, and other URIs are not paths", "[lsp]") {
   CHECK(PathOfUri("file:///tmp/a%20b/plan.yaml") == "/tmp/a b/plan.yaml");
   CHECK(PathOfUri("file://localhost/tmp/x.yaml") == "/tmp/x.yaml");
   CHECK(PathOfUri(UriOfPath("/tmp/ü %#?/p.yaml")) == "/tmp/ü %#?/p.yaml");

@@ -43,25 +43,14 @@ std::string Normal(const std::string& path) { return fs::path(path).lexically_no
 // The UTF-16 offset of 1-based character `column` of a line, as LSP counts:
 // a character past U+FFFF is two units; a byte that is not UTF-8 is one.
 uint32_t Utf16Column(const std::string& line, uint32_t column) {
-  uint32_t units = 0;
-  size_t i = 0;
-  for (uint32_t c = 1; c < column && i < line.size(); ++c) {
+  uint32_t units = 0, c = 1;
+  for (size_t i = 0; c < column && i < line.size(); ++c) {
     size_t n = Utf8SequenceLength(line, i);
     if (n == 0) n = 1;
     units += n == 4 ? 2 : 1;
     i += n;
   }
-  // Past the end of the line (a column just after it): one unit a character.
-  if (i >= line.size()) {
-    uint32_t counted = 0;
-    for (size_t j = 0; j < line.size();) {
-      size_t n = Utf8SequenceLength(line, j);
-      j += n == 0 ? 1 : n;
-      ++counted;
-    }
-    if (column > counted + 1) units += column - counted - 1;
-  }
-  return units;
+  return units + (column > c ? column - c : 0);  // past the line's end: one unit a character
 }
 
 Json Position(const SourceManager& sources, const SourceLoc& loc, uint32_t column) {
@@ -313,13 +302,11 @@ void Server::Notification(const std::string& method, const Json& params) {
     it->second.text = last.at("text").get<std::string>();
     it->second.version = item.value("version", it->second.version);
   } else {
-    std::string dir = documents_.count(uri) ? fs::path(documents_[uri].path).parent_path().string() : "";
-    documents_.erase(uri);
+    auto it = documents_.find(uri);
+    std::string dir = it == documents_.end() ? "" : fs::path(it->second.path).parent_path().string();
+    if (it != documents_.end()) documents_.erase(it);
     Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
-    // What is left open beside it linted against the file on disk again.
-    for (const auto& [other, doc] : documents_) {
-      if (fs::path(doc.path).parent_path().string() == dir) Publish(other);
-    }
+    PublishBeside(dir, uri);  // what is left open beside it, against the file on disk again
     return;
   }
   Refresh(uri);
@@ -377,10 +364,13 @@ std::optional<std::string> Server::TextOf(const std::string& path) const {
 void Server::Refresh(const std::string& uri) {
   auto it = documents_.find(uri);
   if (it == documents_.end()) return;
-  std::string dir = fs::path(it->second.path).parent_path().string();
   Publish(uri);
+  PublishBeside(fs::path(it->second.path).parent_path().string(), uri);
+}
+
+void Server::PublishBeside(const std::string& dir, const std::string& except) {
   for (const auto& [other, doc] : documents_) {
-    if (other != uri && fs::path(doc.path).parent_path().string() == dir) Publish(other);
+    if (other != except && fs::path(doc.path).parent_path().string() == dir) Publish(other);
   }
 }
 
@@ -429,10 +419,8 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
     linted = true;
     SourceManager sources(&engine_->sources());
     eval::LintReport report = engine_->Lint({{plan.path, plan.text}}, {{doc.path, doc.text}}, {}, &sources);
-    std::set<std::string> elsewhere = open_files;
-    for (const auto& [u, d] : documents_) elsewhere.insert(d.path);  // the plan shows its own
-    elsewhere.erase(doc.path);
-    for (Json& d : DiagnosticsFor(sources, report, doc.path, elsewhere, options_.rules_url)) {
+    // What is located in an open file (the plan, say) is that file's to show.
+    for (Json& d : DiagnosticsFor(sources, report, doc.path, open_files, options_.rules_url)) {
       if (seen.insert(d.dump()).second) out.push_back(std::move(d));
     }
   }

@@ -83,6 +83,8 @@ class Server {
   bool CompilePack();
   /// Re-lints `uri` and the open documents in its directory.
   void Refresh(const std::string& uri);
+  /// Re-lints the open documents in `dir`, but `except`.
+  void PublishBeside(const std::string& dir, const std::string& except);
   void Publish(const std::string& uri);
   nlohmann::json LintYaml(const std::string& uri, const Document& doc);
   nlohmann::json CompileCpl(const Document& doc);

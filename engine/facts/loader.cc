@@ -1009,6 +1009,105 @@ std::vector<std::pair<uint64_t, uint64_t>> EntryPlaces(std::string_view text, co
 
 }  // namespace
 
+std::optional<YamlPoint> PointAt(std::string_view text, uint32_t line, uint32_t column) {
+  using Mark = std::pair<int, int>;  // 0-based line and column, as libfyaml marks
+  if (line == 0 || column == 0) return std::nullopt;
+  const Mark at{static_cast<int>(line) - 1, static_cast<int>(column) - 1};
+  struct Frame {
+    bool is_map = false;
+    bool expect_key = true;
+    std::string key;     // the key whose value comes (or came) last
+    Mark key_end{-1, -1};
+    size_t items = 0;
+    std::vector<std::string> keys;
+  };
+  std::vector<Frame> stack;
+  std::optional<YamlPoint> found;
+  size_t found_depth = 0;  // the mapping whose keys are still gathered; 0: none
+  size_t document = 0;
+  bool started = false;
+  std::string kind;
+  EventSource events(text);
+  while (fy_event* event = events.Next()) {
+    fy_event_type type = event->type;
+    if (type == FYET_DOCUMENT_START) {
+      if (found) break;
+      if (started) ++document;
+      started = true;
+      stack.clear();
+      kind.clear();
+      continue;
+    }
+    if (type == FYET_DOCUMENT_END && found) break;
+    if (type == FYET_MAPPING_END || type == FYET_SEQUENCE_END) {
+      if (stack.size() == found_depth) found_depth = 0;
+      if (!stack.empty()) stack.pop_back();
+      continue;
+    }
+    if (type != FYET_SCALAR && type != FYET_ALIAS && type != FYET_MAPPING_START && type != FYET_SEQUENCE_START) continue;
+    Frame* top = stack.empty() ? nullptr : &stack.back();
+    bool is_key = top != nullptr && top->is_map && top->expect_key;
+    bool is_value = top != nullptr && top->is_map && !top->expect_key;
+    std::string scalar = type == FYET_SCALAR ? std::string(TokenText(event->scalar.value)) : std::string();
+    Mark begin{-1, -1}, end{-1, -1};
+    if (const fy_mark *s = fy_event_start_mark(event), *e = fy_event_end_mark(event); s != nullptr && e != nullptr) {
+      begin = {s->line, s->column};
+      end = {e->line, e->column};
+      fy_scalar_style style = type == FYET_SCALAR ? fy_token_scalar_style(event->scalar.value) : FYSS_PLAIN;
+      if ((style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED) && begin.second > 0) --begin.second;
+    }
+    bool found_here = false;
+    if (!found && type == FYET_SCALAR) {
+      bool empty = begin == end;
+      bool hit = !empty && begin <= at && at <= end;
+      if (empty && is_value && top->key_end.first == at.first && at >= top->key_end) {
+        hit = true;  // `pool:` with nothing after it yet
+        begin = end = at;
+      }
+      if (hit) {
+        YamlPoint point;
+        point.document = document;
+        for (size_t i = 0; i < stack.size(); ++i) {
+          const Frame& f = stack[i];
+          bool last = i + 1 == stack.size();
+          if (f.is_map && (!last || is_value)) point.path.push_back(PathStep{false, f.key, 0});
+          if (!f.is_map) point.path.push_back(PathStep{true, "", last ? f.items : f.items - 1});
+        }
+        point.on_key = is_key;
+        point.text = scalar;
+        point.begin = SourceLoc{kNoFile, static_cast<uint32_t>(begin.first) + 1, static_cast<uint32_t>(begin.second) + 1};
+        point.end = SourceLoc{kNoFile, static_cast<uint32_t>(end.first) + 1, static_cast<uint32_t>(end.second) + 1};
+        if (top != nullptr && top->is_map) {
+          point.keys = top->keys;
+          found_depth = stack.size();
+        }
+        found = std::move(point);
+        found_here = true;
+      }
+    }
+    if (is_value && stack.size() == 1 && top->key == "kind" && type == FYET_SCALAR) kind = scalar;
+    if (top != nullptr) {
+      if (top->is_map) {
+        if (is_key) {
+          top->key = scalar;
+          top->key_end = end;
+          top->keys.push_back(scalar);
+          if (found && !found_here && found_depth == stack.size()) found->keys.push_back(scalar);
+        }
+        top->expect_key = !top->expect_key;
+      } else {
+        ++top->items;
+      }
+    }
+    if (type == FYET_MAPPING_START || type == FYET_SEQUENCE_START) {
+      stack.emplace_back();
+      stack.back().is_map = type == FYET_MAPPING_START;
+    }
+  }
+  if (found) found->kind = kind;
+  return found;
+}
+
 std::function<SourceLoc(SourceLoc)> KeyLocator(const SourceManager& sources, FileId file) {
   struct Table {
     bool built = false;

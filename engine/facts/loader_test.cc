@@ -709,3 +709,76 @@ TEST_CASE("file size, document count and value length are limited", "[facts]") {
 
 }  // namespace
 }  // namespace capops::facts
+
+namespace capops::facts {
+namespace {
+
+// "key/0/key" for a path.
+std::string PathText(const YamlPoint& p) {
+  std::string out;
+  for (const PathStep& s : p.path) out += (out.empty() ? "" : "/") + (s.is_item ? std::to_string(s.index) : s.key);
+  return out;
+}
+
+TEST_CASE("PointAt finds the scalar at a position, in block and flow style alike", "[facts]") {
+  std::string text =
+      "apiVersion: capops.dev/v1\n"
+      "kind: CapacityPlan\n"
+      "allocations:\n"
+      "  - id: a\n"
+      "    pool: train-eu\n"
+      "  - {id: b, pool: \"serve eu\", evidence: [r1, r2]}\n"
+      "decision:\n"
+      "  owner:\n"
+      "---\n"
+      "kind: Inventory\n"
+      "pools: []\n";
+  // The value `train-eu`, from its first character to just past its last.
+  for (uint32_t column : {11u, 14u, 19u}) {
+    std::optional<YamlPoint> p = PointAt(text, 5, column);
+    REQUIRE(p);
+    CHECK_FALSE(p->on_key);
+    CHECK(p->text == "train-eu");
+    CHECK(PathText(*p) == "allocations/0/pool");
+    CHECK(p->kind == "CapacityPlan");
+    CHECK(p->document == 0);
+    CHECK(p->begin.line == 5);
+    CHECK(p->begin.column == 11);
+    CHECK(p->end.column == 19);
+    CHECK(p->keys == std::vector<std::string>{"id", "pool"});
+  }
+  // The key `pool` in a flow mapping: its mapping's other keys, before and after it.
+  std::optional<YamlPoint> key = PointAt(text, 6, 13);
+  REQUIRE(key);
+  CHECK(key->on_key);
+  CHECK(key->text == "pool");
+  CHECK(PathText(*key) == "allocations/1");
+  CHECK(key->keys == std::vector<std::string>{"id", "evidence"});
+  // A quoted value, counted from its quote; a flow list's item.
+  std::optional<YamlPoint> quoted = PointAt(text, 6, 19);
+  REQUIRE(quoted);
+  CHECK(quoted->text == "serve eu");
+  CHECK(quoted->begin.column == 19);
+  std::optional<YamlPoint> item = PointAt(text, 6, 46);
+  REQUIRE(item);
+  CHECK(item->text == "r2");
+  CHECK(PathText(*item) == "allocations/1/evidence/1");
+  // An empty value is found from its key's line; the next document has its own kind.
+  std::optional<YamlPoint> empty = PointAt(text, 8, 10);
+  REQUIRE(empty);
+  CHECK(empty->text.empty());
+  CHECK(PathText(*empty) == "decision/owner");
+  std::optional<YamlPoint> second = PointAt(text, 11, 2);
+  REQUIRE(second);
+  CHECK(second->document == 1);
+  CHECK(second->kind == "Inventory");
+  // Nothing there, out of range, or past an error.
+  CHECK_FALSE(PointAt(text, 3, 14));
+  CHECK_FALSE(PointAt(text, 99, 1));
+  CHECK_FALSE(PointAt(text, 0, 0));
+  CHECK(PointAt("a: b\nc: d: e\nf: g\n", 1, 1));  // before the error: still found
+  CHECK_FALSE(PointAt("a: b\nc: d: e\nf: g\n", 3, 4));
+}
+
+}  // namespace
+}  // namespace capops::facts

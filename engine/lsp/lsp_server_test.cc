@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -156,7 +157,8 @@ TEST_CASE("LSP: malformed and out-of-order messages get their errors, and the se
 
   s.Initialize();
   CHECK(error_code(s.Send({Request(3, "initialize")})) == error_code::kInvalidRequest);
-  CHECK(error_code(s.Send({Request(4, "textDocument/hover")})) == error_code::kMethodNotFound);
+  CHECK(error_code(s.Send({Request(4, "textDocument/rename")})) == error_code::kMethodNotFound);
+  CHECK(error_code(s.Send({Request(4, "textDocument/hover")})) == error_code::kInvalidParams);  // no params
   // A notification with missing or mistyped params: logged, nothing else.
   for (const Json& bad : {Note("textDocument/didOpen", {{"textDocument", {{"uri", "file:///tmp/x.yaml"}}}}),
                           Note("textDocument/didOpen", {{"textDocument", 42}}),
@@ -256,6 +258,320 @@ TEST_CASE("LSP: a plan's diagnostics are the CLI's findings, at the same places,
   CHECK(related);
 }
 
+// The 0-based line and UTF-16 character of the `nth` occurrence of `needle` in an ASCII text.
+std::pair<int, int> Where(const std::string& text, const std::string& needle, size_t from = 0) {
+  size_t at = text.find(needle, from);
+  REQUIRE(at != std::string::npos);
+  size_t line_start = text.rfind('\n', at);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  return {static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')), static_cast<int>(at - line_start)};
+}
+
+Json At(const std::string& uri, std::pair<int, int> position) {
+  return {{"textDocument", {{"uri", uri}}}, {"position", {{"line", position.first}, {"character", position.second}}}};
+}
+
+// The reply to request `id` among `messages`.
+Json ReplyTo(const std::vector<Json>& messages, int id) {
+  for (const Json& m : messages) {
+    if (m.contains("id") && m["id"] == id) return m;
+  }
+  FAIL("no reply to request " << id);
+  return Json();
+}
+
+std::vector<std::string> Labels(const Json& completion) {
+  std::vector<std::string> out;
+  for (const Json& item : completion["result"]["items"]) out.push_back(item["label"]);
+  return out;
+}
+
+bool Has(const std::vector<std::string>& items, const std::string& item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+TEST_CASE("LSP: hover and definition in a plan read the schema, its rules and the inventory", "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  std::string plan_path = (kExample / "plan.yaml").lexically_normal().string();
+  std::string inventory_path = (kExample / "inventory.yaml").lexically_normal().string();
+  std::string uri = UriOfPath(plan_path), plan = ReadText(plan_path), inventory = ReadText(inventory_path);
+  s.Send({Open(uri, plan)});
+
+  // A reference in a flow mapping: the pool it names, from the inventory on disk.
+  std::pair<int, int> pool = Where(plan, "train-eu", plan.find("{id: a-train,"));
+  Json hover = ReplyTo(s.Send({Request(2, "textDocument/hover", At(uri, pool))}), 2);
+  std::string text = hover["result"]["contents"]["value"];
+  INFO(text);
+  CHECK(hover["result"]["contents"]["kind"] == "markdown");
+  CHECK(text.find("**Pool `train-eu`** in `" + inventory_path + ":9`") != std::string::npos);
+  CHECK(text.find("accelerator: h100-80") != std::string::npos);
+  CHECK(text.find("`Allocation.pool`") != std::string::npos);
+  CHECK(text.find("Read by") != std::string::npos);
+  CHECK(hover["result"]["range"]["start"]["character"] == pool.second);
+  CHECK(hover["result"]["range"]["end"]["character"] == pool.second + 8);
+
+  Json definition = ReplyTo(s.Send({Request(3, "textDocument/definition", At(uri, pool))}), 3);
+  REQUIRE(definition["result"].size() == 1);
+  CHECK(definition["result"][0]["uri"] == UriOfPath(inventory_path));
+  std::pair<int, int> target = Where(inventory, "train-eu");
+  CHECK(definition["result"][0]["range"]["start"]["line"] == target.first);
+  CHECK(definition["result"][0]["range"]["start"]["character"] == target.second);
+  CHECK(definition["result"][0]["range"]["end"]["character"] == target.second + 8);
+
+  // A list of references: each item is one.
+  std::pair<int, int> evidence = Where(plan, "r-apr", plan.find("{id: a-train,"));
+  Json supply = ReplyTo(s.Send({Request(4, "textDocument/definition", At(uri, evidence))}), 4);
+  REQUIRE(supply["result"].size() == 1);
+  CHECK(supply["result"][0]["range"]["start"]["line"] == Where(inventory, "id: r-apr").first);
+
+  // A key: its doc comment, type and the rules that read it.
+  std::pair<int, int> gpus = Where(plan, "gpus: 2");
+  Json field = ReplyTo(s.Send({Request(5, "textDocument/hover", At(uri, gpus))}), 5);
+  std::string field_text = field["result"]["contents"]["value"];
+  INFO(field_text);
+  CHECK(field_text.find("**`Demand.gpus`** `int` · optional") != std::string::npos);
+  CHECK(field_text.find("Read by `CAP-") != std::string::npos);
+  // An enum value: whether it is a member, and the members.
+  std::pair<int, int> slice = Where(plan, "exploration", plan.find("slice: exploration"));
+  Json member = ReplyTo(s.Send({Request(6, "textDocument/hover", At(uri, slice))}), 6);
+  std::string member_text = member["result"]["contents"]["value"];
+  CHECK(member_text.find("`exploration` is a `Slice`: one of `exploration`, `training`") != std::string::npos);
+
+  // A dangling reference says so; a definition of it is null.
+  std::string dangling = plan;
+  dangling.replace(plan.find("pool: train-eu,"), 14, "pool: train-us");
+  s.Send({Change(uri, dangling, 2)});
+  Json none = ReplyTo(s.Send({Request(7, "textDocument/hover", At(uri, pool))}), 7);
+  CHECK(none["result"]["contents"]["value"].get<std::string>().find("No `Pool` has the id `train-us`") == 0);
+  CHECK(ReplyTo(s.Send({Request(8, "textDocument/definition", At(uri, pool))}), 8)["result"].is_null());
+  // Whitespace and comments have nothing to say.
+  CHECK(ReplyTo(s.Send({Request(9, "textDocument/hover", At(uri, {0, 3}))}), 9)["result"].is_null());
+}
+
+TEST_CASE("LSP: completion offers fields not yet written, enum members and ids of the referenced kind", "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  std::string plan_path = (kExample / "plan.yaml").lexically_normal().string();
+  std::string uri = UriOfPath(plan_path), plan = ReadText(plan_path);
+  auto complete = [&](const std::string& text, std::pair<int, int> at, int id) {
+    s.Send({Change(uri, text, id)});
+    return ReplyTo(s.Send({Request(id, "textDocument/completion", At(uri, at))}), id);
+  };
+  s.Send({Open(uri, plan)});
+
+  // A key half typed in a block mapping (not YAML yet): the demand's other fields.
+  std::string typing = plan;
+  size_t after = typing.find("    gpus: 2\n") + 12;
+  typing.insert(after, "    acc\n");
+  Json keys = complete(typing, {Where(typing, "    acc\n").first, 7}, 2);
+  std::vector<std::string> labels = Labels(keys);
+  CHECK(Has(labels, "accelerator"));
+  CHECK(Has(labels, "hosts"));
+  CHECK_FALSE(Has(labels, "gpus"));   // written already
+  CHECK_FALSE(Has(labels, "slice"));
+  for (const Json& item : keys["result"]["items"]) {
+    if (item["label"] != "accelerator") continue;
+    CHECK(item["textEdit"]["newText"] == "accelerator: ");
+    CHECK(item["textEdit"]["range"]["start"]["character"] == 4);
+    CHECK(item["textEdit"]["range"]["end"]["character"] == 7);
+    CHECK(item["detail"] == "ref AcceleratorType (optional)");
+  }
+
+  // A blank line in a flow mapping's place: `{…, }` after a comma.
+  std::string flow = plan;
+  size_t brace = flow.find("{id: a-serve,");
+  flow.insert(brace + 1, "gp");
+  Json flow_keys = complete(flow, {Where(flow, "{gpid").first, Where(flow, "{gpid").second + 3}, 3);
+  std::vector<std::string> flow_labels = Labels(flow_keys);
+  CHECK_FALSE(Has(flow_labels, "gpus"));  // the allocation has its gpus
+  CHECK(Has(flow_labels, "alternative_to"));
+
+  // A reference's value: the pools of the inventory, not the demands.
+  std::string value = plan;
+  size_t pool = value.find("pool: serve-eu,");
+  value.replace(pool, 15, "pool: ,");
+  Json ids = complete(value, {Where(value, "pool: ,").first, Where(value, "pool: ,").second + 6}, 4);
+  std::vector<std::string> id_labels = Labels(ids);
+  CHECK(Has(id_labels, "train-eu"));
+  CHECK(Has(id_labels, "serve-eu-spare"));
+  CHECK_FALSE(Has(id_labels, "train-v3"));
+  // An enum's members, with the text typed so far replaced.
+  std::string member = plan;
+  member.replace(member.find("slice: exploration"), 18, "slice: tr");
+  std::pair<int, int> tr = Where(member, "slice: tr");
+  Json members = complete(member, {tr.first, tr.second + 9}, 5);
+  CHECK(Labels(members) == std::vector<std::string>{"exploration", "training", "tuning", "inference", "aggregate", "unsliced"});
+  CHECK(members["result"]["items"][0]["textEdit"]["range"]["start"]["character"] == tr.second + 7);
+  // A bool, and the document's kind.
+  std::string flag = plan;
+  flag.replace(flag.find("interruptible: true"), 19, "interruptible: ");
+  CHECK(Labels(complete(flag, {Where(flag, "interruptible: ").first, Where(flag, "interruptible: ").second + 15}, 6)) ==
+        std::vector<std::string>{"true", "false"});
+  std::string kind = plan;
+  kind.replace(kind.find("kind: CapacityPlan"), 18, "kind: ");
+  std::vector<std::string> kinds = Labels(complete(kind, {Where(kind, "kind: ").first, 6}, 7));
+  CHECK(Has(kinds, "CapacityPlan"));
+  CHECK(Has(kinds, "Inventory"));
+  // Inside a comment or past a field the schema does not know: nothing, not an error.
+  std::string unknown = plan;
+  unknown.insert(unknown.find("    gpus: 2\n"), "    colour: \n");
+  Json nothing = complete(unknown, {Where(unknown, "colour: ").first, 12}, 8);
+  CHECK(nothing["result"]["items"].empty());
+}
+
+TEST_CASE("LSP: in a .cpl file, hover shows a rule's because, fix and cost, and names go to their declarations", "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  std::string path = (kSource / "policies/capops-ai/allocation.cpl").lexically_normal().string();
+  std::string schema_path = (kSource / "stdlib/schema.cpl").lexically_normal().string();
+  std::string uri = UriOfPath(path), text = ReadText(path), schema = ReadText(schema_path);
+  s.Send({Note("textDocument/didOpen",
+               {{"textDocument", {{"uri", uri}, {"languageId", "cpl"}, {"version", 1}, {"text", text}}}})});
+  size_t rule = text.find("rule replacement_not_free");
+  Json hover = ReplyTo(s.Send({Request(2, "textDocument/hover", At(uri, Where(text, "replacement_not_free", rule)))}), 2);
+  std::string rule_text = hover["result"]["contents"]["value"];
+  INFO(rule_text);
+  CHECK(rule_text.find("**CAP-ALC-001** `replacement_not_free` · error · owner `reliability-lead`") == 0);
+  CHECK(rule_text.find("**because** replacement capacity is the production recovery path") != std::string::npos);
+  CHECK(rule_text.find("**fix** allocate from a research or shared pool") != std::string::npos);
+  CHECK(rule_text.find("cost `O(") != std::string::npos);
+  // The same from its @id annotation.
+  Json by_id = ReplyTo(s.Send({Request(3, "textDocument/hover", At(uri, Where(text, "CAP-ALC-001")))}), 3);
+  CHECK(by_id["result"]["contents"]["value"] == rule_text);
+
+  // A param, a field of the record a variable is, a function: each to its declaration.
+  auto definition = [&](std::pair<int, int> at, int id) {
+    Json reply = ReplyTo(s.Send({Request(id, "textDocument/definition", At(uri, at))}), id);
+    REQUIRE(reply["result"].is_array());
+    REQUIRE(reply["result"].size() == 1);
+    return reply["result"][0];
+  };
+  Json param = definition(Where(text, "research_slices", rule), 4);
+  CHECK(param["uri"] == uri);
+  CHECK(param["range"]["start"]["line"] == Where(text, "param research_slices").first);
+  CHECK(param["range"]["start"]["character"] == 6);
+  Json field = definition(Where(text, "role", rule), 5);
+  CHECK(field["uri"] == UriOfPath(schema_path));
+  CHECK(field["range"]["start"]["line"] == Where(schema, "  role: PoolRole").first);
+  Json function = definition(Where(text, "protected_gpus(d)"), 6);
+  CHECK(function["range"]["start"]["line"] == Where(text, "fn protected_gpus").first);
+  CHECK(function["range"]["start"]["character"] == 3);
+  Json type = definition(Where(text, "Demand", text.find("fn protected_gpus")), 7);
+  CHECK(type["uri"] == UriOfPath(schema_path));
+  CHECK(type["range"]["start"]["line"] == Where(schema, "record Demand {").first);
+
+  auto hover_at = [&](std::pair<int, int> at, int id) {
+    Json reply = ReplyTo(s.Send({Request(id, "textDocument/hover", At(uri, at))}), id);
+    return reply["result"].is_null() ? std::string() : reply["result"]["contents"]["value"].get<std::string>();
+  };
+  CHECK(hover_at(Where(text, "research_slices", rule), 8).find("param `research_slices`: `set<Slice>` = ") == 0);
+  CHECK(hover_at(Where(text, "role", rule), 9).find("`Pool.role`: `PoolRole`") == 0);
+  CHECK(hover_at(Where(text, "protected_gpus(d)"), 10).find("`fn protected_gpus(d: Demand): int`") == 0);
+  // A local variable, a keyword, a comment: nothing to say.
+  CHECK(hover_at(Where(text, "for a in", rule), 11).empty());
+
+  // A text that does not compile: null until it does, never a stale answer.
+  std::string broken = text;
+  broken.insert(rule, "rule {\n");
+  s.Send({Change(uri, broken, 2)});
+  CHECK(hover_at(Where(broken, "replacement_not_free"), 12).empty());
+  Json none = ReplyTo(s.Send({Request(13, "textDocument/definition", At(uri, Where(broken, "research_slices", rule)))}), 13);
+  CHECK(none["result"].is_null());
+}
+
+// A fresh directory, removed with everything in it.
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "capops-lsp-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  void Write(const std::string& name, const std::string& text) const {
+    fs::create_directories((path / name).parent_path());
+    std::ofstream(path / name, std::ios::binary) << text;
+  }
+};
+
+TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rules, and its errors", "[lsp]") {
+  ScratchDir dir;
+  std::string plan = ReadText(kExample / "plan.yaml"), inventory = ReadText(kExample / "inventory.yaml");
+  dir.Write("plans/plan.yaml", plan);
+  dir.Write("shared/inventory.yaml", inventory);
+  dir.Write(".capops.yaml",
+            "inventories: [shared/inventory.yaml]\n"
+            "rules:\n  disable: [CAP-ALC-001]\n  severity: {CAP-FIN-004: error}\n");
+  std::string plan_path = (dir.path / "plans/plan.yaml").string();
+  std::string inventory_path = (dir.path / "shared/inventory.yaml").string();
+  std::string plan_uri = UriOfPath(plan_path), inventory_uri = UriOfPath(inventory_path);
+
+  InProcess s;
+  s.Initialize();
+  std::optional<Json> published = Published(s.Send({Open(plan_uri, plan)}), plan_uri);
+  REQUIRE(published);
+  std::vector<std::string> codes = Codes(*published);
+  INFO((*published).dump());
+  // Linted against the config's inventory (no `inventory.yaml` beside the plan), its rules selected.
+  CHECK(codes.size() == 8);
+  CHECK_FALSE(Has(codes, "CAP-ALC-001"));
+  CHECK(Has(codes, "CAP-SUP-001"));
+  for (const Json& d : (*published)["params"]["diagnostics"]) {
+    if (d["code"] == "CAP-FIN-004") CHECK(d["severity"] == 1);
+  }
+  // Its inventory is where definitions go, and an edit to it re-lints the plan in another directory.
+  std::pair<int, int> pool = Where(plan, "train-eu", plan.find("{id: a-train,"));
+  Json definition = ReplyTo(s.Send({Request(2, "textDocument/definition", At(plan_uri, pool))}), 2);
+  REQUIRE(definition["result"].size() == 1);
+  CHECK(definition["result"][0]["uri"] == inventory_uri);
+  std::string edited = inventory;
+  edited.replace(edited.find("id: train-eu,"), 13, "id: train-xx,");
+  std::optional<Json> relinted = Published(s.Send({Open(inventory_uri, edited)}), plan_uri);
+  REQUIRE(relinted);
+  bool dangling = false;
+  for (const Json& d : (*relinted)["params"]["diagnostics"]) {
+    dangling |= d["message"].get<std::string>().find("train-eu") != std::string::npos && d["severity"] == 1;
+  }
+  CHECK(dangling);
+
+  // A config with an error lints nothing and says why, at the top of the plan: never a quiet pass.
+  dir.Write(".capops.yaml", "inventories: [shared/inventory.yaml]\nrules:\n  disable: [CAP-NOPE-999]\n");
+  fs::last_write_time(dir.path / ".capops.yaml", fs::file_time_type::clock::now() + std::chrono::seconds(5));
+  std::optional<Json> refused = Published(s.Send({Change(plan_uri, plan, 2)}), plan_uri);
+  REQUIRE(refused);
+  REQUIRE((*refused)["params"]["diagnostics"].size() == 1);
+  const Json& why = (*refused)["params"]["diagnostics"][0];
+  CHECK(why["severity"] == 1);
+  CHECK(why["message"].get<std::string>().find("not linted: the config " + (dir.path / ".capops.yaml").string() + ":3:") == 0);
+  CHECK(why["message"].get<std::string>().find("CAP-NOPE-999") != std::string::npos);
+}
+
+TEST_CASE("LSP: a position outside the document, or a document not open, is an error", "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  std::string uri = UriOfPath((kExample / "plan.yaml").lexically_normal().string());
+  s.Send({Open(uri, "apiVersion: capops.dev/v1\nkind: CapacityPlan\n")});
+  Json far = ReplyTo(s.Send({Request(2, "textDocument/hover", At(uri, {99, 0}))}), 2);
+  CHECK(far["error"]["code"] == error_code::kInvalidParams);
+  CHECK(far["error"]["message"] == "position 99:0 is outside `" + uri + "`");
+  Json negative = ReplyTo(s.Send({Request(3, "textDocument/completion", At(uri, {0, -1}))}), 3);
+  CHECK(negative["error"]["code"] == error_code::kInvalidParams);
+  Json closed = ReplyTo(s.Send({Request(4, "textDocument/definition", At("file:///nowhere.yaml", {0, 0}))}), 4);
+  CHECK(closed["error"]["code"] == error_code::kInvalidParams);
+  Json wrong = ReplyTo(s.Send({Request(5, "textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", "1:1"}})}), 5);
+  CHECK(wrong["error"]["code"] == error_code::kInvalidParams);
+  // A character past the line's end is the line's end (as the protocol says), not an error.
+  Json past = ReplyTo(s.Send({Request(6, "textDocument/hover", At(uri, {1, 400}))}), 6);
+  CHECK(past.contains("result"));
+  // The line after a final line break exists, and is empty.
+  Json last = ReplyTo(s.Send({Request(7, "textDocument/completion", At(uri, {2, 0}))}), 7);
+  CHECK(last.contains("result"));
+}
+
 TEST_CASE("LSP: columns are UTF-16 code units", "[lsp]") {
   InProcess s;
   s.Initialize();
@@ -346,8 +662,11 @@ class LspProcess {
       waitpid(pid_, nullptr, 0);
     }
   }
-  void Send(const Json& message) {
-    std::string framed = Frame(message.dump());
+  void Send(const Json& message) { SendAll({message}); }
+  // Several messages in one write: the server finds the later ones waiting.
+  void SendAll(const std::vector<Json>& messages) {
+    std::string framed;
+    for (const Json& m : messages) framed += Frame(m.dump());
     REQUIRE(write(in_, framed.data(), framed.size()) == static_cast<ssize_t>(framed.size()));
   }
   // The next message, or nullopt after 60 s (a sanitizer build is slow).
@@ -401,7 +720,7 @@ class LspProcess {
   std::string buffer_;
 };
 
-TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints its plan, a clean exit", "[lsp]") {
+TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints its plan, hover, definition, completion, a burst linted once, a clean exit", "[lsp]") {
   LspProcess lsp;
   lsp.Send(Request(1, "initialize", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", Json::object()}}));
   std::optional<Json> init = lsp.Receive();
@@ -440,12 +759,46 @@ TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints
   REQUIRE(third);
   for (const Json& d : *third) CHECK(d["code"] != "CAP-ALC-001");
 
-  lsp.Send(Request(2, "textDocument/definition"));
-  std::optional<Json> unknown;
-  for (unknown = lsp.Receive(); unknown && !unknown->contains("id"); unknown = lsp.Receive()) {
+  // Hover, definition and completion at the allocation's pool, over the pipes.
+  auto reply = [&](int id) {
+    std::optional<Json> m;
+    for (m = lsp.Receive(); m && !(m->contains("id") && (*m)["id"] == id); m = lsp.Receive()) {
+    }
+    REQUIRE(m);
+    return *m;
+  };
+  std::pair<int, int> pool = Where(fixed, "train-eu", fixed.find("{id: a-train,"));
+  lsp.Send(Request(10, "textDocument/hover", At(plan_uri, pool)));
+  CHECK(reply(10)["result"]["contents"]["value"].get<std::string>().find("**Pool `train-eu`**") == 0);
+  lsp.Send(Request(11, "textDocument/definition", At(plan_uri, pool)));
+  Json definition = reply(11);
+  REQUIRE(definition["result"].size() == 1);
+  CHECK(definition["result"][0]["uri"] == inventory_uri);
+  CHECK(definition["result"][0]["range"]["start"]["line"] == Where(inventory, "id: train-eu").first);
+  lsp.Send(Request(12, "textDocument/completion", At(plan_uri, pool)));
+  std::vector<std::string> ids = Labels(reply(12));
+  CHECK(Has(ids, "train-eu-a100"));
+  CHECK(Has(ids, "serve-eu-peak"));
+
+  lsp.Send(Request(2, "textDocument/rename"));
+  Json unknown = reply(2);
+  CHECK(unknown["error"]["code"] == error_code::kMethodNotFound);
+  lsp.Send(Request(13, "textDocument/hover", At(plan_uri, {5000, 0})));
+  CHECK(reply(13)["error"]["code"] == error_code::kInvalidParams);
+
+  // Two changes sent at once: the first, superseded before it was linted, is never published.
+  std::string small_uri = UriOfPath("/capops-lsp-test/plan.yaml");
+  std::string small = "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands: []\n";
+  lsp.Send(Open(small_uri, small));
+  REQUIRE(lsp.Diagnostics(small_uri));
+  lsp.SendAll({Change(small_uri, small + "allocations: []\n", 2), Change(small_uri, small + "bogus: 1\n", 3)});
+  std::optional<Json> burst;
+  for (burst = lsp.Receive(); burst && burst->value("method", "") != "textDocument/publishDiagnostics"; burst = lsp.Receive()) {
   }
-  REQUIRE(unknown);
-  CHECK((*unknown)["error"]["code"] == error_code::kMethodNotFound);
+  REQUIRE(burst);
+  CHECK((*burst)["params"]["uri"] == small_uri);
+  CHECK((*burst)["params"]["version"] == 3);
+  CHECK((*burst)["params"]["diagnostics"].dump().find("bogus") != std::string::npos);
 
   lsp.Send(Request(3, "shutdown"));
   std::optional<Json> bye = lsp.Receive();

@@ -4,6 +4,9 @@
 //
 // Exit codes: 0 after `shutdown` then `exit`; 1 when the stream ended or
 // broke otherwise; 2 for a bad command line.
+#include <poll.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -58,5 +61,12 @@ int main(int argc, char** argv) {
   }
   std::ios::sync_with_stdio(false);
   capops::lsp::Server server(options, std::cout);
-  return capops::lsp::Serve(std::cin, &server, options.max_message_bytes);
+  // A message is waiting when its bytes are read into cin's buffer or
+  // stand in the pipe: changes queued behind one supersede it.
+  auto input_waiting = [] {
+    if (std::cin.rdbuf()->in_avail() > 0) return true;
+    pollfd fd{STDIN_FILENO, POLLIN, 0};
+    return ::poll(&fd, 1, 0) > 0 && (fd.revents & POLLIN) != 0;
+  };
+  return capops::lsp::Serve(std::cin, &server, options.max_message_bytes, input_waiting);
 }

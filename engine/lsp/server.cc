@@ -1,5 +1,6 @@
 #include "engine/lsp/server.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <utility>
@@ -7,7 +8,12 @@
 #include "engine/common/source.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/policy_loader.h"
+#include "engine/lint/config.h"
+#include "engine/lint/rule_catalog.h"
+#include "engine/lsp/cpl_help.h"
 #include "engine/lsp/jsonrpc.h"
+#include "engine/lsp/position.h"
+#include "engine/report/report.h"
 #include "engine/report/snippet.h"
 
 #ifndef CAPOPS_VERSION
@@ -36,22 +42,13 @@ bool IsYaml(const std::string& path) {
   return ext == ".yaml" || ext == ".yml";
 }
 
+bool IsCpl(const std::string& path, const std::string& language) {
+  return fs::path(path).extension() == ".cpl" || language == "cpl";
+}
+
 bool IsInventory(const std::string& path) { return fs::path(path).filename() == "inventory.yaml"; }
 
 std::string Normal(const std::string& path) { return fs::path(path).lexically_normal().string(); }
-
-// The UTF-16 offset of 1-based character `column` of a line, as LSP counts:
-// a character past U+FFFF is two units; a byte that is not UTF-8 is one.
-uint32_t Utf16Column(const std::string& line, uint32_t column) {
-  uint32_t units = 0, c = 1;
-  for (size_t i = 0; c < column && i < line.size(); ++c) {
-    size_t n = Utf8SequenceLength(line, i);
-    if (n == 0) n = 1;
-    units += n == 4 ? 2 : 1;
-    i += n;
-  }
-  return units + (column > c ? column - c : 0);  // past the line's end: one unit a character
-}
 
 Json Position(const SourceManager& sources, const SourceLoc& loc, uint32_t column) {
   if (!loc.valid()) return {{"line", 0}, {"character", 0}};
@@ -243,10 +240,13 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
       return;
     }
     initialized_ = true;
-    if (!CompilePack()) Log(kLogError, "capops-lsp: " + pack_error_);
+    if (!CompilePack()) Log(kLogError, "capops-lsp: " + settings_[""].error);
     Json capabilities = {
         {"positionEncoding", "utf-16"},
         {"textDocumentSync", {{"openClose", true}, {"change", 1}}},
+        {"hoverProvider", true},
+        {"definitionProvider", true},
+        {"completionProvider", Json::object()},
     };
     Respond(id, {{"capabilities", capabilities}, {"serverInfo", {{"name", "capops-lsp"}, {"version", CAPOPS_VERSION}}}});
     return;
@@ -264,7 +264,81 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
     Respond(id, nullptr);
     return;
   }
+  if (method == "textDocument/hover" || method == "textDocument/definition" || method == "textDocument/completion") {
+    Answer(id, method, params);
+    return;
+  }
   RespondError(id, error_code::kMethodNotFound, "capops-lsp does not answer `" + method + "`");
+}
+
+void Server::Answer(const Json& id, const std::string& method, const Json& params) {
+  const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+  auto it = documents_.find(uri);
+  if (it == documents_.end()) {
+    RespondError(id, error_code::kInvalidParams, "`" + uri + "` is not open");
+    return;
+  }
+  const Document& doc = it->second;
+  const Json& position = params.at("position");
+  int64_t line = position.at("line").get<int64_t>(), character = position.at("character").get<int64_t>();
+  std::optional<std::string_view> text = line < 0 || line > UINT32_MAX ? std::nullopt : LineAt(doc.text, static_cast<uint32_t>(line));
+  if (!text || character < 0) {
+    RespondError(id, error_code::kInvalidParams,
+                 "position " + std::to_string(line) + ":" + std::to_string(character) + " is outside `" + uri + "`");
+    return;
+  }
+  uint32_t l = static_cast<uint32_t>(line) + 1;
+  uint32_t column = CharColumn(*text, static_cast<uint32_t>(std::min<int64_t>(character, UINT32_MAX)));
+  bool completion = method == "textDocument/completion";
+  Json empty = completion ? Json{{"isIncomplete", false}, {"items", Json::array()}} : Json();
+  if (IsCpl(doc.path, doc.language)) {
+    auto compiled = cpl_compiled_.find(doc.path);
+    bool current = compiled != cpl_compiled_.end() && compiled->second.engine && compiled->second.text == doc.text;
+    if (!current || completion) {
+      Respond(id, empty);
+    } else if (method == "textDocument/hover") {
+      Respond(id, CplHover(*compiled->second.engine, doc.path, l, column));
+    } else {
+      Respond(id, CplDefinition(*compiled->second.engine, doc.path, l, column));
+    }
+    return;
+  }
+  if (!IsYaml(doc.path) && doc.language != "yaml") {
+    Respond(id, empty);
+    return;
+  }
+  Setting& setting = SettingFor(doc.path);
+  if (setting.engine && !setting.help) {  // made on first use: the catalogue walks every rule
+    setting.help = std::make_shared<FactHelp>(setting.engine, lint::FieldReaders(lint::BuildCatalog(*setting.engine)));
+  }
+  std::shared_ptr<FactHelp> help = setting.help;
+  if (!help) {
+    Respond(id, empty);
+    return;
+  }
+  TextFile file{doc.path, doc.text};
+  std::vector<TextFile> beside = FactsBeside(uri, doc);
+  if (method == "textDocument/hover") {
+    Respond(id, help->Hover(file, beside, l, column));
+  } else if (method == "textDocument/definition") {
+    Respond(id, help->Definition(file, beside, l, column));
+  } else {
+    Respond(id, help->Completion(file, beside, l, column));
+  }
+}
+
+std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc) {
+  std::vector<TextFile> out;
+  if (!IsInventoryDocument(doc.path)) {
+    for (const std::string& inventory : InventoriesOf(doc.path)) {
+      if (std::optional<std::string> text = TextOf(inventory)) out.push_back({inventory, std::move(*text)});
+    }
+    return out;
+  }
+  for (const auto& [other, plan] : documents_) {
+    if (other != uri && IsYaml(plan.path) && IsInventoryOf(doc.path, plan.path)) out.push_back({plan.path, plan.text});
+  }
+  return out;
 }
 
 void Server::Notification(const std::string& method, const Json& params) {
@@ -303,53 +377,133 @@ void Server::Notification(const std::string& method, const Json& params) {
     it->second.version = item.value("version", it->second.version);
   } else {
     auto it = documents_.find(uri);
-    std::string dir = it == documents_.end() ? "" : fs::path(it->second.path).parent_path().string();
-    if (it != documents_.end()) documents_.erase(it);
+    std::string closed = it == documents_.end() ? "" : it->second.path;
+    if (it != documents_.end()) {
+      cpl_compiled_.erase(it->second.path);
+      documents_.erase(it);
+    }
     Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
-    PublishBeside(dir, uri);  // what is left open beside it, against the file on disk again
+    pending_.erase(uri);
+    if (!closed.empty()) PublishBeside(closed, uri);  // what is left open beside it, against the file on disk again
     return;
   }
-  Refresh(uri);
+  if (deferred_) {
+    pending_.insert(uri);
+  } else {
+    Refresh(uri);
+  }
 }
 
-bool Server::CompilePack() {
-  if (options_.engine) {
-    engine_ = options_.engine;
-    return true;
-  }
-  std::string error;
-  std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(options_.policies, &error);
-  if (!roots) {
-    pack_error_ = error;
-    return false;
-  }
+void Server::Flush() {
+  std::set<std::string> pending;
+  pending.swap(pending_);
+  for (const std::string& uri : pending) Refresh(uri);
+}
+
+std::shared_ptr<Engine> Server::CompilePolicies(const std::vector<std::string>& policies, std::vector<TextFile>* files,
+                                                std::string* error) const {
+  std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(policies, error);
+  if (!roots) return nullptr;
   std::set<std::string> seen;
   for (const fs::path& root : *roots) {
-    std::vector<fs::path> files;
-    if (!lint::CollectPolicyFiles(root, &files, &error)) {
-      pack_error_ = error;
-      return false;
-    }
-    for (const fs::path& f : files) {
+    std::vector<fs::path> found;
+    if (!lint::CollectPolicyFiles(root, &found, error)) return nullptr;
+    for (const fs::path& f : found) {
       std::string path = Normal(fs::absolute(f).string());
       if (!seen.insert(path).second) continue;
       std::string text;
-      if (!lint::ReadFile(f, &text, &error)) {
-        pack_error_ = error;
-        return false;
-      }
-      policy_files_.push_back({path, std::move(text)});
+      if (!lint::ReadFile(f, &text, error)) return nullptr;
+      files->push_back({path, std::move(text)});
     }
   }
-  auto engine = std::make_unique<Engine>();
-  for (const TextFile& f : policy_files_) engine->AddPolicy(f.path, f.text);
+  auto engine = std::make_shared<Engine>();
+  for (const TextFile& f : *files) engine->AddPolicy(f.path, f.text);
   Diagnostics problems;
   if (!engine->Compile(&problems)) {
-    pack_error_ = "the policies do not compile (" + std::to_string(problems.size()) + " problems); open them to see where";
-    return false;
+    *error = "the policies do not compile (" + std::to_string(problems.size()) + " problems); open them to see where";
+    return nullptr;
   }
-  engine_ = std::move(engine);
-  return true;
+  return engine;
+}
+
+Server::Setting Server::MakeSetting(std::shared_ptr<const Engine> engine, std::string error) const {
+  Setting setting;
+  setting.engine = std::move(engine);
+  setting.error = std::move(error);
+  setting.rules_url = options_.rules_url;
+  return setting;
+}
+
+bool Server::CompilePack() {
+  std::string error;
+  std::shared_ptr<const Engine> engine = options_.engine;
+  if (!engine) engine = CompilePolicies(options_.policies, &policy_files_, &error);
+  settings_[""] = MakeSetting(engine, error);
+  return engine != nullptr;
+}
+
+Server::Setting& Server::SettingFor(const std::string& path) {
+  std::error_code ec;
+  std::optional<fs::path> config;
+  if (fs::path(path).is_absolute()) config = lint::FindConfig(fs::path(path).parent_path());
+  if (!config) return settings_[""];
+  std::string key = Normal(fs::absolute(*config, ec).string());
+  fs::file_time_type stamp = fs::last_write_time(key, ec);
+  auto it = settings_.find(key);
+  if (it != settings_.end() && it->second.stamp == stamp) return it->second;
+  // Read as capops-lint reads it: its errors stop the lint; its policies
+  // and params make an engine of their own; an option given wins.
+  SourceManager config_sources;
+  lint::ConfigResult r = lint::LoadConfig(&config_sources, key, facts::LoadOptions{});
+  auto refuse = [&](const Diagnostics& problems) -> Setting& {
+    const Diagnostic& first = problems.items().front();
+    Setting s = MakeSetting(nullptr, "the config " + report::Where(config_sources, first.loc) + " is not usable: " +
+                                         first.message + (problems.size() > 1 ? " (and more)" : ""));
+    s.stamp = stamp;
+    return settings_[key] = std::move(s);
+  };
+  if (r.diagnostics.HasErrors()) return refuse(r.diagnostics);
+  const Setting& base = settings_[""];
+  std::shared_ptr<const Engine> engine = base.engine;
+  std::string error = base.error;
+  bool own_policies = options_.policies.empty() && !r.config.policies.empty();
+  if (own_policies || !r.config.params.empty()) {
+    std::vector<TextFile> files;
+    std::shared_ptr<Engine> compiled = CompilePolicies(own_policies ? r.config.policies : options_.policies, &files, &error);
+    Diagnostics problems;
+    for (const lint::ParamOverride& p : r.config.params) {
+      if (compiled) compiled->SetParam(p.name.text, p.value, &problems);
+    }
+    if (problems.HasErrors()) return refuse(problems);
+    engine = compiled;
+  }
+  Setting setting = MakeSetting(engine, error);
+  setting.stamp = stamp;
+  if (engine) {
+    Diagnostics problems;
+    setting.selection = lint::RuleSelection::Make(r.config, *engine->program(), &problems);
+    if (problems.HasErrors()) return refuse(problems);
+  }
+  for (const std::string& inventory : r.config.inventories) setting.inventories.push_back(Normal(inventory));
+  if (options_.rules_url.empty()) setting.rules_url = r.config.rules_url;
+  return settings_[key] = std::move(setting);
+}
+
+std::vector<std::string> Server::InventoriesOf(const std::string& path) {
+  const Setting& setting = SettingFor(path);
+  if (!setting.inventories.empty()) return setting.inventories;
+  return {Normal((fs::path(path).parent_path() / "inventory.yaml").string())};
+}
+
+bool Server::IsInventoryOf(const std::string& inventory, const std::string& plan) {
+  if (inventory == plan) return false;
+  std::vector<std::string> inventories = InventoriesOf(plan);
+  return std::find(inventories.begin(), inventories.end(), inventory) != inventories.end();
+}
+
+bool Server::IsInventoryDocument(const std::string& path) {
+  const Setting& setting = SettingFor(path);
+  return IsInventory(path) || std::find(setting.inventories.begin(), setting.inventories.end(), path) != setting.inventories.end();
 }
 
 std::optional<std::string> Server::TextOf(const std::string& path) const {
@@ -365,19 +519,24 @@ void Server::Refresh(const std::string& uri) {
   auto it = documents_.find(uri);
   if (it == documents_.end()) return;
   Publish(uri);
-  PublishBeside(fs::path(it->second.path).parent_path().string(), uri);
+  PublishBeside(it->second.path, uri);
 }
 
-void Server::PublishBeside(const std::string& dir, const std::string& except) {
+void Server::PublishBeside(const std::string& path, const std::string& except) {
+  std::string dir = fs::path(path).parent_path().string();
+  std::vector<std::string> uris;
   for (const auto& [other, doc] : documents_) {
-    if (other != except && fs::path(doc.path).parent_path().string() == dir) Publish(other);
+    if (other != except && (fs::path(doc.path).parent_path().string() == dir || IsInventoryOf(path, doc.path))) {
+      uris.push_back(other);
+    }
   }
+  for (const std::string& other : uris) Publish(other);
 }
 
 void Server::Publish(const std::string& uri) {
   const Document& doc = documents_.at(uri);
   Json diagnostics;
-  if (fs::path(doc.path).extension() == ".cpl" || doc.language == "cpl") {
+  if (IsCpl(doc.path, doc.language)) {
     diagnostics = CompileCpl(doc);
   } else if (IsYaml(doc.path) || doc.language == "yaml") {
     diagnostics = LintYaml(uri, doc);
@@ -390,45 +549,51 @@ void Server::Publish(const std::string& uri) {
 }
 
 Json Server::LintYaml(const std::string& uri, const Document& doc) {
-  if (!engine_) {
+  const Setting& setting = SettingFor(doc.path);
+  if (!setting.engine) {
     return Json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
                          {"severity", 1}, {"code", "policy"}, {"source", "capops"},
-                         {"message", "not linted: " + pack_error_}}});
+                         {"message", "not linted: " + setting.error}}});
   }
+  const Engine& engine = *setting.engine;
+  LintOptions lint;
+  lint.skip_rules = setting.selection.disabled();
   std::set<std::string> open_files;
   for (const auto& [u, d] : documents_) open_files.insert(d.path);
   open_files.erase(doc.path);
-  std::string dir = fs::path(doc.path).parent_path().string();
-  if (!IsInventory(doc.path)) {
-    std::vector<TextFile> inventories;
-    std::string inventory = Normal((fs::path(dir) / "inventory.yaml").string());
-    if (std::optional<std::string> text = TextOf(inventory)) inventories.push_back({inventory, std::move(*text)});
-    SourceManager sources(&engine_->sources());
-    eval::LintReport report = engine_->Lint({{doc.path, doc.text}}, std::move(inventories), {}, &sources);
-    return DiagnosticsFor(sources, report, doc.path, open_files, options_.rules_url);
-  }
-  // An inventory: what the open plans beside it find in it, each once.
+  auto diagnostics = [&](std::vector<TextFile> plans, std::vector<TextFile> inventories) {
+    SourceManager sources(&engine.sources());
+    eval::LintReport report = engine.Lint(std::move(plans), std::move(inventories), lint, &sources);
+    setting.selection.Apply(&report);
+    return DiagnosticsFor(sources, report, doc.path, open_files, setting.rules_url);
+  };
+  if (!IsInventoryDocument(doc.path)) return diagnostics({{doc.path, doc.text}}, FactsBeside(uri, doc));
+  // An inventory: what the open plans that use it find in it, each once.
   Json out = Json::array();
   std::set<std::string> seen;
   bool linted = false;
+  std::vector<std::pair<std::string, std::string>> plans;
   for (const auto& [other, plan] : documents_) {
-    if (other == uri || IsInventory(plan.path) || !IsYaml(plan.path) ||
-        fs::path(plan.path).parent_path().string() != dir) {
-      continue;
+    if (other != uri && IsYaml(plan.path) && !IsInventoryDocument(plan.path) && IsInventoryOf(doc.path, plan.path)) {
+      plans.emplace_back(plan.path, plan.text);
     }
+  }
+  for (const auto& [path, text] : plans) {
     linted = true;
-    SourceManager sources(&engine_->sources());
-    eval::LintReport report = engine_->Lint({{plan.path, plan.text}}, {{doc.path, doc.text}}, {}, &sources);
+    std::vector<TextFile> inventories;
+    for (const std::string& inventory : InventoriesOf(path)) {
+      if (inventory == doc.path) {
+        inventories.push_back({doc.path, doc.text});
+      } else if (std::optional<std::string> other = TextOf(inventory)) {
+        inventories.push_back({inventory, std::move(*other)});
+      }
+    }
     // What is located in an open file (the plan, say) is that file's to show.
-    for (Json& d : DiagnosticsFor(sources, report, doc.path, open_files, options_.rules_url)) {
+    for (Json& d : diagnostics({{path, text}}, std::move(inventories))) {
       if (seen.insert(d.dump()).second) out.push_back(std::move(d));
     }
   }
-  if (!linted) {
-    SourceManager sources(&engine_->sources());
-    eval::LintReport report = engine_->Lint({}, {{doc.path, doc.text}}, {}, &sources);
-    out = DiagnosticsFor(sources, report, doc.path, open_files, options_.rules_url);
-  }
+  if (!linted) out = diagnostics({}, {{doc.path, doc.text}});
   return out;
 }
 
@@ -458,10 +623,12 @@ Json Server::CompileCpl(const Document& doc) {
     }
     if (fs::path(doc.path).parent_path().string() != stdlib_dir) sources_to_add.emplace_back(doc.path, doc.text);
   }
-  Engine engine;
+  auto compiled = std::make_shared<Engine>();
+  Engine& engine = *compiled;
   for (auto& [path, text] : sources_to_add) engine.AddPolicy(path, text);
   Diagnostics problems;
-  engine.Compile(&problems);
+  bool ok = engine.Compile(&problems);
+  cpl_compiled_[doc.path] = CompiledCpl{doc.text, ok ? compiled : nullptr};
   eval::LintReport report;
   report.errors.Append(problems);
   // Problems in the pack's other files are theirs: shown when they are opened.
@@ -471,7 +638,8 @@ Json Server::CompileCpl(const Document& doc) {
   return DiagnosticsFor(engine.sources(), report, doc.path, others, options_.rules_url);
 }
 
-int Serve(std::istream& in, Server* server, size_t max_message_bytes) {
+int Serve(std::istream& in, Server* server, size_t max_message_bytes, const std::function<bool()>& input_waiting) {
+  if (input_waiting) server->Defer(true);
   std::string body, error;
   for (;;) {
     switch (ReadMessage(in, max_message_bytes, &body, &error)) {
@@ -482,6 +650,7 @@ int Serve(std::istream& in, Server* server, size_t max_message_bytes) {
         return 1;
       case ReadStatus::kMessage:
         if (!server->Handle(body)) return server->exit_code();
+        if (input_waiting && !input_waiting()) server->Flush();
         break;
     }
   }

@@ -2,19 +2,25 @@
 //
 // Speaks the LSP 3.17 base protocol over a stream (stdio in capops-lsp):
 // the lifecycle (initialize, initialized, shutdown, exit), full-text
-// document sync (didOpen, didChange, didClose) and publishDiagnostics:
+// document sync (didOpen, didChange, didClose), publishDiagnostics, hover,
+// definition and completion:
 //
 //   - a YAML document is linted with the compiled pack, as `capops-lint`
-//     lints it: its inventory is `inventory.yaml` beside it (the open
-//     buffer when it is open, else the file on disk); a document named
-//     `inventory.yaml` is an inventory, and its diagnostics come from the
-//     open plans beside it (or, with none open, from loading it alone).
-//     Findings carry the rule id as `code`, the other facts the rule read
-//     as `relatedInformation`, and `because`/`fix` in the message;
+//     lints it: the nearest `.capops.yaml` above it gives its inventories,
+//     policies, params and rule selection (Setting); else its inventory is
+//     `inventory.yaml` beside it. An inventory is the open buffer when it
+//     is open, else the file on disk; an inventory's diagnostics come from
+//     the open plans that use it (or, with none open, from loading it
+//     alone). Findings carry the rule id as `code`, the other facts the
+//     rule read as `relatedInformation`, and `because`/`fix` in the message.
+//     Hover, definition and completion are FactHelp's;
 //   - a `.cpl` document is compiled with the stdlib and the shipped pack,
-//     its own text standing in for the file of the same path;
-//   - a change re-lints the document and the open documents beside it (an
-//     edited inventory re-lints its plans), reusing the compiled pack.
+//     its own text standing in for the file of the same path; hover and
+//     definition are cpl_help.h's, on the program of its current text;
+//   - a change re-lints the document and the open documents that go with
+//     it (an edited inventory re-lints its plans), reusing the compiled
+//     pack. Deferred (Serve with `input_waiting`), a burst of changes is
+//     linted once, at its last version.
 //
 // The server never writes files. Positions are UTF-16 code units, as the
 // protocol's default encoding asks.
@@ -23,16 +29,21 @@
 //   return lsp::Serve(std::cin, &server);
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/api/engine.h"
+#include "engine/lint/rule_selection.h"
+#include "engine/lsp/fact_help.h"
 
 namespace capops::lsp {
 
@@ -63,6 +74,12 @@ class Server {
   void BadFraming(const std::string& reason);
   /// The process exit code: 0 after shutdown then exit, else 1.
   int exit_code() const { return exit_code_; }
+  /// With `defer`, a change is linted at the next Flush() rather than at
+  /// once, so a burst of changes to one document is linted once, at its
+  /// last version (Serve flushes whenever no message is waiting).
+  void Defer(bool defer) { deferred_ = defer; }
+  /// Lints and publishes the documents changed since the last Flush().
+  void Flush();
 
  private:
   struct Document {
@@ -80,32 +97,75 @@ class Server {
   void Notify(const std::string& method, nlohmann::json params);
   void Log(int type, const std::string& message);
 
+  /// What the rule set is for the documents under one `.capops.yaml`, or
+  /// under none: compiled with its policies and params, its rules
+  /// selected, its inventories (as capops-lint reads it; an option given
+  /// to the server wins over the config).
+  struct Setting {
+    std::shared_ptr<const Engine> engine;  // null: `error` says why nothing is linted
+    std::string error;
+    lint::RuleSelection selection;
+    std::vector<std::string> inventories;  // the config's; empty: inventory.yaml beside each plan
+    std::string rules_url;
+    std::shared_ptr<FactHelp> help;  // made on the first hover, definition or completion
+    std::optional<std::filesystem::file_time_type> stamp;  // of the config file read
+  };
+  /// Compiles the setting of no config (the server's own policies).
   bool CompilePack();
+  std::shared_ptr<Engine> CompilePolicies(const std::vector<std::string>& policies, std::vector<TextFile>* files,
+                                          std::string* error) const;
+  Setting MakeSetting(std::shared_ptr<const Engine> engine, std::string error) const;
+  /// The setting of the nearest `.capops.yaml` above `path` (read again
+  /// when the file changed), or of none.
+  Setting& SettingFor(const std::string& path);
+  /// The inventory files of a plan: its config's, else `inventory.yaml` beside it.
+  std::vector<std::string> InventoriesOf(const std::string& plan);
+  bool IsInventoryOf(const std::string& inventory, const std::string& plan);
+  /// `inventory.yaml`, or a file its config names as an inventory.
+  bool IsInventoryDocument(const std::string& path);
   /// Re-lints `uri` and the open documents in its directory.
   void Refresh(const std::string& uri);
-  /// Re-lints the open documents in `dir`, but `except`.
-  void PublishBeside(const std::string& dir, const std::string& except);
+  /// Re-lints the open documents beside `path` (in its directory, or
+  /// plans whose inventory it is), but `except`.
+  void PublishBeside(const std::string& path, const std::string& except);
   void Publish(const std::string& uri);
   nlohmann::json LintYaml(const std::string& uri, const Document& doc);
   nlohmann::json CompileCpl(const Document& doc);
   /// The text of `path`: an open buffer's, else the file's; nullopt when
   /// neither exists.
   std::optional<std::string> TextOf(const std::string& path) const;
+  /// The fact files that go with a YAML document: a plan's inventory; an
+  /// inventory's plans open beside it.
+  std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc);
+  /// Answers hover, definition and completion at `params`' position.
+  void Answer(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
 
   ServerOptions options_;
   std::ostream& out_;
   bool initialized_ = false;
+  bool deferred_ = false;
+  std::set<std::string> pending_;  // URIs changed, not yet linted (deferred_)
   bool shut_down_ = false;
   int exit_code_ = 1;
   std::map<std::string, Document> documents_;  // by URI
-  std::shared_ptr<const Engine> engine_;       // the compiled pack; null when it does not compile
-  std::string pack_error_;
+  std::map<std::string, Setting> settings_;    // by config path; "" for none
   std::vector<TextFile> policy_files_;         // what the pack was compiled from, by absolute path
+  /// Each open `.cpl` file's program as last compiled, with the text it was
+  /// compiled from (hover and definition need the current text's).
+  struct CompiledCpl {
+    std::string text;
+    std::shared_ptr<Engine> engine;  // null when that text did not compile
+  };
+  std::map<std::string, CompiledCpl> cpl_compiled_;  // by path
 };
 
 /// Reads framed messages from `in` and hands them to `server` until `exit`
-/// or the end of the stream; returns the exit code.
-int Serve(std::istream& in, Server* server, size_t max_message_bytes = size_t{64} << 20);
+/// or the end of the stream; returns the exit code. With `input_waiting`
+/// (true when another message can be read at once), changes are linted
+/// only once no message is waiting: a change superseded by the next one
+/// already sent is never linted (Server::Defer).
+int Serve(std::istream& in, Server* server, size_t max_message_bytes = size_t{64} << 20,
+          const std::function<bool()>& input_waiting = nullptr);
 
 /// `file:///a%20b` → `/a b`; nullopt for other schemes and malformed escapes.
 std::optional<std::string> PathOfUri(const std::string& uri);

@@ -260,6 +260,7 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
     return;
   }
   if (method == "shutdown") {
+    Flush();  // what was changed is published before the server stops answering
     shut_down_ = true;
     Respond(id, nullptr);
     return;

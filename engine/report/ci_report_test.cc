@@ -333,6 +333,31 @@ TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[re
   }
 }
 
+TEST_CASE("SARIF: --explain gives each result its clause trace as a code flow, at the facts read", "[report][sarif]") {
+  nlohmann::json run = nlohmann::json::parse(Lint({"--no-config", "--explain", "--format", "sarif", kPlan}))["runs"][0];
+  nlohmann::json plain = nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", kPlan}))["runs"][0];
+  for (const auto& result : plain["results"]) CHECK_FALSE(result.contains("codeFlows"));
+  bool found = false;
+  for (const auto& result : run["results"]) {
+    if (result["ruleId"].get<std::string>().rfind("CAP-", 0) != 0) continue;
+    INFO(result.dump());
+    if (result["ruleId"] != "CAP-ALC-001") continue;
+    REQUIRE(result.contains("codeFlows"));
+    const auto& steps = result["codeFlows"][0]["threadFlows"][0]["locations"];
+    REQUIRE(steps.size() == 1);  // its one `where`
+    // Shown at the first field it read, the demand's slice; the records `d` and `p` are the evidence's.
+    const auto& where = steps.back()["location"];
+    std::string text = where["message"]["text"];
+    CHECK(text.find("`where d.slice in research_slices && p.role == production_replacement` is true; read `d.slice` = \"exploration\"") == 0);
+    CHECK(text.find("`d` =") == std::string::npos);
+    CHECK(text.find("`p.role` = \"production-replacement\"") != std::string::npos);
+    CHECK(where["physicalLocation"]["artifactLocation"]["uri"].get<std::string>().find("plan.yaml") != std::string::npos);
+    CHECK(where["physicalLocation"]["region"]["startLine"] == 9);
+    found = true;
+  }
+  CHECK(found);
+}
+
 TEST_CASE("SARIF: --source-root says what %SRCROOT% stands for", "[report][sarif]") {
   const std::string examples = std::string(CAPOPS_SOURCE_DIR) + "/examples";
   nlohmann::json run = nlohmann::json::parse(

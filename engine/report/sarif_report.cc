@@ -121,6 +121,28 @@ Json RuleJson(const RuleDescriptor& r, const CiOptions& options) {
   return rule;
 }
 
+// The `--explain` trace as a code flow: each traced clause in turn, at the
+// first field of the facts it read (at the clause in the policy when it
+// read none), saying what it evaluated to and the fields' values. A whole
+// record a variable holds is the evidence's to show, not the flow's.
+Json TraceFlow(const SourceManager& sources, const CiOptions& options, const std::vector<eval::TraceStep>& trace) {
+  Json locations = Json::array();
+  for (const eval::TraceStep& step : trace) {
+    SourceLoc at = step.loc;
+    std::string text = "`" + step.clause + "` is " + step.value;
+    bool read = false;
+    for (const eval::TraceValue& value : step.values) {
+      if (!value.fact.valid() || value.expr.find_first_of(".[(") == std::string::npos) continue;
+      if (!read) at = value.fact;
+      text += std::string(read ? ", " : "; read ") + "`" + value.expr + "` = " + value.value;
+      read = true;
+    }
+    locations.push_back({{"location", {{"physicalLocation", PhysicalLocation(sources, options, at)},
+                                       {"message", Message(text + ".")}}}});
+  }
+  return {{"threadFlows", Json::array({{{"locations", std::move(locations)}}})}};
+}
+
 // `fingerprint`: the finding's identity, "" when not known.
 Json ViolationResult(const SourceManager& sources, const CiOptions& options, const eval::Violation& v, size_t index,
                      const std::string& fingerprint) {
@@ -143,6 +165,7 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options, con
   for (const eval::Evidence& e : v.evidence) relate(e.loc, e.name + " = " + e.value);
   for (const eval::Label& l : v.labels) relate(l.loc, l.message);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
+  if (!v.trace.empty()) result["codeFlows"] = Json::array({TraceFlow(sources, options, v.trace)});
   if (v.suppression) {
     const eval::Suppression& s = *v.suppression;
     Json suppression = {

@@ -2,7 +2,7 @@
 # CTest `sarif.validate`: capops-lint's SARIF for the examples (violations,
 # a waived finding, fact-file errors) passes tests/sarif/validate.sh; with
 # the catalogue's address (`--rules-url`, as code scanning setups give it)
-# it passes with no warning at all.
+# it passes with no warning at all, with `--explain`'s code flows too.
 #
 #   tests/sarif/check_capops_sarif.sh build/engine/capops-lint   (from the repository root)
 set -euo pipefail
@@ -25,5 +25,9 @@ run --no-config --format sarif --output "$out/errors.sarif" tests/golden/plan-sc
 mkdir "$out/strict"
 run --config examples/ci/.capops.yaml --rules-url https://example.org/capops/index.html \
   --format sarif --output "$out/strict/published.sarif"
-"$here/validate.sh" --no-warnings "$out/strict/published.sarif"
+# With --explain, each result carries its clause trace as a code flow.
+run --config examples/ci/.capops.yaml --rules-url https://example.org/capops/index.html --explain \
+  --format sarif --output "$out/strict/explained.sarif"
+grep -q '"codeFlows"' "$out/strict/explained.sarif"
+"$here/validate.sh" --no-warnings "$out/strict/published.sarif" "$out/strict/explained.sarif"
 echo "sarif: $(find "$out" -name '*.sarif' | wc -l) files valid"

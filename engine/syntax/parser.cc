@@ -278,6 +278,7 @@ class AstBuilder {
   TypeRef BuildType(CPLParser::TypeRefContext* ctx);
   void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens, RecordDecl* record);
   std::string StringToken(antlr4::Token* token);
+  std::string PlainText(antlr4::Token* token, const char* what);
   Template BuildTemplate(antlr4::Token* token);
 
   bool ChainTooLong(size_t operands, antlr4::ParserRuleContext* ctx);
@@ -402,8 +403,49 @@ void AstBuilder::BuildEmit(CPLParser::EmitContext* ctx, Emit* emit) {
   if (ctx->cond != nullptr) emit->when = BuildExpr(ctx->cond);
   if (ctx->at != nullptr) emit->at = BuildExpr(ctx->at);
   emit->message = BuildTemplate(ctx->message);
-  if (ctx->because != nullptr) emit->because = StringToken(ctx->because);
-  if (ctx->fix != nullptr) emit->fix = StringToken(ctx->fix);
+  if (ctx->because != nullptr) emit->because = PlainText(ctx->because, "because");
+  if (ctx->fix != nullptr) emit->fix = PlainText(ctx->fix, "fix");
+}
+
+// The length of a message hole's text at `open` (`{a.id}`, `{w.end()}`):
+// a name, then `.name` or `()` steps, then `}`; 0 when it is not one.
+size_t HoleLength(std::string_view raw, size_t open) {
+  auto name_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t i = open + 1;
+  if (i >= raw.size() || !name_start(raw[i])) return 0;
+  while (i < raw.size()) {
+    if (name_char(raw[i])) {
+      ++i;
+    } else if (raw[i] == '.' && i + 1 < raw.size() && name_start(raw[i + 1])) {
+      ++i;
+    } else if (raw.substr(i, 2) == "()") {
+      i += 2;
+    } else {
+      break;
+    }
+  }
+  return i < raw.size() && raw[i] == '}' ? i + 1 - open : 0;
+}
+
+// A `because` or `fix`: shown as written, so `{a.id}` in it would be shown
+// as those characters. Each such hole is an error where it is written.
+std::string AstBuilder::PlainText(antlr4::Token* token, const char* what) {
+  std::string raw = token->getText();
+  Span span = SpanOf(token);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\\') {
+      ++i;  // an escaped character, `\{` among them
+      continue;
+    }
+    size_t length = raw[i] == '{' ? HoleLength(raw, i) : 0;
+    if (length == 0) continue;
+    uint32_t begin = span.begin + static_cast<uint32_t>(i);
+    Error(Span{span.file, begin, begin + static_cast<uint32_t>(length)},
+          "`" + raw.substr(i, length) + "` is not filled in: a `" + what + "` is shown as written")
+        .help = "only the deny or warn message fills `{…}`; say it in words, or write `\\{` to show a brace";
+  }
+  return StringToken(token);
 }
 
 void AstBuilder::BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test) {

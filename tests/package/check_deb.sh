@@ -42,8 +42,9 @@ done
 [[ -n $(field Maintainer) && -n $(field Description) ]] || fail "no Maintainer or Description"
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
-for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-lint.1 \
+for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-lint.1.gz \
     ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
+    ./usr/share/doc/capops/changelog.Debian.gz \
     ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
     ./usr/share/capops/examples/visual-inspection/plan.yaml ./usr/share/capops/schema/capops.schema.json; do
   grep -qx -- "$f" "$tmp/files" || fail "the package has no $f"
@@ -92,7 +93,12 @@ if [[ $(id -u) -eq 0 ]]; then
   dpkg --dry-run -i "$deb" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the package: $(cat "$tmp/dpkg.log")"
 fi
 
-man=$root/usr/share/man/man1/capops-lint.1
+gzip -t "$root/usr/share/man/man1/capops-lint.1.gz" "$root/usr/share/doc/capops/changelog.Debian.gz" ||
+  fail "a compressed file of the package is damaged"
+zcat "$root/usr/share/doc/capops/changelog.Debian.gz" | head -1 | grep -q "^capops ($(field Version)) " ||
+  fail "changelog.Debian does not open with this version: $(zcat "$root/usr/share/doc/capops/changelog.Debian.gz" | head -1)"
+man=$tmp/capops-lint.1
+zcat "$root/usr/share/man/man1/capops-lint.1.gz" >"$man"
 if command -v groff >/dev/null; then
   warnings=$(groff -man -ww -z "$man" 2>&1)
   [[ -z $warnings ]] || fail "groff warns about the man page: $warnings"

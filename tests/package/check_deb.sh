@@ -28,8 +28,10 @@ source "$(dirname "$0")/../support/checks.sh"
   fail "cpack failed"
   exit 1
 }
-deb=$(ls "$tmp"/out/*.deb 2>/dev/null)
-[[ -n $deb && -s $deb ]] || { fail "cpack wrote no .deb"; exit 1; }
+deb=$(ls "$tmp"/out/capops_*.deb 2>/dev/null)
+[[ -n $deb && -s $deb ]] || { fail "cpack wrote no capops .deb: $(ls "$tmp/out")"; exit 1; }
+dev=$(ls "$tmp"/out/capops-dev_*.deb 2>/dev/null)
+[[ -n $dev && -s $dev ]] || { fail "cpack wrote no capops-dev .deb: $(ls "$tmp/out")"; exit 1; }
 
 version=$("$build/engine/capops-lint" --version | head -1 | grep -o '[0-9][0-9.]*' | head -1)
 field() { dpkg-deb --field "$deb" "$1"; }
@@ -51,6 +53,16 @@ for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-
 done
 grep -q -- "$build\|$src" "$tmp/files" && fail "the package lists a path of the build machine"
 grep -q -- "^./usr/include/\|\.a$\|/cmake/" "$tmp/files" && fail "the package carries the embedding files (component dev)"
+
+# capops-dev: the embedding files and nothing else, tied to this version of capops.
+dpkg-deb -c "$dev" | awk '{print $NF}' >"$tmp/dev-files"
+for f in ./usr/include/capops/engine/api/engine.h ./usr/lib/capops/libcapops_report.a \
+    ./usr/lib/cmake/capops/capopsConfig.cmake ./usr/lib/cmake/capops/capopsTargets.cmake; do
+  grep -qx -- "$f" "$tmp/dev-files" || fail "capops-dev has no $f"
+done
+grep -q -- "^./usr/bin/\|^./usr/share/capops/" "$tmp/dev-files" && fail "capops-dev carries the tools or their data"
+[[ $(dpkg-deb --field "$dev" Depends) == *"capops (= $version)"* ]] ||
+  fail "capops-dev does not depend on capops $version: $(dpkg-deb --field "$dev" Depends)"
 
 root=$tmp/root
 dpkg-deb -x "$deb" "$root"
@@ -90,7 +102,7 @@ expect "exit code of init from the package" 0 $?
 [[ -s $tmp/started/plan.yaml ]] || fail "init from the package wrote no plan: $(cat "$tmp/init.err")"
 
 if [[ $(id -u) -eq 0 ]]; then
-  dpkg --dry-run -i "$deb" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the package: $(cat "$tmp/dpkg.log")"
+  dpkg --dry-run -i "$deb" "$dev" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the packages: $(cat "$tmp/dpkg.log")"
 fi
 
 gzip -t "$root/usr/share/man/man1/capops-lint.1.gz" "$root/usr/share/doc/capops/changelog.Debian.gz" ||

@@ -4,6 +4,9 @@
 # (find_package(capops)), built with the same compiler and flags, and run as
 # examples/embed/check_embed.sh runs the in-tree build. Its compile lines
 # must name the installed headers only, never the source tree.
+# With FROM=deb, the prefix is the capops and capops-dev packages (cpack -G
+# DEB) unpacked instead: the packaged engine, as `apt install capops-dev`
+# gives it (exit 77, skipped, without cpack or dpkg-deb).
 # Usage: check_installed_engine.sh BUILD_DIR SOURCE_DIR CAPOPS_LINT CXX BUILD_TYPE CXX_FLAGS LINKER_FLAGS [LAUNCHER]
 set -uo pipefail
 
@@ -15,7 +18,19 @@ fail() {
   exit 1
 }
 
-cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || fail "install: $(cat "$tmp/install.log")"
+if [[ ${FROM:-install} == deb ]]; then
+  for tool in cpack dpkg-deb; do
+    command -v "$tool" >/dev/null || { echo "skipped: $tool is not installed"; exit 77; }
+  done
+  (cd "$build" && cpack -G DEB -B "$tmp/debs" >"$tmp/cpack.log" 2>&1) || fail "cpack: $(cat "$tmp/cpack.log")"
+  for deb in "$tmp"/debs/capops_*.deb "$tmp"/debs/capops-dev_*.deb; do
+    [[ -s $deb ]] || fail "cpack wrote no $deb"
+    dpkg-deb -x "$deb" "$tmp/root" || fail "dpkg-deb -x $deb"
+  done
+  ln -s root/usr "$tmp/prefix"
+else
+  cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || fail "install: $(cat "$tmp/install.log")"
+fi
 for f in lib/cmake/capops/capopsConfig.cmake include/capops/engine/lint/session.h lib/capops/libcapops_report.a; do
   [[ -e $tmp/prefix/$f ]] || fail "the install has no $f"
 done
@@ -31,4 +46,4 @@ grep -q -- "-I$tmp/prefix/include/capops\|-isystem $tmp/prefix/include/capops" "
 grep -q -- "$src/engine\|-I$src " "$tmp/embed/compile_commands.json" &&
   fail "the embed example reaches into the source tree: $(cat "$tmp/embed/compile_commands.json")"
 "$src/examples/embed/check_embed.sh" "$tmp/embed/capops_embed_example" "$lint" "$src" || fail "the installed-engine embed example"
-echo "an installed capops builds and runs the embedding example"
+echo "an installed capops (${FROM:-install}) builds and runs the embedding example"

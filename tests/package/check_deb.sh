@@ -46,7 +46,8 @@ done
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
 for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-lint.1.gz \
     ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
-    ./usr/share/doc/capops/changelog.Debian.gz \
+    ./usr/share/doc/capops/changelog.Debian.gz ./usr/share/zsh/vendor-completions/_capops-lint \
+    ./usr/share/fish/vendor_completions.d/capops-lint.fish \
     ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
     ./usr/share/capops/examples/visual-inspection/plan.yaml ./usr/share/capops/schema/capops.schema.json; do
   grep -qx -- "$f" "$tmp/files" || fail "the package has no $f"
@@ -121,11 +122,43 @@ completion=$root/usr/share/bash-completion/completions/capops-lint
 help=$("$lint" --help)
 options=$(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u)
 subcommands=$(sed -n '/^Subcommands:/,$p' <<<"$help" | awk 'NR > 1 && NF {print $1}')
+zsh_completion=$root/usr/share/zsh/vendor-completions/_capops-lint
+fish_completion=$root/usr/share/fish/vendor_completions.d/capops-lint.fish
 for word in $options $subcommands; do
   escaped=${word//-/\\\\-}
   grep -q -- "$escaped\|$word" "$man" || fail "the man page does not name $word"
   grep -qw -- "$word" "$completion" || fail "the bash completion does not offer $word"
+  grep -qF -- "$word" "$zsh_completion" || fail "the zsh completion does not offer $word"
+  if [[ $word == --max-* ]]; then
+    grep -q -- "^for limit in.* ${word#--}\( \|$\)" "$fish_completion" || fail "the fish completion does not offer $word"
+  elif [[ $word == --* ]]; then
+    grep -q -- " -l ${word#--} " "$fish_completion" || fail "the fish completion does not offer $word"
+  else
+    grep -q -- " -a $word " "$fish_completion" || fail "the fish completion does not offer $word"
+  fi
 done
+# fish's own completion engine, on the packaged file.
+if command -v fish >/dev/null; then
+  offered=$(fish -c "source '$fish_completion'; complete -C'capops-lint --format '" | cut -f1 | sort | tr '\n' ' ')
+  expect "fish completion of --format" "github html json junit sarif short text " "$offered"
+  offered=$(fish -c "source '$fish_completion'; complete -C'capops-lint eval --format '" | cut -f1 | sort | tr '\n' ' ')
+  expect "fish completion of eval --format" "json text " "$offered"
+  offered=$(fish -c "source '$fish_completion'; complete -C'capops-lint che'" | cut -f1)
+  expect "fish completion of a subcommand" "check-rules" "$offered"
+else
+  echo "note: fish is not installed; its completion was not run"
+fi
+# zsh parses the completion, and it hands each subcommand its own specs to _arguments.
+if command -v zsh >/dev/null; then
+  zsh -n "$zsh_completion" || fail "zsh cannot parse the completion"
+  specs() { zsh -f -c '_arguments() { print -rl -- "$@" }; _describe() {}; words=("$@"); source "$0"' "$zsh_completion" "$@"; }
+  specs capops-lint --format | grep -qxF -- '--format[output format]:format:(text short json sarif junit github html)' ||
+    fail "zsh: the lint's --format values"
+  specs capops-lint eval --format | grep -qxF -- '--format[output format]:format:(text json)' || fail "zsh: eval's --format values"
+  specs capops-lint rules | grep -qF -- '--diff[' || fail "zsh: the options of rules"
+else
+  echo "note: zsh is not installed; its completion was not parsed"
+fi
 offered=$(bash -c "source '$completion'; COMP_WORDS=(capops-lint --format ''); COMP_CWORD=2; _capops_lint; echo \${COMPREPLY[*]}")
 expect "completion of --format" "text short json sarif junit github html" "$offered"
 offered=$(bash -c "source '$completion'; COMP_WORDS=(capops-lint che); COMP_CWORD=1; _capops_lint; echo \${COMPREPLY[*]}")

@@ -2,6 +2,7 @@
 // malformed messages, and a client that speaks the protocol to the real
 // binary over pipes.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -548,6 +549,29 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   CHECK(why["severity"] == 1);
   CHECK(why["message"].get<std::string>().find("not linted: the config " + (dir.path / ".capops.yaml").string() + ":3:") == 0);
   CHECK(why["message"].get<std::string>().find("CAP-NOPE-999") != std::string::npos);
+}
+
+TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken for none", "[lsp]") {
+  ScratchDir dir;
+  std::string plan = ReadText(kExample / "plan.yaml");
+  dir.Write("fifo/plan.yaml", plan);
+  REQUIRE(mkfifo((dir.path / "fifo/inventory.yaml").c_str(), 0600) == 0);
+  dir.Write("named/plan.yaml", plan);
+  dir.Write("named/.capops.yaml", "inventories: [missing.yaml]\n");
+  InProcess s;
+  s.Initialize();
+  for (const char* name : {"fifo", "named"}) {
+    std::string uri = UriOfPath((dir.path / name / "plan.yaml").string());
+    std::optional<Json> published = Published(s.Send({Open(uri, plan)}), uri);
+    REQUIRE(published);
+    INFO(name << ": " << published->dump());
+    bool said = false;
+    for (const Json& d : (*published)["params"]["diagnostics"]) {
+      said |= d["code"] == "io" && d["severity"] == 1 &&
+              d["message"].get<std::string>().find("the inventory cannot be read: ") == 0;
+    }
+    CHECK(said);
+  }
 }
 
 TEST_CASE("LSP: a position outside the document, or a document not open, is an error", "[lsp]") {

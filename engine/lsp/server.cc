@@ -328,11 +328,21 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   }
 }
 
-std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc) {
+std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc,
+                                          std::vector<std::string>* unreadable) {
   std::vector<TextFile> out;
   if (!IsInventoryDocument(doc.path)) {
+    // A config's inventory must be read; `inventory.yaml` beside the plan
+    // only when it is there (else the lint says no inventory was given).
+    bool named = !SettingFor(doc.path).inventories.empty();
     for (const std::string& inventory : InventoriesOf(doc.path)) {
-      if (std::optional<std::string> text = TextOf(inventory)) out.push_back({inventory, std::move(*text)});
+      std::string error;
+      std::error_code ec;
+      if (std::optional<std::string> text = TextOf(inventory, &error)) {
+        out.push_back({inventory, std::move(*text)});
+      } else if (unreadable != nullptr && (named || fs::symlink_status(inventory, ec).type() != fs::file_type::not_found)) {
+        unreadable->push_back("the inventory cannot be read: " + error);
+      }
     }
     return out;
   }
@@ -507,12 +517,15 @@ bool Server::IsInventoryDocument(const std::string& path) {
   return IsInventory(path) || std::find(setting.inventories.begin(), setting.inventories.end(), path) != setting.inventories.end();
 }
 
-std::optional<std::string> Server::TextOf(const std::string& path) const {
+std::optional<std::string> Server::TextOf(const std::string& path, std::string* error) const {
   for (const auto& [uri, doc] : documents_) {
     if (doc.path == path) return doc.text;
   }
-  std::string text, error;
-  if (!lint::ReadFile(path, &text, &error, options_.max_message_bytes)) return std::nullopt;
+  std::string text, why;
+  if (!lint::ReadFile(path, &text, &why, options_.max_message_bytes)) {
+    if (error != nullptr) *error = why;
+    return std::nullopt;
+  }
   return text;
 }
 
@@ -568,7 +581,16 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
     setting.selection.Apply(&report);
     return DiagnosticsFor(sources, report, doc.path, open_files, setting.rules_url);
   };
-  if (!IsInventoryDocument(doc.path)) return diagnostics({{doc.path, doc.text}}, FactsBeside(uri, doc));
+  if (!IsInventoryDocument(doc.path)) {
+    std::vector<std::string> unreadable;
+    std::vector<TextFile> inventories = FactsBeside(uri, doc, &unreadable);
+    Json out = diagnostics({{doc.path, doc.text}}, std::move(inventories));
+    for (const std::string& message : unreadable) {
+      out.push_back({{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+                     {"severity", 1}, {"code", "io"}, {"source", "capops"}, {"message", message}});
+    }
+    return out;
+  }
   // An inventory: what the open plans that use it find in it, each once.
   Json out = Json::array();
   std::set<std::string> seen;

@@ -131,12 +131,16 @@ class Server {
   void Publish(const std::string& uri);
   nlohmann::json LintYaml(const std::string& uri, const Document& doc);
   nlohmann::json CompileCpl(const Document& doc);
-  /// The text of `path`: an open buffer's, else the file's; nullopt when
-  /// neither exists.
-  std::optional<std::string> TextOf(const std::string& path) const;
+  /// The text of `path`: an open buffer's, else the file's; nullopt (and
+  /// `*error` why) when neither can be had.
+  std::optional<std::string> TextOf(const std::string& path, std::string* error = nullptr) const;
   /// The fact files that go with a YAML document: a plan's inventory; an
   /// inventory's plans open beside it.
-  std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc);
+  /// `*unreadable` (when given) gets a message for each inventory that
+  /// should be read and cannot be (a FIFO, a directory, a config's file
+  /// that is not there).
+  std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc,
+                                    std::vector<std::string>* unreadable = nullptr);
   /// Answers hover, definition and completion at `params`' position.
   void Answer(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
 

@@ -257,9 +257,10 @@ Json FactHelp::Definition(const TextFile& doc, const std::vector<TextFile>& besi
   Json out = Json::array();
   for (const Target& t : Targets(*record, point->text, doc, beside)) {
     SourceLoc end = t.id;
-    end.column += static_cast<uint32_t>(point->text.size());  // the id's characters, quotes aside
     if (std::optional<std::string_view> l = LineAt(t.text, t.id.line - 1)) {
-      end.column = std::min<uint32_t>(end.column, static_cast<uint32_t>(l->size()) + 1);
+      // The id's characters (quotes aside), up to the line's end.
+      size_t from = ByteOffset(*l, t.id.column);
+      end.column = t.id.column + CharCount(l->substr(from, std::min(point->text.size(), l->size() - from)));
     }
     out.push_back({{"uri", UriOfPath(t.path)}, {"range", RangeIn(t.text, t.id, end)}});
   }

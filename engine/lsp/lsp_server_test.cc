@@ -551,6 +551,67 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   CHECK(why["message"].get<std::string>().find("CAP-NOPE-999") != std::string::npos);
 }
 
+TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's waivers are judged", "[lsp]") {
+  ScratchDir dir;
+  std::string plan = ReadText(kExample / "plan.yaml");
+  dir.Write("plans/plan.yaml", plan);
+  dir.Write("plans/inventory.yaml", ReadText(kExample / "inventory.yaml"));
+  dir.Write(".capops.yaml", "waivers: waivers.yaml\n");
+  std::string entry = "    owner: reliability-lead\n    reason: accepted for the test\n    expires: 2099-12-31\n";
+  dir.Write("waivers.yaml", "waivers:\n"
+                            "  - rule: CAP-SUP-001\n    file: plans/plan.yaml\n" + entry +
+                            "  - rule: CAP-ALC-002\n    file: plans/plan.yaml\n" + entry +    // stale: it does not fire
+                            "  - rule: CAP-ALC-002\n    file: other/plan.yaml\n" + entry);   // another plan's: not judged
+  std::string uri = UriOfPath((dir.path / "plans/plan.yaml").string());
+  InProcess s;
+  s.Initialize();
+  std::optional<Json> published = Published(s.Send({Open(uri, plan)}), uri);
+  REQUIRE(published);
+  INFO(published->dump());
+  std::vector<std::string> codes = Codes(*published);
+  CHECK_FALSE(Has(codes, "CAP-SUP-001"));  // waived
+  CHECK(Has(codes, "CAP-ALC-001"));
+  size_t stale = 0;
+  for (const Json& d : (*published)["params"]["diagnostics"]) {
+    if (d["message"].get<std::string>().find("stale") == std::string::npos &&
+        d["message"].get<std::string>().find("matches no finding") == std::string::npos) {
+      continue;
+    }
+    ++stale;
+    CHECK(d["message"].get<std::string>().find("waivers.yaml:") != std::string::npos);
+    CHECK(d["message"].get<std::string>().find("other/plan.yaml") == std::string::npos);
+  }
+  CHECK(stale == 1);
+
+  // A waivers file with an error: the findings stand, and the error is shown.
+  dir.Write("waivers.yaml", "waivers:\n  - rule: CAP-SUP-001\n    file: plans/plan.yaml\n");
+  std::optional<Json> broken = Published(s.Send({Change(uri, plan, 2)}), uri);
+  REQUIRE(broken);
+  CHECK(Has(Codes(*broken), "CAP-SUP-001"));
+  bool said = false;
+  for (const Json& d : (*broken)["params"]["diagnostics"]) said |= d["message"].get<std::string>().find("waivers.yaml:") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("LSP: a definition's range counts an id's characters in UTF-16 units", "[lsp]") {
+  ScratchDir dir;
+  // `ü` is one unit, `𝔸` (past U+FFFF) two: `zürich-𝔸` is 9 units long.
+  dir.Write("inventory.yaml",
+            "apiVersion: capops.dev/v1\nkind: Inventory\npools:\n  - {id: zürich-𝔸, accelerator: h100-80, hosts: 1, "
+            "gpus_per_host: 8, role: research}\n");
+  std::string plan = "apiVersion: capops.dev/v1\nkind: CapacityPlan\nallocations:\n  - {id: a, pool: zürich-𝔸}\n";
+  std::string uri = UriOfPath((dir.path / "plan.yaml").string());
+  InProcess s;
+  s.Initialize();
+  s.Send({Open(uri, plan)});
+  Json reply = ReplyTo(s.Send({Request(2, "textDocument/definition", At(uri, {3, 20}))}), 2);
+  REQUIRE(reply["result"].size() == 1);
+  const Json& range = reply["result"][0]["range"];
+  CHECK(range["start"]["line"] == 3);
+  CHECK(range["start"]["character"] == 9);
+  CHECK(range["end"]["character"] == 18);
+}
+
 TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken for none", "[lsp]") {
   ScratchDir dir;
   std::string plan = ReadText(kExample / "plan.yaml");

@@ -57,6 +57,12 @@ size_t ByteOffset(std::string_view line, uint32_t column) {
   return i;
 }
 
+uint32_t CharCount(std::string_view text) {
+  uint32_t count = 0;
+  for (size_t i = 0; i < text.size(); i += CharBytes(text, i)) ++count;
+  return count;
+}
+
 std::optional<size_t> TextOffset(std::string_view text, uint32_t line, uint32_t column) {
   if (line == 0) return std::nullopt;
   std::optional<std::string_view> l = LineAt(text, line - 1);

@@ -33,6 +33,9 @@ uint32_t CharColumn(std::string_view line, uint32_t units);
 /// past the end).
 size_t ByteOffset(std::string_view line, uint32_t column);
 
+/// The characters of `text` (a byte that is not UTF-8 counts as one).
+uint32_t CharCount(std::string_view text);
+
 /// The byte offset in `text` of 1-based `line` and character `column`;
 /// nullopt past the last line.
 std::optional<size_t> TextOffset(std::string_view text, uint32_t line, uint32_t column);

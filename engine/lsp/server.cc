@@ -10,6 +10,7 @@
 #include "engine/lint/policy_loader.h"
 #include "engine/lint/config.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/lint/waivers.h"
 #include "engine/lsp/cpl_help.h"
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/position.h"
@@ -496,8 +497,29 @@ Server::Setting& Server::SettingFor(const std::string& path) {
     if (problems.HasErrors()) return refuse(problems);
   }
   for (const std::string& inventory : r.config.inventories) setting.inventories.push_back(Normal(inventory));
+  if (!r.config.waivers.empty()) setting.waivers = Normal(fs::absolute(r.config.waivers, ec).string());
   if (options_.rules_url.empty()) setting.rules_url = r.config.rules_url;
   return settings_[key] = std::move(setting);
+}
+
+void Server::ApplyWaivers(const std::string& path, const Engine& engine, const std::vector<std::string>& files,
+                          SourceManager* sources, eval::LintReport* report) const {
+  std::string error;
+  std::optional<std::string> text = TextOf(path, &error);
+  if (!text) {
+    report->errors.Error(SourceLoc{}, "the waivers file cannot be read: " + error);
+    return;
+  }
+  FileId file = engine.AddSource(sources, path, std::move(*text));
+  lint::Waivers waivers;
+  Diagnostics problems = waivers.Parse(*sources, file, engine.options().facts);
+  if (problems.HasErrors()) {
+    // As capops-lint refuses the run: the findings stand, each entry's error beside them.
+    report->errors.Append(problems);
+    return;
+  }
+  lint::FindingKeys keys(*sources, engine.options().facts, waivers.base_dir());
+  waivers.Apply(report, &keys, lint::TodayUtc(), &files);
 }
 
 std::vector<std::string> Server::InventoriesOf(const std::string& path) {
@@ -576,9 +598,15 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
   for (const auto& [u, d] : documents_) open_files.insert(d.path);
   open_files.erase(doc.path);
   auto diagnostics = [&](std::vector<TextFile> plans, std::vector<TextFile> inventories) {
+    // This lint's files: the waivers judged on them only (a partial run, as
+    // a pre-commit batch is), so no waiver of another plan is called stale.
+    std::vector<std::string> files;
+    for (const TextFile& f : plans) files.push_back(f.path);
+    for (const TextFile& f : inventories) files.push_back(f.path);
     SourceManager sources(&engine.sources());
     eval::LintReport report = engine.Lint(std::move(plans), std::move(inventories), lint, &sources);
     setting.selection.Apply(&report);
+    if (!setting.waivers.empty()) ApplyWaivers(setting.waivers, engine, files, &sources, &report);
     return DiagnosticsFor(sources, report, doc.path, open_files, setting.rules_url);
   };
   if (!IsInventoryDocument(doc.path)) {

@@ -106,6 +106,7 @@ class Server {
     std::string error;
     lint::RuleSelection selection;
     std::vector<std::string> inventories;  // the config's; empty: inventory.yaml beside each plan
+    std::string waivers;                   // the config's waivers file; empty: none
     std::string rules_url;
     std::shared_ptr<FactHelp> help;  // made on the first hover, definition or completion
     std::optional<std::filesystem::file_time_type> stamp;  // of the config file read
@@ -118,6 +119,11 @@ class Server {
   /// The setting of the nearest `.capops.yaml` above `path` (read again
   /// when the file changed), or of none.
   Setting& SettingFor(const std::string& path);
+  /// Marks the findings of `report` the waivers file at `path` covers, as
+  /// capops-lint does, judging only the waivers for `files`; a waivers
+  /// file with errors leaves the findings and adds its errors.
+  void ApplyWaivers(const std::string& path, const Engine& engine, const std::vector<std::string>& files,
+                    SourceManager* sources, eval::LintReport* report) const;
   /// The inventory files of a plan: its config's, else `inventory.yaml` beside it.
   std::vector<std::string> InventoriesOf(const std::string& plan);
   bool IsInventoryOf(const std::string& inventory, const std::string& plan);

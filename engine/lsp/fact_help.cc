@@ -322,9 +322,13 @@ Json FactHelp::Completion(const TextFile& doc, const std::vector<TextFile>& besi
       }
     }
   } else if (std::optional<Place> place = Resolve(point->kind, point->path)) {
-    if (point->on_key || place->record != nullptr) {
-      if (!point->on_key) written.clear();  // a scalar where a mapping goes: its first key
+    if (point->on_key) {
       keys_of(place->record, false);
+    } else if (place->record != nullptr) {
+      // A scalar where a mapping goes: its first key, written in place
+      // where a mapping may start there (`- |`), not after `metadata: `.
+      written.clear();
+      if (point->path.back().is_item) keys_of(place->record, false);
     } else if (std::optional<uint32_t> record = RefRecord(place->type)) {
       for (const auto& [id, file] : Ids(*record, doc, beside)) {
         add(id, kItemReference, schema_.records[*record].name, id, "in " + Code(file), "0");

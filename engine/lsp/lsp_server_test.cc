@@ -635,6 +635,41 @@ TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken
   }
 }
 
+TEST_CASE("LSP: YAML that is not capops's gets one note, capops's own files none, a misspelt kind is linted", "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  auto diagnostics = [&](const std::string& name, const std::string& text) {
+    std::string uri = UriOfPath("/capops-lsp-test/" + name);
+    std::optional<Json> published = Published(s.Send({Open(uri, text)}), uri);
+    REQUIRE(published);
+    return (*published)["params"]["diagnostics"];
+  };
+  Json compose = diagnostics("docker-compose.yaml", "services:\n  web:\n    image: nginx\n");
+  REQUIRE(compose.size() == 1);
+  CHECK(compose[0]["severity"] == 3);
+  CHECK(compose[0]["code"] == "discovery");
+  CHECK(compose[0]["message"].get<std::string>().find("not linted: a YAML document without `kind`") == 0);
+  CHECK(diagnostics(".capops.yaml", "fail-on: error\n").empty());
+  Json misspelt = diagnostics("plan.yaml", "apiVersion: capops.dev/v1\nkind: CapcityPlan\n");
+  REQUIRE_FALSE(misspelt.empty());
+  CHECK(misspelt[0]["severity"] == 1);
+  CHECK(misspelt.dump().find("CapacityPlan") != std::string::npos);  // the did-you-mean
+}
+
+TEST_CASE("LSP: a record's keys are offered where a mapping can start, not after a key on its line", "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  std::string uri = UriOfPath("/capops-lsp-test/plan.yaml");
+  std::string text = "apiVersion: capops.dev/v1\nkind: CapacityPlan\nmetadata: \ndemands:\n  - \n";
+  s.Send({Open(uri, text)});
+  Json inline_record = ReplyTo(s.Send({Request(2, "textDocument/completion", At(uri, {2, 10}))}), 2);
+  CHECK(inline_record["result"]["items"].empty());
+  Json item = ReplyTo(s.Send({Request(3, "textDocument/completion", At(uri, {4, 4}))}), 3);
+  std::vector<std::string> labels = Labels(item);
+  CHECK(Has(labels, "id"));
+  CHECK(Has(labels, "slice"));
+}
+
 TEST_CASE("LSP: a position outside the document, or a document not open, is an error", "[lsp]") {
   InProcess s;
   s.Initialize();

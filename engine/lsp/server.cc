@@ -9,6 +9,7 @@
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/policy_loader.h"
 #include "engine/lint/config.h"
+#include "engine/lint/plan_set.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/lint/waivers.h"
 #include "engine/lsp/cpl_help.h"
@@ -590,6 +591,19 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
     return Json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
                          {"severity", 1}, {"code", "policy"}, {"source", "capops"},
                          {"message", "not linted: " + setting.error}}});
+  }
+  if (!IsInventoryDocument(doc.path)) {
+    // As under a plan directory: capops's own files (config, waivers,
+    // baseline) are not facts, and any other YAML gets one located note
+    // saying it is not linted, never a page of schema errors.
+    Diagnostic note;
+    lint::FileRole role = lint::ClassifyFile(doc.path, doc.text, setting.engine->options().facts, &note);
+    if (role == lint::FileRole::kCapopsFile) return Json::array();
+    if (role == lint::FileRole::kOther) {
+      Json at = PositionIn(doc.text, note.loc.line, note.loc.column);
+      return Json::array({{{"range", {{"start", at}, {"end", at}}}, {"severity", SeverityOf(note.severity)},
+                           {"code", note.code}, {"source", "capops"}, {"message", note.message + "\nhelp: " + note.help}}});
+    }
   }
   const Engine& engine = *setting.engine;
   LintOptions lint;

@@ -367,8 +367,9 @@ void PlanBuilder::AddTuning() {
     bool research = rng_.Chance(0.7);
     const std::vector<int>& near = index_.Of(PoolRole::kResearch, d.region, d.home_accel);
     // Tuning runs on its training configuration's accelerator (CAP-CMP-007).
-    const std::vector<int>& shared = fault_(Fault::kTuningElsewhere) ? index_.Of(PoolRole::kShared, d.region)
-                                                                     : index_.Of(PoolRole::kShared, d.region, d.home_accel);
+    const std::vector<int>& shared = fault_(Fault::kTuningElsewhere)
+                                         ? index_.Of(PoolRole::kShared, d.region)
+                                         : index_.Of(PoolRole::kShared, d.region, d.home_accel);
     int pool = FindPool(research ? near : shared, gpus, true);
     if (pool < 0) pool = FindPool(research ? shared : near, gpus, true);
     if (pool < 0) break;

@@ -61,7 +61,7 @@ struct Pool {
   PoolRole role = PoolRole::kResearch;
   std::string service_owner;
   int service = -1;
-  std::string own_supply;  // the reservation or confirmation that backs it
+  std::string own_supply;            // the reservation or confirmation that backs it
   std::optional<Window> own_window;  // a reservation's: what a windowless allocation there holds
   // Generation state, so that the clean corpus never overcommits a pool:
   // windowless allocations hold GPUs at every moment, windowed ones get a

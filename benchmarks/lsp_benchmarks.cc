@@ -7,10 +7,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "benchmarks/bench_corpora.h"
 #include "benchmarks/bench_registry.h"
@@ -39,14 +38,18 @@ void OpenScenario(lsp::Server* server, std::string* plan, std::string* plan_uri)
   *plan = Slurp(dir / "plan.yaml");
   *plan_uri = lsp::UriOfPath((dir / "plan.yaml").string());
   server->Handle(Message("initialize", Json::object(), 1).dump());
-  server->Handle(Message("textDocument/didOpen",
-                         {{"textDocument",
-                           {{"uri", lsp::UriOfPath((dir / "inventory.yaml").string())},
-                            {"languageId", "yaml"}, {"version", 1}, {"text", Slurp(dir / "inventory.yaml")}}}})
-                     .dump());
-  server->Handle(Message("textDocument/didOpen",
-                         {{"textDocument", {{"uri", *plan_uri}, {"languageId", "yaml"}, {"version", 1}, {"text", *plan}}}})
-                     .dump());
+  server->Handle(
+      Message("textDocument/didOpen", {{"textDocument",
+                                        {{"uri", lsp::UriOfPath((dir / "inventory.yaml").string())},
+                                         {"languageId", "yaml"},
+                                         {"version", 1},
+                                         {"text", Slurp(dir / "inventory.yaml")}}}})
+          .dump());
+  server->Handle(
+      Message("textDocument/didOpen",
+              {{"textDocument",
+                {{"uri", *plan_uri}, {"languageId", "yaml"}, {"version", 1}, {"text", *plan}}}})
+          .dump());
 }
 
 }  // namespace
@@ -63,10 +66,11 @@ void RegisterLspBenchmark() {
     for (auto _ : state) {
       ++version;
       out.str("");
-      bool ok = server.Handle(Message("textDocument/didChange",
-                                      {{"textDocument", {{"uri", plan_uri}, {"version", version}}},
-                                       {"contentChanges", {{{"text", version % 2 ? plan : edited}}}}})
-                                  .dump());
+      bool ok =
+          server.Handle(Message("textDocument/didChange",
+                                {{"textDocument", {{"uri", plan_uri}, {"version", version}}},
+                                 {"contentChanges", {{{"text", version % 2 ? plan : edited}}}}})
+                            .dump());
       benchmark::DoNotOptimize(ok);
       if (out.str().find("publishDiagnostics") == std::string::npos) {
         state.SkipWithError("no diagnostics were published");
@@ -84,10 +88,12 @@ void RegisterLspBenchmark() {
     std::string plan, plan_uri;
     OpenScenario(&server, &plan, &plan_uri);
     size_t at = plan.find("pool: train-eu,");
-    int line = static_cast<int>(std::count(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    int line = static_cast<int>(
+        std::count(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
     int character = static_cast<int>(at - plan.rfind('\n', at) - 1 + 6);
     std::string request = Message("textDocument/completion",
-                                  {{"textDocument", {{"uri", plan_uri}}}, {"position", {{"line", line}, {"character", character}}}},
+                                  {{"textDocument", {{"uri", plan_uri}}},
+                                   {"position", {{"line", line}, {"character", character}}}},
                                   2)
                               .dump();
     for (auto _ : state) {

@@ -269,7 +269,9 @@ void RegisterStageBenchmarks(size_t n) {
   Timed(benchmark::RegisterBenchmark(("fact_load" + size).c_str(), FactLoad, n));
   // A fixed count: each iteration loads its documents first, untimed.
   Timed(benchmark::RegisterBenchmark(("validate" + size).c_str(), ValidateFacts, n))
-      ->Iterations(n >= 100000 ? 1 : n >= 10000 ? 5 : 20);
+      ->Iterations(n >= 100000  ? 1
+                   : n >= 10000 ? 5
+                                : 20);
   Timed(benchmark::RegisterBenchmark(("evaluate" + size).c_str(), Evaluate, n, true, false));
   Timed(benchmark::RegisterBenchmark(("evaluate_trace" + size).c_str(), Evaluate, n, true, true));
   Timed(benchmark::RegisterBenchmark(("evaluate_as_written" + size).c_str(), Evaluate, n, false,

@@ -12,7 +12,9 @@
 #define CAPOPS_ANTLR_CAT(a, b) CAPOPS_ANTLR_CAT2(a, b)
 #define CAPOPS_ANTLR_THIRD(a, b, c, ...) c
 #define CAPOPS_ANTLR_ARITY(...) CAPOPS_ANTLR_THIRD(__VA_ARGS__, TWO, NONE, )
-#define CAPOPS_ANTLR_TAIL_NONE = delete; void capops_clang_workaround_unused()
+#define CAPOPS_ANTLR_TAIL_NONE \
+  = delete;                    \
+  void capops_clang_workaround_unused()
 #define CAPOPS_ANTLR_TAIL_TWO
 #define InterpreterData(...) \
   InterpreterData(__VA_ARGS__) CAPOPS_ANTLR_CAT(CAPOPS_ANTLR_TAIL_, CAPOPS_ANTLR_ARITY(__VA_ARGS__))

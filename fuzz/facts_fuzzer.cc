@@ -73,8 +73,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const facts::Document& d : loaded.documents) {
     if (d.kind == facts::DocumentKind::kCapacityPlan) {
       // Against the example inventory, and against the input's own inventories.
-      facts::CheckReferences(schema, {{plan_record, d.root, {}}, {inventory_record, setup.inventory, {}}}, &diagnostics);
-      facts::CheckReferences(schema, {{plan_record, d.root, {}}, {inventory_record, merged, {}}}, &diagnostics);
+      facts::CheckReferences(schema,
+                             {{plan_record, d.root, {}}, {inventory_record, setup.inventory, {}}},
+                             &diagnostics);
+      facts::CheckReferences(schema, {{plan_record, d.root, {}}, {inventory_record, merged, {}}},
+                             &diagnostics);
     }
   }
   return 0;

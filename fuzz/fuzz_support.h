@@ -35,7 +35,8 @@ inline TextFile ReadSourceFile(const std::string& relative_path) {
 /// The `*.cpl` files of a source-tree folder, sorted by path.
 inline std::vector<TextFile> ReadCplFolder(const std::string& relative_dir) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(CAPOPS_SOURCE_DIR) + "/" + relative_dir)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(CAPOPS_SOURCE_DIR) + "/" + relative_dir)) {
     if (entry.is_regular_file() && entry.path().extension() == ".cpl") {
       names.push_back(relative_dir + "/" + entry.path().filename().string());
     }

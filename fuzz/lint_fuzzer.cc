@@ -62,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   LintOptions traced;  // exercise --explain
   traced.trace = true;
   SourceManager sources(&engine.sources());
-  eval::LintReport report = engine.Lint({{"plan.yaml", std::move(text)}}, {setup.inventory}, traced, &sources);
+  eval::LintReport report =
+      engine.Lint({{"plan.yaml", std::move(text)}}, {setup.inventory}, traced, &sources);
   std::ostringstream out;
   report::WriteText(sources, report, {.explain = true, .color = false}, out);
   report::WriteShort(sources, report, out);

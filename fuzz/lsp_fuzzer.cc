@@ -21,8 +21,8 @@ namespace {
 using namespace capops;
 
 std::shared_ptr<const Engine>& SharedEngine() {
-  static auto* engine =
-      new std::shared_ptr<const Engine>(fuzz::CompiledEngine(fuzz::ReadCplFolder("policies/capops-ai")));
+  static auto* engine = new std::shared_ptr<const Engine>(
+      fuzz::CompiledEngine(fuzz::ReadCplFolder("policies/capops-ai")));
   return *engine;  // lives for the process: not a leak
 }
 

@@ -1,11 +1,13 @@
 // The shipped pack over generated corpora (benchmarks/corpus.h): the
 // planner's rewrites change no finding, and the number of threads changes
 // no byte of any report.
-#include <catch2/catch.hpp>
-#include <filesystem>
+#include "benchmarks/corpus.h"
+
 #include <unistd.h>
 
-#include "benchmarks/corpus.h"
+#include <catch2/catch.hpp>
+#include <filesystem>
+
 #include "tests/support/fixture.h"
 #include "tests/support/run_cli.h"
 
@@ -64,7 +66,8 @@ TEST_CASE("reports are byte-identical with one thread and with two", "[cli][corp
   for (const char* format : {"text", "json", "sarif"}) {
     INFO(format);
     auto run = [&](const char* jobs) {
-      return testing::RunCli({"--no-config", "-j", jobs, "--format", format, "--explain", dir.string()});
+      return testing::RunCli(
+          {"--no-config", "-j", jobs, "--format", format, "--explain", dir.string()});
     };
     testing::CliResult one = run("1"), two = run("2");
     CHECK(one.exit_code == 1);

@@ -46,7 +46,8 @@ size_t CountRule(const eval::LintReport& report, const std::string& rule) {
 std::vector<std::string> PlacesOf(const eval::LintReport& report, const std::string& rule) {
   std::vector<std::string> places;
   for (const eval::Violation& v : report.violations) {
-    if (v.rule_id == rule) places.push_back(std::to_string(v.loc.line) + ":" + std::to_string(v.loc.column));
+    if (v.rule_id == rule)
+      places.push_back(std::to_string(v.loc.line) + ":" + std::to_string(v.loc.column));
   }
   std::sort(places.begin(), places.end());
   places.erase(std::unique(places.begin(), places.end()), places.end());
@@ -64,7 +65,8 @@ std::vector<std::string> ExpectedPlaces(const fs::path& file) {
   return places;
 }
 
-TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the other", "[policies]") {
+TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the other",
+          "[policies]") {
   auto pack = CompilePack();
   REQUIRE(pack->ok);
   std::set<std::string> rules;
@@ -79,7 +81,8 @@ TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the ot
     CHECK(rules.count(rule) == 1);
     for (const char* name : {"fires.yaml", "quiet.yaml"}) {
       INFO(name);
-      std::string text = testing::ReadSourceFile(fs::relative(entry.path() / name, CAPOPS_SOURCE_DIR).string());
+      std::string text =
+          testing::ReadSourceFile(fs::relative(entry.path() / name, CAPOPS_SOURCE_DIR).string());
       eval::LintReport r = pack->engine.Lint({{name, text}}, {});
       CHECK(testing::Lines(r.errors).empty());
       if (std::string(name) == "fires.yaml") {
@@ -102,7 +105,8 @@ TEST_CASE("the planner changes no finding of the pack on its fixtures", "[polici
   for (const auto& entry : fs::recursive_directory_iterator(kPack / "fixtures")) {
     if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path().string());
-    std::string text = testing::ReadSourceFile(fs::relative(entry.path(), CAPOPS_SOURCE_DIR).string());
+    std::string text =
+        testing::ReadSourceFile(fs::relative(entry.path(), CAPOPS_SOURCE_DIR).string());
     pack->engine.options().optimize = true;
     std::vector<std::string> planned = testing::Findings(pack->engine.Lint({{"f.yaml", text}}, {}));
     pack->engine.options().optimize = false;
@@ -142,7 +146,8 @@ TEST_CASE("each example variant fires exactly the rules its README lists", "[pol
     auto read = [&](const char* name) {
       return testing::ReadSourceFile(fs::relative(dir / name, CAPOPS_SOURCE_DIR).string());
     };
-    eval::LintReport r = pack->engine.Lint({{"plan.yaml", read("plan.yaml")}}, {{"inventory.yaml", read("inventory.yaml")}});
+    eval::LintReport r = pack->engine.Lint({{"plan.yaml", read("plan.yaml")}},
+                                           {{"inventory.yaml", read("inventory.yaml")}});
     CHECK(testing::Lines(r.errors).empty());
     std::set<std::string> fired;
     for (const eval::Violation& v : r.violations) fired.insert(v.rule_id);
@@ -152,7 +157,8 @@ TEST_CASE("each example variant fires exactly the rules its README lists", "[pol
 
 // The pack README's traceability table names fixtures that exist, and every
 // rule of the pack encodes at least one of its statements.
-TEST_CASE("the pack's traceability table points at real fixtures and covers every rule", "[policies]") {
+TEST_CASE("the pack's traceability table points at real fixtures and covers every rule",
+          "[policies]") {
   auto pack = CompilePack();
   REQUIRE(pack->ok);
   std::ifstream in(kPack / "README.md");

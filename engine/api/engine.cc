@@ -2,13 +2,13 @@
 // through facts → eval. The stages do the work; this file sequences them.
 #include "engine/api/engine.h"
 
-#include "engine/api/lint_run.h"
-#include "engine/facts/validate.h"
-
 #include <openssl/evp.h>
 
 #include <algorithm>
 #include <map>
+
+#include "engine/api/lint_run.h"
+#include "engine/facts/validate.h"
 
 namespace capops {
 
@@ -40,7 +40,8 @@ std::string Sha256Hex(const std::vector<const std::string*>& parts) {
 void CheckTestPlacement(const SourceManager& sources, const syntax::Module& m, Diagnostics* found) {
   std::string_view path = sources.Path(m.file);
   constexpr std::string_view kSuffix = "_test.cpl";
-  bool test_file = path.size() >= kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
+  bool test_file =
+      path.size() >= kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
   if (!test_file) {
     for (const syntax::TestDecl& t : m.tests) {
       found->Error(sources, t.name_span, "test `" + t.name + "` is in a policy file").help =
@@ -54,7 +55,8 @@ void CheckTestPlacement(const SourceManager& sources, const syntax::Module& m, D
   };
   for (const syntax::Rule& r : m.rules) misplaced(r.name_span, "rule `" + r.name + "`");
   for (const syntax::Param& p : m.params) misplaced(p.name_span, "param `" + p.name + "`");
-  for (const syntax::FunctionDecl& f : m.functions) misplaced(f.name_span, "function `" + f.name + "`");
+  for (const syntax::FunctionDecl& f : m.functions)
+    misplaced(f.name_span, "function `" + f.name + "`");
   for (const syntax::RecordDecl& r : m.records) misplaced(r.name_span, "record `" + r.name + "`");
   for (const syntax::EnumDecl& e : m.enums) misplaced(e.name_span, "enum `" + e.name + "`");
 }
@@ -64,7 +66,8 @@ void CheckTestPlacement(const SourceManager& sources, const syntax::Module& m, D
 std::vector<std::string> CanonicalModules(const check::Program& program) {
   std::vector<std::string> parts;
   for (const auto& m : program.modules) {
-    if (m->rules.empty() && m->params.empty() && m->functions.empty() && m->records.empty() && m->enums.empty()) {
+    if (m->rules.empty() && m->params.empty() && m->functions.empty() && m->records.empty() &&
+        m->enums.empty()) {
       continue;
     }
     parts.push_back(syntax::CanonicalModule(*m));
@@ -88,10 +91,13 @@ void Engine::CheckRegexLiterals(Diagnostics* diagnostics) const {
   for (size_t m = 0; m < program_->modules.size(); ++m) {
     const check::ModuleTables& tables = program_->tables[m];
     syntax::ForEachExpr(*program_->modules[m], [&](const syntax::Expr& e) {
-      if (e.kind != syntax::ExprKind::kCall || tables.functions[e.id] != check::FunctionId::kMatches) return;
+      if (e.kind != syntax::ExprKind::kCall ||
+          tables.functions[e.id] != check::FunctionId::kMatches)
+        return;
       if (tables.symbols[e.id].kind == check::SymbolKind::kFunction || e.args.size() != 2) return;
       const syntax::Expr& pattern = *e.args[1];
-      if (pattern.kind != syntax::ExprKind::kLiteral || !pattern.literal.is(ValueKind::kString)) return;
+      if (pattern.kind != syntax::ExprKind::kLiteral || !pattern.literal.is(ValueKind::kString))
+        return;
       std::string error = eval::CheckRegex(std::string(pattern.literal.string_value()));
       if (!error.empty()) diagnostics->Error(sources_, pattern.span, error);
     });
@@ -140,17 +146,20 @@ bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* 
     if (name == p.decl->name || name == qualified.back()) matches.push_back(i);
   }
   if (matches.size() != 1) {
-    Diagnostic& d = problems->Error(value.loc(), matches.empty() ? "unknown param `" + name + "`"
-                                                                 : "`" + name + "` names params in several packages");
+    Diagnostic& d = problems->Error(
+        value.loc(), matches.empty() ? "unknown param `" + name + "`"
+                                     : "`" + name + "` names params in several packages");
     d.code = "config";
     // A misspelling is usually in the name, whatever the package prefix says.
-    std::string wanted = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+    std::string wanted =
+        name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
     std::vector<std::string> bare;
     for (const check::ParamInfo& p : program_->params) bare.push_back(p.decl->name);
     std::string guess = ClosestName(wanted, bare);
     auto it = std::find(bare.begin(), bare.end(), guess);
-    d.help = matches.empty() && !guess.empty() ? "did you mean `" + qualified[it - bare.begin()] + "`?"
-                                               : "name it as `package.name`";
+    d.help = matches.empty() && !guess.empty()
+                 ? "did you mean `" + qualified[it - bare.begin()] + "`?"
+                 : "name it as `package.name`";
     return false;
   }
   Diagnostics wrong;
@@ -208,13 +217,14 @@ eval::EvalOptions Engine::EvalOptionsFor(const LintOptions& lint) const {
   return eval;
 }
 
-eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories, const LintOptions& lint,
-                              SourceManager* sources) const {
+eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories,
+                              const LintOptions& lint, SourceManager* sources) const {
   if (!program_) {
     eval::LintReport empty;
     return empty;
   }
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), lint.skip_rules, sources);
+  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), lint.skip_rules,
+              sources);
   run.KeepFacts(lint.facts);
   run.Load(std::move(inventories), std::move(plans));
   return run.Finish();
@@ -237,8 +247,8 @@ eval::TraceStep Engine::ExpressionResult::AsTraceStep() const {
   return eval::TraceStep{text, value.is_error() ? "error" : eval::TraceText(value), loc, trace};
 }
 
-Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval::Facts& facts, bool trace,
-                                                   SourceManager* sources) {
+Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval::Facts& facts,
+                                                    bool trace, SourceManager* sources) {
   ExpressionResult result;
   if (!program_) return result;
   result.text = text;
@@ -249,22 +259,25 @@ Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval
   if (!parsed.expr) return result;
   check::ModuleTables tables;
   uint32_t slots = 0;
-  TypeId type = check::CheckExpression(program_.get(), *parsed.expr, parsed.node_count, *sources, &tables, &slots,
-                                       &result.diagnostics);
+  TypeId type = check::CheckExpression(program_.get(), *parsed.expr, parsed.node_count, *sources,
+                                       &tables, &slots, &result.diagnostics);
   if (result.diagnostics.HasErrors()) return result;
   result.compiled = true;
   result.type = program_->schema.Name(type);
-  result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, *sources,
-                                          EvalOptionsFor({}), trace ? &result.trace : nullptr);
+  result.value =
+      eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, *sources,
+                               EvalOptionsFor({}), trace ? &result.trace : nullptr);
   return result;
 }
 
-std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id, const eval::Facts& facts,
+std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id,
+                                                 const eval::Facts& facts,
                                                  const std::function<bool(const Value&)>& focus,
                                                  const SourceManager& sources) const {
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
-    if (rule.id == rule_id) return eval::WhyNot(*program_, rule, params_, facts, sources, EvalOptionsFor({}), focus);
+    if (rule.id == rule_id)
+      return eval::WhyNot(*program_, rule, params_, facts, sources, EvalOptionsFor({}), focus);
   }
   return std::nullopt;
 }

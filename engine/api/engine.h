@@ -113,8 +113,8 @@ class Engine {
   /// this engine's sources() (`SourceManager facts(&engine.sources())`):
   /// the report's locations are in it. Any number of these calls may run
   /// at once on one engine, each with its own `sources`.
-  eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories, const LintOptions& lint,
-                        SourceManager* sources) const;
+  eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories,
+                        const LintOptions& lint, SourceManager* sources) const;
   /// The same, adding the fact files to the engine's own sources (for a
   /// program that lints once; not while another call runs).
   eval::LintReport Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories,
@@ -124,22 +124,22 @@ class Engine {
   /// validated, their files added to `sources` (an extension of this
   /// engine's, as for Lint; any thread). False (and `*problems` filled)
   /// when they have errors.
-  bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories, eval::Facts* facts,
-                 Diagnostics* problems, SourceManager* sources) const;
+  bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
+                 eval::Facts* facts, Diagnostics* problems, SourceManager* sources) const;
   /// The same into the engine's own sources (for a program that asks once).
-  bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories, eval::Facts* facts,
-                 Diagnostics* problems) {
+  bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
+                 eval::Facts* facts, Diagnostics* problems) {
     return LoadFacts(plans, inventories, facts, problems, &sources_);
   }
 
   struct ExpressionResult {
-    bool compiled = false;          // false: `diagnostics` says why
+    bool compiled = false;  // false: `diagnostics` says why
     Diagnostics diagnostics;
-    std::string type;               // the static type, as a user writes it
-    Value value;                    // may be an error value
+    std::string type;  // the static type, as a user writes it
+    Value value;       // may be an error value
     std::vector<eval::TraceValue> trace;
     eval::TraceStep AsTraceStep() const;  // the whole expression as one traced clause
-    SourceLoc loc;                  // where the expression starts
+    SourceLoc loc;                        // where the expression starts
     std::string text;
   };
   /// Type-checks and evaluates one expression against `facts` (`capops-lint
@@ -203,7 +203,8 @@ class Engine {
   /// a fact file whose findings come from the cache) so that a report can
   /// point into it. One with a stamp and at least release_text_bytes is
   /// held like a linted fact file: its lines are read back from disk.
-  FileId AddSource(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
+  FileId AddSource(std::string path, std::string text,
+                   std::optional<FileStamp> stamp = std::nullopt);
   /// The same into `sources`, an extension of this engine's (Lint).
   FileId AddSource(SourceManager* sources, std::string path, std::string text,
                    std::optional<FileStamp> stamp = std::nullopt) const;

@@ -66,9 +66,11 @@ TEST_CASE("engines created and destroyed one after another keep memory flat", "[
   REQUIRE(findings > 0);
   for (int i = 1; i < warm_up; ++i) REQUIRE(LintWithFreshEngine(plan, inventory) == findings);
   size_t before = ResidentBytes();
-  for (int i = warm_up; i < kEngines; ++i) REQUIRE(LintWithFreshEngine(plan, inventory) == findings);
+  for (int i = warm_up; i < kEngines; ++i)
+    REQUIRE(LintWithFreshEngine(plan, inventory) == findings);
   size_t after = ResidentBytes();
-  INFO("resident after " << warm_up << " engines: " << before << " bytes; after " << kEngines << ": " << after);
+  INFO("resident after " << warm_up << " engines: " << before << " bytes; after " << kEngines
+                         << ": " << after);
   if (kMeasureResident) CHECK(after <= before + before / 10);
 }
 

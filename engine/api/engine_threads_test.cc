@@ -32,7 +32,8 @@ struct Scenario {
 // The scenario and its variants: different plans, different findings.
 std::vector<Scenario> Scenarios() {
   std::vector<Scenario> out;
-  for (const char* dir : {"", "clean/", "late-start/", "production-squeeze/", "quota-and-catalog/"}) {
+  for (const char* dir :
+       {"", "clean/", "late-start/", "production-squeeze/", "quota-and-catalog/"}) {
     std::string base = std::string("examples/visual-inspection/") + dir;
     out.push_back({{base + "plan.yaml", Slurp(base + "plan.yaml")},
                    {base + "inventory.yaml", Slurp(base + "inventory.yaml")}});
@@ -45,12 +46,14 @@ std::vector<Scenario> Scenarios() {
 std::string Signature(const eval::LintReport& r, const SourceManager& sources) {
   std::ostringstream out;
   auto place = [&](const SourceLoc& loc) {
-    return std::string(sources.Path(loc.file)) + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+    return std::string(sources.Path(loc.file)) + ":" + std::to_string(loc.line) + ":" +
+           std::to_string(loc.column);
   };
   out << r.plans << " plans, " << r.files << " files\n";
   for (const eval::Violation& v : r.violations) {
     out << place(v.loc) << " " << v.rule_id << " " << v.message << "\n";
-    for (const eval::Evidence& e : v.evidence) out << "  " << e.name << "=" << e.value << " " << place(e.loc) << "\n";
+    for (const eval::Evidence& e : v.evidence)
+      out << "  " << e.name << "=" << e.value << " " << place(e.loc) << "\n";
     for (const eval::TraceStep& t : v.trace) out << "  " << t.clause << " -> " << t.value << "\n";
   }
   for (const Diagnostic& d : r.errors.items()) out << place(d.loc) << " " << d.message << "\n";
@@ -119,21 +122,25 @@ std::string WhyNotOnce(const Engine& engine, const Scenario& s) {
   SourceManager sources(&engine.sources());
   eval::Facts facts;
   Diagnostics problems;
-  if (!engine.LoadFacts({s.plan}, {s.inventory}, &facts, &problems, &sources)) return "facts refused";
+  if (!engine.LoadFacts({s.plan}, {s.inventory}, &facts, &problems, &sources))
+    return "facts refused";
   auto focus = [](const Value& v) { return v.Id() == "a-explore"; };
   std::optional<eval::WhyNotResult> r = engine.WhyNot("CAP-ALC-001", facts, focus, sources);
   if (!r) return "no rule";
   std::ostringstream out;
   out << (r->in_domain ? "in domain\n" : "not in domain\n");
   for (const eval::WhyNotOutcome& o : r->outcomes) {
-    out << (o.fired ? "fires" : o.failed_clause) << " @" << sources.Path(o.clause_loc.file) << ":" << o.clause_loc.line;
-    for (const eval::Evidence& e : o.bindings) out << " " << e.name << "=" << e.value << "@" << e.loc.line;
+    out << (o.fired ? "fires" : o.failed_clause) << " @" << sources.Path(o.clause_loc.file) << ":"
+        << o.clause_loc.line;
+    for (const eval::Evidence& e : o.bindings)
+      out << " " << e.name << "=" << e.value << "@" << e.loc.line;
     out << "\n";
   }
   return out.str();
 }
 
-TEST_CASE("facts and why-not answered from 8 threads at once, into sources of their own", "[api][threads]") {
+TEST_CASE("facts and why-not answered from 8 threads at once, into sources of their own",
+          "[api][threads]") {
   Engine engine;
   CompilePack(&engine);
   size_t policy_files = engine.sources().size();

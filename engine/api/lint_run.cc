@@ -15,9 +15,9 @@
 
 namespace capops {
 
-LintRun::LintRun(const check::Program& program, const std::vector<Value>& params, const std::string& digest,
-                 const EngineOptions& options, eval::EvalOptions eval, std::set<std::string> skip_rules,
-                 SourceManager* sources)
+LintRun::LintRun(const check::Program& program, const std::vector<Value>& params,
+                 const std::string& digest, const EngineOptions& options, eval::EvalOptions eval,
+                 std::set<std::string> skip_rules, SourceManager* sources)
     : program_(program),
       params_(params),
       options_(options),
@@ -28,7 +28,9 @@ LintRun::LintRun(const check::Program& program, const std::vector<Value>& params
   report_.rules = program.rules.size();
 }
 
-size_t LintRun::jobs() const { return options_.jobs == 0 ? DefaultJobs() : options_.jobs; }
+size_t LintRun::jobs() const {
+  return options_.jobs == 0 ? DefaultJobs() : options_.jobs;
+}
 
 // Files are added in order (FileIds as a sequential run gives them), parsed
 // in parallel, then taken in order.
@@ -45,9 +47,11 @@ void LintRun::Load(std::vector<TextFile> inventories, std::vector<TextFile> plan
   }
   std::vector<facts::LoadResult> loaded(ids.size());
   ParallelFor(ids.size(), jobs(), [&](size_t i) {
-    loaded[i] = facts::LoadYamlReleasing(sources_, ids[i], options_.facts, options_.release_text_bytes);
+    loaded[i] =
+        facts::LoadYamlReleasing(sources_, ids[i], options_.facts, options_.release_text_bytes);
   });
-  for (size_t i = 0; i < ids.size(); ++i) Accept(ids[i], std::move(loaded[i]), i >= inventory_files);
+  for (size_t i = 0; i < ids.size(); ++i)
+    Accept(ids[i], std::move(loaded[i]), i >= inventory_files);
 }
 
 namespace {
@@ -66,18 +70,19 @@ bool MayBeAnyFile(const SourceFile& file, const facts::LoadResult& loaded) {
 void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
   if (MayBeAnyFile(sources_->file(id), loaded)) sources_->Withhold(id);
   for (facts::AliasUse& use : loaded.aliases) {
-    alias_uses_.emplace(std::make_tuple(use.use.file, use.use.line, use.use.column), std::move(use));
+    alias_uses_.emplace(std::make_tuple(use.use.file, use.use.line, use.use.column),
+                        std::move(use));
   }
   report_.errors.Append(loaded.diagnostics);
   ++report_.files;
   if (loaded.documents.empty() && !loaded.diagnostics.HasErrors()) {
-    report_.errors.Error(SourceLoc{id, 1, 1}, "no documents in this file")
-        .help = "a fact file holds YAML documents with `apiVersion: capops.dev/v1` and a `kind`";
+    report_.errors.Error(SourceLoc{id, 1, 1}, "no documents in this file").help =
+        "a fact file holds YAML documents with `apiVersion: capops.dev/v1` and a `kind`";
   }
   for (facts::Document& d : loaded.documents) {
     if (d.kind == facts::DocumentKind::kCapacityPlan && !is_plan_file) {
-      report_.errors.Error(d.loc, "a `CapacityPlan` document in an inventory file")
-          .help = "lint it as a plan file instead";
+      report_.errors.Error(d.loc, "a `CapacityPlan` document in an inventory file").help =
+          "lint it as a plan file instead";
       continue;
     }
     if (d.kind == facts::DocumentKind::kCapacityPlan) plans_.push_back(documents_.size());
@@ -163,8 +168,8 @@ void LintRun::MergeInventories() {
     FileId file = documents_[index].loc.file;
     if (!shared.empty() || own.count(file) != 0 || file == said) continue;
     said = file;
-    report_.errors.Error(documents_[index].loc, "no `Inventory` document was given")
-        .help = "pass `--inventory FILE`, or put `inventory.yaml` next to the plan";
+    report_.errors.Error(documents_[index].loc, "no `Inventory` document was given").help =
+        "pass `--inventory FILE`, or put `inventory.yaml` next to the plan";
   }
 }
 
@@ -239,15 +244,19 @@ void LintRun::EvaluatePlans() {
     size_t plan = task / groups;
     std::vector<size_t> group;
     for (size_t i = task % groups; i < enabled.size(); i += groups) group.push_back(enabled[i]);
-    std::vector<eval::EvalResult> parts = eval::EvaluateRules(program_, group, params_, facts[plan], *sources_, options, &indexes);
-    for (size_t i = 0; i < group.size(); ++i) results[plan * rules + group[i]] = std::move(parts[i]);
+    std::vector<eval::EvalResult> parts =
+        eval::EvaluateRules(program_, group, params_, facts[plan], *sources_, options, &indexes);
+    for (size_t i = 0; i < group.size(); ++i)
+      results[plan * rules + group[i]] = std::move(parts[i]);
   });
   for (size_t p = 0; p < facts.size(); ++p) {
     eval::EvalResult r;
-    for (size_t rule = 0; rule < rules; ++rule) eval::AppendResult(std::move(results[p * rules + rule]), &r);
+    for (size_t rule = 0; rule < rules; ++rule)
+      eval::AppendResult(std::move(results[p * rules + rule]), &r);
     eval::SortResult(*sources_, &r);
     ++report_.plans;
-    report_.violations.insert(report_.violations.end(), std::make_move_iterator(r.violations.begin()),
+    report_.violations.insert(report_.violations.end(),
+                              std::make_move_iterator(r.violations.begin()),
                               std::make_move_iterator(r.violations.end()));
     report_.errors.Append(r.errors);
   }

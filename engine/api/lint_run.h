@@ -15,9 +15,9 @@ namespace capops {
 class LintRun {
  public:
   /// `eval` is how rules are evaluated; rules in `skip_rules` are not.
-  LintRun(const check::Program& program, const std::vector<Value>& params, const std::string& digest,
-          const EngineOptions& options, eval::EvalOptions eval, std::set<std::string> skip_rules,
-          SourceManager* sources);
+  LintRun(const check::Program& program, const std::vector<Value>& params,
+          const std::string& digest, const EngineOptions& options, eval::EvalOptions eval,
+          std::set<std::string> skip_rules, SourceManager* sources);
 
   /// Appends the facts of each plan evaluated to `*out` (LintOptions::facts).
   void KeepFacts(std::vector<PlanFacts>* out) { keep_facts_ = out; }
@@ -55,17 +55,18 @@ class LintRun {
   eval::LintReport report_;
   std::vector<PlanFacts>* keep_facts_ = nullptr;
   std::vector<facts::Document> documents_;
-  std::vector<size_t> plans_;       // indexes of CapacityPlan documents
-  std::vector<char> valid_;         // per document: matches the schema (char: written by threads)
+  std::vector<size_t> plans_;  // indexes of CapacityPlan documents
+  std::vector<char> valid_;    // per document: matches the schema (char: written by threads)
   std::vector<std::vector<uint32_t>> unlisted_;  // per document: records a misspelt list hid
-  Value inventory_;  // merged from the inventory files
+  Value inventory_;                              // merged from the inventory files
   bool inventory_valid_ = true;
   std::set<FileId> plan_files_;
-  std::map<FileId, Value> own_inventory_;  // plan files with `Inventory` documents: theirs merged in
+  std::map<FileId, Value>
+      own_inventory_;  // plan files with `Inventory` documents: theirs merged in
   std::map<FileId, bool> own_valid_;
   std::vector<uint32_t> inventory_unlisted_;              // of the inventory files' documents
   std::map<FileId, std::vector<uint32_t>> own_unlisted_;  // those and the plan file's own
-  uint64_t fact_bytes_ = 0;  // of every file loaded
+  uint64_t fact_bytes_ = 0;                               // of every file loaded
   // Values used through an alias or a merge, by where they are used.
   std::map<std::tuple<FileId, uint32_t, uint32_t>, facts::AliasUse> alias_uses_;
 };

@@ -3,8 +3,6 @@
 // expectations.
 #include "engine/api/policy_test.h"
 
-#include "engine/api/lint_run.h"
-
 #include <algorithm>
 
 #include "engine/api/engine.h"
@@ -103,8 +101,8 @@ std::vector<PolicyTest> Engine::Tests() const {
 }
 
 PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextFile>& plans,
-                                 const std::vector<TextFile>& inventories,
-                                 eval::Coverage* coverage, SourceManager* sources) const {
+                                 const std::vector<TextFile>& inventories, eval::Coverage* coverage,
+                                 SourceManager* sources) const {
   PolicyTestResult result;
   result.name = test.decl->name;
   result.path = test.path;

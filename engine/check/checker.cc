@@ -16,7 +16,10 @@ using internal::Typed;
 class Checker {
  public:
   Checker(Program* program, const SourceManager& sources, Diagnostics* diags)
-      : program_(program), sources_(sources), diags_(diags), exprs_(program, sources, globals_, diags) {}
+      : program_(program),
+        sources_(sources),
+        diags_(diags),
+        exprs_(program, sources, globals_, diags) {}
 
   void Run();
 
@@ -85,7 +88,8 @@ void Checker::CollectParams() {
       bool twice = std::any_of(same_name.begin(), same_name.end(),
                                [&](const auto& other) { return other.package == module.package; });
       if (twice) {
-        Error(p.name_span, "param `" + p.name + "` is declared twice in package `" + module.package + "`");
+        Error(p.name_span,
+              "param `" + p.name + "` is declared twice in package `" + module.package + "`");
         continue;
       }
       uint32_t index = static_cast<uint32_t>(program_->params.size());
@@ -107,20 +111,23 @@ void Checker::CollectFunctions() {
       const FunctionInfo* builtin = FindFunction(f.name, false);
       if (builtin == nullptr) builtin = FindFunction(f.name, true);
       if (builtin != nullptr) {
-        Error(f.name_span, "function `" + f.name + "` has the name of a built-in function")
-            .help = "rename it: `" + std::string(builtin->signature) + "` is built in";
+        Error(f.name_span, "function `" + f.name + "` has the name of a built-in function").help =
+            "rename it: `" + std::string(builtin->signature) + "` is built in";
         continue;
       }
       auto& same_name = globals_.functions[f.name];
-      if (std::any_of(same_name.begin(), same_name.end(), [&](const auto& o) { return o.package == module.package; })) {
-        Error(f.name_span, "function `" + f.name + "` is declared twice in package `" + module.package + "`");
+      if (std::any_of(same_name.begin(), same_name.end(),
+                      [&](const auto& o) { return o.package == module.package; })) {
+        Error(f.name_span,
+              "function `" + f.name + "` is declared twice in package `" + module.package + "`");
         continue;
       }
       same_name.push_back({static_cast<uint32_t>(program_->functions.size()), module.package});
       UserFunction& u = program_->functions.emplace_back();
       u.decl = &f;
       u.module = m;
-      for (const auto& p : f.params) u.params.push_back(internal::ResolveType(p.type, &program_->schema, sources_, diags_));
+      for (const auto& p : f.params)
+        u.params.push_back(internal::ResolveType(p.type, &program_->schema, sources_, diags_));
       u.result = internal::ResolveType(f.result, &program_->schema, sources_, diags_);
     }
   }
@@ -154,9 +161,9 @@ void Checker::CheckParam(const syntax::Param& param, ParamInfo* info) {
   Typed value = exprs_.Infer(*param.default_value);
   info->slot_count = exprs_.slot_count();
   if (!internal::Assignable(program_->schema, value.type, info->type)) {
-    Error(param.default_value->span, "param `" + param.name + "` is declared `" +
-                                         program_->schema.Name(info->type) + "` but its default is `" +
-                                         program_->schema.Name(value.type) + "`");
+    Error(param.default_value->span,
+          "param `" + param.name + "` is declared `" + program_->schema.Name(info->type) +
+              "` but its default is `" + program_->schema.Name(value.type) + "`");
   }
 }
 
@@ -174,7 +181,8 @@ void Checker::CheckRule(uint32_t module, const syntax::Rule& rule) {
 }
 
 void Checker::CheckClause(const syntax::Clause& c) {
-  Typed t = exprs_.Infer(*c.expr, c.kind == syntax::ClauseKind::kLet);  // `let x = a.?b` keeps it optional
+  Typed t = exprs_.Infer(*c.expr,
+                         c.kind == syntax::ClauseKind::kLet);  // `let x = a.?b` keeps it optional
   const TypeTable& types = program_->schema;
   const Type type = types.Get(t.type);  // a copy: checking may grow the table
   bool loose = type.kind == TypeKind::kAny || type.kind == TypeKind::kError;
@@ -190,7 +198,9 @@ void Checker::CheckClause(const syntax::Clause& c) {
       slots[c.id] = exprs_.Bind(c.var, c.var_span, item);
       return;
     }
-    case syntax::ClauseKind::kLet: slots[c.id] = exprs_.Bind(c.var, c.var_span, t); return;
+    case syntax::ClauseKind::kLet:
+      slots[c.id] = exprs_.Bind(c.var, c.var_span, t);
+      return;
     case syntax::ClauseKind::kWhere:
       if (type.kind != TypeKind::kBool && !loose) {
         exprs_.Error(c.expr->span, "`where` must be a bool, not `" + types.Name(t.type) + "`");
@@ -224,7 +234,9 @@ void Checker::CheckEmit(const syntax::Emit& emit) {
     while (elem->kind == TypeKind::kList) elem = &types.Get(elem->elem);
     const Type& t = *elem;
     if (t.kind == TypeKind::kRecord || t.kind == TypeKind::kMap) {
-      exprs_.Error(part.expr->span, "a message shows values, not a whole `" + types.Name(hole.type) + "`")
+      exprs_
+          .Error(part.expr->span,
+                 "a message shows values, not a whole `" + types.Name(hole.type) + "`")
           .help = t.kind == TypeKind::kRecord && types.records[t.index].keyed()
                       ? "show its id: `{" + exprs_.text_of(*part.expr) + ".id}`"
                       : "show one of its fields";
@@ -234,7 +246,8 @@ void Checker::CheckEmit(const syntax::Emit& emit) {
 
 void Checker::CheckMetadata(const syntax::Rule& rule, RuleInfo* info) {
   for (const syntax::Annotation& a : rule.annotations) {
-    bool one_arg = a.name == "id" || a.name == "severity" || a.name == "owner" || a.name == "source";
+    bool one_arg =
+        a.name == "id" || a.name == "severity" || a.name == "owner" || a.name == "source";
     if (one_arg && a.args.size() != 1) {
       Error(a.span, "`@" + a.name + "` takes one argument");
       continue;
@@ -244,7 +257,8 @@ void Checker::CheckMetadata(const syntax::Rule& rule, RuleInfo* info) {
       if (info->id.empty()) Error(a.span, "`@id` must not be empty");
     } else if (a.name == "severity") {
       if (!ParseSeverity(a.args[0], &info->severity)) {
-        Error(a.span, "unknown severity `" + a.args[0] + "`").help = "use `error`, `warning` or `info`";
+        Error(a.span, "unknown severity `" + a.args[0] + "`").help =
+            "use `error`, `warning` or `info`";
       }
     } else if (a.name == "owner") {
       info->owner = a.args[0];
@@ -257,8 +271,8 @@ void Checker::CheckMetadata(const syntax::Rule& rule, RuleInfo* info) {
     }
   }
   if (rule.FindAnnotation("id") == nullptr) {
-    Error(rule.name_span, "rule `" + rule.name + "` has no `@id`")
-        .help = "add an annotation such as `@id(\"CAP-XXX-001\")` before `rule`";
+    Error(rule.name_span, "rule `" + rule.name + "` has no `@id`").help =
+        "add an annotation such as `@id(\"CAP-XXX-001\")` before `rule`";
   }
 }
 
@@ -294,7 +308,8 @@ TypeId CheckExpression(Program* program, syntax::Expr& expr, syntax::NodeId node
   return type;
 }
 
-CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources) {
+CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules,
+                  const SourceManager& sources) {
   CheckResult result;
   auto program = std::make_unique<Program>();
   program->modules = std::move(modules);

@@ -89,8 +89,8 @@ struct Program {
   std::vector<RuleInfo> rules;       // sorted by id
   std::vector<ParamInfo> params;
   std::vector<UserFunction> functions;
-  std::vector<Value> constants;      // enum members
-  TypeTable schema;                  // records, documents and enums of the rule set
+  std::vector<Value> constants;  // enum members
+  TypeTable schema;              // records, documents and enums of the rule set
 };
 
 struct CheckResult {
@@ -98,7 +98,8 @@ struct CheckResult {
   Diagnostics diagnostics;
 };
 
-CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules, const SourceManager& sources);
+CheckResult Check(std::vector<std::unique_ptr<syntax::Module>> modules,
+                  const SourceManager& sources);
 
 /// Type-checks a standalone expression (`capops-lint eval`) against a
 /// checked program: every param is visible, `plan` and `inventory` are the

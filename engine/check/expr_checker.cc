@@ -24,12 +24,15 @@ using syntax::BinaryOp;
 using syntax::Expr;
 using syntax::ExprKind;
 
-
 }  // namespace
 
 ExprChecker::ExprChecker(Program* program, const SourceManager& sources, const Globals& globals,
                          Diagnostics* diags)
-    : program_(program), types_(program->schema), sources_(sources), globals_(globals), diags_(diags) {}
+    : program_(program),
+      types_(program->schema),
+      sources_(sources),
+      globals_(globals),
+      diags_(diags) {}
 
 void ExprChecker::BeginStandalone(ModuleTables* tables) {
   tables_ = tables;
@@ -85,7 +88,9 @@ void ExprChecker::Collect(const Expr& cond, bool negated, std::set<std::string>*
   }
 }
 
-void ExprChecker::AddGuards(const Expr& cond) { Collect(cond, false, &guards_); }
+void ExprChecker::AddGuards(const Expr& cond) {
+  Collect(cond, false, &guards_);
+}
 
 void ExprChecker::ExpectBool(const Typed& t, const Expr& e, const char* what) {
   TypeKind k = types_.KindOf(t.type);
@@ -98,7 +103,8 @@ TypeId ExprChecker::Unify(TypeId a, TypeId b, const Expr& at, const char* what) 
   if (types_.KindOf(a) == TypeKind::kAny) return b;
   if (Assignable(types_, b, a)) return a;
   if (Assignable(types_, a, b)) return b;
-  Error(at.span, std::string(what) + " of different types: `" + types_.Name(a) + "` and `" + types_.Name(b) + "`");
+  Error(at.span, std::string(what) + " of different types: `" + types_.Name(a) + "` and `" +
+                     types_.Name(b) + "`");
   return types_.Error();
 }
 
@@ -108,9 +114,9 @@ Typed ExprChecker::Infer(Expr& e, bool may_be_optional) {
     case ExprKind::kLiteral: {
       const Value& v = e.literal;
       static const std::pair<ValueKind, TypeKind> kKinds[] = {
-          {ValueKind::kNull, TypeKind::kNull},     {ValueKind::kBool, TypeKind::kBool},
-          {ValueKind::kInt, TypeKind::kInt},       {ValueKind::kDouble, TypeKind::kDouble},
-          {ValueKind::kString, TypeKind::kString}, {ValueKind::kDate, TypeKind::kDate},
+          {ValueKind::kNull, TypeKind::kNull},        {ValueKind::kBool, TypeKind::kBool},
+          {ValueKind::kInt, TypeKind::kInt},          {ValueKind::kDouble, TypeKind::kDouble},
+          {ValueKind::kString, TypeKind::kString},    {ValueKind::kDate, TypeKind::kDate},
           {ValueKind::kDuration, TypeKind::kDuration}};
       for (auto [vk, tk] : kKinds) {
         if (v.is(vk)) t.type = types_.Primitive(tk);
@@ -118,27 +124,53 @@ Typed ExprChecker::Infer(Expr& e, bool may_be_optional) {
       if (v.is(ValueKind::kQuantity)) t.type = types_.Quantity(v.quantity_value().dimension);
       break;
     }
-    case ExprKind::kIdent: t = InferIdent(e); break;
-    case ExprKind::kSelect: t = InferSelect(e); break;
-    case ExprKind::kIndex: t = InferIndex(e); break;
-    case ExprKind::kCall: t = InferCall(e); break;
+    case ExprKind::kIdent:
+      t = InferIdent(e);
+      break;
+    case ExprKind::kSelect:
+      t = InferSelect(e);
+      break;
+    case ExprKind::kIndex:
+      t = InferIndex(e);
+      break;
+    case ExprKind::kCall:
+      t = InferCall(e);
+      break;
     case ExprKind::kList:
     case ExprKind::kSet:
-    case ExprKind::kMap: t = InferCollection(e); break;
-    case ExprKind::kUnary: t = InferUnary(e); break;
-    case ExprKind::kBinary: t = InferBinary(e); break;
-    case ExprKind::kConditional: t = InferConditional(e, may_be_optional); break;
-    case ExprKind::kMacro: t = InferMacro(e); break;
-    case ExprKind::kHas: t = InferHas(e); break;
-    case ExprKind::kOptSelect: t = InferOptSelect(e); break;
-    case ExprKind::kListIf: t = InferListIf(e); break;
-    case ExprKind::kLet: t = InferLet(e, may_be_optional); break;
+    case ExprKind::kMap:
+      t = InferCollection(e);
+      break;
+    case ExprKind::kUnary:
+      t = InferUnary(e);
+      break;
+    case ExprKind::kBinary:
+      t = InferBinary(e);
+      break;
+    case ExprKind::kConditional:
+      t = InferConditional(e, may_be_optional);
+      break;
+    case ExprKind::kMacro:
+      t = InferMacro(e);
+      break;
+    case ExprKind::kHas:
+      t = InferHas(e);
+      break;
+    case ExprKind::kOptSelect:
+      t = InferOptSelect(e);
+      break;
+    case ExprKind::kListIf:
+      t = InferListIf(e);
+      break;
+    case ExprKind::kLet:
+      t = InferLet(e, may_be_optional);
+      break;
   }
   tables_->types[e.id] = t.type;
   if (!may_be_optional && types_.KindOf(t.type) == TypeKind::kOptional) {
     const std::string& text = text_of(e);
-    Error(e.span, "`" + text + "` is `" + types_.Name(t.type) + "` where a value is needed")
-        .help = "unwrap it with `" + text + ".orValue(…)`, or test it with `" + text + ".hasValue()`";
+    Error(e.span, "`" + text + "` is `" + types_.Name(t.type) + "` where a value is needed").help =
+        "unwrap it with `" + text + ".orValue(…)`, or test it with `" + text + ".hasValue()`";
     t = Typed{types_.Error()};
   }
   return t;
@@ -152,13 +184,16 @@ const Globals::ParamRef* ExprChecker::VisibleParam(const std::string& name, cons
 
 // A param or function is visible in its package, the stdlib's, and where imported.
 const Globals::ParamRef* ExprChecker::Visible(const std::vector<Globals::ParamRef>& candidates,
-                                              const std::string& name, const char* what, const Expr& e) {
+                                              const std::string& name, const char* what,
+                                              const Expr& e) {
   for (const Globals::ParamRef& p : candidates) {
-    if (all_packages_ || p.package == package_ || p.package == "capops.std" || imports_.count(p.package) != 0) {
+    if (all_packages_ || p.package == package_ || p.package == "capops.std" ||
+        imports_.count(p.package) != 0) {
       return &p;
     }
   }
-  Error(e.span, std::string(what) + " `" + name + "` is declared in package `" + candidates[0].package + "`")
+  Error(e.span, std::string(what) + " `" + name + "` is declared in package `" +
+                    candidates[0].package + "`")
       .help = "add `import " + candidates[0].package + "` after the `package` line";
   return &candidates[0];
 }
@@ -172,8 +207,8 @@ bool ExprChecker::InferUserCall(Expr& e, const std::vector<TypeId>& args, Typed*
   const UserFunction& f = program_->functions[ref->index];
   *result = Typed{f.result};
   if (!f.checked) {
-    Error(e.span, "`" + e.name + "` is called before it is declared")
-        .help = "declare functions before their use; a function may not call itself";
+    Error(e.span, "`" + e.name + "` is called before it is declared").help =
+        "declare functions before their use; a function may not call itself";
     return true;
   }
   if (args.size() != f.params.size()) {
@@ -184,7 +219,8 @@ bool ExprChecker::InferUserCall(Expr& e, const std::vector<TypeId>& args, Typed*
   for (size_t i = 0; i < args.size(); ++i) {
     if (!Assignable(types_, args[i], f.params[i])) {
       Error(e.args[i]->span, "argument `" + f.decl->params[i].name + "` of `" + e.name + "` is `" +
-                                 types_.Name(f.params[i]) + "`, not `" + types_.Name(args[i]) + "`");
+                                 types_.Name(f.params[i]) + "`, not `" + types_.Name(args[i]) +
+                                 "`");
     }
   }
   tables_->symbols[e.id] = Symbol{SymbolKind::kFunction, ref->index};
@@ -210,13 +246,15 @@ Typed ExprChecker::InferIdent(Expr& e) {
   }
   if (const Globals::ParamRef* p = VisibleParam(e.name, e)) {
     sym = Symbol{SymbolKind::kParam, p->index};
-    if (constant_only_) Error(e.span, "a param default must be a constant, but `" + e.name + "` is not");
+    if (constant_only_)
+      Error(e.span, "a param default must be a constant, but `" + e.name + "` is not");
     return Typed{program_->params[p->index].type, false, false};
   }
   if (e.name == "plan" || e.name == "inventory") {
     bool plan = e.name == "plan";
     sym = Symbol{SymbolKind::kRoot, static_cast<uint32_t>(plan ? Root::kPlan : Root::kInventory)};
-    if (constant_only_) Error(e.span, "a param default must be a constant, but `" + e.name + "` is not");
+    if (constant_only_)
+      Error(e.span, "a param default must be a constant, but `" + e.name + "` is not");
     auto doc = types_.record_by_name.find(plan ? "CapacityPlan" : "Inventory");
     TypeId type = doc == types_.record_by_name.end() ? types_.Any() : types_.Record(doc->second);
     return Typed{type, true, true};
@@ -224,16 +262,18 @@ Typed ExprChecker::InferIdent(Expr& e) {
   if (auto m = globals_.members.find(e.name); m != globals_.members.end()) {
     if (m->second.size() > 1) {
       std::string owners;
-      for (auto [en, _] : m->second) owners += (owners.empty() ? "`" : "` and `") + types_.enums[en].name;
-      Error(e.span, "`" + e.name + "` is a member of " + owners + "`")
-          .help = "qualify it, as in `" + types_.enums[m->second[0].first].name + "." + e.name + "`";
+      for (auto [en, _] : m->second)
+        owners += (owners.empty() ? "`" : "` and `") + types_.enums[en].name;
+      Error(e.span, "`" + e.name + "` is a member of " + owners + "`").help =
+          "qualify it, as in `" + types_.enums[m->second[0].first].name + "." + e.name + "`";
       return Typed{types_.Error()};
     }
     sym = Symbol{SymbolKind::kConstant, m->second[0].second};
     return Typed{types_.Enum(m->second[0].first)};
   }
   if (types_.enum_by_name.count(e.name) != 0) {
-    Error(e.span, "`" + e.name + "` is a type, not a value").help = "name a member, as in `" + e.name + ".…`";
+    Error(e.span, "`" + e.name + "` is a type, not a value").help =
+        "name a member, as in `" + e.name + ".…`";
     return Typed{types_.Error()};
   }
   Diagnostic& d = Error(e.span, "unknown name `" + e.name + "`");
@@ -245,14 +285,16 @@ Typed ExprChecker::InferIdent(Expr& e) {
 // `PoolRole.production` names a member explicitly.
 bool ExprChecker::ResolveEnumMember(Expr& select, TypeId* type) {
   const Expr& operand = *select.args[0];
-  if (operand.kind != ExprKind::kIdent || types_.enum_by_name.count(operand.name) == 0) return false;
+  if (operand.kind != ExprKind::kIdent || types_.enum_by_name.count(operand.name) == 0)
+    return false;
   for (const Local& l : locals_) {
     if (l.name == operand.name) return false;
   }
   auto it = globals_.constant_of.find(operand.name + "." + select.name);
   if (it == globals_.constant_of.end()) {
     const EnumDef& def = types_.enums[types_.enum_by_name.find(operand.name)->second];
-    Diagnostic& d = Error(select.span, "`" + operand.name + "` has no member `" + select.name + "`");
+    Diagnostic& d =
+        Error(select.span, "`" + operand.name + "` has no member `" + select.name + "`");
     std::string guess = ClosestName(select.name, def.members);
     if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
     *type = types_.Error();
@@ -271,14 +313,16 @@ Typed ExprChecker::InferSelect(Expr& e) {
   const Type t = types_.Get(operand.type);
   switch (t.kind) {
     case TypeKind::kAny:
-    case TypeKind::kError: return Typed{operand.type, operand.fact, operand.fact};
-    case TypeKind::kMap: return Typed{t.elem, operand.fact, operand.fact};
+    case TypeKind::kError:
+      return Typed{operand.type, operand.fact, operand.fact};
+    case TypeKind::kMap:
+      return Typed{t.elem, operand.fact, operand.fact};
     case TypeKind::kRecord: {
       const FieldDef* field = FieldOf(types_.records[t.index], e);
       if (field == nullptr) return Typed{types_.Error()};
       if (field->optional && guards_.count(syntax::DumpExpr(e)) == 0) {
-        Error(e.span, "`" + text_of(e) + "` is optional and may be absent")
-            .help = "guard it: `where has(" + text_of(e) + ")`, or `has(" + text_of(e) + ") && …`";
+        Error(e.span, "`" + text_of(e) + "` is optional and may be absent").help =
+            "guard it: `where has(" + text_of(e) + ")`, or `has(" + text_of(e) + ") && …`";
       }
       // A timeline's step is computed, but the items it lists may be facts.
       if (types_.records[t.index].builtin == RecordDef::Builtin::kSegment) {
@@ -312,9 +356,12 @@ Typed ExprChecker::InferOptSelect(Expr& e) {
   if (types_.KindOf(inner) == TypeKind::kOptional) inner = types_.Get(inner).elem;
   const Type t = types_.Get(inner);
   switch (t.kind) {
-    case TypeKind::kAny: return Typed{types_.Optional(types_.Any()), operand.fact, operand.fact};
-    case TypeKind::kError: return Typed{types_.Error()};
-    case TypeKind::kMap: return Typed{types_.Optional(t.elem), operand.fact, operand.fact};
+    case TypeKind::kAny:
+      return Typed{types_.Optional(types_.Any()), operand.fact, operand.fact};
+    case TypeKind::kError:
+      return Typed{types_.Error()};
+    case TypeKind::kMap:
+      return Typed{types_.Optional(t.elem), operand.fact, operand.fact};
     case TypeKind::kRecord: {
       const FieldDef* field = FieldOf(types_.records[t.index], e);
       if (field == nullptr) return Typed{types_.Error()};
@@ -337,17 +384,22 @@ Typed ExprChecker::InferIndex(Expr& e) {
     if (ik == TypeKind::kInt || IsLoose(ik)) return item;
     const Type elem = types_.Get(t.elem);
     bool keyed = elem.kind == TypeKind::kRecord && types_.records[elem.index].keyed();
-    bool ref_matches = ik != TypeKind::kRef || (elem.kind == TypeKind::kRecord && types_.Get(index.type).index == elem.index);
+    bool ref_matches = ik != TypeKind::kRef || (elem.kind == TypeKind::kRecord &&
+                                                types_.Get(index.type).index == elem.index);
     if (IsStringLike(ik) && keyed && ref_matches) return item;
     if (IsLoose(elem.kind) && IsStringLike(ik)) return item;
-    Error(e.args[1]->span, "cannot index `" + types_.Name(operand.type) + "` with `" + types_.Name(index.type) + "`")
-        .help = keyed || elem.kind != TypeKind::kRecord ? "" : "only lists of records with an `id` are keyed";
+    Error(e.args[1]->span,
+          "cannot index `" + types_.Name(operand.type) + "` with `" + types_.Name(index.type) + "`")
+        .help = keyed || elem.kind != TypeKind::kRecord
+                    ? ""
+                    : "only lists of records with an `id` are keyed";
     return Typed{types_.Error()};
   }
   if (t.kind == TypeKind::kMap) {
-    if (!Assignable(types_, index.type, t.key) && !(IsStringLike(ik) && types_.KindOf(t.key) == TypeKind::kString)) {
-      Error(e.args[1]->span, "keys of `" + types_.Name(operand.type) + "` are `" + types_.Name(t.key) + "`, not `" +
-                                 types_.Name(index.type) + "`");
+    if (!Assignable(types_, index.type, t.key) &&
+        !(IsStringLike(ik) && types_.KindOf(t.key) == TypeKind::kString)) {
+      Error(e.args[1]->span, "keys of `" + types_.Name(operand.type) + "` are `" +
+                                 types_.Name(t.key) + "`, not `" + types_.Name(index.type) + "`");
     }
     // A computed map of lists of facts (`group`) gives a list of facts.
     return Typed{t.elem, operand.fact, operand.fact || operand.fact_items};
@@ -374,7 +426,8 @@ Typed ExprChecker::InferCall(Expr& e) {
     for (const FunctionInfo& info : AllFunctions()) {
       if (e.is_method ? info.method : info.global) names.push_back(info.name);
     }
-    Diagnostic& d = Error(e.span, std::string("unknown ") + (e.is_method ? "method" : "function") + " `" + e.name + "`");
+    Diagnostic& d = Error(e.span, std::string("unknown ") + (e.is_method ? "method" : "function") +
+                                      " `" + e.name + "`");
     std::string guess = ClosestName(e.name, names);
     if (!guess.empty()) d.help = "did you mean `" + guess + "`?";
     return Typed{types_.Error()};
@@ -383,8 +436,10 @@ Typed ExprChecker::InferCall(Expr& e) {
   if (given > f->arity || given < (f->min_arity > 0 ? f->min_arity : f->arity)) {
     int shown = f->arity - (e.is_method ? 1 : 0);
     int fewest = f->min_arity > 0 ? f->min_arity - (e.is_method ? 1 : 0) : shown;
-    std::string count = (fewest < shown ? std::to_string(fewest) + " or " : "") + std::to_string(shown);
-    Error(e.span, "`" + e.name + "` takes " + count + " argument" + (shown == 1 && fewest == shown ? "" : "s"))
+    std::string count =
+        (fewest < shown ? std::to_string(fewest) + " or " : "") + std::to_string(shown);
+    Error(e.span, "`" + e.name + "` takes " + count + " argument" +
+                      (shown == 1 && fewest == shown ? "" : "s"))
         .help = std::string("signature: ") + f->signature;
     return Typed{types_.Error()};
   }
@@ -403,10 +458,13 @@ bool ExprChecker::KeepsFactItems(FunctionId id, const std::vector<Typed>& args) 
     case FunctionId::kFlatten:
     case FunctionId::kPeak:
     case FunctionId::kOver:
-    case FunctionId::kUnder: return args[0].fact_items;
+    case FunctionId::kUnder:
+      return args[0].fact_items;
     case FunctionId::kPlus:
-    case FunctionId::kMinus: return args[0].fact_items && args[1].fact_items;
-    default: return false;
+    case FunctionId::kMinus:
+      return args[0].fact_items && args[1].fact_items;
+    default:
+      return false;
   }
 }
 
@@ -419,7 +477,8 @@ Typed ExprChecker::InferCollection(Expr& e) {
     }
     TypeKind k = types_.KindOf(key);
     if (!e.args.empty() && k != TypeKind::kString && k != TypeKind::kEnum && !IsLoose(k)) {
-      Error(e.args[0]->span, "map keys must be strings or enum members, not `" + types_.Name(key) + "`");
+      Error(e.args[0]->span,
+            "map keys must be strings or enum members, not `" + types_.Name(key) + "`");
     }
     return Typed{types_.Map(e.args.empty() ? types_.Primitive(TypeKind::kString) : key, value)};
   }
@@ -452,7 +511,8 @@ Typed ExprChecker::InferUnary(Expr& e) {
     return Typed{types_.Primitive(TypeKind::kBool)};
   }
   if (!IsNumber(k) && !IsUnit(k) && !IsLoose(k)) {
-    Error(e.span, "`-` needs a number, duration or quantity, not `" + types_.Name(operand.type) + "`");
+    Error(e.span,
+          "`-` needs a number, duration or quantity, not `" + types_.Name(operand.type) + "`");
     return Typed{types_.Error()};
   }
   return Typed{operand.type};
@@ -470,12 +530,14 @@ Typed ExprChecker::InferBinary(Expr& e) {
 
 Typed ExprChecker::InferLogical(Expr& e) {
   Typed lhs = Infer(*e.args[0]);
-  ExpectBool(lhs, *e.args[0], e.binary_op == BinaryOp::kAnd ? "the left side of `&&`" : "the left side of `||`");
+  ExpectBool(lhs, *e.args[0],
+             e.binary_op == BinaryOp::kAnd ? "the left side of `&&`" : "the left side of `||`");
   std::set<std::string> saved = guards_;
   Collect(*e.args[0], e.binary_op == BinaryOp::kOr, &guards_);
   Typed rhs = Infer(*e.args[1]);
   guards_ = std::move(saved);
-  ExpectBool(rhs, *e.args[1], e.binary_op == BinaryOp::kAnd ? "the right side of `&&`" : "the right side of `||`");
+  ExpectBool(rhs, *e.args[1],
+             e.binary_op == BinaryOp::kAnd ? "the right side of `&&`" : "the right side of `||`");
   return Typed{types_.Primitive(TypeKind::kBool)};
 }
 
@@ -513,8 +575,8 @@ Typed ExprChecker::InferMacro(Expr& e) {
   } else if (t.kind == TypeKind::kMap) {
     var = Typed{t.key};
   } else if (!IsLoose(t.kind)) {
-    Error(e.args[0]->span, "`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or a map, not `" +
-                               types_.Name(range.type) + "`");
+    Error(e.args[0]->span, "`" + std::string(syntax::MacroName(e.macro)) +
+                               "` needs a list or a map, not `" + types_.Name(range.type) + "`");
   }
   size_t depth = locals_.size();
   std::set<std::string> saved = guards_;
@@ -534,9 +596,15 @@ Typed ExprChecker::InferMacro(Expr& e) {
       ExpectBool(body, *e.args[1], "the condition of `filter`");
       result = Typed{types_.List(t.kind == TypeKind::kList ? t.elem : var.type), false, var.fact};
       break;
-    case syntax::MacroKind::kGroup: result = InferGroup(e, body, var); break;
-    case syntax::MacroKind::kTimeline: result = InferTimeline(e, body, var); break;
-    default: ExpectBool(body, *e.args[1], ("the condition of `" + std::string(syntax::MacroName(e.macro)) + "`").c_str());
+    case syntax::MacroKind::kGroup:
+      result = InferGroup(e, body, var);
+      break;
+    case syntax::MacroKind::kTimeline:
+      result = InferTimeline(e, body, var);
+      break;
+    default:
+      ExpectBool(body, *e.args[1],
+                 ("the condition of `" + std::string(syntax::MacroName(e.macro)) + "`").c_str());
   }
   guards_ = std::move(saved);
   locals_.resize(depth);
@@ -558,20 +626,24 @@ Typed ExprChecker::InferGroup(Expr& e, const Typed& key, const Typed& item) {
 // windows (a window, or a list of them: none means at all times).
 Typed ExprChecker::InferTimeline(Expr& e, const Typed& windows, const Typed& item) {
   const Type w = types_.Get(windows.type);
-  bool ok = IsLoose(w.kind) || IsInterval(types_, windows.type) ||
-            (w.kind == TypeKind::kList && (IsInterval(types_, w.elem) || IsLoose(types_.KindOf(w.elem))));
+  bool ok =
+      IsLoose(w.kind) || IsInterval(types_, windows.type) ||
+      (w.kind == TypeKind::kList && (IsInterval(types_, w.elem) || IsLoose(types_.KindOf(w.elem))));
   if (!ok) {
-    Error(e.args[1]->span, "the windows of `timeline` must be a window or a list of windows, not `" +
-                               types_.Name(windows.type) + "`");
+    Error(e.args[1]->span,
+          "the windows of `timeline` must be a window or a list of windows, not `" +
+              types_.Name(windows.type) + "`");
   }
   Typed amount = Infer(*e.args[2]);
   TypeKind k = types_.KindOf(amount.type);
   if (!IsMeasured(k) && !IsLoose(k)) {
-    Error(e.args[2]->span, "the amount of `timeline` must be a number, a duration or a quantity, not `" +
-                               types_.Name(amount.type) + "`");
+    Error(e.args[2]->span,
+          "the amount of `timeline` must be a number, a duration or a quantity, not `" +
+              types_.Name(amount.type) + "`");
   }
-  return Typed{types_.Timeline(item.type, IsLoose(k) ? types_.Primitive(TypeKind::kInt) : amount.type), false,
-               item.fact};
+  return Typed{
+      types_.Timeline(item.type, IsLoose(k) ? types_.Primitive(TypeKind::kInt) : amount.type),
+      false, item.fact};
 }
 
 Typed ExprChecker::InferHas(Expr& e) {

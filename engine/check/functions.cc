@@ -23,10 +23,12 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"int", FunctionId::kInt, true, false, 1, "int(number | string) -> int"},
       {"double", FunctionId::kDouble, true, false, 1, "double(number | string) -> double"},
       {"string", FunctionId::kString, true, false, 1, "string(value) -> string"},
-      {"distinct", FunctionId::kDistinct, true, true, 1, "list.distinct() -> list (first of each value, in order)"},
+      {"distinct", FunctionId::kDistinct, true, true, 1,
+       "list.distinct() -> list (first of each value, in order)"},
       {"flatten", FunctionId::kFlatten, true, true, 1, "list<list<T>>.flatten() -> list<T>"},
       {"overlaps", FunctionId::kOverlaps, false, true, 2, "interval.overlaps(interval) -> bool"},
-      {"intersect", FunctionId::kIntersect, false, true, 2, "interval.intersect(interval) -> Interval"},
+      {"intersect", FunctionId::kIntersect, false, true, 2,
+       "interval.intersect(interval) -> Interval"},
       {"start", FunctionId::kStart, false, true, 1, "interval.start() -> date"},
       {"end", FunctionId::kEnd, false, true, 1, "interval.end() -> date (exclusive)"},
       {"duration", FunctionId::kDuration, false, true, 1, "interval.duration() -> duration"},
@@ -57,8 +59,12 @@ namespace capops::check::internal {
 
 namespace {
 
-bool Loose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
-bool Textual(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef || Loose(k); }
+bool Loose(TypeKind k) {
+  return k == TypeKind::kAny || k == TypeKind::kError;
+}
+bool Textual(TypeKind k) {
+  return k == TypeKind::kString || k == TypeKind::kRef || Loose(k);
+}
 
 // Values a message or `string()` can show: anything but records and maps.
 bool Printable(const TypeTable& types, TypeId t) {
@@ -83,40 +89,48 @@ TypeId AggregateResult(FunctionId id, TypeId list, TypeTable* types, std::string
   } else if (kind != TypeKind::kList && !Loose(kind)) {
     *error = std::string(name) + " a list, not " + got;
   } else if (!Loose(e) && !(sum ? measured : ordered)) {
-    *error = std::string(name) + (sum ? " numbers, durations or quantities, not " : " ordered values, not ") + got;
+    *error = std::string(name) +
+             (sum ? " numbers, durations or quantities, not " : " ordered values, not ") + got;
   }
   return sum && Loose(e) ? types->Any() : elem;
 }
 
 // What the interval and timeline methods give, or the error type with
 // `*error` set.
-TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
+TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types,
+                  std::string* error) {
   auto got = [&](size_t i) { return "`" + types->Name(args[i]) + "`"; };
   auto need = [&](bool ok, const std::string& what) {
     if (!ok && error->empty()) *error = what;
   };
-  auto interval = [&](size_t i) { return IsInterval(*types, args[i]) || Loose(types->KindOf(args[i])); };
+  auto interval = [&](size_t i) {
+    return IsInterval(*types, args[i]) || Loose(types->KindOf(args[i]));
+  };
   auto timeline = [&](size_t i) { return types->KindOf(args[i]) == TypeKind::kTimeline; };
   switch (id) {
     case FunctionId::kOverlaps:
     case FunctionId::kIntersect:
-      need(interval(0) && interval(1), "`" + std::string(id == FunctionId::kOverlaps ? "overlaps" : "intersect") +
-                                           "` needs two intervals (windows), not " + got(0) + " and " + got(1));
+      need(interval(0) && interval(1),
+           "`" + std::string(id == FunctionId::kOverlaps ? "overlaps" : "intersect") +
+               "` needs two intervals (windows), not " + got(0) + " and " + got(1));
       return id == FunctionId::kOverlaps ? types->Primitive(TypeKind::kBool) : types->Interval();
     case FunctionId::kStart:
     case FunctionId::kEnd:
     case FunctionId::kDuration:
       need(interval(0), "this method needs an interval (a window), not " + got(0));
       return types->Primitive(id == FunctionId::kDuration ? TypeKind::kDuration : TypeKind::kDate);
-    default: break;
+    default:
+      break;
   }
   if (!timeline(0)) {
-    need(Loose(types->KindOf(args[0])), "this method needs a timeline (`xs.timeline(x, windows, amount)`), not " + got(0));
+    need(Loose(types->KindOf(args[0])),
+         "this method needs a timeline (`xs.timeline(x, windows, amount)`), not " + got(0));
     return id == FunctionId::kAt ? types->Any() : types->Error();
   }
   const Type t = types->Get(args[0]);
   switch (id) {
-    case FunctionId::kPeak: return types->Segment(args[0]);
+    case FunctionId::kPeak:
+      return types->Segment(args[0]);
     case FunctionId::kAt:
       need(types->KindOf(args[1]) == TypeKind::kDate || Loose(types->KindOf(args[1])),
            "`at` needs a date, not " + got(1));
@@ -124,11 +138,13 @@ TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* typ
     case FunctionId::kOver:
     case FunctionId::kUnder:
       need(Assignable(*types, args[1], t.key) || Assignable(*types, t.key, args[1]),
-           "the bound of a timeline of " + types->Name(t.key) + " must be a " + types->Name(t.key) + ", not " + got(1));
+           "the bound of a timeline of " + types->Name(t.key) + " must be a " + types->Name(t.key) +
+               ", not " + got(1));
       return types->List(types->Segment(args[0]));
     default: {  // kPlus, kMinus
       bool same = timeline(1) && types->Get(args[1]).key == t.key;
-      need(same, "a timeline of " + types->Name(t.key) + " combines only with another, not " + got(1));
+      need(same,
+           "a timeline of " + types->Name(t.key) + " combines only with another, not " + got(1));
       TypeId item = timeline(1) && types->Get(args[1]).elem == t.elem ? t.elem : types->Any();
       return types->Timeline(item, t.key);
     }
@@ -138,12 +154,14 @@ TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* typ
 // `x.orValue(d)`: the optional's value type, or the default's when that is
 // the wider (an int optional with a double default is a double).
 TypeId OrValueResult(const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
-  TypeId value = types->KindOf(args[0]) == TypeKind::kOptional ? types->Get(args[0]).elem : types->Any();
+  TypeId value =
+      types->KindOf(args[0]) == TypeKind::kOptional ? types->Get(args[0]).elem : types->Any();
   if (Loose(types->KindOf(value))) return args[1];
   if (Assignable(*types, args[1], value)) return value;
   if (Assignable(*types, value, args[1])) return args[1];
   if (error->empty()) {
-    *error = "the default of `orValue` is `" + types->Name(args[1]) + "`, not `" + types->Name(value) + "`";
+    *error = "the default of `orValue` is `" + types->Name(args[1]) + "`, not `" +
+             types->Name(value) + "`";
   }
   return types->Error();
 }
@@ -159,9 +177,12 @@ bool IsInterval(const TypeTable& types, TypeId t) {
          types.KindOf(end->type) == TypeKind::kDate;
 }
 
-bool IsMeasured(TypeKind k) { return IsNumber(k) || IsUnit(k); }
+bool IsMeasured(TypeKind k) {
+  return IsNumber(k) || IsUnit(k);
+}
 
-TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error) {
+TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types,
+                      std::string* error) {
   auto kind = [&](size_t i) { return types->KindOf(args[i]); };
   auto need = [&](bool ok, const std::string& what) {
     if (!ok && error->empty()) *error = what;
@@ -173,7 +194,8 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
            "`size` needs a list, map or string, not " + got);
       return types->Primitive(TypeKind::kInt);
     case FunctionId::kContains:
-      if (IsInterval(*types, args[0]) || (Loose(kind(0)) && (kind(1) == TypeKind::kDate || IsInterval(*types, args[1])))) {
+      if (IsInterval(*types, args[0]) ||
+          (Loose(kind(0)) && (kind(1) == TypeKind::kDate || IsInterval(*types, args[1])))) {
         need(IsInterval(*types, args[1]) || kind(1) == TypeKind::kDate || Loose(kind(1)),
              "an interval contains a date or an interval, not `" + types->Name(args[1]) + "`");
         return types->Primitive(TypeKind::kBool);
@@ -182,8 +204,8 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kStartsWith:
     case FunctionId::kEndsWith:
     case FunctionId::kMatches:
-      need(Textual(kind(0)) && Textual(kind(1)), "this function needs strings, not " + got + " and `" +
-                                                     types->Name(args[1]) + "`");
+      need(Textual(kind(0)) && Textual(kind(1)),
+           "this function needs strings, not " + got + " and `" + types->Name(args[1]) + "`");
       return types->Primitive(TypeKind::kBool);
     case FunctionId::kLowerAscii:
     case FunctionId::kUpperAscii:
@@ -225,11 +247,13 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
     case FunctionId::kFlatten: {
       const Type& outer = types->Get(args[0]);
       bool nested = outer.kind == TypeKind::kList && types->KindOf(outer.elem) == TypeKind::kList;
-      need(nested || Loose(kind(0)) || (outer.kind == TypeKind::kList && Loose(types->KindOf(outer.elem))),
+      need(nested || Loose(kind(0)) ||
+               (outer.kind == TypeKind::kList && Loose(types->KindOf(outer.elem))),
            "`flatten` needs a list of lists, not " + got);
       return nested ? outer.elem : types->List(types->Any());
     }
-    default: return TimeResult(id, args, types, error);
+    default:
+      return TimeResult(id, args, types, error);
   }
   return types->Error();
 }

@@ -52,9 +52,9 @@ enum class FunctionId {
 struct FunctionInfo {
   const char* name;
   FunctionId id;
-  bool global;      // callable as f(x, …)
-  bool method;      // callable as x.f(…)
-  int arity;        // arguments including the receiver of a method call
+  bool global;            // callable as f(x, …)
+  bool method;            // callable as x.f(…)
+  int arity;              // arguments including the receiver of a method call
   const char* signature;  // for messages: "size(list | map | string) -> int"
   int min_arity = 0;      // when set, the last arguments down to this many may be left out
 };

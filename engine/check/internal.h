@@ -32,7 +32,8 @@ struct Globals {
 
 /// Records, documents and enums of every module into program->schema, and
 /// the enum members into program->constants.
-void BuildSchema(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags);
+void BuildSchema(Program* program, const SourceManager& sources, Globals* globals,
+                 Diagnostics* diags);
 
 /// Rebuilds the name index of an already checked program (for expressions
 /// checked after it, such as `capops-lint eval`).
@@ -50,13 +51,21 @@ bool Assignable(const TypeTable& types, TypeId from, TypeId to);
 bool IsInterval(const TypeTable& types, TypeId t);
 /// True for the kinds an amount may have: numbers, durations, quantities.
 bool IsMeasured(TypeKind k);
-inline bool IsNumber(TypeKind k) { return k == TypeKind::kInt || k == TypeKind::kDouble; }
+inline bool IsNumber(TypeKind k) {
+  return k == TypeKind::kInt || k == TypeKind::kDouble;
+}
 /// Durations and quantities: values with a unit.
-inline bool IsUnit(TypeKind k) { return k == TypeKind::kDuration || k == TypeKind::kBytes || k == TypeKind::kBandwidth; }
+inline bool IsUnit(TypeKind k) {
+  return k == TypeKind::kDuration || k == TypeKind::kBytes || k == TypeKind::kBandwidth;
+}
 /// `any` and the error type: checked no further, so they fit anywhere.
-inline bool IsLoose(TypeKind k) { return k == TypeKind::kAny || k == TypeKind::kError; }
+inline bool IsLoose(TypeKind k) {
+  return k == TypeKind::kAny || k == TypeKind::kError;
+}
 /// Strings and references (a reference is the id string of what it names).
-inline bool IsStringLike(TypeKind k) { return k == TypeKind::kString || k == TypeKind::kRef; }
+inline bool IsStringLike(TypeKind k) {
+  return k == TypeKind::kString || k == TypeKind::kRef;
+}
 
 /// A static bound on the work of one evaluation of a rule, such as
 /// "O(|plan.allocations| · |a.evidence|)".
@@ -64,17 +73,19 @@ std::string CostBound(const syntax::Rule& rule, const SourceManager& sources);
 
 /// The result type of a built-in for the given argument types, or the error
 /// type with `*error` set.
-TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types, std::string* error);
+TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types,
+                      std::string* error);
 
 /// The result type of a binary operator other than `&&`/`||`, or the error
 /// type with `*error` (and maybe `*help`) set.
-TypeId BinaryResult(syntax::BinaryOp op, TypeId lhs, TypeId rhs, TypeTable* types, std::string* error,
-                    std::string* help);
+TypeId BinaryResult(syntax::BinaryOp op, TypeId lhs, TypeId rhs, TypeTable* types,
+                    std::string* error, std::string* help);
 
 /// Types checks an expression at a time within one rule or param.
 class ExprChecker {
  public:
-  ExprChecker(Program* program, const SourceManager& sources, const Globals& globals, Diagnostics* diags);
+  ExprChecker(Program* program, const SourceManager& sources, const Globals& globals,
+              Diagnostics* diags);
 
   /// Starts a module: its side tables, package and imports.
   void BeginModule(uint32_t module);
@@ -116,8 +127,9 @@ class ExprChecker {
   Typed InferHas(syntax::Expr& e);
   bool ResolveEnumMember(syntax::Expr& select, TypeId* type);
   const Globals::ParamRef* VisibleParam(const std::string& name, const syntax::Expr& e);
-  const Globals::ParamRef* Visible(const std::vector<Globals::ParamRef>& candidates, const std::string& name,
-                                   const char* what, const syntax::Expr& e);
+  const Globals::ParamRef* Visible(const std::vector<Globals::ParamRef>& candidates,
+                                   const std::string& name, const char* what,
+                                   const syntax::Expr& e);
   std::vector<std::string> VisibleNames() const;
   void ExpectBool(const Typed& t, const syntax::Expr& e, const char* what);
   TypeId Unify(TypeId a, TypeId b, const syntax::Expr& at, const char* what);

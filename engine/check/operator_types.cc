@@ -10,7 +10,6 @@ namespace {
 
 using syntax::BinaryOp;
 
-
 // Whether values of the two types can ever be equal.
 bool Comparable(const TypeTable& types, TypeId a, TypeId b) {
   const Type x = types.Get(a);
@@ -21,8 +20,10 @@ bool Comparable(const TypeTable& types, TypeId a, TypeId b) {
   if (IsStringLike(x.kind) && IsStringLike(y.kind)) {
     return !(x.kind == TypeKind::kRef && y.kind == TypeKind::kRef && x.index != y.index);
   }
-  if (x.kind == TypeKind::kList && y.kind == TypeKind::kList) return Comparable(types, x.elem, y.elem);
-  if (x.kind == TypeKind::kMap && y.kind == TypeKind::kMap) return Comparable(types, x.elem, y.elem);
+  if (x.kind == TypeKind::kList && y.kind == TypeKind::kList)
+    return Comparable(types, x.elem, y.elem);
+  if (x.kind == TypeKind::kMap && y.kind == TypeKind::kMap)
+    return Comparable(types, x.elem, y.elem);
   return false;
 }
 
@@ -31,7 +32,8 @@ TypeId Arithmetic(BinaryOp op, TypeId l, TypeId r, TypeTable* types) {
   TypeId err = types->Error();
   if (IsLoose(a) || IsLoose(b)) return IsLoose(a) ? l : r;
   if (a == TypeKind::kInt && b == TypeKind::kInt) return l;
-  if (IsNumber(a) && IsNumber(b)) return op == BinaryOp::kMod ? err : types->Primitive(TypeKind::kDouble);
+  if (IsNumber(a) && IsNumber(b))
+    return op == BinaryOp::kMod ? err : types->Primitive(TypeKind::kDouble);
   if (op == BinaryOp::kMod) return err;
   switch (op) {
     case BinaryOp::kAdd:
@@ -41,7 +43,8 @@ TypeId Arithmetic(BinaryOp op, TypeId l, TypeId r, TypeTable* types) {
       if (a == TypeKind::kDuration && b == TypeKind::kDate) return r;
       return IsUnit(a) && a == b ? l : err;
     case BinaryOp::kSub:
-      if (a == TypeKind::kDate && b == TypeKind::kDate) return types->Primitive(TypeKind::kDuration);
+      if (a == TypeKind::kDate && b == TypeKind::kDate)
+        return types->Primitive(TypeKind::kDuration);
       if (a == TypeKind::kDate && b == TypeKind::kDuration) return l;
       return IsUnit(a) && a == b ? l : err;
     case BinaryOp::kMul:
@@ -51,15 +54,18 @@ TypeId Arithmetic(BinaryOp op, TypeId l, TypeId r, TypeTable* types) {
     case BinaryOp::kDiv:
       if (IsUnit(a) && b == TypeKind::kInt) return l;
       if (IsUnit(a) && a == b) return types->Primitive(TypeKind::kDouble);
-      if (a == TypeKind::kBytes && b == TypeKind::kBandwidth) return types->Primitive(TypeKind::kDuration);
+      if (a == TypeKind::kBytes && b == TypeKind::kBandwidth)
+        return types->Primitive(TypeKind::kDuration);
       return err;
-    default: return err;
+    default:
+      return err;
   }
 }
 
 }  // namespace
 
-TypeId BinaryResult(BinaryOp op, TypeId l, TypeId r, TypeTable* types, std::string* error, std::string* help) {
+TypeId BinaryResult(BinaryOp op, TypeId l, TypeId r, TypeTable* types, std::string* error,
+                    std::string* help) {
   TypeId boolean = types->Primitive(TypeKind::kBool);
   const Type x = types->Get(l);
   const Type y = types->Get(r);
@@ -73,7 +79,8 @@ TypeId BinaryResult(BinaryOp op, TypeId l, TypeId r, TypeTable* types, std::stri
       if ((x.kind == TypeKind::kEnum && y.kind == TypeKind::kString) ||
           (y.kind == TypeKind::kEnum && x.kind == TypeKind::kString)) {
         *help = "compare with a member of the enum, such as `" +
-                types->enums[x.kind == TypeKind::kEnum ? x.index : y.index].members[0] + "`, not a string";
+                types->enums[x.kind == TypeKind::kEnum ? x.index : y.index].members[0] +
+                "`, not a string";
       }
       return boolean;
     case BinaryOp::kLt:
@@ -81,7 +88,8 @@ TypeId BinaryResult(BinaryOp op, TypeId l, TypeId r, TypeTable* types, std::stri
     case BinaryOp::kGt:
     case BinaryOp::kGe: {
       bool ok = IsLoose(x.kind) || IsLoose(y.kind) || (IsNumber(x.kind) && IsNumber(y.kind)) ||
-                (x.kind == y.kind && (IsUnit(x.kind) || x.kind == TypeKind::kDate || x.kind == TypeKind::kString));
+                (x.kind == y.kind &&
+                 (IsUnit(x.kind) || x.kind == TypeKind::kDate || x.kind == TypeKind::kString));
       if (!ok) *error = "cannot order " + pair + " with " + ops;
       return boolean;
     }
@@ -98,7 +106,8 @@ TypeId BinaryResult(BinaryOp op, TypeId l, TypeId r, TypeTable* types, std::stri
       TypeId result = Arithmetic(op, l, r, types);
       if (types->KindOf(result) == TypeKind::kError && !IsLoose(x.kind) && !IsLoose(y.kind)) {
         *error = "no operator " + ops + " for " + pair;
-        if (IsUnit(x.kind) && IsUnit(y.kind)) *help = "quantities combine only with the same dimension";
+        if (IsUnit(x.kind) && IsUnit(y.kind))
+          *help = "quantities combine only with the same dimension";
       }
       return result;
     }

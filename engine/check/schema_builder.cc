@@ -14,9 +14,15 @@ struct Primitive {
 };
 
 constexpr Primitive kPrimitives[] = {
-    {"any", TypeKind::kAny},         {"bool", TypeKind::kBool},         {"int", TypeKind::kInt},
-    {"double", TypeKind::kDouble},   {"string", TypeKind::kString},     {"date", TypeKind::kDate},
-    {"duration", TypeKind::kDuration}, {"bytes", TypeKind::kBytes},     {"bandwidth", TypeKind::kBandwidth},
+    {"any", TypeKind::kAny},
+    {"bool", TypeKind::kBool},
+    {"int", TypeKind::kInt},
+    {"double", TypeKind::kDouble},
+    {"string", TypeKind::kString},
+    {"date", TypeKind::kDate},
+    {"duration", TypeKind::kDuration},
+    {"bytes", TypeKind::kBytes},
+    {"bandwidth", TypeKind::kBandwidth},
 };
 
 std::vector<std::string> KnownTypeNames(const TypeTable& types) {
@@ -36,9 +42,12 @@ void UnknownType(const syntax::TypeRef& ref, const TypeTable& types, const Sourc
 
 // The value of a field default: a literal, an enum member, or a list or map
 // of those. Anything computed is refused: defaults are data, not code.
-bool ConstantValue(const syntax::Expr& e, const Program& program, const Globals& globals, Value* out) {
+bool ConstantValue(const syntax::Expr& e, const Program& program, const Globals& globals,
+                   Value* out) {
   switch (e.kind) {
-    case syntax::ExprKind::kLiteral: *out = e.literal; return true;
+    case syntax::ExprKind::kLiteral:
+      *out = e.literal;
+      return true;
     case syntax::ExprKind::kIdent: {
       auto it = globals.members.find(e.name);
       if (it == globals.members.end() || it->second.size() != 1) return false;
@@ -59,7 +68,8 @@ bool ConstantValue(const syntax::Expr& e, const Program& program, const Globals&
       *out = Value::Map({});
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -67,27 +77,41 @@ bool ConstantValue(const syntax::Expr& e, const Program& program, const Globals&
 bool DefaultFits(const Value& v, TypeId type, const TypeTable& types) {
   const Type& t = types.Get(type);
   switch (t.kind) {
-    case TypeKind::kAny: case TypeKind::kError: return true;
-    case TypeKind::kBool: return v.is(ValueKind::kBool);
-    case TypeKind::kInt: return v.is(ValueKind::kInt);
-    case TypeKind::kDouble: return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble);
-    case TypeKind::kString: case TypeKind::kRef: return v.is(ValueKind::kString);
-    case TypeKind::kDate: return v.is(ValueKind::kDate);
-    case TypeKind::kDuration: return v.is(ValueKind::kDuration);
+    case TypeKind::kAny:
+    case TypeKind::kError:
+      return true;
+    case TypeKind::kBool:
+      return v.is(ValueKind::kBool);
+    case TypeKind::kInt:
+      return v.is(ValueKind::kInt);
+    case TypeKind::kDouble:
+      return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble);
+    case TypeKind::kString:
+    case TypeKind::kRef:
+      return v.is(ValueKind::kString);
+    case TypeKind::kDate:
+      return v.is(ValueKind::kDate);
+    case TypeKind::kDuration:
+      return v.is(ValueKind::kDuration);
     case TypeKind::kBytes:
     case TypeKind::kBandwidth:
       return v.is(ValueKind::kQuantity) &&
              (v.quantity_value().dimension == Dimension::kBytes) == (t.kind == TypeKind::kBytes);
-    case TypeKind::kEnum: return v.is(ValueKind::kString) && types.enums[t.index].FindFact(v.string_value()) >= 0;
+    case TypeKind::kEnum:
+      return v.is(ValueKind::kString) && types.enums[t.index].FindFact(v.string_value()) >= 0;
     case TypeKind::kList:
-      return v.is(ValueKind::kList) && std::all_of(v.items().begin(), v.items().end(),
-                                                   [&](const Value& x) { return DefaultFits(x, t.elem, types); });
-    case TypeKind::kMap: return v.is(ValueKind::kMap) && v.entries().empty();
-    default: return false;
+      return v.is(ValueKind::kList) &&
+             std::all_of(v.items().begin(), v.items().end(),
+                         [&](const Value& x) { return DefaultFits(x, t.elem, types); });
+    case TypeKind::kMap:
+      return v.is(ValueKind::kMap) && v.entries().empty();
+    default:
+      return false;
   }
 }
 
-void RegisterNames(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags) {
+void RegisterNames(Program* program, const SourceManager& sources, Globals* globals,
+                   Diagnostics* diags) {
   TypeTable& types = program->schema;
   for (const auto& module : program->modules) {
     for (const syntax::EnumDecl& e : module->enums) {
@@ -102,7 +126,8 @@ void RegisterNames(Program* program, const SourceManager& sources, Globals* glob
       def.span = e.span;
       for (const auto& member : e.members) {
         if (std::find(def.members.begin(), def.members.end(), member.name) != def.members.end()) {
-          diags->Error(sources, member.span, "`" + member.name + "` is listed twice in `" + e.name + "`");
+          diags->Error(sources, member.span,
+                       "`" + member.name + "` is listed twice in `" + e.name + "`");
           continue;
         }
         def.members.push_back(member.name);
@@ -133,8 +158,10 @@ void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceM
   if (it == types.record_by_name.end() || !types.records[it->second].fields.empty()) return;
   std::vector<FieldDef> fields;
   for (const syntax::FieldDecl& f : decl.fields) {
-    if (std::any_of(fields.begin(), fields.end(), [&](const FieldDef& d) { return d.name == f.name; })) {
-      diags->Error(sources, f.name_span, "field `" + f.name + "` is declared twice in `" + decl.name + "`");
+    if (std::any_of(fields.begin(), fields.end(),
+                    [&](const FieldDef& d) { return d.name == f.name; })) {
+      diags->Error(sources, f.name_span,
+                   "field `" + f.name + "` is declared twice in `" + decl.name + "`");
       continue;
     }
     FieldDef& field = fields.emplace_back();
@@ -144,10 +171,12 @@ void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceM
     field.optional = f.optional;
     field.type = ResolveType(f.type, &types, sources, diags);
     if (f.default_value) {
-      if (f.optional) diags->Error(sources, f.name_span, "an optional field cannot also have a default");
+      if (f.optional)
+        diags->Error(sources, f.name_span, "an optional field cannot also have a default");
       field.has_default = ConstantValue(*f.default_value, *program, globals, &field.default_value);
       if (!field.has_default) {
-        diags->Error(sources, f.default_value->span, "a field default must be a literal, an enum member or `[]`");
+        diags->Error(sources, f.default_value->span,
+                     "a field default must be a literal, an enum member or `[]`");
       } else if (!DefaultFits(field.default_value, field.type, types)) {
         diags->Error(sources, f.default_value->span,
                      "the default of `" + f.name + "` is not a `" + types.Name(field.type) + "`");
@@ -164,8 +193,9 @@ TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceMan
                    Diagnostics* diags) {
   auto arity = [&](size_t n) {
     if (ref.args.size() == n) return true;
-    diags->Error(sources, ref.span,
-                 "`" + ref.name + "` takes " + std::to_string(n) + " type argument" + (n == 1 ? "" : "s"));
+    diags->Error(
+        sources, ref.span,
+        "`" + ref.name + "` takes " + std::to_string(n) + " type argument" + (n == 1 ? "" : "s"));
     return false;
   };
   if (ref.is_ref) {
@@ -177,8 +207,9 @@ TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceMan
     return types->Ref(it->second);
   }
   for (const Primitive& p : kPrimitives) {
-    if (ref.name == p.name) return arity(0) ? (p.kind == TypeKind::kAny ? types->Any() : types->Primitive(p.kind))
-                                            : types->Error();
+    if (ref.name == p.name)
+      return arity(0) ? (p.kind == TypeKind::kAny ? types->Any() : types->Primitive(p.kind))
+                      : types->Error();
   }
   if (ref.name == "list" || ref.name == "set") {
     if (!arity(1)) return types->Error();
@@ -189,7 +220,8 @@ TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceMan
     TypeId key = ResolveType(ref.args[0], types, sources, diags);
     TypeKind k = types->KindOf(key);
     if (k != TypeKind::kString && k != TypeKind::kEnum && k != TypeKind::kError) {
-      diags->Error(sources, ref.args[0].span, "map keys must be `string` or an enum, not `" + types->Name(key) + "`");
+      diags->Error(sources, ref.args[0].span,
+                   "map keys must be `string` or an enum, not `" + types->Name(key) + "`");
     }
     return types->Map(key, ResolveType(ref.args[1], types, sources, diags));
   }
@@ -203,10 +235,12 @@ TypeId ResolveType(const syntax::TypeRef& ref, TypeTable* types, const SourceMan
   return types->Error();
 }
 
-void BuildSchema(Program* program, const SourceManager& sources, Globals* globals, Diagnostics* diags) {
+void BuildSchema(Program* program, const SourceManager& sources, Globals* globals,
+                 Diagnostics* diags) {
   RegisterNames(program, sources, globals, diags);
   for (const auto& module : program->modules) {
-    for (const syntax::RecordDecl& r : module->records) BuildFields(program, r, sources, *globals, diags);
+    for (const syntax::RecordDecl& r : module->records)
+      BuildFields(program, r, sources, *globals, diags);
   }
   // A reference needs something to look its id up in.
   TypeTable& types = program->schema;
@@ -220,7 +254,9 @@ void BuildSchema(Program* program, const SourceManager& sources, Globals* global
         if (it == types.record_by_name.end()) continue;
         const FieldDef* id = types.records[it->second].Find("id");
         if (id == nullptr || id->optional || types.KindOf(id->type) != TypeKind::kString) {
-          diags->Error(sources, t->span, "`ref " + t->name + "` needs `" + t->name + "` to have a field `id: string`");
+          diags->Error(
+              sources, t->span,
+              "`ref " + t->name + "` needs `" + t->name + "` to have a field `id: string`");
         }
       }
     }
@@ -260,7 +296,8 @@ bool Assignable(const TypeTable& types, TypeId from, TypeId to) {
   }
   if (f.kind == TypeKind::kAny || t.kind == TypeKind::kAny) return true;
   if (f.kind == TypeKind::kInt && t.kind == TypeKind::kDouble) return true;
-  if (f.kind == TypeKind::kList && t.kind == TypeKind::kList) return Assignable(types, f.elem, t.elem);
+  if (f.kind == TypeKind::kList && t.kind == TypeKind::kList)
+    return Assignable(types, f.elem, t.elem);
   if (f.kind == TypeKind::kMap && t.kind == TypeKind::kMap) {
     return Assignable(types, f.key, t.key) && Assignable(types, f.elem, t.elem);
   }

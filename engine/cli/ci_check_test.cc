@@ -12,8 +12,8 @@
 
 #include "engine/cli/check_command.h"
 #include "engine/cli/command_support.h"
-#include "engine/lint/config.h"
 #include "engine/cli/driver.h"
+#include "engine/lint/config.h"
 #include "engine/lint/plan_set.h"
 #include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
@@ -39,13 +39,14 @@ bool Has(const std::string& text, const std::string& part) {
 std::string LineOf(const std::string& text, const std::string& part) {
   size_t at = text.find(part);
   REQUIRE(at != std::string::npos);
-  return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  return std::to_string(
+      1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
 using Scratch = testing::ScratchDir;
 
 lint::ConfigResult ParseText(SourceManager* sm, const std::string& text,
-                       const std::string& path = "cfg/.capops.yaml") {
+                             const std::string& path = "cfg/.capops.yaml") {
   FileId f = sm->Add(path, text);
   return lint::ParseConfig(*sm, f, {});
 }
@@ -72,12 +73,13 @@ TEST_CASE("config: found in the start directory or above", "[cli][config]") {
 
 TEST_CASE("config: keys, types and paths relative to the file", "[cli][config]") {
   SourceManager sm;
-  lint::ConfigResult r = ParseText(&sm,
-                             "policies: ../packs/ai\n"
-                             "plans: [plans/*.yaml, q2.yaml]\n"
-                             "rules: {disable: [CAP-ALC-007], severity: {CAP-GOV-001: warning}}\n"
-                             "fail-on: never\n"
-                             "waivers: waivers.yaml\n");
+  lint::ConfigResult r =
+      ParseText(&sm,
+                "policies: ../packs/ai\n"
+                "plans: [plans/*.yaml, q2.yaml]\n"
+                "rules: {disable: [CAP-ALC-007], severity: {CAP-GOV-001: warning}}\n"
+                "fail-on: never\n"
+                "waivers: waivers.yaml\n");
   CHECK(Messages(r.diagnostics).empty());
   CHECK(r.config.policies == std::vector<std::string>{"packs/ai"});
   CHECK(r.config.plans == std::vector<std::string>{"cfg/plans/*.yaml", "cfg/q2.yaml"});
@@ -146,9 +148,11 @@ TEST_CASE("config: rule selection, severity and fail-on apply, and flags win", "
   CHECK(Lint({"--config", config, "--fail-on", "error"}).exit_code == kExitFindings);
 }
 
-TEST_CASE("config: rules-url links SARIF rules to the catalogue, and --rules-url wins", "[cli][config]") {
+TEST_CASE("config: rules-url links SARIF rules to the catalogue, and --rules-url wins",
+          "[cli][config]") {
   Scratch s;
-  std::string config = s.Write(".capops.yaml", "plans: [plan.yaml]\nrules-url: https://a.example/rules/index.html\n");
+  std::string config = s.Write(
+      ".capops.yaml", "plans: [plan.yaml]\nrules-url: https://a.example/rules/index.html\n");
   auto help_uri = [](const std::string& sarif) {
     nlohmann::json doc = nlohmann::json::parse(sarif);
     for (const auto& rule : doc["runs"][0]["tool"]["driver"]["rules"]) {
@@ -161,7 +165,8 @@ TEST_CASE("config: rules-url links SARIF rules to the catalogue, and --rules-url
   RunResult from_flag =
       Lint({"--config", config, "--format", "sarif", "--rules-url", "http://b.example/c.html"});
   CHECK(help_uri(from_flag.out) == "http://b.example/c.html#CAP-ALC-001");
-  for (const char* bad : {"b.example/c.html", "https://b.example/c.html#x", "file:///etc/passwd", ""}) {
+  for (const char* bad :
+       {"b.example/c.html", "https://b.example/c.html#x", "file:///etc/passwd", ""}) {
     INFO(bad);
     RunResult r = Lint({"--config", config, "--format", "sarif", "--rules-url", bad});
     CHECK(r.exit_code == kExitUsage);
@@ -170,22 +175,27 @@ TEST_CASE("config: rules-url links SARIF rules to the catalogue, and --rules-url
   }
 }
 
-TEST_CASE("config: param values are checked against their types and change the outcome", "[cli][config]") {
+TEST_CASE("config: param values are checked against their types and change the outcome",
+          "[cli][config]") {
   Scratch s;
   // With exploration no longer a research slice, the replacement-pool rule stays quiet.
-  std::string config = s.Write(".capops.yaml",
-                               "plans: [plan.yaml]\n"
-                               "params:\n  capops.ai.allocation.research_slices: [training, tuning]\n");
+  std::string config =
+      s.Write(".capops.yaml",
+              "plans: [plan.yaml]\n"
+              "params:\n  capops.ai.allocation.research_slices: [training, tuning]\n");
   RunResult r = Lint({"--config", config, "--format", "json"});
   CHECK_FALSE(Has(r.out, "\"CAP-ALC-001\""));
-  RunResult plain = Lint({"--config", s.Write("plain.yaml", "plans: [plan.yaml]\n"), "--format", "json"});
+  RunResult plain =
+      Lint({"--config", s.Write("plain.yaml", "plans: [plan.yaml]\n"), "--format", "json"});
   CHECK(Has(plain.out, "\"CAP-ALC-001\""));
   // The digest ties the report to the values in force.
-  CHECK(nlohmann::json::parse(r.out)["ruleset_digest"] != nlohmann::json::parse(plain.out)["ruleset_digest"]);
+  CHECK(nlohmann::json::parse(r.out)["ruleset_digest"] !=
+        nlohmann::json::parse(plain.out)["ruleset_digest"]);
 
-  std::string bad = s.Write("bad.yaml",
-                            "plans: [plan.yaml]\n"
-                            "params:\n  research_slices: [trainin]\n  reserch_slices: [training]\n");
+  std::string bad =
+      s.Write("bad.yaml",
+              "plans: [plan.yaml]\n"
+              "params:\n  research_slices: [trainin]\n  reserch_slices: [training]\n");
   RunResult wrong = Lint({"--config", bad});
   CHECK(wrong.exit_code == kExitUsage);
   CHECK(Has(wrong.err, "unknown Slice `trainin`"));
@@ -209,7 +219,8 @@ TEST_CASE("config: CI reports show disabled and re-graded rules", "[cli][config]
     size_t stop = self < junit.find('\n', at) ? self + 2 : end + 11;
     return junit.substr(open, stop - open);
   };
-  CHECK(Has(testcase("CAP-ALC-001 replacement_not_free"), "<skipped message=\"disabled in the config\"/>"));
+  CHECK(Has(testcase("CAP-ALC-001 replacement_not_free"),
+            "<skipped message=\"disabled in the config\"/>"));
   CHECK(Has(junit, "skipped=\"1\""));
   // A warning does not fail a run that fails on errors: its finding is the case's output.
   std::string gov = testcase("CAP-GOV-001 decision_record_complete");
@@ -217,7 +228,8 @@ TEST_CASE("config: CI reports show disabled and re-graded rules", "[cli][config]
   CHECK(Has(gov, "<system-out>"));
   CHECK(Has(gov, "warning decision record misses trade-off"));
   CHECK_FALSE(Has(gov, "<failure"));
-  std::string fails_on_warnings = Lint({"--config", config, "--format", "junit", "--fail-on", "warning"}).out;
+  std::string fails_on_warnings =
+      Lint({"--config", config, "--format", "junit", "--fail-on", "warning"}).out;
   junit = fails_on_warnings;
   CHECK(Has(testcase("CAP-GOV-001 decision_record_complete"), "<failure type=\"CAP-GOV-001\""));
   nlohmann::json sarif = nlohmann::json::parse(Lint({"--config", config, "--format", "sarif"}).out);
@@ -247,7 +259,9 @@ TEST_CASE("plans: directories and globs expand to sorted plan files", "[cli][pla
   CHECK(lint::GlobMatch("./plans/q?.yaml", "plans/q2.yaml"));
   CHECK_FALSE(lint::GlobMatch("plans/*.yaml", "plans/.hidden.yaml"));
   Diagnostic note;
-  auto role = [&](const std::string& text) { return lint::ClassifyFile("x.yaml", text, {}, &note); };
+  auto role = [&](const std::string& text) {
+    return lint::ClassifyFile("x.yaml", text, {}, &note);
+  };
   CHECK(role("apiVersion: capops.dev/v1\nkind: CapacityPlan\n") == lint::FileRole::kPlan);
   CHECK(role("---\nkind: \"CapacityPlan\"  # quoted\n") == lint::FileRole::kPlan);
   CHECK(role("kind: Inventory\nx:\n  kind: CapacityPlan\n") == lint::FileRole::kInventory);
@@ -332,7 +346,9 @@ TEST_CASE("waivers: a run of some of the config's plans calls stale only the wai
   std::string config = s.Path(".capops.yaml");
   auto stale = [](const RunResult& r) {
     size_t n = 0;
-    for (size_t at = r.out.find("stale waiver"); at != std::string::npos; at = r.out.find("stale waiver", at + 1)) ++n;
+    for (size_t at = r.out.find("stale waiver"); at != std::string::npos;
+         at = r.out.find("stale waiver", at + 1))
+      ++n;
     return n;
   };
   RunResult one = Lint({"--config", config, s.Path("one/plan.yaml")});
@@ -344,7 +360,8 @@ TEST_CASE("waivers: a run of some of the config's plans calls stale only the wai
   CHECK(stale(Lint({"--config", config})) == 2);
   CHECK(stale(Lint({"--config", config, s.Path("one/plan.yaml"), s.Path("two/plan.yaml")})) == 2);
   // Without a config the plans named are all there is.
-  CHECK(stale(Lint({"--no-config", "--waivers", s.Path("waivers.yaml"), s.Path("one/plan.yaml")})) == 2);
+  CHECK(stale(Lint(
+            {"--no-config", "--waivers", s.Path("waivers.yaml"), s.Path("one/plan.yaml")})) == 2);
 }
 
 TEST_CASE("waivers: a waived finding does not fail the run", "[cli][waivers]") {
@@ -353,8 +370,8 @@ TEST_CASE("waivers: a waived finding does not fail the run", "[cli][waivers]") {
   s.Write("one/inventory.yaml", s.Read("inventory.yaml"));
   // Waive every finding of the example: the run passes, and fails again without the waivers.
   std::string entries;
-  for (const char* rule :
-       {"CAP-ALC-001", "CAP-ALC-006", "CAP-ALC-010", "CAP-CMP-001", "CAP-GOV-001", "CAP-SUP-001", "CAP-SUP-005"}) {
+  for (const char* rule : {"CAP-ALC-001", "CAP-ALC-006", "CAP-ALC-010", "CAP-CMP-001",
+                           "CAP-GOV-001", "CAP-SUP-001", "CAP-SUP-005"}) {
     entries += "  - {rule: " + std::string(rule) +
                ", file: 'one/*.yaml', owner: o, reason: accepted, expires: 2099-01-01}\n";
   }
@@ -391,10 +408,12 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   CHECK(Has(baseline,
             "  - {rule: \"CAP-ALC-001\", file: \"plan.yaml\", at: \"allocations[a-explore].pool\", "
             "facts: \"a=a-explore d=explore p=serve-eu-spare\", statement: \""));
-  CHECK_FALSE(Has(baseline, ":" + LineOf(s.Read("plan.yaml"), "{id: a-explore")));  // no line numbers
+  CHECK_FALSE(
+      Has(baseline, ":" + LineOf(s.Read("plan.yaml"), "{id: a-explore")));  // no line numbers
   // The fact a finding points at is its `at`, not one of its facts, even
   // where the evidence shows it (a rule over computed values).
-  CHECK(Has(baseline, "  - {rule: \"CAP-GOV-001\", file: \"plan.yaml\", at: \"decision\", statement: \""));
+  CHECK(Has(baseline,
+            "  - {rule: \"CAP-GOV-001\", file: \"plan.yaml\", at: \"decision\", statement: \""));
 
   // Every line moves down; a new finding appears.
   std::string text = s.Read("plan.yaml");
@@ -423,7 +442,8 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   CHECK(again.substr(0, at) + again.substr(at + added.size()) == baseline);
 }
 
-TEST_CASE("fail-on never exits 0 with findings, and --output writes the report to a file", "[cli]") {
+TEST_CASE("fail-on never exits 0 with findings, and --output writes the report to a file",
+          "[cli]") {
   Scratch s;
   RunResult r = Lint(
       {"--no-config", "--fail-on", "never", "--output", s.Path("report.txt"), s.Path("plan.yaml")});
@@ -447,7 +467,8 @@ RunResult Check(CheckOptions options, size_t release_text_bytes) {
 TEST_CASE("a report is the same, byte for byte, with fact texts released or kept", "[cli]") {
   Scratch s;
   CheckOptions options;
-  options.session.config = (fs::path(CAPOPS_SOURCE_DIR) / "examples/ci/.capops.yaml").string();  // with a waiver
+  options.session.config =
+      (fs::path(CAPOPS_SOURCE_DIR) / "examples/ci/.capops.yaml").string();  // with a waiver
   options.session.trace = true;
   using report::Format;
   for (Format format : {Format::kText, Format::kJson, Format::kSarif, Format::kGithub}) {
@@ -469,7 +490,8 @@ TEST_CASE("a report is the same, byte for byte, with fact texts released or kept
   options.session.write_baseline = s.Path("released.baseline");
   Check(options, 0);
   CHECK(s.Read("released.baseline") == s.Read("kept.baseline"));
-  CHECK(Has(s.Read("released.baseline"), "allocations[a-train-alt]"));  // a fact path, from the text read back
+  CHECK(Has(s.Read("released.baseline"),
+            "allocations[a-train-alt]"));  // a fact path, from the text read back
 }
 
 TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing else", "[cli]") {
@@ -513,7 +535,8 @@ TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing 
   s.Write("plan.yaml", plan_text + "# edited\n");  // lines already read back would stay
   std::string after = text_of(released_engine, released);
   CHECK_FALSE(Has(after, explore_text));
-  CHECK(Has(after, "plan.yaml:" + explore_line + ":44"));  // the finding is still there, and where it is
+  CHECK(Has(after,
+            "plan.yaml:" + explore_line + ":44"));  // the finding is still there, and where it is
   CHECK(Has(after, "|   - {id: q-h100, kind: quota"));  // the inventory did not change
   CHECK(after.size() < before.size());
   CHECK(text_of(kept_engine, kept) == before);  // a kept text is what was linted

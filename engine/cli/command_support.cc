@@ -15,7 +15,8 @@ int Fail(std::ostream& err, const std::string& reason) {
 }
 
 int FailWith(const lint::Report& report, bool color, std::ostream& err) {
-  if (!report.problems.empty()) report::WriteDiagnostics(*report.problem_sources, report.problems, {false, color}, err);
+  if (!report.problems.empty())
+    report::WriteDiagnostics(*report.problem_sources, report.problems, {false, color}, err);
   if (!report.error.empty()) Fail(err, report.error);
   return kExitUsage;
 }
@@ -30,15 +31,16 @@ bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
 }
 
 int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
-                  const std::vector<std::string>& inventories, bool color, Engine* engine, eval::Facts* facts,
-                  std::ostream& err) {
+                  const std::vector<std::string>& inventories, bool color, Engine* engine,
+                  eval::Facts* facts, std::ostream& err) {
   std::string error;
   if (!lint::LoadPolicies(policies, engine, &error)) return Fail(err, error);
   if (!CompileOrReport(engine, color, err)) return kExitUsage;
   std::vector<TextFile> plan_files, inventory_files;
   size_t limit = engine->options().facts.max_file_bytes;
   if (!lint::ReadAll(plans, limit, &plan_files, &error) ||
-      !lint::ReadAll(lint::DefaultInventories(plans, inventories), limit, &inventory_files, &error)) {
+      !lint::ReadAll(lint::DefaultInventories(plans, inventories), limit, &inventory_files,
+                     &error)) {
     return Fail(err, error);
   }
   if (plan_files.empty() && inventory_files.empty()) return -1;

@@ -28,7 +28,7 @@ bool CompileOrReport(Engine* engine, bool color, std::ostream& err);
 /// (left empty when no file is given). Returns -1 when all went well, else
 /// prints why to `err` and returns the exit code to end with.
 int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
-                  const std::vector<std::string>& inventories, bool color, Engine* engine, eval::Facts* facts,
-                  std::ostream& err);
+                  const std::vector<std::string>& inventories, bool color, Engine* engine,
+                  eval::Facts* facts, std::ostream& err);
 
 }  // namespace capops::cli

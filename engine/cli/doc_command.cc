@@ -4,22 +4,22 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
+#include "engine/cli/doc_page.h"
+#include "engine/cli/doc_schema.h"
 #include "engine/cli/driver.h"
+#include "engine/common/escape.h"
 #include "engine/lint/output_file.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/policy_loader.h"
-#include "engine/lint/rule_catalog.h"
-#include "engine/common/escape.h"
 #include "engine/lint/policy_tests.h"
-#include "engine/cli/doc_page.h"
-#include "engine/cli/doc_schema.h"
+#include "engine/lint/rule_catalog.h"
 
 namespace capops::cli {
 
@@ -85,7 +85,8 @@ std::vector<Area> Areas(const Engine& engine, const std::vector<lint::RuleEntry>
     FileId file = engine.program()->modules[e.info->module]->file;
     std::string path(engine.sources().Path(file));
     std::string name = fs::path(path).stem().string();
-    auto it = std::find_if(areas.begin(), areas.end(), [&](const Area& a) { return a.name == name; });
+    auto it =
+        std::find_if(areas.begin(), areas.end(), [&](const Area& a) { return a.name == name; });
     if (it == areas.end()) it = areas.insert(areas.end(), Area{name, paths.Show(path), {}});
     it->rules.push_back(&e);
   }
@@ -119,22 +120,24 @@ std::string Percent(double p) {
 }
 
 std::string TestsLine(const Tests& t) {
-  std::string line = std::to_string(t.run) + " policy tests, " + std::to_string(t.failed) + " failing";
+  std::string line =
+      std::to_string(t.run) + " policy tests, " + std::to_string(t.failed) + " failing";
   if (t.coverage) {
     line += "; coverage: rules " + std::to_string(t.coverage->rules_covered) + "/" +
             std::to_string(t.coverage->rules.size()) + " (" + Percent(t.coverage->rule_percent()) +
             "), conditions " + std::to_string(t.coverage->clauses_covered) + "/" +
-            std::to_string(t.coverage->clauses) + " (" + Percent(t.coverage->clause_percent()) + ")";
+            std::to_string(t.coverage->clauses) + " (" + Percent(t.coverage->clause_percent()) +
+            ")";
   }
   return line;
 }
 
 // One condition of a rule as the tests saw it: "covered", or what is missing.
 const char* Seen(const lint::Condition& c) {
-  return c.covered()                ? "covered"
-         : c.seen.seen_true > 0     ? "never false"
-         : c.seen.seen_false > 0    ? "never true"
-                                    : "never evaluated";
+  return c.covered()             ? "covered"
+         : c.seen.seen_true > 0  ? "never false"
+         : c.seen.seen_false > 0 ? "never true"
+                                 : "never evaluated";
 }
 
 struct Shown {
@@ -267,14 +270,15 @@ void WriteHtmlRule(const Shown& s, const lint::RuleEntry& e, std::ostream& out) 
   }
   if (!e.params.empty()) out << "</table>\n";
   if (const lint::RuleCoverage* rc = s.Coverage(r.id)) {
-    out << "<p class=\"tests\">Tests: <span class=\"" << (rc->fired ? "ok\">fired" : "gap\">never fired")
-        << "</span>, <span class=\"" << (rc->quiet ? "ok\">quiet" : "gap\">never quiet") << "</span></p>\n";
+    out << "<p class=\"tests\">Tests: <span class=\""
+        << (rc->fired ? "ok\">fired" : "gap\">never fired") << "</span>, <span class=\""
+        << (rc->quiet ? "ok\">quiet" : "gap\">never quiet") << "</span></p>\n";
     if (!rc->conditions.empty())
       out << "<table class=\"conditions\">\n<tr><th>condition</th><th>at</th><th>tests</th></tr>\n";
     for (const lint::Condition& c : rc->conditions) {
-      out << "<tr><td><code>" << Html(lint::ConditionText(s.engine.sources(), c)) << "</code></td><td><code>"
-          << Html(s.ConditionAt(c)) << "</code></td><td class=\"" << (c.covered() ? "ok" : "gap")
-          << "\">" << Seen(c) << "</td></tr>\n";
+      out << "<tr><td><code>" << Html(lint::ConditionText(s.engine.sources(), c))
+          << "</code></td><td><code>" << Html(s.ConditionAt(c)) << "</code></td><td class=\""
+          << (c.covered() ? "ok" : "gap") << "\">" << Seen(c) << "</td></tr>\n";
     }
     if (!rc->conditions.empty()) out << "</table>\n";
   }
@@ -294,26 +298,30 @@ void WriteHtmlRule(const Shown& s, const lint::RuleEntry& e, std::ostream& out) 
   out << "</section>\n";
 }
 
-void WriteHtml(const Shown& s, const std::vector<Area>& areas, size_t rule_count, std::ostream& out) {
+void WriteHtml(const Shown& s, const std::vector<Area>& areas, size_t rule_count,
+               std::ostream& out) {
   using doc::Html;
   doc::PageStart("Rule catalogue", out);
   out << "<h1>Rule catalogue</h1>\n<p>" << rule_count << " rules in " << areas.size()
       << " areas; ruleset digest <code>" << Html(s.engine.ruleset_digest()) << "</code>; "
-      << Html(TestsLine(s.tests)) << ". The facts they read: <a href=\"schema.html\">fact schema</a>.</p>\n";
+      << Html(TestsLine(s.tests))
+      << ". The facts they read: <a href=\"schema.html\">fact schema</a>.</p>\n";
   if (!s.tests.failures.empty()) {
     out << "<ul class=\"gap\">\n";
-    for (const std::string& name : s.tests.failures) out << "<li>failing test: " << Html(name) << "</li>\n";
+    for (const std::string& name : s.tests.failures)
+      out << "<li>failing test: " << Html(name) << "</li>\n";
     out << "</ul>\n";
   }
-  out << "<div class=\"search\"><input type=\"search\" id=\"q\" placeholder=\"Search rules: id, name, "
+  out << "<div class=\"search\"><input type=\"search\" id=\"q\" placeholder=\"Search rules: id, "
+         "name, "
          "text, field read (e.g. floor, Pool.hosts)\" aria-label=\"Search rules\"> <span "
          "id=\"matches\"></span></div>\n<nav><ul>\n";
   for (const Area& a : areas) {
-    out << "<li><a href=\"#area-" << Html(a.name) << "\">" << Html(a.name) << "</a> (" << a.rules.size()
-        << ")<ul>\n";
+    out << "<li><a href=\"#area-" << Html(a.name) << "\">" << Html(a.name) << "</a> ("
+        << a.rules.size() << ")<ul>\n";
     for (const lint::RuleEntry* e : a.rules)
-      out << "<li data-rule=\"" << Html(e->info->id) << "\"><a href=\"#" << Html(e->info->id) << "\">"
-          << Html(e->info->id) << " " << Html(e->info->rule->name) << "</a></li>\n";
+      out << "<li data-rule=\"" << Html(e->info->id) << "\"><a href=\"#" << Html(e->info->id)
+          << "\">" << Html(e->info->id) << " " << Html(e->info->rule->name) << "</a></li>\n";
     out << "</ul></li>\n";
   }
   out << "</ul></nav>\n";
@@ -349,9 +357,11 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   WriteHtml(shown, areas, rules.size(), html);
   doc::WriteSchema(engine, paths, lint::FieldReaders(rules), schema_html, schema_md);
   fs::path dir(options.out_dir);
-  for (const auto& [name, text] : {std::pair{"rules.md", &md}, std::pair{"index.html", &html},
-                                   std::pair{"schema.md", &schema_md}, std::pair{"schema.html", &schema_html}}) {
-    if (!lint::WriteFileAtomically((dir / name).string(), text->str(), &error)) return Fail(err, error);
+  for (const auto& [name, text] :
+       {std::pair{"rules.md", &md}, std::pair{"index.html", &html},
+        std::pair{"schema.md", &schema_md}, std::pair{"schema.html", &schema_html}}) {
+    if (!lint::WriteFileAtomically((dir / name).string(), text->str(), &error))
+      return Fail(err, error);
   }
   out << "wrote " << (dir / "index.html").string() << ", schema.html, rules.md and schema.md ("
       << rules.size() << " rules; " << TestsLine(tests) << ")\n";

@@ -131,7 +131,8 @@ CatalogPaths::CatalogPaths(const std::vector<fs::path>& roots) {
   for (const fs::path& root : roots) {
     fs::path abs = Absolute(root);
     std::error_code ec;
-    fs::path dir = fs::is_regular_file(abs, ec) ? abs.parent_path() : abs;  // a policy file: its folder
+    fs::path dir =
+        fs::is_regular_file(abs, ec) ? abs.parent_path() : abs;  // a policy file: its folder
     roots_.push_back({dir, dir.filename().string()});
   }
 }
@@ -143,7 +144,8 @@ std::string CatalogPaths::Show(const std::string& path) const {
     return rel.empty() || *rel.begin() == ".." ? fs::path() : rel;
   };
   for (const Root& root : roots_) {
-    if (fs::path rel = below(root.dir); !rel.empty()) return (fs::path(root.name) / rel).generic_string();
+    if (fs::path rel = below(root.dir); !rel.empty())
+      return (fs::path(root.name) / rel).generic_string();
   }
   // Beside a root (a pack's tests reading the examples next to it): from
   // the root's parent, or the parent's parent.

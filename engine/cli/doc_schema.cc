@@ -14,11 +14,11 @@ namespace {
 
 struct FieldRow {
   std::string name;
-  std::string type;          // as CPL writes it: `list<Pool>`
+  std::string type;  // as CPL writes it: `list<Pool>`
   bool required = true;
   std::string default_text;  // CPL source of the default, if any
   std::string doc;
-  std::string values;        // what a value looks like, `code` in backticks
+  std::string values;  // what a value looks like, `code` in backticks
   std::vector<std::string> readers;
 };
 
@@ -38,8 +38,9 @@ std::string SourceText(const SourceManager& sources, const Span& span) {
   return sources.file(span.file).text().substr(span.begin, span.end - span.begin);
 }
 
-std::vector<Entry> BuildEntries(const Engine& engine, const CatalogPaths& paths,
-                                const std::map<std::string, std::vector<std::string>, std::less<>>& readers) {
+std::vector<Entry> BuildEntries(
+    const Engine& engine, const CatalogPaths& paths,
+    const std::map<std::string, std::vector<std::string>, std::less<>>& readers) {
   const check::Program& program = *engine.program();
   const TypeTable& schema = program.schema;
   const SourceManager& sources = engine.sources();
@@ -73,13 +74,19 @@ std::vector<Entry> BuildEntries(const Engine& engine, const CatalogPaths& paths,
     }
     for (const syntax::EnumDecl& decl : module->enums) {
       Entry e("enum", decl.name, decl.doc, at(decl.name_span));
-      for (const syntax::EnumDecl::Member& m : decl.members) e.members.push_back(EnumDef::FactSpelling(m.name));
+      for (const syntax::EnumDecl::Member& m : decl.members)
+        e.members.push_back(EnumDef::FactSpelling(m.name));
       entries.push_back(std::move(e));
     }
   }
   // Documents, then records, then enums; each in declaration order.
-  auto rank = [](const Entry& e) { return std::string_view(e.kind) == "document" ? 0 : std::string_view(e.kind) == "record" ? 1 : 2; };
-  std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) { return rank(a) < rank(b); });
+  auto rank = [](const Entry& e) {
+    return std::string_view(e.kind) == "document" ? 0
+           : std::string_view(e.kind) == "record" ? 1
+                                                  : 2;
+  };
+  std::stable_sort(entries.begin(), entries.end(),
+                   [&](const Entry& a, const Entry& b) { return rank(a) < rank(b); });
   return entries;
 }
 
@@ -122,17 +129,20 @@ std::string HtmlType(const std::string& type, const TypeTable& schema) {
 void WriteHtml(const std::vector<Entry>& entries, const TypeTable& schema, std::ostream& out) {
   PageStart("Fact schema", out);
   out << "<h1>Fact schema</h1>\n<p>What a <code>CapacityPlan</code> and an <code>Inventory</code> "
-         "hold: every record the rules are checked against. A field marked <em>optional</em> may be "
+         "hold: every record the rules are checked against. A field marked <em>optional</em> may "
+         "be "
          "left out; one with a default is filled in with it. A list of records with an "
          "<code>id</code> is keyed: ids are unique, and other facts refer to them by id. "
          "<a href=\"index.html\">Rule catalogue</a>.</p>\n<nav><ul>\n";
   for (const Entry& e : entries)
-    out << "<li>" << e.kind << " <a href=\"#" << Html(e.name) << "\">" << Html(e.name) << "</a></li>\n";
+    out << "<li>" << e.kind << " <a href=\"#" << Html(e.name) << "\">" << Html(e.name)
+        << "</a></li>\n";
   out << "</ul></nav>\n";
   for (const Entry& e : entries) {
-    out << "<section class=\"" << e.kind << "\" id=\"" << Html(e.name) << "\">\n<h2>" << e.kind << " "
-        << Html(e.name) << "</h2>\n<p class=\"defined\">defined at <code>" << Html(e.defined_at)
-        << "</code>" << (e.keyed ? "; lists of it are keyed by <code>id</code>" : "") << "</p>\n";
+    out << "<section class=\"" << e.kind << "\" id=\"" << Html(e.name) << "\">\n<h2>" << e.kind
+        << " " << Html(e.name) << "</h2>\n<p class=\"defined\">defined at <code>"
+        << Html(e.defined_at) << "</code>"
+        << (e.keyed ? "; lists of it are keyed by <code>id</code>" : "") << "</p>\n";
     if (!e.doc.empty()) out << "<p>" << Html(e.doc) << "</p>\n";
     if (!e.members.empty()) {
       out << "<p>Written in YAML as:";
@@ -143,15 +153,17 @@ void WriteHtml(const std::vector<Entry>& entries, const TypeTable& schema, std::
     if (!e.fields.empty())
       out << "<table class=\"fields\">\n<colgroup><col class=\"name\"><col class=\"type\"><col "
              "class=\"presence\"><col class=\"meaning\"><col class=\"readers\"></colgroup>\n"
-             "<tr><th>field</th><th>type</th><th>presence</th><th>meaning</th><th>read by</th></tr>\n";
+             "<tr><th>field</th><th>type</th><th>presence</th><th>meaning</th><th>read "
+             "by</th></tr>\n";
     for (const FieldRow& f : e.fields) {
       out << "<tr id=\"" << Html(e.name + "." + f.name) << "\"><td><code>" << Html(f.name)
           << "</code></td><td>" << HtmlType(f.type, schema) << "</td><td>"
-          << (f.required              ? "required"
+          << (f.required               ? "required"
               : f.default_text.empty() ? "optional"
                                        : "default <code>" + Html(f.default_text) + "</code>")
           << "</td><td>" << Html(f.doc);
-      if (!f.values.empty()) out << (f.doc.empty() ? "" : "<br>") << "<small>" << HtmlCode(f.values) << "</small>";
+      if (!f.values.empty())
+        out << (f.doc.empty() ? "" : "<br>") << "<small>" << HtmlCode(f.values) << "</small>";
       out << "</td><td>";
       for (size_t i = 0; i < f.readers.size(); ++i)
         out << (i == 0 ? "" : ", ") << "<a href=\"index.html#" << Html(f.readers[i]) << "\">"
@@ -176,10 +188,12 @@ void WriteMarkdown(const std::vector<Entry>& entries, std::ostream& out) {
     if (!e.doc.empty()) out << '\n' << Md(e.doc) << '\n';
     if (!e.members.empty()) {
       out << "\nWritten in YAML as:";
-      for (size_t i = 0; i < e.members.size(); ++i) out << (i == 0 ? " `" : ", `") << Visible(e.members[i]) << '`';
+      for (size_t i = 0; i < e.members.size(); ++i)
+        out << (i == 0 ? " `" : ", `") << Visible(e.members[i]) << '`';
       out << ".\n";
     }
-    if (!e.fields.empty()) out << "\n| field | type | presence | meaning | read by |\n|---|---|---|---|---|\n";
+    if (!e.fields.empty())
+      out << "\n| field | type | presence | meaning | read by |\n|---|---|---|---|---|\n";
     for (const FieldRow& f : e.fields) {
       std::string meaning = Md(f.doc);
       if (!f.values.empty()) meaning += (meaning.empty() ? "" : " ") + Md(f.values);
@@ -187,9 +201,12 @@ void WriteMarkdown(const std::vector<Entry>& entries, std::ostream& out) {
       for (char c : meaning) cell += c == '\n' ? " " : c == '|' ? "\\|" : std::string(1, c);
       std::string readers;
       for (const std::string& r : f.readers)
-        readers += (readers.empty() ? "" : ", ") + std::string("[") + Md(r) + "](rules.md#" + Html(r) + ")";
+        readers += (readers.empty() ? "" : ", ") + std::string("[") + Md(r) + "](rules.md#" +
+                   Html(r) + ")";
       out << "| `" << Visible(f.name) << "` | `" << Visible(f.type) << "` | "
-          << (f.required ? "required" : f.default_text.empty() ? "optional" : "default `" + Visible(f.default_text) + "`")
+          << (f.required               ? "required"
+              : f.default_text.empty() ? "optional"
+                                       : "default `" + Visible(f.default_text) + "`")
           << " | " << cell << " | " << readers << " |\n";
     }
   }

@@ -9,27 +9,27 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
-#include <memory>
 #include <iostream>
+#include <memory>
 
 #include "engine/cli/build_commit.h"
-#include "engine/cli/command_support.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/cli/check_command.h"
 #include "engine/cli/check_rules_command.h"
+#include "engine/cli/command_support.h"
 #include "engine/cli/doc_command.h"
-#include "engine/cli/init_command.h"
-#include "engine/cli/schema_command.h"
-#include "engine/cli/fmt_command.h"
-#include "engine/lint/result_cache.h"
-#include "engine/lint/config.h"
-#include "engine/lint/fail_on.h"
-#include "engine/cli/rules_command.h"
-#include "engine/cli/test_command.h"
 #include "engine/cli/eval_command.h"
 #include "engine/cli/explain_command.h"
+#include "engine/cli/fmt_command.h"
+#include "engine/cli/init_command.h"
+#include "engine/cli/rules_command.h"
+#include "engine/cli/schema_command.h"
+#include "engine/cli/test_command.h"
 #include "engine/cli/why_not_command.h"
 #include "engine/common/escape.h"
+#include "engine/lint/config.h"
+#include "engine/lint/fail_on.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/result_cache.h"
 
 namespace capops::cli {
 
@@ -76,13 +76,15 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
   };
   limit("--max-file-size", &o->facts.max_file_bytes, "bytes in one fact file", uint64_t{1} << 32);
   limit("--max-depth", &o->facts.max_depth, "nesting of YAML maps and lists", 400);
-  limit("--max-values", &o->facts.max_nodes, "values in one YAML document, aliases expanded", uint64_t{1} << 32);
+  limit("--max-values", &o->facts.max_nodes, "values in one YAML document, aliases expanded",
+        uint64_t{1} << 32);
   limit("--max-documents", &o->facts.max_documents, "YAML documents in one file", 1'000'000);
-  limit("--max-string-length", &o->facts.max_string_length, "bytes in one YAML value", uint64_t{1} << 31);
-  limit("--max-steps", &o->eval.max_steps, "evaluation steps per rule and plan, for each MiB of facts",
-        uint64_t{1} << 40);
-  limit("--max-memory", &o->eval.max_memory, "bytes of strings, lists and maps built per rule and plan",
-        uint64_t{1} << 40);
+  limit("--max-string-length", &o->facts.max_string_length, "bytes in one YAML value",
+        uint64_t{1} << 31);
+  limit("--max-steps", &o->eval.max_steps,
+        "evaluation steps per rule and plan, for each MiB of facts", uint64_t{1} << 40);
+  limit("--max-memory", &o->eval.max_memory,
+        "bytes of strings, lists and maps built per rule and plan", uint64_t{1} << 40);
 }
 
 // The help shows `--cache[=DIR]` as it is written, not CLI11's notation for
@@ -127,15 +129,19 @@ struct Command {
 };
 
 void FormatOption(CLI::App* app, Shared* shared, std::vector<std::string> formats) {
-  app->add_option("--format", shared->format, "output format")->check(CLI::IsMember(std::move(formats)));
+  app->add_option("--format", shared->format, "output format")
+      ->check(CLI::IsMember(std::move(formats)));
 }
 
 // The flags of `why-not` and of the top-level lint that it shares.
-void FactOptions(CLI::App* app, std::vector<std::string>* policies, std::vector<std::string>* inventories) {
+void FactOptions(CLI::App* app, std::vector<std::string>* policies,
+                 std::vector<std::string>* inventories) {
   // One value per flag (`--policy a --policy b`), so plan files are never swallowed.
-  app->add_option("--policy", *policies, "policy file or directory (repeatable; default: the shipped pack)")
+  app->add_option("--policy", *policies,
+                  "policy file or directory (repeatable; default: the shipped pack)")
       ->allow_extra_args(false);
-  app->add_option("--inventory", *inventories, "inventory file (repeatable; default: inventory.yaml beside each plan)")
+  app->add_option("--inventory", *inventories,
+                  "inventory file (repeatable; default: inventory.yaml beside each plan)")
       ->allow_extra_args(false);
 }
 
@@ -144,39 +150,50 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   lint::SessionOptions& s = o->session;
   FactOptions(app, &s.policies, &s.inventories);
   app->add_option("-o,--output", s.output, "write the report to FILE instead of stdout");
-  app->add_option("--config", s.config, "config file (default: .capops.yaml here or in a parent directory)");
+  app->add_option("--config", s.config,
+                  "config file (default: .capops.yaml here or in a parent directory)");
   app->add_flag("--no-config", s.no_config, "do not look for .capops.yaml");
   app->add_option("--waivers", s.waivers, "waivers file (default: the config's `waivers`)");
-  app->add_option("--baseline", s.baseline, "report only findings not listed in this baseline file");
-  app->add_option("--write-baseline", s.write_baseline, "record the findings in FILE, then report only new ones");
+  app->add_option("--baseline", s.baseline,
+                  "report only findings not listed in this baseline file");
+  app->add_option("--write-baseline", s.write_baseline,
+                  "record the findings in FILE, then report only new ones");
   app->add_flag("--explain", s.trace, "show each violation's evidence and clause trace");
   // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
   // `--cache plans/` lints plans/ with the default cache, never caches into it.
   app->add_flag(std::string("--cache{") + lint::kDefaultCacheDir + "}", s.cache,
                 std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") +
                     lint::kDefaultCacheDir + ")");
-  app->add_option("--fail-on", *fail_on, "lowest severity that fails the run (default: the config's, else error)")
+  app->add_option("--fail-on", *fail_on,
+                  "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app->add_option("--source-root", s.source_root,
-                  "SARIF: the directory %SRCROOT% stands for (default: the repository of the working directory)");
-  app->add_option("--rules-url", s.rules_url,
-                  "where the rule catalogue (`doc`) is published: SARIF links each rule to URL#RULE-ID")
+                  "SARIF: the directory %SRCROOT% stands for (default: the repository of the "
+                  "working directory)");
+  app->add_option(
+         "--rules-url", s.rules_url,
+         "where the rule catalogue (`doc`) is published: SARIF links each rule to URL#RULE-ID")
       ->check([](const std::string& url) {
         std::string why;
         return lint::ValidRulesUrl(url, &why) ? std::string() : why;
       });
-  app->add_option("-j,--jobs", s.engine.jobs, "threads for files, plans and rules (default: the cores available)")
+  app->add_option("-j,--jobs", s.engine.jobs,
+                  "threads for files, plans and rules (default: the cores available)")
       ->check(CLI::Range(1, 256));
-  app->add_flag("--allow-empty", s.allow_empty, "exit 0 even when no plan was found or every rule is disabled");
-  app->add_option("plans", s.plans, "plan files, directories or globs (default: the config's `plans`)");
+  app->add_flag("--allow-empty", s.allow_empty,
+                "exit 0 even when no plan was found or every rule is disabled");
+  app->add_option("plans", s.plans,
+                  "plan files, directories or globs (default: the config's `plans`)");
   AddLimitOptions(app, &s.engine);
 }
 
 Command AddWhyNot(CLI::App* app, Shared* shared, const EngineOptions* limits) {
   auto o = std::make_shared<WhyNotOptions>();
-  CLI::App* sub = app->add_subcommand("why-not", "explain why a rule did or did not fire for one fact");
+  CLI::App* sub =
+      app->add_subcommand("why-not", "explain why a rule did or did not fire for one fact");
   sub->add_option("rule", o->rule_id, "rule id")->required();
-  sub->add_option("--at", o->selector, "the fact: `allocations[a-train]` or `plan.yaml:37`")->required();
+  sub->add_option("--at", o->selector, "the fact: `allocations[a-train]` or `plan.yaml:37`")
+      ->required();
   sub->add_option("plans", o->plans, "plan file")->required();
   FactOptions(sub, &o->policies, &o->inventories);
   return {sub, [o, shared, limits] {
@@ -188,7 +205,8 @@ Command AddWhyNot(CLI::App* app, Shared* shared, const EngineOptions* limits) {
 
 Command AddExplain(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<ExplainOptions>();
-  CLI::App* sub = app->add_subcommand("explain", "print a rule's documentation, parameters and source");
+  CLI::App* sub =
+      app->add_subcommand("explain", "print a rule's documentation, parameters and source");
   sub->add_option("rule", o->rule_id, "rule id (or name)")->required();
   sub->add_option("--policy", o->policies, "policy file or directory")->allow_extra_args(false);
   return {sub, [o, shared] {
@@ -199,8 +217,10 @@ Command AddExplain(CLI::App* app, Shared* shared) {
 
 Command AddEval(CLI::App* app, Shared* shared, const EngineOptions* limits) {
   auto o = std::make_shared<EvalCommandOptions>();
-  CLI::App* sub = app->add_subcommand("eval", "type-check and evaluate one CPL expression against the facts");
-  sub->add_option("expression", o->expression, "a CPL expression, or - to read one per line")->required();
+  CLI::App* sub =
+      app->add_subcommand("eval", "type-check and evaluate one CPL expression against the facts");
+  sub->add_option("expression", o->expression, "a CPL expression, or - to read one per line")
+      ->required();
   sub->add_option("plans", o->plans, "plan file");
   sub->add_option("--inventory", o->inventories, "inventory file")->allow_extra_args(false);
   sub->add_option("--policy", o->policies, "policy file or directory")->allow_extra_args(false);
@@ -216,11 +236,13 @@ Command AddEval(CLI::App* app, Shared* shared, const EngineOptions* limits) {
 
 Command AddCheckRules(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<CheckRulesOptions>();
-  CLI::App* sub = app->add_subcommand("check-rules", "compile and type-check policies without facts (exit 0 or 2)");
+  CLI::App* sub = app->add_subcommand(
+      "check-rules", "compile and type-check policies without facts (exit 0 or 2)");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
   sub->add_flag("--cost", o->cost, "show each rule's static cost bound");
-  sub->add_flag("--plan", o->plan,
-                "show how each rule will run: its IR (scan, let, filter, emit), joins, values computed once");
+  sub->add_flag(
+      "--plan", o->plan,
+      "show how each rule will run: its IR (scan, let, filter, emit), joins, values computed once");
   return {sub, [o, shared] {
             o->color = shared->color_on();
             return RunCheckRules(*o, shared->out, shared->err);
@@ -229,10 +251,12 @@ Command AddCheckRules(CLI::App* app, Shared* shared) {
 
 Command AddTest(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<TestOptions>();
-  CLI::App* sub = app->add_subcommand("test", "run the policy tests (`*_test.cpl`) of policy packs");
+  CLI::App* sub =
+      app->add_subcommand("test", "run the policy tests (`*_test.cpl`) of policy packs");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
   sub->add_flag("--coverage", o->coverage, "report rule and condition (`where`/`when`) coverage");
-  sub->add_option("--min-coverage", o->min_coverage, "fail when rule or condition coverage is below N%")
+  sub->add_option("--min-coverage", o->min_coverage,
+                  "fail when rule or condition coverage is below N%")
       ->check(CLI::Range(0.0, 100.0));
   FormatOption(sub, shared, {"text", "json"});
   return {sub, [o, shared] {
@@ -245,23 +269,28 @@ Command AddTest(CLI::App* app, Shared* shared) {
 Command AddRules(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<RulesOptions>();
   CLI::App* sub = app->add_subcommand(
-      "rules", "list the rules of policy packs, print the ruleset digest, or compare two versions (--diff)");
+      "rules",
+      "list the rules of policy packs, print the ruleset digest, or compare two versions (--diff)");
   sub->add_option("paths", o->policies,
-                  "policy files or directories (default: the shipped pack); with --diff: plans, directories or globs");
-  CLI::Option* diff =
-      sub->add_option("--diff", o->diff,
-                      "compare two rule sets, and their findings on both versions' test fixtures and the plans "
-                      "given; OLD may be `git:REV`: NEW as of git revision REV")
-          ->expected(2)
-          ->allow_extra_args(false)
-          ->type_name("OLD NEW");
-  sub->add_option("--inventory", o->inventories,
-                  "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
+                  "policy files or directories (default: the shipped pack); with --diff: plans, "
+                  "directories or globs");
+  CLI::Option* diff = sub->add_option("--diff", o->diff,
+                                      "compare two rule sets, and their findings on both versions' "
+                                      "test fixtures and the plans "
+                                      "given; OLD may be `git:REV`: NEW as of git revision REV")
+                          ->expected(2)
+                          ->allow_extra_args(false)
+                          ->type_name("OLD NEW");
+  sub->add_option(
+         "--inventory", o->inventories,
+         "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
       ->allow_extra_args(false)
       ->needs(diff);
-  sub->add_flag("--fail-on-new", o->fail_on_new, "with --diff: exit 1 when a finding appears")->needs(diff);
+  sub->add_flag("--fail-on-new", o->fail_on_new, "with --diff: exit 1 when a finding appears")
+      ->needs(diff);
   sub->add_flag("--digest", o->digest, "print only the ruleset digest")->excludes(diff);
-  sub->add_flag("--canonical", o->canonical, "print the canonical form the digest hashes")->excludes(diff);
+  sub->add_flag("--canonical", o->canonical, "print the canonical form the digest hashes")
+      ->excludes(diff);
   FormatOption(sub, shared, {"text", "json", "markdown"});
   return {sub, [o, shared] {
             o->format = shared->format_enum();
@@ -271,7 +300,8 @@ Command AddRules(CLI::App* app, Shared* shared) {
 
 Command AddDoc(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<DocOptions>();
-  CLI::App* sub = app->add_subcommand("doc", "write the rule catalogue and the fact schema reference (HTML and Markdown)");
+  CLI::App* sub = app->add_subcommand(
+      "doc", "write the rule catalogue and the fact schema reference (HTML and Markdown)");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
   sub->add_option("-o,--output", o->out_dir, "output directory")->required();
   return {sub, [o, shared] { return RunDoc(*o, shared->out, shared->err); }};
@@ -279,7 +309,8 @@ Command AddDoc(CLI::App* app, Shared* shared) {
 
 Command AddSchema(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<SchemaOptions>();
-  CLI::App* sub = app->add_subcommand("schema", "write the fact schema as a JSON Schema, for editors and validators");
+  CLI::App* sub = app->add_subcommand(
+      "schema", "write the fact schema as a JSON Schema, for editors and validators");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
   sub->add_option("-o,--output", o->output, "write it to FILE instead of stdout");
   sub->add_option("--format", o->format, "output format")->check(CLI::IsMember({"json-schema"}));
@@ -288,8 +319,11 @@ Command AddSchema(CLI::App* app, Shared* shared) {
 
 Command AddInit(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<InitOptions>();
-  CLI::App* sub = app->add_subcommand("init", "write an annotated plan and inventory to start from (never over a file)");
-  sub->add_option("dir", o->dir, "where to write plan.yaml, inventory.yaml and capops.schema.json (default: here)");
+  CLI::App* sub = app->add_subcommand(
+      "init", "write an annotated plan and inventory to start from (never over a file)");
+  sub->add_option(
+      "dir", o->dir,
+      "where to write plan.yaml, inventory.yaml and capops.schema.json (default: here)");
   return {sub, [o, shared] { return RunInit(*o, shared->out, shared->err); }};
 }
 
@@ -311,7 +345,8 @@ struct WhyNotAlias {
 };
 
 // The top-level lint, or the why-not alias, once flags are parsed.
-int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::string& fail_on, Shared* shared) {
+int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::string& fail_on,
+                Shared* shared) {
   options->format = shared->format_enum();
   options->color = options->format == report::Format::kText && options->session.output.empty() &&
                    shared->color_on();
@@ -323,7 +358,8 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
   if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);
   const lint::SessionOptions& s = options->session;
-  WhyNotOptions w{why_not.rule, why_not.at, s.policies, s.plans, s.inventories, options->color, s.engine};
+  WhyNotOptions w{why_not.rule,  why_not.at,     s.policies, s.plans,
+                  s.inventories, options->color, s.engine};
   return RunWhyNot(w, shared->out, shared->err);
 }
 
@@ -332,17 +368,19 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
 // why, when the pack cannot be had (a CAPOPS_DATA_DIR without one).
 int PrintVersion(std::ostream& out, std::ostream& err) {
   out << "capops-lint " << CAPOPS_VERSION << '\n';
-  out << "commit: " << (*kBuildCommit != '\0' ? kBuildCommit : "unknown (not built from a git checkout)") << '\n';
+  out << "commit: "
+      << (*kBuildCommit != '\0' ? kBuildCommit : "unknown (not built from a git checkout)") << '\n';
   Engine engine;
   std::string error;
   if (!lint::LoadPolicies({}, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
-  out << "ruleset: " << engine.ruleset_digest() << " (the shipped pack, " << engine.program()->rules.size()
-      << " rules)\n";
+  out << "ruleset: " << engine.ruleset_digest() << " (the shipped pack, "
+      << engine.program()->rules.size() << " rules)\n";
   return kExitClean;
 }
 
-int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& out,
+             std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   app.formatter(std::make_shared<HelpFormatter>());
   Shared shared{in, out, err};
@@ -354,15 +392,19 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   bool verbose = false;
   AddCheckFlags(&app, &options, &fail_on);
   FormatOption(&app, &shared, {"text", "short", "json", "sarif", "junit", "github", "html"});
-  app.add_option("--color", shared.color, "colour the text output")->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--color", shared.color, "colour the text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("-v,--verbose", verbose, "log what is loaded (to stderr)");
-  app.set_version_flag("-V,--version", std::string("capops-lint ") + CAPOPS_VERSION,
-                       "print the version, the commit built from and the shipped pack's digest, then exit");
+  app.set_version_flag(
+      "-V,--version", std::string("capops-lint ") + CAPOPS_VERSION,
+      "print the version, the commit built from and the shipped pack's digest, then exit");
   WhyNotAlias why_not;
-  app.add_option("--why-not", why_not.rule, "explain why this rule did not fire (with --at; also `why-not RULE`)");
-  app.add_option("--at", why_not.at, "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
+  app.add_option("--why-not", why_not.rule,
+                 "explain why this rule did not fire (with --at; also `why-not RULE`)");
+  app.add_option("--at", why_not.at,
+                 "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
   const EngineOptions* limits = &options.session.engine;
-  std::vector<Command> commands = {AddExplain(&app, &shared),   AddEval(&app, &shared, limits),
+  std::vector<Command> commands = {AddExplain(&app, &shared),    AddEval(&app, &shared, limits),
                                    AddCheckRules(&app, &shared), AddTest(&app, &shared),
                                    AddRules(&app, &shared),      AddDoc(&app, &shared),
                                    AddFmt(&app, &shared),        AddWhyNot(&app, &shared, limits),
@@ -370,11 +412,13 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);
-    bool subcommand = std::any_of(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
+    bool subcommand = std::any_of(commands.begin(), commands.end(),
+                                  [](const Command& c) { return c.app->parsed(); });
     // For a check, plan files may also come from .capops.yaml: RunCheck says when there are none.
     if (!subcommand && !why_not.rule.empty() && options.session.plans.empty())
       throw CLI::ValidationError("no plan files given");
-    if (why_not.rule.empty() != why_not.at.empty()) throw CLI::ValidationError("--why-not and --at go together");
+    if (why_not.rule.empty() != why_not.at.empty())
+      throw CLI::ValidationError("--why-not and --at go together");
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return kExitClean;
@@ -382,7 +426,8 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
     return PrintVersion(out, err);
   } catch (const CLI::ParseError& e) {
     std::string reason = e.what();
-    if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
+    if (!reason.empty())
+      reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
     err << "capops-lint: error: " << reason << '\n' << "run `capops-lint --help` for usage\n";
     return kExitUsage;
   }
@@ -396,7 +441,8 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
 
 int InternalError(std::ostream& err, const std::string& what) {
   err << "capops-lint: internal error: " << Visible(what) << '\n'
-      << "help: this is a defect in capops-lint, not in your files; please report it with the command line\n";
+      << "help: this is a defect in capops-lint, not in your files; please report it with the "
+         "command line\n";
   return kExitUsage;
 }
 

@@ -1,8 +1,8 @@
 #include "engine/cli/driver.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -41,7 +41,8 @@ TEST_CASE("JSON output has the fields of the contract", "[cli]") {
   CHECK(doc["ruleset_digest"].get<std::string>().rfind("sha256:", 0) == 0);
   REQUIRE(doc["violations"].size() >= 3);
   for (const auto& v : doc["violations"]) {
-    for (const char* key : {"rule", "severity", "message", "location", "because", "fix", "evidence", "trace"}) {
+    for (const char* key :
+         {"rule", "severity", "message", "location", "because", "fix", "evidence", "trace"}) {
       INFO(key);
       CHECK(v.contains(key));
     }
@@ -51,8 +52,9 @@ TEST_CASE("JSON output has the fields of the contract", "[cli]") {
   }
   // Sorted by file, line, column, rule.
   auto key = [](const nlohmann::json& v) {
-    return std::make_tuple(v["location"]["file"].get<std::string>(), v["location"]["line"].get<int>(),
-                           v["location"]["column"].get<int>(), v["rule"].get<std::string>());
+    return std::make_tuple(v["location"]["file"].get<std::string>(),
+                           v["location"]["line"].get<int>(), v["location"]["column"].get<int>(),
+                           v["rule"].get<std::string>());
   };
   for (size_t i = 1; i < doc["violations"].size(); ++i) {
     CHECK_FALSE(key(doc["violations"][i]) < key(doc["violations"][i - 1]));
@@ -70,7 +72,8 @@ TEST_CASE("explain mode adds evidence and traces", "[cli]") {
   RunResult r = Lint({"--explain", kExample + "plan.yaml"});
   CHECK(r.out.find("= evidence:") != std::string::npos);
   CHECK(r.out.find("= trace:") != std::string::npos);
-  nlohmann::json doc = nlohmann::json::parse(Lint({"--format", "json", "--explain", kExample + "plan.yaml"}).out);
+  nlohmann::json doc =
+      nlohmann::json::parse(Lint({"--format", "json", "--explain", kExample + "plan.yaml"}).out);
   CHECK_FALSE(doc["violations"][0]["trace"].empty());
 }
 
@@ -103,17 +106,20 @@ TEST_CASE("the fail-on flag sets the threshold", "[cli]") {
 TEST_CASE("check-rules compiles the pack without facts", "[cli]") {
   RunResult ok = Lint({"check-rules", "--cost"});
   CHECK(ok.exit_code == kExitClean);
-  CHECK(ok.out.find("CAP-ALC-001  error  replacement_not_free  O(|plan.allocations|)") != std::string::npos);
+  CHECK(ok.out.find("CAP-ALC-001  error  replacement_not_free  O(|plan.allocations|)") !=
+        std::string::npos);
   CHECK(ok.out.find(" rules, ") != std::string::npos);
-  RunResult bad = Lint({"check-rules", std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/policy-syntax-error/bad.cpl"});
+  RunResult bad = Lint({"check-rules", std::string(CAPOPS_SOURCE_DIR) +
+                                           "/tests/golden/policy-syntax-error/bad.cpl"});
   CHECK(bad.exit_code == kExitUsage);
   CHECK(bad.err.find("error[syntax]: unexpected `&&`\n --> ") != std::string::npos);
   CHECK(bad.err.find("bad.cpl:6:18\n") != std::string::npos);
 }
 
 TEST_CASE("a plan that breaks the schema exits 1 and is not evaluated", "[cli]") {
-  RunResult r = Lint({"--inventory", kExample + "inventory.yaml",
-                      std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/dangling-reference/plan.yaml"});
+  RunResult r =
+      Lint({"--inventory", kExample + "inventory.yaml",
+            std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/dangling-reference/plan.yaml"});
   CHECK(r.exit_code == kExitFindings);
   CHECK(r.out.find("error[schema]: no `Pool` with id `serve-eu-spar`") != std::string::npos);
   CHECK(r.out.find("did you mean `serve-eu-spare`?") != std::string::npos);
@@ -129,20 +135,23 @@ TEST_CASE("short format is one line per finding", "[cli]") {
   for (std::string line; std::getline(in, line); ++lines) {
     INFO(line);
     CHECK(line.find("plan.yaml:") != std::string::npos);
-    CHECK(std::regex_search(line, std::regex(R"(:[0-9]+:[0-9]+: (error|warning)\[CAP-[A-Z]+-[0-9]+\]: )")));
+    CHECK(std::regex_search(
+        line, std::regex(R"(:[0-9]+:[0-9]+: (error|warning)\[CAP-[A-Z]+-[0-9]+\]: )")));
   }
   CHECK(lines >= 3);
 }
 
 TEST_CASE("secondary labels point at the other facts a rule read", "[cli]") {
-  nlohmann::json doc = nlohmann::json::parse(Lint({"--format", "json", kExample + "plan.yaml"}).out);
+  nlohmann::json doc =
+      nlohmann::json::parse(Lint({"--format", "json", kExample + "plan.yaml"}).out);
   bool found = false;
   for (const auto& v : doc["violations"]) {
     if (v["rule"] != "CAP-ALC-001") continue;
     for (const auto& label : v["related"]) {
       if (label["message"].get<std::string>().rfind("`p.role` is", 0) != 0) continue;
       found = true;
-      CHECK(label["location"]["file"].get<std::string>().find("inventory.yaml") != std::string::npos);
+      CHECK(label["location"]["file"].get<std::string>().find("inventory.yaml") !=
+            std::string::npos);
       CHECK(label["message"] == "`p.role` is \"production-replacement\"");
     }
   }
@@ -156,7 +165,9 @@ TEST_CASE("help and version exit 0", "[cli]") {
   CHECK(Lint({"--version"}).out.rfind("capops-lint ", 0) == 0);
 }
 
-TEST_CASE("the version flags (--version, -V) name the version, the commit and the shipped pack's digest", "[cli]") {
+TEST_CASE(
+    "the version flags (--version, -V) name the version, the commit and the shipped pack's digest",
+    "[cli]") {
   RunResult version = Lint({"--version"});
   CHECK(version.exit_code == kExitClean);
   CHECK(Lint({"-V"}).out == version.out);
@@ -168,12 +179,16 @@ TEST_CASE("the version flags (--version, -V) name the version, the commit and th
   CHECK_FALSE(std::getline(lines, extra));
   CHECK(std::regex_match(name, std::regex(R"(capops-lint [0-9]+\.[0-9]+\.[0-9]+)")));
   INFO(commit);
-  CHECK(std::regex_match(commit, std::regex(R"(commit: ([0-9a-f]{40}(-dirty)?|unknown \(not built from a git checkout\)))")));
+  CHECK(std::regex_match(
+      commit,
+      std::regex(R"(commit: ([0-9a-f]{40}(-dirty)?|unknown \(not built from a git checkout\)))")));
   RunResult digest = Lint({"rules", "--digest"});
   REQUIRE(digest.exit_code == kExitClean);
-  CHECK(ruleset == "ruleset: " + digest.out.substr(0, digest.out.size() - 1) + " (the shipped pack, " +
-                       std::to_string(nlohmann::json::parse(Lint({"rules", "--format", "json"}).out)["rules"].size()) +
-                       " rules)");
+  CHECK(ruleset ==
+        "ruleset: " + digest.out.substr(0, digest.out.size() - 1) + " (the shipped pack, " +
+            std::to_string(
+                nlohmann::json::parse(Lint({"rules", "--format", "json"}).out)["rules"].size()) +
+            " rules)");
 }
 
 TEST_CASE("a CAPOPS_DATA_DIR without a pack is an error, never a fallback", "[cli][hostile]") {
@@ -187,12 +202,13 @@ TEST_CASE("a CAPOPS_DATA_DIR without a pack is an error, never a fallback", "[cl
     RunResult r = Lint(args);
     INFO(args[0]);
     CHECK(r.exit_code == kExitUsage);
-    CHECK(r.err.find("CAPOPS_DATA_DIR is `" CAPOPS_SOURCE_DIR "/examples`, which holds no `stdlib/` and `policies/`") !=
-          std::string::npos);
+    CHECK(r.err.find("CAPOPS_DATA_DIR is `" CAPOPS_SOURCE_DIR
+                     "/examples`, which holds no `stdlib/` and `policies/`") != std::string::npos);
   }
 }
 
-TEST_CASE("eval in JSON gives every expression one line, values and compile errors alike", "[cli]") {
+TEST_CASE("eval in JSON gives every expression one line, values and compile errors alike",
+          "[cli]") {
   RunResult bad = Lint({"eval", "--format", "json", "1u"});
   CHECK(bad.exit_code == kExitUsage);
   CHECK(bad.err.empty());
@@ -206,7 +222,8 @@ TEST_CASE("eval in JSON gives every expression one line, values and compile erro
   nlohmann::json nan = nlohmann::json::parse(Lint({"eval", "--format", "json", "0.0 / 0.0"}).out);
   CHECK(nan["type"] == "double");
   CHECK(nan["value"] == "NaN");
-  CHECK(nlohmann::json::parse(Lint({"eval", "--format", "json", "-1.0 / 0.0"}).out)["value"] == "-Infinity");
+  CHECK(nlohmann::json::parse(Lint({"eval", "--format", "json", "-1.0 / 0.0"}).out)["value"] ==
+        "-Infinity");
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ struct EvalCommandOptions {
 
 /// Exit 0; 1 when an expression's evaluation errs (or the facts are invalid);
 /// 2 when an expression does not compile.
-int RunEval(const EvalCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+int RunEval(const EvalCommandOptions& options, std::istream& in, std::ostream& out,
+            std::ostream& err);
 
 }  // namespace capops::cli

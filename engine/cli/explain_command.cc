@@ -6,9 +6,9 @@
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/rule_catalog.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/common/escape.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/rule_catalog.h"
 
 namespace capops::cli {
 
@@ -36,7 +36,8 @@ void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& 
   }
   std::vector<lint::ParamEntry> params = lint::RuleParams(engine, rule);
   if (!params.empty()) out << "\nparams:\n";
-  for (const lint::ParamEntry& p : params) out << "  " << p.name << ": " << p.type << " = " << Visible(p.value) << '\n';
+  for (const lint::ParamEntry& p : params)
+    out << "  " << p.name << ": " << p.type << " = " << Visible(p.value) << '\n';
   out << "\nsource:\n";
   out << Visible(Text(sources, rule.rule->span), Keep::kTabNewline) << '\n';
 }
@@ -65,8 +66,8 @@ int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& e
     return kExitClean;
   }
   if (named.size() > 1) {
-    std::string reason = "rule name `" + options.rule_id + "` is ambiguous: " +
-                         std::to_string(named.size()) + " rules have it";
+    std::string reason = "rule name `" + options.rule_id +
+                         "` is ambiguous: " + std::to_string(named.size()) + " rules have it";
     for (const check::RuleInfo* rule : named) {
       SourceLoc at = engine.sources().Resolve(rule->rule->name_span);
       reason += "\n  `" + rule->id + "` in package `" + program.modules[rule->module]->package +
@@ -77,7 +78,8 @@ int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& e
     return Fail(err, reason);
   }
   std::string guess = ClosestName(options.rule_id, ids);
-  return Fail(err, "no rule `" + options.rule_id + "`" + (guess.empty() ? "" : "; did you mean `" + guess + "`?"));
+  return Fail(err, "no rule `" + options.rule_id + "`" +
+                       (guess.empty() ? "" : "; did you mean `" + guess + "`?"));
 }
 
 }  // namespace capops::cli

@@ -40,7 +40,8 @@ std::string Respelt(const std::string& plan, const std::string& kind_line) {
 }
 
 // A directory with the clean plan, its inventory and one more file, linted whole.
-CliResult LintDirWith(const std::string& name, const std::string& text, const char* format = "short") {
+CliResult LintDirWith(const std::string& name, const std::string& text,
+                      const char* format = "short") {
   Scratch s;
   fs::create_directories(s.dir() / "plans");
   fs::copy_file(kClean + "inventory.yaml", s.dir() / "plans/inventory.yaml");
@@ -95,9 +96,11 @@ TEST_CASE("discovery: every other YAML file under a plan directory is accounted 
       // A misspelt kind, in any case, is an error with did-you-mean.
       {"typo.yaml", Respelt(plan, "kind: CapcityPlan"), kExitFindings,
        "typo.yaml:3:7: error[facts]: unknown kind `CapcityPlan`"},
-      {"lower.yaml", Respelt(plan, "kind: capacityplan"), kExitFindings, "unknown kind `capacityplan`"},
+      {"lower.yaml", Respelt(plan, "kind: capacityplan"), kExitFindings,
+       "unknown kind `capacityplan`"},
       // Our apiVersion with any other kind is reported, not skipped.
-      {"other.yaml", "apiVersion: capops.dev/v1\nkind: Forecast\n", kExitFindings, "unknown kind `Forecast`"},
+      {"other.yaml", "apiVersion: capops.dev/v1\nkind: Forecast\n", kExitFindings,
+       "unknown kind `Forecast`"},
       // Broken YAML may be a broken plan: it is linted, so its error is shown.
       {"broken.yaml", "kind: [CapacityPlan\n", kExitFindings, "broken.yaml:"},
       // A foreign YAML file is a located info, and the run still lints the plans.
@@ -147,7 +150,8 @@ TEST_CASE("discovery: an inventory file named beside its plan is the inventory",
   s.Write("d/inventory.yaml", ReadClean("inventory.yaml"));
   // Either order, and with the sibling `inventory.yaml` named too.
   for (const std::vector<std::string>& files :
-       {std::vector<std::string>{"d/plan.yaml", "d/stock.yaml"}, {"d/stock.yaml", "d/plan.yaml"},
+       {std::vector<std::string>{"d/plan.yaml", "d/stock.yaml"},
+        {"d/stock.yaml", "d/plan.yaml"},
         {"d/plan.yaml", "d/inventory.yaml"}}) {
     std::vector<std::string> args = {"--no-config", "--format", "short"};
     for (const std::string& f : files) args.push_back(s.Path(f));
@@ -166,7 +170,8 @@ TEST_CASE("runs that would check nothing exit 2 unless asked for", "[cli][hostil
     CHECK(Lint({"--no-config", "--allow-empty", s.Path("inventory.yaml")}).exit_code == kExitClean);
   }
   SECTION("a config that disables every rule") {
-    std::string config = s.Write(".capops.yaml", "plans: [plan.yaml]\nrules: {disable: [\"CAP-*\"]}\n");
+    std::string config =
+        s.Write(".capops.yaml", "plans: [plan.yaml]\nrules: {disable: [\"CAP-*\"]}\n");
     CliResult r = Lint({"--config", config});
     CHECK(r.exit_code == kExitUsage);
     CHECK(Has(r.err, "every rule is disabled"));
@@ -233,8 +238,9 @@ TEST_CASE("an output is never one of the inputs, however it is named", "[cli][ho
   // Rewriting the baseline that is read is what `--write-baseline` is for.
   std::string baseline = s.Path("baseline.yaml");
   CHECK(Lint({"--no-config", plan, "--write-baseline", baseline}).exit_code == kExitClean);
-  CHECK(Lint({"--no-config", plan, "--baseline", baseline, "--write-baseline", baseline}).exit_code ==
-        kExitClean);
+  CHECK(
+      Lint({"--no-config", plan, "--baseline", baseline, "--write-baseline", baseline}).exit_code ==
+      kExitClean);
 }
 
 // Writes fail past `bytes` in this process (as on a full disk) while alive.
@@ -273,7 +279,8 @@ TEST_CASE("a write that fails leaves the old file whole and exits 2", "[cli][hos
   CHECK(s.Read("report.txt") == old_report);
   CHECK(s.Read("baseline.yaml") == "findings: []\n");
   int leftovers = 0;
-  for (const auto& entry : fs::directory_iterator(s.dir())) leftovers += Has(entry.path().string(), ".tmp-");
+  for (const auto& entry : fs::directory_iterator(s.dir()))
+    leftovers += Has(entry.path().string(), ".tmp-");
   CHECK(leftovers == 0);
 }
 
@@ -326,11 +333,13 @@ TEST_CASE("config paths stay inside the config's directory", "[cli][hostile]") {
   s.Write("secret.yaml", "password: hunter2\n");
   fs::create_symlink(s.Path("secret.yaml"), s.dir() / "repo" / "link.yaml");
   fs::copy_file(s.Path("plan.yaml"), s.dir() / "repo" / "plan.yaml");
-  const std::vector<std::string> values = {"[../secret.yaml]", "[\"" + s.Path("secret.yaml") + "\"]",
-                                           "[link.yaml]", "[sub/../../secret.yaml]"};
+  const std::vector<std::string> values = {"[../secret.yaml]",
+                                           "[\"" + s.Path("secret.yaml") + "\"]", "[link.yaml]",
+                                           "[sub/../../secret.yaml]"};
   for (const std::string& value : values) {
     INFO(value);
-    std::string config = s.Write("repo/.capops.yaml", "plans: [plan.yaml]\ninventories: " + value + "\n");
+    std::string config =
+        s.Write("repo/.capops.yaml", "plans: [plan.yaml]\ninventories: " + value + "\n");
     CliResult r = Lint({"--config", config});
     CHECK(r.exit_code == kExitUsage);
     CHECK(Has(r.err, ".capops.yaml:2:"));
@@ -339,11 +348,13 @@ TEST_CASE("config paths stay inside the config's directory", "[cli][hostile]") {
   }
   // Inside a repository, the repository is the bound: `..` within it is fine.
   fs::create_directories(s.dir() / ".git");
-  std::string config = s.Write("repo/.capops.yaml", "plans: [plan.yaml]\ninventories: [../inventory.yaml]\n");
+  std::string config =
+      s.Write("repo/.capops.yaml", "plans: [plan.yaml]\ninventories: [../inventory.yaml]\n");
   CHECK(Lint({"--config", config}).exit_code == kExitFindings);
   fs::remove(s.dir() / ".git");
   for (const char* key : {"waivers", "baseline", "cache"}) {
-    std::string config = s.Write("repo/.capops.yaml", std::string("plans: [plan.yaml]\n") + key + ": ../x\n");
+    std::string config =
+        s.Write("repo/.capops.yaml", std::string("plans: [plan.yaml]\n") + key + ": ../x\n");
     CHECK(Lint({"--config", config}).exit_code == kExitUsage);
   }
 }
@@ -351,8 +362,8 @@ TEST_CASE("config paths stay inside the config's directory", "[cli][hostile]") {
 TEST_CASE("why-not at a line with no fact says so", "[cli][hostile]") {
   Scratch s;
   for (const char* line : {":99999", ":1"}) {
-    CliResult r = Lint({"--no-config", "--why-not", "CAP-ALC-001", "--at", s.Path("plan.yaml") + line,
-                        s.Path("plan.yaml")});
+    CliResult r = Lint({"--no-config", "--why-not", "CAP-ALC-001", "--at",
+                        s.Path("plan.yaml") + line, s.Path("plan.yaml")});
     CHECK(r.exit_code == kExitUsage);
     CHECK(Has(r.err, "no fact starts on line"));
   }
@@ -362,13 +373,14 @@ TEST_CASE("a file given twice under two spellings is read once", "[cli][hostile]
   Scratch s;
   fs::create_symlink(s.Path("inventory.yaml"), s.dir() / "link.yaml");
   std::string plan = s.Path("plan.yaml");
-  CliResult once = Lint({"--no-config", "--format", "short", "--inventory", s.Path("inventory.yaml"), plan});
-  const std::vector<std::string> spellings = {s.Path("inventory.yaml"), (s.dir() / "." / "inventory.yaml").string(),
-                                              s.Path("link.yaml")};
+  CliResult once =
+      Lint({"--no-config", "--format", "short", "--inventory", s.Path("inventory.yaml"), plan});
+  const std::vector<std::string> spellings = {
+      s.Path("inventory.yaml"), (s.dir() / "." / "inventory.yaml").string(), s.Path("link.yaml")};
   for (const std::string& again : spellings) {
     INFO(again);
-    CliResult r = Lint({"--no-config", "--format", "short", "--inventory", s.Path("inventory.yaml"), "--inventory",
-                        again, plan});
+    CliResult r = Lint({"--no-config", "--format", "short", "--inventory", s.Path("inventory.yaml"),
+                        "--inventory", again, plan});
     CHECK(r.out == once.out);  // no duplicate-id errors pointing at themselves
     CHECK(Has(r.err, "is given twice; it is read once"));
   }

@@ -29,7 +29,8 @@ class Annotator {
  public:
   explicit Annotator(const Engine& engine) : engine_(engine), schema_(engine.program()->schema) {}
 
-  std::string Document(const YAML::Node& doc, const std::string& kind, const std::vector<std::string>& header) {
+  std::string Document(const YAML::Node& doc, const std::string& kind,
+                       const std::vector<std::string>& header) {
     YAML::Emitter out;
     for (const std::string& line : header) out << YAML::Comment(line) << YAML::Newline;
     out << YAML::BeginMap;
@@ -65,7 +66,8 @@ class Annotator {
     } else if (node.IsSequence()) {
       bool flow = IsScalarList(node);
       out << (flow ? YAML::Flow : YAML::Block) << YAML::BeginSeq;
-      for (const YAML::Node& item : node) Value(item, t.kind == TypeKind::kList ? t.elem : schema_.Any(), out);
+      for (const YAML::Node& item : node)
+        Value(item, t.kind == TypeKind::kList ? t.elem : schema_.Any(), out);
       out << YAML::EndSeq;
     } else if (node.IsMap() && t.kind == TypeKind::kRecord) {
       out << YAML::Block << YAML::BeginMap;
@@ -145,13 +147,16 @@ int RunInit(const InitOptions& options, std::ostream& out, std::ostream& err) {
   Annotator annotator(engine);
   std::string inventory_text = annotator.Document(
       inventory, "Inventory",
-      {modeline, "", "The capacity this plan draws on: accelerator types, pools and the supply behind them.",
-       "Each field's comment is its meaning in the fact schema (capops-lint doc -o DIR has them all)."});
+      {modeline, "",
+       "The capacity this plan draws on: accelerator types, pools and the supply behind them.",
+       "Each field's comment is its meaning in the fact schema (capops-lint doc -o DIR has them "
+       "all)."});
   std::string plan_text = annotator.Document(
       plan, "CapacityPlan",
-      {modeline, "", "A capacity plan to start from: one demand of each slice, each allocation backed by",
-       "confirmed supply in inventory.yaml. Lint it with: capops-lint plan.yaml",
-       "", "It gives one finding until you finish the decision record: CAP-GOV-001, because",
+      {modeline, "",
+       "A capacity plan to start from: one demand of each slice, each allocation backed by",
+       "confirmed supply in inventory.yaml. Lint it with: capops-lint plan.yaml", "",
+       "It gives one finding until you finish the decision record: CAP-GOV-001, because",
        "`decision:` does not yet say its trade_off and residual_risk. Write them there."});
   std::error_code ec;
   fs::create_directories(dir, ec);

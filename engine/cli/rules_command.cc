@@ -8,11 +8,11 @@
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/rule_catalog.h"
 #include "engine/cli/rules_diff_command.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/rule_catalog.h"
 
 namespace capops::cli {
 
@@ -74,8 +74,8 @@ void WriteMarkdown(const Engine& engine, std::ostream& out) {
     std::vector<std::string> params;
     for (const lint::ParamEntry& p : e.params) params.push_back(Code(p.name + " = " + p.value));
     out << "| " << Cell(r.id) << " | " << Code(r.rule->name) << " | " << SeverityName(r.severity)
-        << " | " << Cell(r.owner) << " | " << Cell(lint::Joined(r.tags, ", ")) << " | " << Cell(r.source)
-        << " | " << lint::Joined(params, ", ") << " |\n";
+        << " | " << Cell(r.owner) << " | " << Cell(lint::Joined(r.tags, ", ")) << " | "
+        << Cell(r.source) << " | " << lint::Joined(params, ", ") << " |\n";
   }
   out << "\nruleset digest: `" << engine.ruleset_digest() << "`\n";
 }

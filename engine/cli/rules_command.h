@@ -24,9 +24,9 @@ struct RulesOptions {
   bool digest = false;
   bool canonical = false;
   report::Format format = report::Format::kText;  // text, JSON or Markdown
-  std::vector<std::string> diff;         // OLD and NEW: then `policies` are plans
-  std::vector<std::string> inventories;  // for the plans of a diff
-  bool fail_on_new = false;              // a diff exits 1 when a finding appears
+  std::vector<std::string> diff;                  // OLD and NEW: then `policies` are plans
+  std::vector<std::string> inventories;           // for the plans of a diff
+  bool fail_on_new = false;                       // a diff exits 1 when a finding appears
 };
 
 /// Exit 0, or 2 when the policies do not compile (driver.h); a diff exits

@@ -15,7 +15,8 @@ int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostrea
   const lint::RulesDiffResult& r =
       session.Run({options.old_rules, options.new_rules, options.plans, options.inventories});
   if (!r.ok) {
-    if (!r.problems.empty()) report::WriteDiagnostics(*r.problem_sources, r.problems, {false, false}, err);
+    if (!r.problems.empty())
+      report::WriteDiagnostics(*r.problem_sources, r.problems, {false, false}, err);
     return Fail(err, r.error);
   }
   report::WriteRulesDiff(r.rules, r.findings, options.format, out);

@@ -15,10 +15,10 @@ namespace capops::cli {
 struct RulesDiffOptions {
   std::string old_rules;
   std::string new_rules;
-  std::vector<std::string> plans;        // files, directories or globs
-  std::vector<std::string> inventories;  // default: each plan's inventory.yaml
+  std::vector<std::string> plans;                 // files, directories or globs
+  std::vector<std::string> inventories;           // default: each plan's inventory.yaml
   report::Format format = report::Format::kText;  // text, JSON or Markdown
-  bool fail_on_new = false;  // exit 1 when a finding appears
+  bool fail_on_new = false;                       // exit 1 when a finding appears
 };
 
 /// Exit 0 when the diff ran (1 with `fail_on_new` and a new finding), 2 when

@@ -23,7 +23,8 @@ int RunSchema(const SchemaOptions& options, std::ostream& out, std::ostream& err
   }
   // Never over a policy it was read from (`-o stdlib/schema.cpl`).
   std::vector<std::string> inputs;
-  for (FileId id = 0; id < engine.sources().size(); ++id) inputs.emplace_back(engine.sources().Path(id));
+  for (FileId id = 0; id < engine.sources().size(); ++id)
+    inputs.emplace_back(engine.sources().Path(id));
   if (lint::IsSameFileAsAny(options.output, inputs, &error)) return Fail(err, error);
   if (!lint::WriteFileAtomically(options.output, text, &error)) return Fail(err, error);
   return kExitClean;

@@ -10,9 +10,9 @@
 namespace capops::cli {
 
 struct SchemaOptions {
-  std::vector<std::string> policies;  // files or directories; default: the shipped pack
-  std::string output;                 // a file; empty: stdout
-  std::string format = "json-schema"; // the only one so far
+  std::vector<std::string> policies;   // files or directories; default: the shipped pack
+  std::string output;                  // a file; empty: stdout
+  std::string format = "json-schema";  // the only one so far
 };
 
 /// Exit 0, or 2 when the policies do not compile or FILE cannot be written.

@@ -8,10 +8,10 @@
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/policy_tests.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
+#include "engine/lint/policy_loader.h"
+#include "engine/lint/policy_tests.h"
 
 namespace capops::cli {
 
@@ -120,9 +120,11 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
   std::string error;
   if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
-  if (engine.Tests().empty()) return Fail(err, "no `test` declarations found (tests go in `*_test.cpl` files)");
+  if (engine.Tests().empty())
+    return Fail(err, "no `test` declarations found (tests go in `*_test.cpl` files)");
   // --min-coverage alone counts coverage too: it cannot be judged uncounted.
-  lint::PolicyTestRun run = lint::RunPolicyTests(&engine, options.coverage || options.min_coverage >= 0);
+  lint::PolicyTestRun run =
+      lint::RunPolicyTests(&engine, options.coverage || options.min_coverage >= 0);
   const std::vector<PolicyTestResult>& results = run.results;
   bool coverage_ok = !run.coverage || options.min_coverage < 0 ||
                      (run.coverage->rule_percent() >= options.min_coverage &&
@@ -148,8 +150,8 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
     WriteCoverageText(engine, *run.coverage, out);
     if (!coverage_ok) out << "coverage is below --min-coverage " << options.min_coverage << "%\n";
   }
-  out << results.size() << " test" << (results.size() == 1 ? "" : "s") << ": " << results.size() - run.failed
-      << " passed, " << run.failed << " failed\n";
+  out << results.size() << " test" << (results.size() == 1 ? "" : "s") << ": "
+      << results.size() - run.failed << " passed, " << run.failed << " failed\n";
   return run.failed == 0 && coverage_ok ? kExitClean : kExitFindings;
 }
 

@@ -209,7 +209,7 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
   };
   for (const std::string* page : {&html, &schema}) {
     CHECK(page->rfind("<!DOCTYPE html>", 0) == 0);
-    CHECK(count(*page, "<script") == 1);  // the page's own, inline
+    CHECK(count(*page, "<script") == 1);             // the page's own, inline
     CHECK(page->find("src=") == std::string::npos);  // nothing to fetch
     CHECK(page->find("href=\"http") == std::string::npos);
     CHECK(count(*page, "<section") == count(*page, "</section>"));
@@ -250,7 +250,8 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
     return out;
   };
   std::set<std::string> html_ids = ids(html), schema_ids = ids(schema);
-  std::set<std::string> to_schema = links(html, "schema\\.html"), to_rules = links(schema, "index\\.html");
+  std::set<std::string> to_schema = links(html, "schema\\.html"),
+                        to_rules = links(schema, "index\\.html");
   CHECK(to_schema.size() > 40);
   for (const std::string& id : to_schema) CHECK(schema_ids.count(id) == 1);
   for (const std::string& id : to_rules) CHECK(html_ids.count(id) == 1);
@@ -305,14 +306,16 @@ rule reads_through_a_function {
   std::ifstream in(pack.dir / "site" / "rules.md");
   std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   INFO(md.substr(0, 2000));
-  CHECK(md.find("- reads: [`Inventory.pools`](schema.md#Inventory), [`Pool.hosts`](schema.md#Pool), "
-                "[`Pool.id`](schema.md#Pool), [`Pool.role`](schema.md#Pool)\n") != std::string::npos);
+  CHECK(
+      md.find("- reads: [`Inventory.pools`](schema.md#Inventory), [`Pool.hosts`](schema.md#Pool), "
+              "[`Pool.id`](schema.md#Pool), [`Pool.role`](schema.md#Pool)\n") != std::string::npos);
   CHECK(md.find("PoolRole.research`]") == std::string::npos);  // an enum member is no field
 }
 
 // The generated JSON Schema says what the schema says (the real validator's
 // verdicts are in tests/schema/); writing it over an input is refused.
-TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy", "[cli][schema]") {
+TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy",
+          "[cli][schema]") {
   testing::CliResult r = testing::RunCli({"schema", "--format", "json-schema"});
   REQUIRE(r.exit_code == kExitClean);
   nlohmann::json schema = nlohmann::json::parse(r.out);
@@ -326,13 +329,15 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   const auto& floor = demand["properties"]["floor"];
   CHECK(floor["anyOf"][0]["type"] == "integer");  // optional: null reads as absent
   CHECK(floor["anyOf"][1]["type"] == "null");
-  CHECK(floor["description"].get<std::string>().find("production keeps at all times") != std::string::npos);
+  CHECK(floor["description"].get<std::string>().find("production keeps at all times") !=
+        std::string::npos);
   const auto& role = defs["Pool"]["properties"]["role"]["enum"];
   CHECK(std::find(role.begin(), role.end(), "production-replacement") != role.end());
   CHECK(std::find(role.begin(), role.end(), "production_replacement") != role.end());
   CHECK(defs["AcceleratorType"]["properties"]["memory"]["pattern"] ==
         "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B$");
-  CHECK(defs["CapacityPlan"]["properties"]["allocations"]["anyOf"][0]["default"] == nlohmann::json::array());
+  CHECK(defs["CapacityPlan"]["properties"]["allocations"]["anyOf"][0]["default"] ==
+        nlohmann::json::array());
 
   TempPack tmp({});
   std::string policy = (tmp.dir / "policy.cpl").string();
@@ -343,7 +348,8 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   };
   std::string before = slurp(policy);
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"schema", "-o", policy, policy}, {"schema", "-o", tmp.dir.string()},
+       {std::vector<std::string>{"schema", "-o", policy, policy},
+        {"schema", "-o", tmp.dir.string()},
         {"schema", "--format", "yaml"}}) {
     testing::CliResult refused = testing::RunCli(args);
     INFO(refused.err);
@@ -357,7 +363,8 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
 
 // The skeleton gives exactly the finding its header announces, and none once
 // the planner does what the header says; it never writes over a file.
-TEST_CASE("init: an annotated plan that gives only the finding it says, never over a file", "[cli][init]") {
+TEST_CASE("init: an annotated plan that gives only the finding it says, never over a file",
+          "[cli][init]") {
   TempPack tmp({});
   fs::path dir = tmp.dir / "new";
   testing::CliResult init = testing::RunCli({"init", dir.string()});
@@ -371,7 +378,8 @@ TEST_CASE("init: an annotated plan that gives only the finding it says, never ov
   for (const std::string* text : {&plan, &inventory})
     CHECK(text->rfind("# yaml-language-server: $schema=capops.schema.json\n", 0) == 0);
   CHECK(plan.find("CAP-GOV-001") != std::string::npos);
-  CHECK(plan.find("  # The smallest group the run still makes sense on.") != std::string::npos);  // a field's doc
+  CHECK(plan.find("  # The smallest group the run still makes sense on.") !=
+        std::string::npos);  // a field's doc
   CHECK(inventory.find("# (a size with its unit: `80GiB`") != std::string::npos);
   CHECK(nlohmann::json::parse(slurp(dir / "capops.schema.json"))["title"] == "capops facts");
 
@@ -380,11 +388,14 @@ TEST_CASE("init: an annotated plan that gives only the finding it says, never ov
   CHECK(lint.exit_code == kExitFindings);
   size_t record = plan.find("\n  decision: ");  // the decision record's first line
   REQUIRE(record != std::string::npos);
-  CHECK(lint.out == plan_path + ":" + std::to_string(std::count(plan.begin(), plan.begin() + record + 1, '\n') + 1) +
-                        ":3: error[CAP-GOV-001]: decision record misses trade-off, residual risk accepted\n");
+  CHECK(lint.out ==
+        plan_path + ":" +
+            std::to_string(std::count(plan.begin(), plan.begin() + record + 1, '\n') + 1) +
+            ":3: error[CAP-GOV-001]: decision record misses trade-off, residual risk accepted\n");
   // Done as the header says: clean.
-  std::ofstream(plan_path, std::ios::app) << "  trade_off: one run now instead of two smaller ones\n"
-                                          << "  residual_risk: the run may finish late\n";
+  std::ofstream(plan_path, std::ios::app)
+      << "  trade_off: one run now instead of two smaller ones\n"
+      << "  residual_risk: the run may finish late\n";
   testing::CliResult done = testing::RunCli({"--no-config", "--format", "short", plan_path});
   CHECK(done.out.empty());
   CHECK(done.exit_code == kExitClean);

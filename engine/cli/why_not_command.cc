@@ -2,12 +2,11 @@
 // and print each path's first failing clause, power-assert style.
 #include "engine/cli/why_not_command.h"
 
-
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/common/escape.h"
 #include "engine/lint/fact_selector.h"
 #include "engine/lint/policy_loader.h"
-#include "engine/common/escape.h"
 #include "engine/report/report.h"
 
 namespace capops::cli {
@@ -42,7 +41,8 @@ int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err
   const std::string& selector = options.selector;
   Engine engine(options.engine);
   eval::Facts facts;
-  int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color, &engine, &facts, err);
+  int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color,
+                             &engine, &facts, err);
   if (failed >= 0) return failed;
   std::function<bool(const Value&)> focus;
   std::string error;

@@ -8,9 +8,12 @@ namespace capops {
 
 const char* SeverityName(Severity s) {
   switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
   }
   return "error";
 }
@@ -30,7 +33,8 @@ Diagnostic& Diagnostics::Add(Severity severity, SourceLoc loc, std::string messa
   return items_.back();
 }
 
-Diagnostic& Diagnostics::Error(const SourceManager& sources, const Span& span, std::string message) {
+Diagnostic& Diagnostics::Error(const SourceManager& sources, const Span& span,
+                               std::string message) {
   SourceLoc begin = sources.Resolve(span);
   SourceLoc end = sources.Resolve(Span{span.file, span.end, span.end});
   Diagnostic& d = Error(begin, std::move(message));

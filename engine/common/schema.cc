@@ -47,7 +47,8 @@ TypeTable::TypeTable() {
 TypeId TypeTable::Intern(const Type& t) {
   for (TypeId i = 0; i < types_.size(); ++i) {
     const Type& u = types_[i];
-    if (u.kind == t.kind && u.elem == t.elem && u.key == t.key && u.index == t.index && u.is_set == t.is_set) {
+    if (u.kind == t.kind && u.elem == t.elem && u.key == t.key && u.index == t.index &&
+        u.is_set == t.is_set) {
       return i;
     }
   }
@@ -55,7 +56,9 @@ TypeId TypeTable::Intern(const Type& t) {
   return static_cast<TypeId>(types_.size() - 1);
 }
 
-TypeId TypeTable::Primitive(TypeKind kind) { return Intern(Type{kind}); }
+TypeId TypeTable::Primitive(TypeKind kind) {
+  return Intern(Type{kind});
+}
 
 TypeId TypeTable::List(TypeId elem, bool is_set) {
   Type t{TypeKind::kList};
@@ -77,9 +80,15 @@ TypeId TypeTable::Indexed(TypeKind kind, uint32_t index) {
   return Intern(t);
 }
 
-TypeId TypeTable::Enum(uint32_t index) { return Indexed(TypeKind::kEnum, index); }
-TypeId TypeTable::Record(uint32_t index) { return Indexed(TypeKind::kRecord, index); }
-TypeId TypeTable::Ref(uint32_t record_index) { return Indexed(TypeKind::kRef, record_index); }
+TypeId TypeTable::Enum(uint32_t index) {
+  return Indexed(TypeKind::kEnum, index);
+}
+TypeId TypeTable::Record(uint32_t index) {
+  return Indexed(TypeKind::kRecord, index);
+}
+TypeId TypeTable::Ref(uint32_t record_index) {
+  return Indexed(TypeKind::kRef, record_index);
+}
 
 TypeId TypeTable::Timeline(TypeId item, TypeId amount) {
   Type t{TypeKind::kTimeline};
@@ -89,7 +98,8 @@ TypeId TypeTable::Timeline(TypeId item, TypeId amount) {
 }
 
 // A record made by the table itself, found by name when made before.
-TypeId TypeTable::BuiltinRecord(const std::string& name, RecordDef::Builtin builtin, std::vector<FieldDef> fields) {
+TypeId TypeTable::BuiltinRecord(const std::string& name, RecordDef::Builtin builtin,
+                                std::vector<FieldDef> fields) {
   auto it = record_by_name.find(name);
   if (it != record_by_name.end()) return Record(it->second);
   RecordDef def;
@@ -121,10 +131,9 @@ TypeId TypeTable::Segment(TypeId timeline) {
   amount.type = t.key;
   items.name = "items";
   items.type = List(t.elem);
-  return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">", RecordDef::Builtin::kSegment,
-                       {window, amount, items});
+  return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">",
+                       RecordDef::Builtin::kSegment, {window, amount, items});
 }
-
 
 TypeId TypeTable::Optional(TypeId value) {
   Type t{TypeKind::kOptional};
@@ -135,24 +144,42 @@ TypeId TypeTable::Optional(TypeId value) {
 std::string TypeTable::Name(TypeId id) const {
   const Type& t = types_[id];
   switch (t.kind) {
-    case TypeKind::kAny: return "any";
-    case TypeKind::kError: return "<error>";
-    case TypeKind::kNull: return "null";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInt: return "int";
-    case TypeKind::kDouble: return "double";
-    case TypeKind::kString: return "string";
-    case TypeKind::kDate: return "date";
-    case TypeKind::kDuration: return "duration";
-    case TypeKind::kBytes: return "bytes";
-    case TypeKind::kBandwidth: return "bytes/s";
-    case TypeKind::kEnum: return enums[t.index].name;
-    case TypeKind::kRef: return "ref " + records[t.index].name;
-    case TypeKind::kRecord: return records[t.index].name;
-    case TypeKind::kList: return std::string(t.is_set ? "set<" : "list<") + Name(t.elem) + ">";
-    case TypeKind::kMap: return "map<" + Name(t.key) + ", " + Name(t.elem) + ">";
-    case TypeKind::kTimeline: return "timeline<" + Name(t.elem) + ", " + Name(t.key) + ">";
-    case TypeKind::kOptional: return "optional<" + Name(t.elem) + ">";
+    case TypeKind::kAny:
+      return "any";
+    case TypeKind::kError:
+      return "<error>";
+    case TypeKind::kNull:
+      return "null";
+    case TypeKind::kBool:
+      return "bool";
+    case TypeKind::kInt:
+      return "int";
+    case TypeKind::kDouble:
+      return "double";
+    case TypeKind::kString:
+      return "string";
+    case TypeKind::kDate:
+      return "date";
+    case TypeKind::kDuration:
+      return "duration";
+    case TypeKind::kBytes:
+      return "bytes";
+    case TypeKind::kBandwidth:
+      return "bytes/s";
+    case TypeKind::kEnum:
+      return enums[t.index].name;
+    case TypeKind::kRef:
+      return "ref " + records[t.index].name;
+    case TypeKind::kRecord:
+      return records[t.index].name;
+    case TypeKind::kList:
+      return std::string(t.is_set ? "set<" : "list<") + Name(t.elem) + ">";
+    case TypeKind::kMap:
+      return "map<" + Name(t.key) + ", " + Name(t.elem) + ">";
+    case TypeKind::kTimeline:
+      return "timeline<" + Name(t.elem) + ", " + Name(t.key) + ">";
+    case TypeKind::kOptional:
+      return "optional<" + Name(t.elem) + ">";
   }
   return "?";
 }

@@ -26,8 +26,8 @@ namespace capops {
 using TypeId = uint32_t;
 
 enum class TypeKind : uint8_t {
-  kAny,        // unknown statically (dyn); checked at run time
-  kError,      // the type of an expression that already failed to check
+  kAny,    // unknown statically (dyn); checked at run time
+  kError,  // the type of an expression that already failed to check
   kNull,
   kBool,
   kInt,
@@ -38,12 +38,12 @@ enum class TypeKind : uint8_t {
   kBytes,      // quantity of dimension bytes
   kBandwidth,  // quantity of dimension bytes/s
   kEnum,
-  kRef,        // the id of a record kept in a keyed list
+  kRef,  // the id of a record kept in a keyed list
   kRecord,
-  kList,       // also sets: a set is a list without repeats
+  kList,  // also sets: a set is a list without repeats
   kMap,
-  kTimeline,   // a step function of an amount over time, made of items
-  kOptional,   // `a.?b`: a value or none; only expressions have it, no schema field
+  kTimeline,  // a step function of an amount over time, made of items
+  kOptional,  // `a.?b`: a value or none; only expressions have it, no schema field
 };
 
 struct Type {
@@ -72,7 +72,7 @@ struct FieldDef {
   TypeId type = 0;
   bool optional = false;  // may be absent (written `name?: T`)
   bool has_default = false;
-  Value default_value;    // filled in when absent, if has_default
+  Value default_value;  // filled in when absent, if has_default
   Span span;
 };
 
@@ -115,7 +115,9 @@ class TypeTable {
   TypeId Segment(TypeId timeline);
   TypeId Optional(TypeId value);
   /// The type of a quantity of dimension `d`.
-  TypeId Quantity(Dimension d) { return Primitive(d == Dimension::kBytes ? TypeKind::kBytes : TypeKind::kBandwidth); }
+  TypeId Quantity(Dimension d) {
+    return Primitive(d == Dimension::kBytes ? TypeKind::kBytes : TypeKind::kBandwidth);
+  }
 
   const Type& Get(TypeId id) const { return types_[id]; }
   TypeKind KindOf(TypeId id) const { return types_[id].kind; }
@@ -134,7 +136,8 @@ class TypeTable {
  private:
   TypeId Intern(const Type& t);
   TypeId Indexed(TypeKind kind, uint32_t index);
-  TypeId BuiltinRecord(const std::string& name, RecordDef::Builtin builtin, std::vector<FieldDef> fields);
+  TypeId BuiltinRecord(const std::string& name, RecordDef::Builtin builtin,
+                       std::vector<FieldDef> fields);
   std::vector<Type> types_;
 };
 

@@ -14,7 +14,9 @@ namespace capops {
 
 namespace {
 
-bool IsContinuationByte(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool IsContinuationByte(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 std::string_view WithoutLineBreak(std::string_view line) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
@@ -55,7 +57,8 @@ SourceFile::SourceFile(std::string path, std::string text, std::optional<FileSta
 
 const std::string& SourceFile::text() const {
   if (released_) {
-    throw std::logic_error("the text of `" + path_ + "` was released; SourceFile::ReadText reads it back");
+    throw std::logic_error("the text of `" + path_ +
+                           "` was released; SourceFile::ReadText reads it back");
   }
   return text_;
 }
@@ -110,7 +113,8 @@ SourceLoc SourceFile::Resolve(FileId id, uint32_t offset) const {
   if (!ascii_) {
     // The line's own bytes; past them (its line break) one byte is one column.
     std::string read_back = released_ ? Line(line_index + 1) : std::string();
-    std::string_view line = released_ ? std::string_view(read_back) : std::string_view(text_).substr(start);
+    std::string_view line =
+        released_ ? std::string_view(read_back) : std::string_view(text_).substr(start);
     line = line.substr(0, offset - start);
     auto continuations = std::count_if(line.begin(), line.end(), [](char c) {
       return IsContinuationByte(static_cast<unsigned char>(c));
@@ -124,7 +128,8 @@ std::optional<std::string> SourceFile::FindLine(uint32_t line) const {
   if (line == 0 || line > line_starts_.size()) return std::nullopt;
   size_t begin = line_starts_[line - 1];
   size_t end = line < line_starts_.size() ? line_starts_[line] : size_;
-  if (!released_) return std::string(WithoutLineBreak(std::string_view(text_).substr(begin, end - begin)));
+  if (!released_)
+    return std::string(WithoutLineBreak(std::string_view(text_).substr(begin, end - begin)));
   std::string bytes;
   if (!ReadBack(begin, end - begin, &bytes)) return std::nullopt;
   bytes.resize(WithoutLineBreak(bytes).size());

@@ -162,7 +162,9 @@ class SourceManager {
   SourceManager& operator=(const SourceManager&) = delete;
 
   FileId Add(std::string path, std::string text, std::optional<FileStamp> stamp = std::nullopt);
-  const SourceFile& file(FileId id) const { return id < base_size_ ? base_->file(id) : *files_.at(id - base_size_); }
+  const SourceFile& file(FileId id) const {
+    return id < base_size_ ? base_->file(id) : *files_.at(id - base_size_);
+  }
   size_t size() const { return base_size_ + files_.size(); }
   /// SourceFile::ReleaseText of one of this manager's own files.
   bool ReleaseText(FileId id) { return Own(id).ReleaseText(); }
@@ -181,7 +183,8 @@ class SourceManager {
 
  private:
   SourceFile& Own(FileId id) {
-    if (id < base_size_) throw std::logic_error("a file of the base manager is not this manager's to change");
+    if (id < base_size_)
+      throw std::logic_error("a file of the base manager is not this manager's to change");
     return *files_.at(id - base_size_);
   }
 

@@ -117,7 +117,7 @@ TEST_CASE("a released file changed on disk gives no lines, not other text", "[co
     CHECK(released.Line(line).empty());
   }
   CHECK_FALSE(released.ReadText().has_value());
-  CHECK(released.Line(2).empty());  // nothing read back is kept
+  CHECK(released.Line(2).empty());                       // nothing read back is kept
   CHECK(released.Resolve(7, 27) == SourceLoc{7, 2, 1});  // positions need no text
 }
 

@@ -10,7 +10,9 @@ namespace capops {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 bool MulOverflows(int64_t a, int64_t b, int64_t* out) {
   return __builtin_mul_overflow(a, b, out);
@@ -57,10 +59,19 @@ struct UnitFactor {
 
 // Binary prefixes first so that formatting prefers "80GiB" over "85.89GB".
 constexpr std::array<UnitFactor, 13> kPrefixes = {{
-    {"Ei", int64_t{1} << 60}, {"Pi", int64_t{1} << 50}, {"Ti", int64_t{1} << 40},
-    {"Gi", int64_t{1} << 30}, {"Mi", int64_t{1} << 20}, {"Ki", int64_t{1} << 10},
-    {"E", 1000000000000000000}, {"P", 1000000000000000}, {"T", 1000000000000},
-    {"G", 1000000000}, {"M", 1000000}, {"k", 1000}, {"", 1},
+    {"Ei", int64_t{1} << 60},
+    {"Pi", int64_t{1} << 50},
+    {"Ti", int64_t{1} << 40},
+    {"Gi", int64_t{1} << 30},
+    {"Mi", int64_t{1} << 20},
+    {"Ki", int64_t{1} << 10},
+    {"E", 1000000000000000000},
+    {"P", 1000000000000000},
+    {"T", 1000000000000},
+    {"G", 1000000000},
+    {"M", 1000000},
+    {"k", 1000},
+    {"", 1},
 }};
 
 bool LookupPrefix(std::string_view prefix, int64_t* factor) {
@@ -85,7 +96,8 @@ bool ParseDate(std::string_view text, int64_t* days) {
   for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
     if (!IsDigit(text[i])) return false;
   }
-  int64_t y = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
+  int64_t y =
+      (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
   unsigned m = (text[5] - '0') * 10 + (text[6] - '0');
   unsigned d = (text[8] - '0') * 10 + (text[9] - '0');
   if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m)) return false;
@@ -106,12 +118,23 @@ bool ParseDuration(std::string_view text, int64_t* seconds) {
     if (ec != std::errc()) return false;
     int64_t unit = 0;
     switch (text[i]) {
-      case 'w': unit = 7 * 86400; break;
-      case 'd': unit = 86400; break;
-      case 'h': unit = 3600; break;
-      case 'm': unit = 60; break;
-      case 's': unit = 1; break;
-      default: return false;
+      case 'w':
+        unit = 7 * 86400;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 's':
+        unit = 1;
+        break;
+      default:
+        return false;
     }
     ++i;
     int64_t part = 0;

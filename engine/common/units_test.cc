@@ -22,7 +22,7 @@ TEST_CASE("dates parse to days and print back", "[common]") {
   int64_t end = 0;
   REQUIRE(ParseDate("2027-04-26", &end));
   CHECK(end - days == 14);
-  CHECK(ParseDate("2028-02-29", &days));   // leap year
+  CHECK(ParseDate("2028-02-29", &days));  // leap year
   CHECK_FALSE(ParseDate("2027-02-29", &days));
   CHECK_FALSE(ParseDate("2027-02-30", &days));
   CHECK_FALSE(ParseDate("2027-13-01", &days));
@@ -74,13 +74,13 @@ TEST_CASE("quantities are exact in base units", "[common]") {
 // and the kind, dimension and payload beside it are untouched.
 TEST_CASE("values keep every location exactly, also past the packed range", "[common]") {
   const std::vector<SourceLoc> locs = {
-      SourceLoc{},                       // none
+      SourceLoc{},  // none
       SourceLoc{0, 1, 1},
       SourceLoc{16381, (1u << 26) - 1, 65535},  // the largest that fit
-      SourceLoc{16382, 3, 4},            // the first file past them
-      SourceLoc{2, 1u << 26, 1},         // a line past them
-      SourceLoc{2, 7, 65536},            // a column past them (a long flow line)
-      SourceLoc{kNoFile, 5, 6},          // no file, yet a position
+      SourceLoc{16382, 3, 4},                   // the first file past them
+      SourceLoc{2, 1u << 26, 1},                // a line past them
+      SourceLoc{2, 7, 65536},                   // a column past them (a long flow line)
+      SourceLoc{kNoFile, 5, 6},                 // no file, yet a position
       SourceLoc{UINT32_MAX - 1, UINT32_MAX, UINT32_MAX},
   };
   for (const SourceLoc& loc : locs) {
@@ -149,12 +149,14 @@ TEST_CASE("reading a loop's items ahead stays within the loop", "[common]") {
     MapEntries entries;
     entries.emplace_back(Key("id"), Value::String("item-" + std::to_string(i)));
     entries.emplace_back(Key("window"), Value::Map({{"start", Value::Int(i)}}));
-    for (int f = 2; f < fields; ++f) entries.emplace_back(Key("f" + std::to_string(f)), Value::Int(f));
+    for (int f = 2; f < fields; ++f)
+      entries.emplace_back(Key("f" + std::to_string(f)), Value::Int(f));
     return Value::Map(std::move(entries));
   };
   for (int n : {0, 1, 2, 3, 6, 7, 20}) {
     std::vector<Value> built;
-    for (int i = 0; i < n; ++i) built.push_back(i % 3 == 2 ? Value::Int(i) : record(i, i % 2 == 0 ? 4 : 80));
+    for (int i = 0; i < n; ++i)
+      built.push_back(i % 3 == 2 ? Value::Int(i) : record(i, i % 2 == 0 ? 4 : 80));
     Value list = Value::List(std::move(built));
     ListView items = list.items();
     CAPTURE(n);
@@ -236,7 +238,8 @@ TEST_CASE("maps with the same keys share them, and keep their own values", "[com
 TEST_CASE("a map's entries are taken back out with their keys", "[common]") {
   for (int n : {2, 70}) {
     MapEntries entries;
-    for (int i = 0; i < n; ++i) entries.emplace_back(Key("t" + std::to_string(i)), Value::String(std::to_string(i)));
+    for (int i = 0; i < n; ++i)
+      entries.emplace_back(Key("t" + std::to_string(i)), Value::String(std::to_string(i)));
     Value map = Value::Map(entries);
     Value shared = map;
     MapEntries taken;
@@ -260,7 +263,8 @@ TEST_CASE("a map's entries are taken back out with their keys", "[common]") {
 TEST_CASE("keyed lists index themselves once, from any thread", "[common]") {
   std::vector<Value> items;
   for (int i = 0; i < 1000; ++i) {
-    items.push_back(Value::Map({{"id", Value::String("x" + std::to_string(i))}, {"n", Value::Int(i)}}));
+    items.push_back(
+        Value::Map({{"id", Value::String("x" + std::to_string(i))}, {"n", Value::Int(i)}}));
   }
   Value list = Value::List(std::move(items));
   std::vector<int64_t> found(4, -1);

@@ -33,7 +33,8 @@ struct Value::StringData : Heap {
     auto* d = new (memory) StringData;
     d->size = static_cast<uint32_t>(text.size());
     char* chars = reinterpret_cast<char*>(d + 1);
-    if (!text.empty()) std::memcpy(chars, text.data(), text.size());  // an empty view may have no data
+    if (!text.empty())
+      std::memcpy(chars, text.data(), text.size());  // an empty view may have no data
     chars[text.size()] = '\0';
     return d;
   }
@@ -144,7 +145,9 @@ class KeyPositions {
   // The slot holding `key`, else the empty slot where it would go.
   size_t Probe(const Key* keys, Key key) const {
     size_t at =
-        static_cast<size_t>((reinterpret_cast<uintptr_t>(key.address()) >> 4) * 0x9E3779B97F4A7C15ull >> 32) & mask_;
+        static_cast<size_t>(
+            (reinterpret_cast<uintptr_t>(key.address()) >> 4) * 0x9E3779B97F4A7C15ull >> 32) &
+        mask_;
     while (slots_[at] != 0 && keys[slots_[at] - 1] != key) at = (at + 1) & mask_;
     return at;
   }
@@ -235,7 +238,8 @@ class KeyLayouts {
   static size_t Hash(const MapEntry* entries, size_t n) {
     uint64_t hash = n;
     for (size_t i = 0; i < n; ++i) {
-      hash = (hash ^ reinterpret_cast<uintptr_t>(entries[i].first.address())) * 0x9E3779B97F4A7C15ull;
+      hash =
+          (hash ^ reinterpret_cast<uintptr_t>(entries[i].first.address())) * 0x9E3779B97F4A7C15ull;
     }
     return static_cast<size_t>(hash ^ hash >> 29);
   }
@@ -246,7 +250,9 @@ class KeyLayouts {
     }
     return true;
   }
-  static KeyLayout* Own(const MapEntry* entries, size_t n) { return KeyLayout::Make(entries, n, false); }
+  static KeyLayout* Own(const MapEntry* entries, size_t n) {
+    return KeyLayout::Make(entries, n, false);
+  }
 
   KeyLayout* Find(size_t hash, const MapEntry* entries, size_t n) const {
     auto [from, to] = layouts_.equal_range(hash);
@@ -367,7 +373,8 @@ struct Value::ListData : Trailing<ListData, Value> {
     const IdIndex* index = index_.load(std::memory_order_acquire);
     if (index != nullptr) return *index;
     auto built = std::make_unique<const IdIndex>(view());
-    if (index_.compare_exchange_strong(index, built.get(), std::memory_order_acq_rel)) return *built.release();
+    if (index_.compare_exchange_strong(index, built.get(), std::memory_order_acq_rel))
+      return *built.release();
     return *index;  // another thread's, published first
   }
 
@@ -408,11 +415,20 @@ struct Value::MapData : Trailing<MapData, Value> {
 void Value::Destroy() {
   switch (kind()) {
     case ValueKind::kString:
-    case ValueKind::kError: StringData::Free(static_cast<StringData*>(u_.heap)); break;
-    case ValueKind::kList: ListData::Free(static_cast<ListData*>(u_.heap)); break;
-    case ValueKind::kMap: MapData::Free(static_cast<MapData*>(u_.heap)); break;
-    case ValueKind::kNative: delete static_cast<Native*>(u_.heap); break;
-    default: break;
+    case ValueKind::kError:
+      StringData::Free(static_cast<StringData*>(u_.heap));
+      break;
+    case ValueKind::kList:
+      ListData::Free(static_cast<ListData*>(u_.heap));
+      break;
+    case ValueKind::kMap:
+      MapData::Free(static_cast<MapData*>(u_.heap));
+      break;
+    case ValueKind::kNative:
+      delete static_cast<Native*>(u_.heap);
+      break;
+    default:
+      break;
   }
   u_.i = 0;
 }
@@ -433,18 +449,30 @@ SourceLoc Value::OverflowLoc(uint64_t index) {
 
 const char* KindName(ValueKind kind) {
   switch (kind) {
-    case ValueKind::kNull: return "null";
-    case ValueKind::kBool: return "bool";
-    case ValueKind::kInt: return "int";
-    case ValueKind::kDouble: return "double";
-    case ValueKind::kString: return "string";
-    case ValueKind::kDate: return "date";
-    case ValueKind::kDuration: return "duration";
-    case ValueKind::kQuantity: return "quantity";
-    case ValueKind::kList: return "list";
-    case ValueKind::kMap: return "map";
-    case ValueKind::kError: return "error";
-    case ValueKind::kNative: return "native value";
+    case ValueKind::kNull:
+      return "null";
+    case ValueKind::kBool:
+      return "bool";
+    case ValueKind::kInt:
+      return "int";
+    case ValueKind::kDouble:
+      return "double";
+    case ValueKind::kString:
+      return "string";
+    case ValueKind::kDate:
+      return "date";
+    case ValueKind::kDuration:
+      return "duration";
+    case ValueKind::kQuantity:
+      return "quantity";
+    case ValueKind::kList:
+      return "list";
+    case ValueKind::kMap:
+      return "map";
+    case ValueKind::kError:
+      return "error";
+    case ValueKind::kNative:
+      return "native value";
   }
   return "value";
 }
@@ -510,7 +538,9 @@ Value Value::List(std::vector<Value> items) {
   return v;
 }
 
-Value Value::Map(MapEntries entries) { return MapFrom(&entries); }
+Value Value::Map(MapEntries entries) {
+  return MapFrom(&entries);
+}
 
 Value Value::MapFrom(MapEntries* entries) {
   // A repeated key keeps its first value: repeats go before the entries
@@ -600,13 +630,15 @@ bool Value::TakeEntries(MapEntries* out) {
   auto* data = static_cast<MapData*>(u_.heap);
   out->clear();
   out->reserve(data->size);
-  for (uint32_t i = 0; i < data->size; ++i) out->emplace_back(data->layout->keys()[i], std::move(data->data()[i]));
+  for (uint32_t i = 0; i < data->size; ++i)
+    out->emplace_back(data->layout->keys()[i], std::move(data->data()[i]));
   data->DestroyElements();
   return true;
 }
 
 bool Value::TakeItems(std::vector<Value>* out) {
-  if (kind() != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1) return false;
+  if (kind() != ValueKind::kList || u_.heap->refs.load(std::memory_order_acquire) != 1)
+    return false;
   static_cast<ListData*>(u_.heap)->TakeItems(out);
   return true;
 }
@@ -725,15 +757,23 @@ std::string Quote(std::string_view s) {
 
 std::string Value::ToString() const {
   switch (kind()) {
-    case ValueKind::kNull: return "null";
-    case ValueKind::kBool: return u_.b ? "true" : "false";
-    case ValueKind::kInt: return std::to_string(u_.i);
-    case ValueKind::kDouble: return FormatDouble(u_.d);
+    case ValueKind::kNull:
+      return "null";
+    case ValueKind::kBool:
+      return u_.b ? "true" : "false";
+    case ValueKind::kInt:
+      return std::to_string(u_.i);
+    case ValueKind::kDouble:
+      return FormatDouble(u_.d);
     case ValueKind::kString:
-    case ValueKind::kError: return std::string(string_value());
-    case ValueKind::kDate: return FormatDate(u_.i);
-    case ValueKind::kDuration: return FormatDuration(u_.i);
-    case ValueKind::kQuantity: return FormatQuantity(quantity_value());
+    case ValueKind::kError:
+      return std::string(string_value());
+    case ValueKind::kDate:
+      return FormatDate(u_.i);
+    case ValueKind::kDuration:
+      return FormatDuration(u_.i);
+    case ValueKind::kQuantity:
+      return FormatQuantity(quantity_value());
     case ValueKind::kList: {
       std::string out = "[";
       for (size_t i = 0; i < items().size(); ++i) {
@@ -742,7 +782,8 @@ std::string Value::ToString() const {
       }
       return out + "]";
     }
-    case ValueKind::kNative: return native()->Plain().ToString();
+    case ValueKind::kNative:
+      return native()->Plain().ToString();
     case ValueKind::kMap: {
       std::string_view id = Id();
       if (!id.empty()) return std::string(id);
@@ -762,7 +803,9 @@ namespace {
 void AppendLiteral(const Value& v, size_t limit, std::string* out) {
   if (out->size() > limit) return;
   switch (v.kind()) {
-    case ValueKind::kString: *out += Quote(v.string_value()); return;
+    case ValueKind::kString:
+      *out += Quote(v.string_value());
+      return;
     case ValueKind::kList:
       *out += "[";
       for (size_t i = 0; i < v.items().size() && out->size() <= limit; ++i) {
@@ -780,13 +823,18 @@ void AppendLiteral(const Value& v, size_t limit, std::string* out) {
       }
       *out += "}";
       return;
-    case ValueKind::kNative: AppendLiteral(v.native()->Plain(), limit, out); return;
-    default: *out += v.ToString();
+    case ValueKind::kNative:
+      AppendLiteral(v.native()->Plain(), limit, out);
+      return;
+    default:
+      *out += v.ToString();
   }
 }
 }  // namespace
 
-std::string Value::ToLiteral() const { return ToLiteral(std::string::npos); }
+std::string Value::ToLiteral() const {
+  return ToLiteral(std::string::npos);
+}
 
 std::string Value::ToLiteral(size_t max_chars) const {
   std::string out;
@@ -805,17 +853,25 @@ bool operator==(const Value& a, const Value& b) {
   }
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case ValueKind::kNull: return true;
-    case ValueKind::kBool: return a.u_.b == b.u_.b;
+    case ValueKind::kNull:
+      return true;
+    case ValueKind::kBool:
+      return a.u_.b == b.u_.b;
     case ValueKind::kInt:
     case ValueKind::kDate:
-    case ValueKind::kDuration: return a.u_.i == b.u_.i;
-    case ValueKind::kQuantity: return a.quantity_value() == b.quantity_value();
-    case ValueKind::kDouble: return a.u_.d == b.u_.d;
+    case ValueKind::kDuration:
+      return a.u_.i == b.u_.i;
+    case ValueKind::kQuantity:
+      return a.quantity_value() == b.quantity_value();
+    case ValueKind::kDouble:
+      return a.u_.d == b.u_.d;
     case ValueKind::kString:
-    case ValueKind::kError: return a.string_value() == b.string_value();
-    case ValueKind::kList: return std::equal(a.items().begin(), a.items().end(), b.items().begin(), b.items().end());
-    case ValueKind::kNative: return a.u_.heap == b.u_.heap || a.native()->Plain() == b.native()->Plain();
+    case ValueKind::kError:
+      return a.string_value() == b.string_value();
+    case ValueKind::kList:
+      return std::equal(a.items().begin(), a.items().end(), b.items().begin(), b.items().end());
+    case ValueKind::kNative:
+      return a.u_.heap == b.u_.heap || a.native()->Plain() == b.native()->Plain();
     case ValueKind::kMap: {
       if (a.entries().size() != b.entries().size()) return false;
       if (a.SameKeys(b)) {

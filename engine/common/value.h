@@ -72,7 +72,7 @@ class Key {
 
   const std::string& str() const { return *text_; }
   operator const std::string&() const { return *text_; }  // NOLINT: a key reads as its text
-  operator std::string_view() const { return *text_; }     // NOLINT
+  operator std::string_view() const { return *text_; }    // NOLINT
   bool empty() const { return text_->empty(); }
   const std::string* address() const { return text_; }
 
@@ -210,9 +210,9 @@ class Value {
   double double_value() const { return u_.d; }
   capops::Quantity quantity_value() const { return {u_.i, dimension()}; }
   std::string_view string_value() const;  // kString and kError (the message)
-  ListView items() const;                   // kList
-  MapView entries() const;                  // kMap
-  const Native* native() const;             // kNative, else nullptr
+  ListView items() const;                 // kList
+  MapView entries() const;                // kMap
+  const Native* native() const;           // kNative, else nullptr
 
   /// Moves the entries of a map (the items of a list) into `*out` when this
   /// Value is their only holder, leaving it empty; false, and nothing moved,
@@ -273,7 +273,8 @@ class Value {
   /// while the value lives.
   std::pair<uint64_t, uint64_t> Identity() const {
     if (on_heap()) return {static_cast<uint64_t>(kind()), reinterpret_cast<uintptr_t>(u_.heap)};
-    return {static_cast<uint64_t>(kind()) | static_cast<uint64_t>(dimension()) << 8, static_cast<uint64_t>(u_.i)};
+    return {static_cast<uint64_t>(kind()) | static_cast<uint64_t>(dimension()) << 8,
+            static_cast<uint64_t>(u_.i)};
   }
 
   /// Structural equality across kinds of the same family (int == double
@@ -292,14 +293,15 @@ class Value {
 
   bool on_heap() const {
     ValueKind k = kind();
-    return k == ValueKind::kString || k == ValueKind::kError || k == ValueKind::kList || k == ValueKind::kMap ||
-           k == ValueKind::kNative;
+    return k == ValueKind::kString || k == ValueKind::kError || k == ValueKind::kList ||
+           k == ValueKind::kMap || k == ValueKind::kNative;
   }
   void Retain() const {
     if (on_heap()) u_.heap->refs.fetch_add(1, std::memory_order_relaxed);
   }
   void Release() {
-    if (!borrowed() && on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) Destroy();
+    if (!borrowed() && on_heap() && u_.heap->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      Destroy();
   }
   void Destroy();
   void Swap(Value& other) noexcept {
@@ -404,8 +406,10 @@ class MapView {
   class Iterator;
 
   MapView() = default;
-  MapView(const MapEntries& pairs) : pairs_(pairs.data()), size_(pairs.size()) {}  // NOLINT: entries are a view
-  MapView(const Key* keys, const Value* values, size_t size) : keys_(keys), values_(values), size_(size) {}
+  MapView(const MapEntries& pairs)
+      : pairs_(pairs.data()), size_(pairs.size()) {}  // NOLINT: entries are a view
+  MapView(const Key* keys, const Value* values, size_t size)
+      : keys_(keys), values_(values), size_(size) {}
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   Entry operator[](size_t i) const {
@@ -438,8 +442,11 @@ class MapView::Iterator {
   size_t at_;
 };
 
-inline MapView::Iterator MapView::begin() const { return {*this, 0}; }
-inline MapView::Iterator MapView::end() const { return {*this, size_}; }
-
+inline MapView::Iterator MapView::begin() const {
+  return {*this, 0};
+}
+inline MapView::Iterator MapView::end() const {
+  return {*this, size_};
+}
 
 }  // namespace capops

@@ -8,16 +8,19 @@
 namespace capops::eval {
 
 Value Budget::Error() const {
-  if (memory_) return Value::Error("evaluation budget of " + std::to_string(max_bytes_) + " bytes exceeded");
+  if (memory_)
+    return Value::Error("evaluation budget of " + std::to_string(max_bytes_) + " bytes exceeded");
   return Value::Error("evaluation budget of " + std::to_string(max_steps_) + " steps exceeded");
 }
 
 const char* Budget::Help() const {
   if (memory_) {
-    return "raise the budget with `--max-memory`, or build smaller values: every string, list and map the rule "
+    return "raise the budget with `--max-memory`, or build smaller values: every string, list and "
+           "map the rule "
            "builds counts";
   }
-  return "raise the budget with `--max-steps`, or bound the rule's loops and the lengths of the strings it scans";
+  return "raise the budget with `--max-steps`, or bound the rule's loops and the lengths of the "
+         "strings it scans";
 }
 
 // Iterative: a value built by nesting calls may be deep.
@@ -29,7 +32,8 @@ uint64_t Extent(const Value& v, uint64_t limit) {
   auto add = [&](const Value& x) {
     total += kNode;
     if (x.is(ValueKind::kString) || x.is(ValueKind::kError)) total += 2 * x.string_value().size();
-    return (x.is(ValueKind::kList) && !x.items().empty()) || (x.is(ValueKind::kMap) && !x.entries().empty());
+    return (x.is(ValueKind::kList) && !x.items().empty()) ||
+           (x.is(ValueKind::kMap) && !x.entries().empty());
   };
   struct Frame {
     const Value* parent;
@@ -79,7 +83,8 @@ bool Render(const Value& v, Budget* budget, std::string* out) {
 
 bool ChargeDeepEquality(const Value& a, const Value& b, Budget* budget) {
   uint64_t left = budget->steps_left();
-  uint64_t limit = left > UINT64_MAX / Budget::kBytesPerStep ? UINT64_MAX : left * Budget::kBytesPerStep;
+  uint64_t limit =
+      left > UINT64_MAX / Budget::kBytesPerStep ? UINT64_MAX : left * Budget::kBytesPerStep;
   uint64_t work = Extent(a, limit);
   if (work > limit) return budget->Steps(UINT64_MAX);  // more than is left, whatever the rounding
   return budget->Scan(std::min(work, Extent(b, work)));

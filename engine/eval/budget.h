@@ -89,9 +89,15 @@ class Budget {
 };
 
 /// What building a value costs, in bytes: about its heap block.
-inline uint64_t StringBytes(uint64_t chars) { return 16 + chars; }
-inline uint64_t ListBytes(uint64_t items) { return 16 + 16 * items; }
-inline uint64_t MapBytes(uint64_t entries) { return 16 + 24 * entries; }
+inline uint64_t StringBytes(uint64_t chars) {
+  return 16 + chars;
+}
+inline uint64_t ListBytes(uint64_t items) {
+  return 16 + 16 * items;
+}
+inline uint64_t MapBytes(uint64_t entries) {
+  return 16 + 24 * entries;
+}
 
 /// An upper bound on the bytes of `v.ToString()` and on the work of
 /// comparing `v` with another value, found without rendering it: every

@@ -40,8 +40,9 @@ struct Outcome {
 // Evaluates `expr` once per allocation `a` (the last one's value is shown)
 // under the given budgets.
 Outcome Run(const std::string& expr, uint64_t max_memory, uint64_t max_steps = 20'000'000) {
-  auto c = CompilePolicy(std::string(kHelpers) + "@id(\"T\") rule r {\n  for a in plan.allocations\n  let v = " +
-                             expr + "\n  deny \"{v}\"\n}\n",
+  auto c = CompilePolicy(std::string(kHelpers) +
+                             "@id(\"T\") rule r {\n  for a in plan.allocations\n  let v = " + expr +
+                             "\n  deny \"{v}\"\n}\n",
                          false);
   if (!c->ok) return {"compile error: " + c->diagnostics[0].message, ""};
   c->engine.options().eval.max_memory = max_memory;
@@ -60,12 +61,12 @@ constexpr uint64_t kMiB = 1 << 20;
 TEST_CASE("values that would pass the memory budget are refused before they are built", "[eval]") {
   const std::string refused = "error: evaluation budget of 1048576 bytes exceeded";
   for (const char* expr : {
-           "size(x256(x256(x256(a.id))))",                         // a string doubled: 32 MiB
-           "size(l256(l256([a.id])))",                             // a list doubled: 64 K items
-           "size(string(m256(m256(a.id))))",                       // 4^8 copies of the id, as text
-           "m256(m256(a.id))",                                     // ... as a message shows it
-           "l256(l4([x256(x4(a.id))])).join(',').size()",          // 1024 strings of 2 KiB joined
-           "size(l256(l4([x256(x4(a.id))])).map(s, s + s))",       // a comprehension's strings
+           "size(x256(x256(x256(a.id))))",                    // a string doubled: 32 MiB
+           "size(l256(l256([a.id])))",                        // a list doubled: 64 K items
+           "size(string(m256(m256(a.id))))",                  // 4^8 copies of the id, as text
+           "m256(m256(a.id))",                                // ... as a message shows it
+           "l256(l4([x256(x4(a.id))])).join(',').size()",     // 1024 strings of 2 KiB joined
+           "size(l256(l4([x256(x4(a.id))])).map(s, s + s))",  // a comprehension's strings
            "size(l256(l4([x256(x4(a.id))])).map(s, s.upperAscii()))",
        }) {
     INFO(expr);
@@ -80,14 +81,16 @@ TEST_CASE("values that would pass the memory budget are refused before they are 
 TEST_CASE("work on long strings and lists counts steps", "[eval]") {
   // A quarter megabyte searched for a long needle costs 16k steps: 256
   // searches pass a budget of 1M.
-  std::string scans = "l256(['a']).filter(i, x256(x256(x4('b'))).contains(x256('b') + a.id + i)).size()";
+  std::string scans =
+      "l256(['a']).filter(i, x256(x256(x4('b'))).contains(x256('b') + a.id + i)).size()";
   Outcome o = Run(scans, 4096 * kMiB, 1'000'000);
   CHECK(o.value == "error: evaluation budget of 1000000 steps exceeded");
   CHECK(o.help.find("`--max-steps`") != std::string::npos);
   CHECK(Run(scans, 4096 * kMiB, 100'000'000).value == "0");
   // Comparing lists that share their parts costs their whole extent.
-  CHECK(Run("m256(m256(m256(a.id))) == m256(m256(m256(a.id + '')))", 4096 * kMiB, 1'000'000).value ==
-        "error: evaluation budget of 1000000 steps exceeded");
+  CHECK(
+      Run("m256(m256(m256(a.id))) == m256(m256(m256(a.id + '')))", 4096 * kMiB, 1'000'000).value ==
+      "error: evaluation budget of 1000000 steps exceeded");
   CHECK(Run("m256(a.id) == m256(a.id + '')", 4096 * kMiB, 1'000'000).value == "true");
   CHECK(Run("a.id in l256(l256([a.id + 'x']))", 4096 * kMiB, 10'000).value ==
         "error: evaluation budget of 10000 steps exceeded");
@@ -96,8 +99,10 @@ TEST_CASE("work on long strings and lists counts steps", "[eval]") {
 TEST_CASE("a long needle is found in linear time, and where find finds it", "[eval]") {
   // 64K `a`s then `b`, in a megabyte of `a`s ending in that needle: a plain
   // search compares the needle at every place (billions of compares).
-  CHECK(Run("x256(x256(x4(x4('a')))).contains(x256(x256('a')) + 'b')", 4096 * kMiB).value == "false");
-  CHECK(Run("(x256(x256(x4(x4('a')))) + 'b').contains(x256(x256('a')) + 'b')", 4096 * kMiB).value == "true");
+  CHECK(Run("x256(x256(x4(x4('a')))).contains(x256(x256('a')) + 'b')", 4096 * kMiB).value ==
+        "false");
+  CHECK(Run("(x256(x256(x4(x4('a')))) + 'b').contains(x256(x256('a')) + 'b')", 4096 * kMiB).value ==
+        "true");
   // Against std::string::find on random texts of two letters.
   std::mt19937 random(7);
   auto text_of = [&](size_t n) {
@@ -111,7 +116,8 @@ TEST_CASE("a long needle is found in linear time, and where find finds it", "[ev
     std::string haystack = text_of(200 + random() % 200);
     std::string needle = random() % 2 != 0 ? haystack.substr(random() % 150, 17 + random() % 40)
                                            : text_of(17 + random() % 10);
-    checks += std::string(checks.empty() ? "" : " + ") + "('" + haystack + "'.contains('" + needle + "') ? 'y' : 'n')";
+    checks += std::string(checks.empty() ? "" : " + ") + "('" + haystack + "'.contains('" + needle +
+              "') ? 'y' : 'n')";
     expected += haystack.find(needle) != std::string::npos ? 'y' : 'n';
   }
   CHECK(Run(checks, 4096 * kMiB).value == expected);
@@ -123,7 +129,8 @@ TEST_CASE("a computed pattern's cost is charged before it runs", "[eval]") {
   Outcome o = Run("x256(x256(x4(x4('a')))).matches(x256(x4(x4('a'))) + a.id)", 4096 * kMiB);
   CHECK(o.value == "error: evaluation budget of 20000000 steps exceeded");
   CHECK(Run("x256(x4(x4('a'))).matches('^a+$')", 4096 * kMiB).value == "true");
-  CHECK(Run("'x'.matches('(' + a.id)", 4096 * kMiB).value.rfind("error: invalid regular expression `(a", 0) == 0);
+  CHECK(Run("'x'.matches('(' + a.id)", 4096 * kMiB)
+            .value.rfind("error: invalid regular expression `(a", 0) == 0);
 }
 
 TEST_CASE("an error about a long text quotes its start", "[eval]") {
@@ -141,13 +148,15 @@ TEST_CASE("a budget spent where no error reaches a clause is still reported", "[
   where a.id == "a2" && size(x256(x256(x4(a.id)))) > 0
   deny "x"
 }
-)", false);
+)",
+                         false);
   REQUIRE(c->ok);
   c->engine.options().eval.max_memory = 2 * kMiB;
   LintReport r = LintText(*c, kPlan, kInventory);
   CHECK(r.violations.size() == 1);
   REQUIRE(r.errors.size() == 1);
-  CHECK(r.errors[0].message == "rule `T` could not be evaluated: evaluation budget of 2097152 bytes exceeded");
+  CHECK(r.errors[0].message ==
+        "rule `T` could not be evaluated: evaluation budget of 2097152 bytes exceeded");
   CHECK(r.errors[0].help.find("`--max-memory`") != std::string::npos);
 }
 
@@ -156,7 +165,8 @@ TEST_CASE("a standalone expression's value must fit the budget as text", "[eval]
   REQUIRE(c->ok);
   c->engine.options().eval.max_memory = kMiB;
   // A few hundred bytes of maps, 4^12 leaves as text.
-  Engine::ExpressionResult big = c->engine.EvaluateExpression("m256(m256(m256('a')))", Facts{}, false);
+  Engine::ExpressionResult big =
+      c->engine.EvaluateExpression("m256(m256(m256('a')))", Facts{}, false);
   REQUIRE(big.compiled);
   CHECK(big.value.string_value() == "evaluation budget of 1048576 bytes exceeded");
   Engine::ExpressionResult small = c->engine.EvaluateExpression("m256('a')", Facts{}, false);

@@ -43,14 +43,15 @@ class PatternCache {
 
 /// What a built-in uses besides its arguments.
 struct BuiltinContext {
-  Budget* budget;           // charged with the work and the values of the call
-  PatternCache* patterns;   // for patterns computed at run time
+  Budget* budget;                        // charged with the work and the values of the call
+  PatternCache* patterns;                // for patterns computed at run time
   const plan::Regex* literal = nullptr;  // `matches` of a literal pattern: compiled by the planner
 };
 
 /// Calls a built-in on evaluated arguments (receiver first for methods).
 /// Argument errors were already propagated by the caller. Once the budget
 /// is spent, the result is `context.budget->Error()`.
-Value CallBuiltin(check::FunctionId id, const std::vector<Value>& args, const BuiltinContext& context);
+Value CallBuiltin(check::FunctionId id, const std::vector<Value>& args,
+                  const BuiltinContext& context);
 
 }  // namespace capops::eval

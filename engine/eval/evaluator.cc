@@ -46,28 +46,32 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
   std::vector<Value> values;
   Facts none;
   for (const check::ParamInfo& p : program.params) {
-    ExprEvaluator eval(program, program.tables[p.module], values, none, sources, p.slot_count, 1'000'000,
-                       EvalOptions().max_memory);
+    ExprEvaluator eval(program, program.tables[p.module], values, none, sources, p.slot_count,
+                       1'000'000, EvalOptions().max_memory);
     Value v = eval.Eval(*p.decl->default_value);
     if (eval.out_of_budget()) v = eval.budget().Error();
     if (v.is_error()) {
-      diagnostics->Error(sources.Resolve(p.decl->default_value->span),
-                         "param `" + p.decl->name + "` has no value: " + std::string(v.string_value()));
+      diagnostics->Error(
+          sources.Resolve(p.decl->default_value->span),
+          "param `" + p.decl->name + "` has no value: " + std::string(v.string_value()));
     }
     values.push_back(std::move(v));
   }
   return values;
 }
 
-EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
-                        const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
+EvalResult EvaluateRule(const check::Program& program, size_t rule,
+                        const std::vector<Value>& params, const Facts& facts,
+                        const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
   std::unique_ptr<RunObserver> observer = ObserverFor(options);
-  RuleRun(program, rule, params, facts, sources, options, nullptr, nullptr, &result, observer.get()).Run();
+  RuleRun(program, rule, params, facts, sources, options, nullptr, nullptr, &result, observer.get())
+      .Run();
   return result;
 }
 
-std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
+std::vector<EvalResult> EvaluateRules(const check::Program& program,
+                                      const std::vector<size_t>& rules,
                                       const std::vector<Value>& params, const Facts& facts,
                                       const SourceManager& sources, const EvalOptions& options,
                                       SharedIndexes* indexes) {
@@ -83,14 +87,16 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::vector<size_t>>> passes;
   for (size_t i = 0; i < rules.size(); ++i) {
     observers.push_back(ObserverFor(options));
-    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options, &id_hints, indexes,
-                                             &results[i], observers.back().get()));
+    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options,
+                                             &id_hints, indexes, &results[i],
+                                             observers.back().get()));
     if (!runs[i]->OpenLoop(&ranges[i])) {
       runs[i]->Run();
       continue;
     }
     auto list = ranges[i].Identity();
-    auto it = std::find_if(passes.begin(), passes.end(), [&](const auto& p) { return p.first == list; });
+    auto it =
+        std::find_if(passes.begin(), passes.end(), [&](const auto& p) { return p.first == list; });
     if (it == passes.end()) it = passes.insert(passes.end(), {list, {}});
     it->second.push_back(i);
   }
@@ -122,13 +128,14 @@ void SortResult(const SourceManager& sources, EvalResult* result) {
 void AppendResult(EvalResult part, EvalResult* whole) {
   whole->steps += part.steps;
   whole->bytes += part.bytes;
-  whole->violations.insert(whole->violations.end(), std::make_move_iterator(part.violations.begin()),
+  whole->violations.insert(whole->violations.end(),
+                           std::make_move_iterator(part.violations.begin()),
                            std::make_move_iterator(part.violations.end()));
   whole->errors.Append(part.errors);
 }
 
-EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params, const Facts& facts,
-                    const SourceManager& sources, const EvalOptions& options) {
+EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params,
+                    const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
   std::vector<size_t> rules(program.rules.size());
   for (size_t r = 0; r < rules.size(); ++r) rules[r] = r;

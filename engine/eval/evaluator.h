@@ -41,15 +41,15 @@
 #include <vector>
 
 #include "engine/check/checker.h"
-#include "engine/plan/plan.h"
 #include "engine/eval/result.h"
+#include "engine/plan/plan.h"
 
 namespace capops::eval {
 
 class SharedIndexes;
 
 struct EvalOptions {
-  bool trace = false;             // record each `where` clause's sub-expression values
+  bool trace = false;  // record each `where` clause's sub-expression values
   /// Steps per rule and fact set (Engine::Lint: per MiB of facts): an
   /// expression evaluated is one, and work on long strings and lists one
   /// per 64 bytes it reads or writes (engine/eval/budget.h).
@@ -57,7 +57,7 @@ struct EvalOptions {
   /// Bytes of strings, lists and maps one rule may build over one fact set:
   /// a value that would pass it is refused before it is built.
   uint64_t max_memory = uint64_t{256} << 20;
-  size_t max_errors_per_rule = 20;  // rule errors reported per rule, then a count
+  size_t max_errors_per_rule = 20;        // rule errors reported per rule, then a count
   size_t max_violations_per_rule = 1000;  // then the rule stops, and says so
   /// When set, each `where` outcome is counted here (for `capops-lint test
   /// --coverage`); null costs nothing. Not thread-safe: one evaluation at a time.
@@ -96,8 +96,9 @@ EvalResult Evaluate(const check::Program& program, const std::vector<Value>& par
 /// independent: several may run at once on different threads (without
 /// `options.coverage`). Evaluate = AppendResult of each rule in order, then
 /// SortResult.
-EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::vector<Value>& params,
-                        const Facts& facts, const SourceManager& sources, const EvalOptions& options);
+EvalResult EvaluateRule(const check::Program& program, size_t rule,
+                        const std::vector<Value>& params, const Facts& facts,
+                        const SourceManager& sources, const EvalOptions& options);
 /// Several rules of Evaluate, each result as EvaluateRule gives it (in the
 /// order of `rules`). Planned rules that open with a `for` over the same
 /// list share one pass over it: each item's facts are read once for all
@@ -105,7 +106,8 @@ EvalResult EvaluateRule(const check::Program& program, size_t rule, const std::v
 /// Join indexes by a field are built in `*indexes` when given, shared with
 /// the other calls given it (on any thread: engine/eval/shared_indexes.h),
 /// else for this call alone.
-std::vector<EvalResult> EvaluateRules(const check::Program& program, const std::vector<size_t>& rules,
+std::vector<EvalResult> EvaluateRules(const check::Program& program,
+                                      const std::vector<size_t>& rules,
                                       const std::vector<Value>& params, const Facts& facts,
                                       const SourceManager& sources, const EvalOptions& options,
                                       SharedIndexes* indexes = nullptr);
@@ -117,8 +119,9 @@ void SortResult(const SourceManager& sources, EvalResult* result);
 /// memory budget: it is there to be printed); `trace` (if not null)
 /// receives every sub-expression's value.
 Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables,
-                         uint32_t slot_count, const syntax::Expr& expr, const std::vector<Value>& params,
-                         const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+                         uint32_t slot_count, const syntax::Expr& expr,
+                         const std::vector<Value>& params, const Facts& facts,
+                         const SourceManager& sources, const EvalOptions& options,
                          std::vector<TraceValue>* trace);
 
 /// Why a rule did or did not fire for one fact (`--why-not`).
@@ -127,19 +130,20 @@ struct WhyNotOutcome {
   bool fired = false;              // the rule fires for this binding
   std::string failed_clause;       // otherwise: the first clause that was false or erred
   SourceLoc clause_loc;
-  std::string error;               // set when that clause erred rather than being false
-  TraceStep trace;                 // the failing clause, traced
+  std::string error;  // set when that clause erred rather than being false
+  TraceStep trace;    // the failing clause, traced
 };
 
 struct WhyNotResult {
-  bool in_domain = false;  // some `for` of the rule ranges over the fact
+  bool in_domain = false;               // some `for` of the rule ranges over the fact
   std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact, capped
 };
 
 /// Replays `rule` over `facts`, following only the bindings in which a `for`
 /// variable is the fact `focus` selects (the first `for` whose items match).
-WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule, const std::vector<Value>& params,
-                    const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
+                    const std::vector<Value>& params, const Facts& facts,
+                    const SourceManager& sources, const EvalOptions& options,
                     const std::function<bool(const Value&)>& focus);
 
 }  // namespace capops::eval

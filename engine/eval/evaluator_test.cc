@@ -16,8 +16,8 @@ namespace capops::eval {
 namespace {
 
 using testing::CompilePolicy;
-using testing::LintText;
 using testing::Lines;
+using testing::LintText;
 using testing::Messages;
 
 const char* kPlan = R"(apiVersion: capops.dev/v1
@@ -45,12 +45,15 @@ std::string ValueIn(const std::string& expr, bool typed, const char* plan, const
   auto c = CompilePolicy("@id(\"T\") rule r {\n  let v = " + expr + "\n  deny \"{v}\"\n}\n", typed);
   if (!c->ok) return "compile error: " + c->diagnostics[0].message;
   LintReport r = LintText(*c, plan, inventory);
-  if (!r.errors.empty()) return "error: " + r.errors[0].message.substr(r.errors[0].message.find(": ") + 2);
+  if (!r.errors.empty())
+    return "error: " + r.errors[0].message.substr(r.errors[0].message.find(": ") + 2);
   REQUIRE(r.violations.size() == 1);
   return r.violations[0].message;
 }
 
-std::string ValueOf(const std::string& expr) { return ValueIn(expr, false, kPlan, kInventory); }
+std::string ValueOf(const std::string& expr) {
+  return ValueIn(expr, false, kPlan, kInventory);
+}
 
 TEST_CASE("arithmetic and comparison", "[eval]") {
   CHECK(ValueOf("1 + 2 * 3") == "7");
@@ -62,7 +65,8 @@ TEST_CASE("arithmetic and comparison", "[eval]") {
   CHECK(ValueOf("1 / 0") == "error: division by zero");
   CHECK(ValueOf("9223372036854775807 + 1") == "error: integer overflow");
   CHECK(ValueOf("1 < 2 && 'a' < 'b'") == "true");
-  CHECK(ValueOf("plan.demands[0].gpus < plan.demands[0].slice") == "error: cannot compare int with string");
+  CHECK(ValueOf("plan.demands[0].gpus < plan.demands[0].slice") ==
+        "error: cannot compare int with string");
   CHECK(ValueOf("1 == 1.0") == "true");
   CHECK(ValueOf("plan.demands[0].gpus == plan.demands[0].slice") == "false");
   CHECK(ValueOf("2 in [1, 2]") == "true");
@@ -78,8 +82,10 @@ TEST_CASE("quantities, durations and dates with units", "[eval]") {
   CHECK(ValueOf("80GiB * 2") == "160GiB");
   CHECK(ValueOf("80GiB / 40GiB") == "2");
   CHECK(ValueOf("80GiB > 40TB") == "false");
-  CHECK(ValueOf("plan.dataset.memory + plan.dataset.bandwidth") == "error: no operator `+` for bytes and bytes/s");
-  CHECK(ValueOf("plan.dataset.memory < plan.dataset.bandwidth") == "error: cannot compare bytes with bytes/s");
+  CHECK(ValueOf("plan.dataset.memory + plan.dataset.bandwidth") ==
+        "error: no operator `+` for bytes and bytes/s");
+  CHECK(ValueOf("plan.dataset.memory < plan.dataset.bandwidth") ==
+        "error: cannot compare bytes with bytes/s");
   CHECK(ValueOf("plan.demands[1].window.start + plan.demands[1].window.duration") == "2027-04-17");
   CHECK(ValueOf("2027-04-26 - 2027-04-12") == "14d");
   CHECK(ValueOf("2027-04-12 + 8h") == "error: a date moves only by whole days, not by 8h");
@@ -95,7 +101,8 @@ TEST_CASE("keyed lookup by id, and dangling references fail closed", "[eval]") {
 }
 
 TEST_CASE("missing fields are errors with did-you-mean, has() tests presence", "[eval]") {
-  CHECK(ValueOf("plan.demands[0].gpu") == "error: `explore` has no field `gpu` (did you mean `gpus`?)");
+  CHECK(ValueOf("plan.demands[0].gpu") ==
+        "error: `explore` has no field `gpu` (did you mean `gpus`?)");
   CHECK(ValueOf("has(plan.demands[0].window)") == "false");
   CHECK(ValueOf("has(plan.demands[1].window)") == "true");
   CHECK(ValueOf("plan.demands[0].gpus.x") == "error: cannot read field `x` of int");
@@ -110,8 +117,10 @@ TEST_CASE("conditional list elements are kept only when their condition holds", 
   // the condition is the list's error; so is a condition that is no bool.
   CHECK(ValueOf("[plan.demands[0].window.start if has(plan.demands[0].window)]") == "[]");
   CHECK(ValueOf("[1 if plan.nope]").rfind("error: ", 0) == 0);
-  CHECK(ValueOf("[1 if plan.demands[0].gpus]") == "error: the condition of a list element must be a bool, not int");
-  CHECK(ValueOf("{'x' if true}") == "compile error: cannot parse `{`x` if`");  // sets have no conditional elements
+  CHECK(ValueOf("[1 if plan.demands[0].gpus]") ==
+        "error: the condition of a list element must be a bool, not int");
+  CHECK(ValueOf("{'x' if true}") ==
+        "compile error: cannot parse `{`x` if`");  // sets have no conditional elements
 }
 
 TEST_CASE("let inside an expression binds a value for its body", "[eval]") {
@@ -125,20 +134,24 @@ TEST_CASE("let inside an expression binds a value for its body", "[eval]") {
   CHECK(ValueOf("let x = 1 / 0; x + 1") == "error: division by zero");
   CHECK(ValueOf("let x = 1 / 0; false && x > 1") == "false");
   // Rebound on each item, including under a remembered comprehension.
-  CHECK(ValueOf("[1, 2, 1].map(a, let b = a + 1; [1, 2, 3].filter(c, c > b).size())") == "[1, 0, 1]");
+  CHECK(ValueOf("[1, 2, 1].map(a, let b = a + 1; [1, 2, 3].filter(c, c > b).size())") ==
+        "[1, 0, 1]");
 }
 
 TEST_CASE("optional selection: a.?b, orValue and hasValue", "[eval]") {
   CHECK(ValueOf("plan.demands[0].?window.hasValue()") == "false");
   CHECK(ValueOf("plan.demands[1].?window.hasValue()") == "true");
   CHECK(ValueOf("plan.demands[1].?window.?duration.orValue(1d)") == "5d");
-  CHECK(ValueOf("plan.demands[0].?window.?duration.orValue(1d)") == "1d");  // none stays none along a chain
+  CHECK(ValueOf("plan.demands[0].?window.?duration.orValue(1d)") ==
+        "1d");  // none stays none along a chain
   CHECK(ValueOf("plan.demands[1].?window.?end.orValue(2027-01-01)") == "2027-01-01");
   CHECK(ValueOf("plan.?dataset.?size.orValue(0B)") == "40TB");
   CHECK(ValueOf("(true ? plan.demands[1].?gpus : plan.demands[0].?gpus).orValue(0)") == "16");
   CHECK(ValueOf("plan.demands[0].gpus.?x.hasValue()") == "error: cannot read field `x` of int");
-  CHECK(ValueOf("plan.?nope.orValue(plan.nope2)").rfind("error: ", 0) == 0);  // the default is evaluated
-  CHECK(ValueOf("plan.demands[0].?gpus") == "compile error: `v` is `optional<any>` where a value is needed");
+  CHECK(ValueOf("plan.?nope.orValue(plan.nope2)").rfind("error: ", 0) ==
+        0);  // the default is evaluated
+  CHECK(ValueOf("plan.demands[0].?gpus") ==
+        "compile error: `v` is `optional<any>` where a value is needed");
 }
 
 TEST_CASE("&& and || short-circuit and absorb errors like CEL", "[eval]") {
@@ -165,9 +178,11 @@ TEST_CASE("macros and aggregates", "[eval]") {
   CHECK(ValueOf("max([])") == "error: `max` of an empty list");
   // An error in one element does not matter when another decides `exists`.
   CHECK(ValueOf("[plan.demands[0].gpus, plan.demands[0].slice].exists(x, x > 0)") == "true");
-  CHECK(ValueOf("[plan.demands[0].gpus, plan.demands[0].slice].all(x, x > 0)") == "error: cannot compare string with int");
+  CHECK(ValueOf("[plan.demands[0].gpus, plan.demands[0].slice].all(x, x > 0)") ==
+        "error: cannot compare string with int");
   CHECK(ValueOf("{'a': 1}.all(k, k == 'a')") == "true");
-  CHECK(ValueOf("plan.allocations.all(x, x.gpus)") == "error: the condition of `all` must be a bool, not int");
+  CHECK(ValueOf("plan.allocations.all(x, x.gpus)") ==
+        "error: the condition of `all` must be a bool, not int");
 }
 
 TEST_CASE("user functions run in their own frame", "[eval]") {
@@ -177,7 +192,8 @@ fn total(xs: list<int>): int = sum(xs.map(x, x * 2))
   let v = overlap(1, 5, 4, 9) && !overlap(1, 2, 3, 4) && total([1, 2, 3]) == 12
   deny "{v}"
 }
-)", false);
+)",
+                         false);
   REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   LintReport r = LintText(*c, kPlan, kInventory);
   CHECK(Messages(r) == std::vector<std::string>{"true"});
@@ -187,7 +203,8 @@ TEST_CASE("string functions and regular expressions", "[eval]") {
   CHECK(ValueOf("'h100-80'.startsWith('h100')") == "true");
   CHECK(ValueOf("'h100-80'.matches('^h[0-9]+-80$')") == "true");
   // A literal pattern is checked at compile time; a computed one when it runs.
-  CHECK(ValueOf("'abc'.matches('(')").rfind("compile error: invalid regular expression `(`", 0) == 0);
+  CHECK(ValueOf("'abc'.matches('(')").rfind("compile error: invalid regular expression `(`", 0) ==
+        0);
   CHECK(ValueOf("'abc'.matches(plan.demands[0].slice + '(')")
             .rfind("error: invalid regular expression `exploration(`", 0) == 0);
   CHECK(ValueOf("size('héllo')") == "5");
@@ -207,10 +224,12 @@ TEST_CASE("a finding over computed values still shows the located fact it is abo
   for d in plan.demands
   deny at d.slice "{d.id}"
 }
-)", false);
+)",
+                         false);
   REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   LintReport r = LintText(*c, kPlan, kInventory);
-  auto v = std::find_if(r.violations.begin(), r.violations.end(), [](const Violation& x) { return x.rule_id == "T-GOV"; });
+  auto v = std::find_if(r.violations.begin(), r.violations.end(),
+                        [](const Violation& x) { return x.rule_id == "T-GOV"; });
   CHECK(Lines(r.errors) == std::vector<std::string>{});
   REQUIRE(v != r.violations.end());
   REQUIRE(v->evidence.size() == 2);
@@ -239,7 +258,8 @@ TEST_CASE("a rule yields a located violation per satisfying binding", "[eval]") 
   deny at a.pool "`{a.id}` uses `{p.id}`" because "b" fix "f"
 }
 param research: set<Slice> = {exploration, training}
-)", false);
+)",
+                         false);
   REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   LintReport r = LintText(*c, kPlan, kInventory);
   REQUIRE(Messages(r) == std::vector<std::string>{"`a1` uses `p-spare`"});
@@ -255,9 +275,10 @@ param research: set<Slice> = {exploration, training}
   CHECK(v.evidence[2].value == "p-spare");
   CHECK(v.evidence[2].loc.line == 4);
   // a3's pool does not exist: a located rule error, not a silent pass.
-  REQUIRE(Lines(r.errors) == std::vector<std::string>{
-                                 "9:35: rule `T-ALC` could not be evaluated: no item with id `p-missing` in "
-                                 "`inventory.pools`"});
+  REQUIRE(Lines(r.errors) ==
+          std::vector<std::string>{
+              "9:35: rule `T-ALC` could not be evaluated: no item with id `p-missing` in "
+              "`inventory.pools`"});
   CHECK(r.errors[0].code == "T-ALC");
   REQUIRE(r.errors[0].related.size() == 1);
   CHECK(r.errors[0].related[0].loc.line == 5);
@@ -270,7 +291,8 @@ TEST_CASE("warn statements, when guards and traces", "[eval]") {
   warn when a.gpus > 10 at a.gpus "{a.id} is big"
   deny when a.gpus <= 10 "{a.id} is medium"
 }
-)", false);
+)",
+                         false);
   REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   LintOptions traced;
   traced.trace = true;
@@ -296,7 +318,8 @@ TEST_CASE("traces show optionals as CEL writes them, and only the list elements 
   where d.?window.?duration.orValue(0d) > 1d || ['x' if d.gpus > 100, 'y'].size() > 5
   deny at d.id "{d.id}"
 }
-)", false);
+)",
+                         false);
   REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
   LintOptions traced;
   traced.trace = true;
@@ -304,9 +327,12 @@ TEST_CASE("traces show optionals as CEL writes them, and only the list elements 
   REQUIRE(Messages(r) == std::vector<std::string>{"train"});
   REQUIRE(r.violations[0].trace.size() == 1);
   std::vector<std::string> shown;
-  for (const TraceValue& v : r.violations[0].trace[0].values) shown.push_back(v.expr + " = " + v.value);
-  CHECK(std::find(shown.begin(), shown.end(), "d.?window.?duration = optional.of(5d)") != shown.end());
-  CHECK(std::find(shown.begin(), shown.end(), "d.?window.?duration.orValue(0d) = 5d") != shown.end());
+  for (const TraceValue& v : r.violations[0].trace[0].values)
+    shown.push_back(v.expr + " = " + v.value);
+  CHECK(std::find(shown.begin(), shown.end(), "d.?window.?duration = optional.of(5d)") !=
+        shown.end());
+  CHECK(std::find(shown.begin(), shown.end(), "d.?window.?duration.orValue(0d) = 5d") !=
+        shown.end());
   // A none, and a list that left an element out, as a trace shows them.
   auto none = CompilePolicy(R"(@id("T-N") rule none {
   for d in plan.demands
@@ -314,7 +340,8 @@ TEST_CASE("traces show optionals as CEL writes them, and only the list elements 
   where ['x' if d.gpus > 100, 'y'].size() == 1
   deny at d.id "{d.id}"
 }
-)", false);
+)",
+                            false);
   r = LintText(*none, kPlan, kInventory, traced);
   REQUIRE(Messages(r) == std::vector<std::string>{"explore"});
   shown.clear();
@@ -323,7 +350,8 @@ TEST_CASE("traces show optionals as CEL writes them, and only the list elements 
   }
   CHECK(std::find(shown.begin(), shown.end(), "d.?window = optional.none()") != shown.end());
   CHECK(std::find(shown.begin(), shown.end(), "d.gpus > 100 = false") != shown.end());
-  CHECK(std::find(shown.begin(), shown.end(), "['x' if d.gpus > 100, 'y'] = [\"y\"]") != shown.end());
+  CHECK(std::find(shown.begin(), shown.end(), "['x' if d.gpus > 100, 'y'] = [\"y\"]") !=
+        shown.end());
 }
 
 TEST_CASE("a let-bound optional is evidence as CEL writes it", "[eval]") {
@@ -333,15 +361,17 @@ TEST_CASE("a let-bound optional is evidence as CEL writes it", "[eval]") {
   let days = w.?duration
   deny at d.id "{d.id}"
 }
-)", false);
+)",
+                         false);
   LintReport r = LintText(*c, kPlan, kInventory);
   REQUIRE(r.violations.size() == 2);
   std::vector<std::string> evidence;
   for (const Violation& v : r.violations) {
     for (const Evidence& e : v.evidence) evidence.push_back(e.name + " = " + e.value);
   }
-  CHECK(evidence == std::vector<std::string>{"d = explore", "w = optional.none()", "days = optional.none()",
-                                             "d = train", "w = optional.of({start: 2027-04-12, duration: 5d})",
+  CHECK(evidence == std::vector<std::string>{"d = explore", "w = optional.none()",
+                                             "days = optional.none()", "d = train",
+                                             "w = optional.of({start: 2027-04-12, duration: 5d})",
                                              "days = optional.of(5d)"});
 }
 
@@ -350,13 +380,16 @@ TEST_CASE("a let-bound optional is evidence as CEL writes it", "[eval]") {
 // that went through every item rests on each of them.
 TEST_CASE("labels show the witness of a comprehension, not the items before it", "[eval]") {
   auto labels_of = [](const std::string& condition) {
-    auto c = CompilePolicy("@id(\"T-L\") rule r {\n  for d in plan.demands\n  where d.id == \"train\"\n  where " +
-                           condition + "\n  deny at d.id \"{d.id}\"\n}\n", false);
+    auto c = CompilePolicy(
+        "@id(\"T-L\") rule r {\n  for d in plan.demands\n  where d.id == \"train\"\n  where " +
+            condition + "\n  deny at d.id \"{d.id}\"\n}\n",
+        false);
     REQUIRE(testing::Lines(c->diagnostics) == std::vector<std::string>{});
     LintReport r = LintText(*c, kPlan, kInventory);
     REQUIRE(r.violations.size() == 1);
     std::vector<std::string> out;
-    for (const Label& l : r.violations[0].labels) out.push_back(std::to_string(l.loc.line) + ": " + l.message);
+    for (const Label& l : r.violations[0].labels)
+      out.push_back(std::to_string(l.loc.line) + ": " + l.message);
     return out;
   };
   // The bounds read `d` so that the comprehension is evaluated (and traced)
@@ -379,23 +412,26 @@ TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[
   where [1,2,3,4,5,6,7,8,9,10].map(i, [1,2,3,4,5,6,7,8,9,10].map(j, i * j * (a.gpus + b.gpus + x.gpus))).size() < 0
   deny "x"
 }
-)", false);
+)",
+                         false);
   REQUIRE(c->ok);
   c->engine.options().eval.max_steps = 5000;
   LintReport r = LintText(*c, kPlan, kInventory);
   CHECK(r.violations.empty());
   // Policy-located errors (file 1) sort before fact-located ones (plan.yaml).
-  CHECK(Lines(r.errors) == std::vector<std::string>{
-                               "5:9: rule `T-3` could not be evaluated: evaluation budget of 5000 steps exceeded",
-                               "4:45: rule `T-1` could not be evaluated: `where` needs a bool, not int",
-                               "5:40: rule `T-1` could not be evaluated: `where` needs a bool, not int",
-                               "10:10: rule `T-2` could not be evaluated: `for` needs a list, not map"});
+  CHECK(Lines(r.errors) ==
+        std::vector<std::string>{
+            "5:9: rule `T-3` could not be evaluated: evaluation budget of 5000 steps exceeded",
+            "4:45: rule `T-1` could not be evaluated: `where` needs a bool, not int",
+            "5:40: rule `T-1` could not be evaluated: `where` needs a bool, not int",
+            "10:10: rule `T-2` could not be evaluated: `for` needs a list, not map"});
 }
 
 TEST_CASE("skipped rules are not evaluated: no findings, no rule errors", "[eval]") {
   auto c = CompilePolicy(R"(@id("T-1") rule a { for d in plan.demands where d.gpus deny "x" }
 @id("T-2") rule b { for a in plan.allocations deny "{a.id}" }
-)", false);
+)",
+                         false);
   REQUIRE(c->ok);
   LintReport all = LintText(*c, kPlan, kInventory);
   REQUIRE_FALSE(all.errors.empty());  // T-1 fails on every demand
@@ -420,13 +456,15 @@ TEST_CASE("rules sharing a pass over a list find what each finds alone", "[eval]
 @id("T-3") rule c { for d in plan.demands where d.gpus deny "x" }
 @id("T-4") rule d { for a in plan.allocations for b in plan.allocations where a.id < b.id deny "{a.id} {b.id}" }
 @id("T-5") rule e { let n = size(plan.allocations) for a in plan.allocations where n > 2 deny "{a.id} of {n}" }
-)", false);
+)",
+                         false);
   REQUIRE(c->ok);
   Engine& engine = c->engine;
   engine.options().eval.max_violations_per_rule = 2;  // T-4 and T-1 stop early
   eval::Facts facts;
   Diagnostics problems;
-  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &facts, &problems));
+  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &facts,
+                           &problems));
   EvalOptions options = engine.options().eval;
   options.plan = engine.plan();
   std::vector<size_t> rules = {0, 1, 2, 3, 4};
@@ -435,7 +473,8 @@ TEST_CASE("rules sharing a pass over a list find what each finds alone", "[eval]
   REQUIRE(together.size() == rules.size());
   for (size_t r : rules) {
     INFO(engine.program()->rules[r].id);
-    EvalResult alone = EvaluateRule(*engine.program(), r, engine.params(), facts, engine.sources(), options);
+    EvalResult alone =
+        EvaluateRule(*engine.program(), r, engine.params(), facts, engine.sources(), options);
     std::vector<std::string> together_messages, alone_messages;
     for (const Violation& v : together[r].violations) together_messages.push_back(v.message);
     for (const Violation& v : alone.violations) alone_messages.push_back(v.message);
@@ -443,7 +482,7 @@ TEST_CASE("rules sharing a pass over a list find what each finds alone", "[eval]
     CHECK(Lines(together[r].errors) == Lines(alone.errors));
   }
   CHECK(together[0].violations.size() == 2);  // capped, in the shared pass too
-  CHECK_FALSE(together[2].errors.empty());      // T-3's rule errors
+  CHECK_FALSE(together[2].errors.empty());    // T-3's rule errors
 }
 
 // An evaluation reports its work as the expressions it evaluated: the same
@@ -458,16 +497,21 @@ TEST_CASE("an evaluation counts the expressions it evaluates", "[eval]") {
                          false);
   REQUIRE(c->ok);
   auto steps = [&](int allocations, bool planned) {
-    std::string plan = "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands:\n  - {id: d, gpus: 1}\nallocations:\n";
+    std::string plan =
+        "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands:\n  - {id: d, gpus: "
+        "1}\nallocations:\n";
     for (int i = 0; i < allocations; ++i) {
-      plan += "  - {id: a" + std::to_string(i) + ", demand: d, pool: p-spare, gpus: " + std::to_string(i) + "}\n";
+      plan += "  - {id: a" + std::to_string(i) +
+              ", demand: d, pool: p-spare, gpus: " + std::to_string(i) + "}\n";
     }
     Facts facts;
     Diagnostics problems;
-    REQUIRE(c->engine.LoadFacts({{"plan.yaml", plan}}, {{"inventory.yaml", kInventory}}, &facts, &problems));
+    REQUIRE(c->engine.LoadFacts({{"plan.yaml", plan}}, {{"inventory.yaml", kInventory}}, &facts,
+                                &problems));
     EvalOptions options;
     if (planned) options.plan = c->engine.plan();
-    EvalResult r = Evaluate(*c->engine.program(), c->engine.params(), facts, c->engine.sources(), options);
+    EvalResult r =
+        Evaluate(*c->engine.program(), c->engine.params(), facts, c->engine.sources(), options);
     CHECK(r.violations.size() == static_cast<size_t>(std::max(allocations - 3, 0)));
     return r.steps;
   };
@@ -518,9 +562,11 @@ allocations:
 void Snapshot(const Value& v, const std::string& path, std::vector<std::string>* out) {
   auto [kind, bits] = v.Identity();
   SourceLoc at = v.loc();
-  out->push_back(path + " " + v.ToLiteral() + " " + std::to_string(kind) + ":" + std::to_string(bits) + " @" +
-                 std::to_string(at.file) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
-  for (size_t i = 0; i < v.items().size(); ++i) Snapshot(v.items()[i], path + "[" + std::to_string(i) + "]", out);
+  out->push_back(path + " " + v.ToLiteral() + " " + std::to_string(kind) + ":" +
+                 std::to_string(bits) + " @" + std::to_string(at.file) + ":" +
+                 std::to_string(at.line) + ":" + std::to_string(at.column));
+  for (size_t i = 0; i < v.items().size(); ++i)
+    Snapshot(v.items()[i], path + "[" + std::to_string(i) + "]", out);
   for (const auto& [key, value] : v.entries()) Snapshot(value, path + "." + key.str(), out);
 }
 
@@ -548,20 +594,24 @@ TEST_CASE("evaluations of two fact sets at once find what each finds alone", "[e
   Engine& engine = c->engine;
   Facts first, second;
   Diagnostics problems;
-  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &first, &problems));
-  REQUIRE(engine.LoadFacts({{"other.yaml", kOtherPlan}}, {{"inventory.yaml", kInventory}}, &second, &problems));
+  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &first,
+                           &problems));
+  REQUIRE(engine.LoadFacts({{"other.yaml", kOtherPlan}}, {{"inventory.yaml", kInventory}}, &second,
+                           &problems));
   for (bool planned : {true, false}) {
     INFO(planned);
     EvalOptions options = engine.options().eval;
     options.plan = planned ? engine.plan() : nullptr;
     auto run = [&](const Facts& facts) {
-      return Outcome(Evaluate(*engine.program(), engine.params(), facts, engine.sources(), options));
+      return Outcome(
+          Evaluate(*engine.program(), engine.params(), facts, engine.sources(), options));
     };
     std::vector<std::string> alone_first = run(first);
     std::vector<std::string> alone_second = run(second);
     REQUIRE(alone_first != alone_second);
-    CHECK(std::any_of(alone_second.begin(), alone_second.end(),
-                      [](const std::string& l) { return l.rfind("T-2 b1 shares p-research with 1", 0) == 0; }));
+    CHECK(std::any_of(alone_second.begin(), alone_second.end(), [](const std::string& l) {
+      return l.rfind("T-2 b1 shares p-research with 1", 0) == 0;
+    }));
     constexpr int kThreads = 4, kRounds = 25;
     std::vector<int> mismatches(kThreads, 0);
     std::vector<std::thread> threads;
@@ -586,7 +636,8 @@ TEST_CASE("evaluating rules leaves every node of the facts as it was", "[eval]")
   Engine& engine = c->engine;
   Facts facts;
   Diagnostics problems;
-  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &facts, &problems));
+  REQUIRE(engine.LoadFacts({{"plan.yaml", kPlan}}, {{"inventory.yaml", kInventory}}, &facts,
+                           &problems));
   std::vector<std::string> before = Snapshot(facts);
   for (bool planned : {true, false}) {
     EvalOptions options = engine.options().eval;
@@ -616,15 +667,15 @@ TEST_CASE("shared join indexes are built once per list, field and kind of join",
   auto by = [&](const Value& of, const char* field) {
     return [&made, &of, field] {
       ++made;
-      return std::make_unique<JoinIndex>(of, false, [field](const Value& item) -> const Value& {
-        return *item.Field(field);
-      });
+      return std::make_unique<JoinIndex>(
+          of, false, [field](const Value& item) -> const Value& { return *item.Field(field); });
     };
   };
   std::vector<const JoinIndex*> got(4);
   std::vector<std::thread> threads;
   for (size_t t = 0; t < got.size(); ++t) {
-    threads.emplace_back([&, t] { got[t] = &indexes.Get(list, Key("pool"), false, by(list, "pool")); });
+    threads.emplace_back(
+        [&, t] { got[t] = &indexes.Get(list, Key("pool"), false, by(list, "pool")); });
   }
   for (std::thread& t : threads) t.join();
   CHECK(made == 1);
@@ -654,18 +705,19 @@ TEST_CASE("rules joining one list on one field find what each finds alone", "[ev
   let n = size(plan.allocations.filter(b, b.pool == a.pool))
   deny "{a.id} with {n}"
 }
-)", false);
+)",
+                         false);
   REQUIRE(c->ok);
   LintReport both = LintText(*c, kOtherPlan, kInventory);
-  CHECK(Messages(both) == std::vector<std::string>{"b1 shares", "b1 with 2", "b2 shares", "b2 with 2", "b3 shares",
-                                                   "b3 with 2", "b4 shares", "b4 with 2"});
+  CHECK(Messages(both) == std::vector<std::string>{"b1 shares", "b1 with 2", "b2 shares",
+                                                   "b2 with 2", "b3 shares", "b3 with 2",
+                                                   "b4 shares", "b4 with 2"});
   CHECK(Messages(LintText(*c, kOtherPlan, kInventory)) == Messages(both));
   LintOptions skip;
   skip.skip_rules = {"T-1"};
   LintReport alone = LintText(*c, kOtherPlan, kInventory, skip);
   CHECK(alone.violations.size() == 4);
 }
-
 
 // Allocations with windows of each form: bounded, by duration, open-ended
 // and none (a1 holds at all times, through its demand).
@@ -692,11 +744,14 @@ pools:
 )";
 
 // The same against kTimelinePlan, typed.
-std::string TimeValueOf(const std::string& expr) { return ValueIn(expr, true, kTimelinePlan, kTimelineInventory); }
+std::string TimeValueOf(const std::string& expr) {
+  return ValueIn(expr, true, kTimelinePlan, kTimelineInventory);
+}
 
 std::string Steps(const std::string& timeline_expr) {
-  return TimeValueOf(timeline_expr + ".over(-1000).map(s, during(s.window) + ': ' + string(s.amount) + ' ' + "
-                 "s.items.map(b, b.id).join('+'))");
+  return TimeValueOf(timeline_expr +
+                     ".over(-1000).map(s, during(s.window) + ': ' + string(s.amount) + ' ' + "
+                     "s.items.map(b, b.id).join('+'))");
 }
 
 TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[eval][timeline]") {
@@ -704,7 +759,8 @@ TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[
   // a3 ends on 04-16 (36h rounds up to two days); a2 ends as a5 begins.
   CHECK(Steps(used) ==
         "[until `2027-04-12`: 2 a1, from `2027-04-12` to `2027-04-14`: 10 a1+a2, "
-        "from `2027-04-14` to `2027-04-15`: 14 a1+a2+a3, from `2027-04-15` to `2027-04-16`: 14 a1+a3+a5, "
+        "from `2027-04-14` to `2027-04-15`: 14 a1+a2+a3, from `2027-04-15` to `2027-04-16`: 14 "
+        "a1+a3+a5, "
         "from `2027-04-16` to `2027-04-20`: 2 a1, from `2027-04-20` on: 3 a1+a4]");
   CHECK(TimeValueOf(used + ".peak().amount") == "14");
   CHECK(TimeValueOf("during(" + used + ".peak().window)") == "from `2027-04-14` to `2027-04-15`");
@@ -715,11 +771,15 @@ TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[
   CHECK(TimeValueOf(used + ".under(3).map(s, during(s.window))") ==
         "[until `2027-04-12`, from `2027-04-16` to `2027-04-20`]");
   // An item whose windows abut holds on without a new step.
-  CHECK(Steps("plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands['train']) + "
-              "windows_of(plan.allocations['a5'], plan.demands['train']), b.gpus)") == "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-16`: 8 a2, from `2027-04-16` on: 0 ]");
+  CHECK(Steps("plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, "
+              "plan.demands['train']) + "
+              "windows_of(plan.allocations['a5'], plan.demands['train']), b.gpus)") ==
+        "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-16`: 8 a2, from `2027-04-16` on: 0 "
+        "]");
 }
 
-TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts and items", "[eval][timeline]") {
+TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts and items",
+          "[eval][timeline]") {
   auto c = CompilePolicy(R"(@id("T-1") rule r {
   for p in inventory.pools
   let used = plan.allocations.filter(b, b.pool == p.id).timeline(b, has(b.window) ? [b.window] : [], b.gpus)
@@ -728,7 +788,8 @@ TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts 
   let first = used.over(12)
   deny at p.id "over"
 }
-)", true);
+)",
+                         true);
   REQUIRE(c->ok);
   LintReport r = LintText(*c, kTimelinePlan, kTimelineInventory);
   REQUIRE(r.violations.size() == 1);  // two steps over, one finding at one fact
@@ -741,7 +802,8 @@ TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts 
   CHECK(shown["idle"] == "at all times: 0");
   CHECK(shown["o"] == "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3)");
   CHECK(shown["first"] ==
-        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04-16`: 14 (a1, a3, a5)");
+        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04-16`: 14 "
+        "(a1, a3, a5)");
 }
 
 TEST_CASE("a finding made at a timeline step carries the step's window", "[eval][timeline]") {
@@ -765,53 +827,71 @@ TEST_CASE("a finding made at a timeline step carries the step's window", "[eval]
     got.push_back(v.rule_id + " " + when);
   }
   std::sort(got.begin(), got.end());
-  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15", "T-1 2027-04-15..2027-04-16", "T-2 none",
-                                        "T-2 none"});
+  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15", "T-1 2027-04-15..2027-04-16",
+                                        "T-2 none", "T-2 none"});
 }
 
 TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {
-  std::string a = "plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
-  std::string b = "plan.allocations.filter(b, b.id == 'a3').timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  std::string a =
+      "plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, plan.demands[b.demand]), "
+      "b.gpus)";
+  std::string b =
+      "plan.allocations.filter(b, b.id == 'a3').timeline(b, windows_of(b, plan.demands[b.demand]), "
+      "b.gpus)";
   CHECK(Steps(a + ".minus(" + b + ")") ==
         "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-14`: 8 a2, "
         "from `2027-04-14` to `2027-04-15`: 4 a2+a3, from `2027-04-15` to `2027-04-16`: -4 a3, "
         "from `2027-04-16` on: 0 ]");
   CHECK(TimeValueOf(a + ".plus(" + b + ").peak().amount") == "12");
-  std::string none = "plan.allocations.filter(b, false).timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  std::string none =
+      "plan.allocations.filter(b, false).timeline(b, windows_of(b, plan.demands[b.demand]), "
+      "b.gpus)";
   CHECK(Steps(none) == "[at all times: 0 ]");
   CHECK(TimeValueOf(none + ".under(1).size()") == "1");
   // Durations add up as durations, and a zero step compares with them.
-  CHECK(TimeValueOf("plan.demands.timeline(d, has(d.window) ? [d.window] : [], 2h).peak().amount") ==
-        "4h");
+  CHECK(TimeValueOf(
+            "plan.demands.timeline(d, has(d.window) ? [d.window] : [], 2h).peak().amount") == "4h");
 }
 
-TEST_CASE("a timeline kept as its steps prints, compares and reads as the list of its step maps", "[eval][timeline]") {
-  std::string used = "plan.allocations.filter(b, b.id in ['a2', 'a3']).timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
-  CHECK(TimeValueOf(used).rfind("[{window: {end: 2027-04-12}, amount: 0, items: []}, "
-                                "{window: {start: 2027-04-12, end: 2027-04-14}, amount: 8, items: [{id: \"a2\"", 0) == 0);
+TEST_CASE("a timeline kept as its steps prints, compares and reads as the list of its step maps",
+          "[eval][timeline]") {
+  std::string used =
+      "plan.allocations.filter(b, b.id in ['a2', 'a3']).timeline(b, windows_of(b, "
+      "plan.demands[b.demand]), b.gpus)";
+  CHECK(TimeValueOf(used).rfind(
+            "[{window: {end: 2027-04-12}, amount: 0, items: []}, "
+            "{window: {start: 2027-04-12, end: 2027-04-14}, amount: 8, items: [{id: \"a2\"",
+            0) == 0);
   CHECK(TimeValueOf(used + " == " + used) == "true");
   CHECK(TimeValueOf(used + " == " + used + ".plus(" + used + ")") == "false");
   // Only a timeline has steps: an untyped value is refused where it is read.
   CHECK(ValueOf("plan.dataset.peak()") == "error: not a timeline: map");
-  CHECK(ValueOf("plan.dataset.size.minus([1].timeline(x, [], x))") == "error: not a timeline: bytes");
+  CHECK(ValueOf("plan.dataset.size.minus([1].timeline(x, [], x))") ==
+        "error: not a timeline: bytes");
   CHECK(ValueOf("[1].timeline(x, [], x).peak().items") == "[1]");
 }
 
 TEST_CASE("timelines are typed: windows, amounts and bounds", "[eval][timeline][check]") {
-  CHECK(TimeValueOf("plan.allocations.timeline(b, b.gpus, b.gpus)") ==
-        "compile error: the windows of `timeline` must be a window or a list of windows, not `int`");
+  CHECK(
+      TimeValueOf("plan.allocations.timeline(b, b.gpus, b.gpus)") ==
+      "compile error: the windows of `timeline` must be a window or a list of windows, not `int`");
   CHECK(TimeValueOf("plan.allocations.timeline(b, [], b.id)") ==
-        "compile error: the amount of `timeline` must be a number, a duration or a quantity, not `string`");
+        "compile error: the amount of `timeline` must be a number, a duration or a quantity, not "
+        "`string`");
   CHECK(TimeValueOf("plan.allocations.timeline(b, [], b.gpus).over('x')") ==
         "compile error: the bound of a timeline of int must be a int, not `string`");
-  CHECK(TimeValueOf("plan.allocations.timeline(b, [], b.gpus).plus(plan.demands.timeline(d, [], 1h))") ==
-        "compile error: a timeline of int combines only with another, not `timeline<Demand, duration>`");
+  CHECK(TimeValueOf(
+            "plan.allocations.timeline(b, [], b.gpus).plus(plan.demands.timeline(d, [], 1h))") ==
+        "compile error: a timeline of int combines only with another, not `timeline<Demand, "
+        "duration>`");
   CHECK(TimeValueOf("[1].peak()") ==
-        "compile error: this method needs a timeline (`xs.timeline(x, windows, amount)`), not `list<int>`");
+        "compile error: this method needs a timeline (`xs.timeline(x, windows, amount)`), not "
+        "`list<int>`");
   CHECK(TimeValueOf("plan.allocations.timeline(b)").find("compile error") == 0);
 }
 
-TEST_CASE("CEL's answers: duplicate map keys, join without a separator, the escape slash refused", "[eval][cel]") {
+TEST_CASE("CEL's answers: duplicate map keys, join without a separator, the escape slash refused",
+          "[eval][cel]") {
   CHECK(ValueOf("{'a': 1, 'b': 2, 'a': 3}.size()") == "error: duplicate key `a` in a map literal");
   CHECK(ValueOf("{'a': 1, 'b': 2}.size()") == "2");
   CHECK(ValueOf("['a', 'b'].join()") == "ab");
@@ -821,19 +901,22 @@ TEST_CASE("CEL's answers: duplicate map keys, join without a separator, the esca
   CHECK(ValueOf("'a\\\\b'") == "a\\b");
 }
 
-TEST_CASE("hostile timelines end in a located error, not a wrong sum", "[eval][timeline][hostile]") {
+TEST_CASE("hostile timelines end in a located error, not a wrong sum",
+          "[eval][timeline][hostile]") {
   // Amounts that overflow where they meet, windows that are not windows,
   // and amounts of two kinds in one timeline.
   CHECK(TimeValueOf("plan.allocations.timeline(b, [], 9223372036854775807).peak().amount") ==
         "error: integer overflow");
   CHECK(ValueOf("plan.allocations.timeline(b, b.gpus, 1)") == "error: not an interval: int");
-  CHECK(ValueOf("[plan.dataset.size, plan.dataset.bandwidth].timeline(x, [], x).peak().amount").rfind("error: ", 0) == 0);
+  CHECK(ValueOf("[plan.dataset.size, plan.dataset.bandwidth].timeline(x, [], x).peak().amount")
+            .rfind("error: ", 0) == 0);
   CHECK(ValueOf("[1].timeline(x, [], x).over('a')") ==
         "compile error: the bound of a timeline of int must be a int, not `string`");
   CHECK(ValueOf("[1].timeline(x, [], x).over(plan.dataset.size).size()").rfind("error: ", 0) == 0);
   // Far dates and an empty window hold nothing and break nothing.
   CHECK(TimeValueOf("windows_of(plan.allocations['a2'], plan.demands['train'])[0].intersect("
-                    "windows_of(plan.allocations['a4'], plan.demands['train'])[0]).duration()") == "0s");
+                    "windows_of(plan.allocations['a4'], plan.demands['train'])[0]).duration()") ==
+        "0s");
 }
 
 TEST_CASE("intervals: overlaps, contains, intersect, start, end, duration", "[eval][interval]") {
@@ -864,14 +947,17 @@ TEST_CASE("distinct keeps the first of each value, and group lists items by key"
   CHECK(TimeValueOf("['a', 'b', 'a'].distinct()") == "[a, b]");
   CHECK(TimeValueOf("[1, 1.0, 2.5, 2.5].distinct()") == "[1, 2.5]");
   CHECK(TimeValueOf("distinct(plan.allocations.map(a, a.demand))") == "[explore, train]");
-  CHECK(TimeValueOf("plan.allocations.group(a, a.demand).map(k, k + '=' + string(size(plan.allocations.group(a, "
-                "a.demand)[k])))") == "[explore=1, train=4]");
+  CHECK(TimeValueOf("plan.allocations.group(a, a.demand).map(k, k + '=' + "
+                    "string(size(plan.allocations.group(a, "
+                    "a.demand)[k])))") == "[explore=1, train=4]");
   CHECK(TimeValueOf("plan.allocations.group(a, a.gpus)") ==
         "compile error: the key of `group` must be a string, an id or an enum member, not `int`");
   CHECK(TimeValueOf("distinct(1)") == "compile error: `distinct` needs a list, not `int`");
   CHECK(TimeValueOf("[[1, 2], [], [2]].flatten()") == "[1, 2, 2]");
-  CHECK(TimeValueOf("plan.allocations.map(a, [a.id]).flatten().distinct()") == "[a1, a2, a3, a4, a5]");
-  CHECK(TimeValueOf("[1].flatten()") == "compile error: `flatten` needs a list of lists, not `list<int>`");
+  CHECK(TimeValueOf("plan.allocations.map(a, [a.id]).flatten().distinct()") ==
+        "[a1, a2, a3, a4, a5]");
+  CHECK(TimeValueOf("[1].flatten()") ==
+        "compile error: `flatten` needs a list of lists, not `list<int>`");
 }
 
 }  // namespace

@@ -50,7 +50,8 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
     std::string shown = ShownValue(e, v, TraceText);
-    trace_->push_back(TraceValue{Text(e.span), std::move(shown), sources_.Resolve(e.span), v.loc(), Anchor(e)});
+    trace_->push_back(
+        TraceValue{Text(e.span), std::move(shown), sources_.Resolve(e.span), v.loc(), Anchor(e)});
   }
   return v;
 }
@@ -59,10 +60,14 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
 // reference; everything else is computed into `*holder`.
 const Value& ExprEvaluator::RefNode(const Expr& e, Value* holder) {
   switch (e.kind) {
-    case ExprKind::kLiteral: return e.literal;
-    case ExprKind::kIdent: return RefIdent(e, holder);
-    case ExprKind::kSelect: return RefSelect(e, holder);
-    case ExprKind::kIndex: return RefIndex(e, holder);
+    case ExprKind::kLiteral:
+      return e.literal;
+    case ExprKind::kIdent:
+      return RefIdent(e, holder);
+    case ExprKind::kSelect:
+      return RefSelect(e, holder);
+    case ExprKind::kIndex:
+      return RefIndex(e, holder);
     case ExprKind::kConditional: {
       Value held;
       const Value& cond = Ref(*e.args[0], &held);
@@ -72,7 +77,8 @@ const Value& ExprEvaluator::RefNode(const Expr& e, Value* holder) {
       }
       return Ref(*e.args[cond.bool_value() ? 1 : 2], holder);
     }
-    default: return *holder = EvalNode(e);
+    default:
+      return *holder = EvalNode(e);
   }
 }
 
@@ -107,7 +113,8 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
 // rule that joins the list on it: the call's rules share it (SharedIndexes),
 // built once for all of them. Another key is evaluated item by item, for
 // this rule's run alone.
-const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& list, uint32_t slot) {
+const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& list,
+                                           uint32_t slot) {
   const Expr& key = *join.key;
   if (key.kind == ExprKind::kSelect && key.args[0]->kind == ExprKind::kIdent &&
       tables_.symbols[key.args[0]->id].kind == SymbolKind::kLocal &&
@@ -121,7 +128,8 @@ const JoinIndex* ExprEvaluator::BuildIndex(const plan::Join& join, const Value& 
         return v != nullptr ? *v : kNoField;
       });
     };
-    if (state_->shared_indexes != nullptr) return &state_->shared_indexes->Get(list, field, membership, make);
+    if (state_->shared_indexes != nullptr)
+      return &state_->shared_indexes->Get(list, field, membership, make);
     memo_->own_indexes.push_back(make());
     return memo_->own_indexes.back().get();
   }
@@ -142,21 +150,24 @@ const Value* ExprEvaluator::FactPath(const Expr& e) const {
   if (e.kind == ExprKind::kIdent) {
     const check::Symbol& sym = tables_.symbols[e.id];
     if (sym.kind != SymbolKind::kRoot) return nullptr;
-    return static_cast<check::Root>(sym.index) == check::Root::kPlan ? &facts_.plan : &facts_.inventory;
+    return static_cast<check::Root>(sym.index) == check::Root::kPlan ? &facts_.plan
+                                                                     : &facts_.inventory;
   }
   if (e.kind != ExprKind::kSelect) return nullptr;
   const Value* parent = FactPath(*e.args[0]);
   return parent != nullptr ? parent->Field(e.field, HintOf(e)) : nullptr;
 }
 
-bool ExprEvaluator::Candidates(int32_t join_index, const Value& list, uint32_t slot, std::vector<Value>* scratch,
-                               ListView* picked, const syntax::Expr** holds) {
+bool ExprEvaluator::Candidates(int32_t join_index, const Value& list, uint32_t slot,
+                               std::vector<Value>* scratch, ListView* picked,
+                               const syntax::Expr** holds) {
   if (memo_ == nullptr || join_index < 0 || !list.is(ValueKind::kList)) return false;
   const plan::Join& join = module_plan_->joins[join_index];
   Value probe = Eval(*join.probe);
   if (!probe.is(ValueKind::kString)) return false;
   auto it = memo_->indexes.find(join.key);
-  if (it == memo_->indexes.end()) it = memo_->indexes.emplace(join.key, BuildIndex(join, list, slot)).first;
+  if (it == memo_->indexes.end())
+    it = memo_->indexes.emplace(join.key, BuildIndex(join, list, slot)).first;
   if (holds != nullptr && it->second->exact()) *holds = join.condition;
   *picked = it->second->Candidates(probe.string_value(), scratch);
   return true;
@@ -171,16 +182,26 @@ SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
   };
   switch (e.kind) {
     case ExprKind::kBinary:
-      at = find_between(e.args[0]->span.end, e.args[1]->span.begin, syntax::BinaryOpText(e.binary_op));
+      at = find_between(e.args[0]->span.end, e.args[1]->span.begin,
+                        syntax::BinaryOpText(e.binary_op));
       break;
-    case ExprKind::kConditional: at = find_between(e.args[0]->span.end, e.args[1]->span.begin, "?"); break;
-    case ExprKind::kSelect: at = e.span.end - static_cast<uint32_t>(e.name.size()); break;
-    case ExprKind::kIndex: at = find_between(e.args[0]->span.end, e.args[1]->span.begin, "["); break;
-    case ExprKind::kMacro: at = find_between(e.args[0]->span.end, e.span.end, e.name.empty() ? "(" : "."); break;
+    case ExprKind::kConditional:
+      at = find_between(e.args[0]->span.end, e.args[1]->span.begin, "?");
+      break;
+    case ExprKind::kSelect:
+      at = e.span.end - static_cast<uint32_t>(e.name.size());
+      break;
+    case ExprKind::kIndex:
+      at = find_between(e.args[0]->span.end, e.args[1]->span.begin, "[");
+      break;
+    case ExprKind::kMacro:
+      at = find_between(e.args[0]->span.end, e.span.end, e.name.empty() ? "(" : ".");
+      break;
     case ExprKind::kCall:
       if (e.is_method) at = find_between(e.args[0]->span.end, e.span.end, e.name);
       break;
-    default: break;
+    default:
+      break;
   }
   return sources_.Resolve(Span{e.span.file, at, at + 1});
 }
@@ -193,7 +214,8 @@ ExprEvaluator::Steps ExprEvaluator::YieldsSteps(const Expr& e) const {
   const TypeTable& types = program_.schema;
   const Type t = types.Get(tables_.types[e.id]);
   auto is_step = [&](const Type& x) {
-    return x.kind == TypeKind::kRecord && types.records[x.index].builtin == RecordDef::Builtin::kSegment;
+    return x.kind == TypeKind::kRecord &&
+           types.records[x.index].builtin == RecordDef::Builtin::kSegment;
   };
   if (t.kind == TypeKind::kTimeline) return Steps::kTimeline;
   if (is_step(t)) return Steps::kStep;
@@ -201,7 +223,8 @@ ExprEvaluator::Steps ExprEvaluator::YieldsSteps(const Expr& e) const {
   return Steps::kNone;
 }
 
-std::string ExprEvaluator::ShownValue(const Expr& e, const Value& v, std::string (*text)(const Value&)) const {
+std::string ExprEvaluator::ShownValue(const Expr& e, const Value& v,
+                                      std::string (*text)(const Value&)) const {
   if (YieldsOptional(e)) return OptionalText(v, text);
   return YieldsSteps(e) != Steps::kNone && !v.is_error() ? StepsText(v, kShownChars) : text(v);
 }
@@ -224,13 +247,18 @@ Value ExprEvaluator::EvalNode(const Expr& e) {
       Value holder;
       return RefNode(e, &holder);
     }
-    case ExprKind::kCall: return EvalCall(e);
-    case ExprKind::kMacro: return EvalMacro(e);
+    case ExprKind::kCall:
+      return EvalCall(e);
+    case ExprKind::kMacro:
+      return EvalMacro(e);
     case ExprKind::kList:
     case ExprKind::kSet:
-    case ExprKind::kMap: return EvalCollection(e);
-    case ExprKind::kOptSelect: return EvalOptSelect(e);
-    case ExprKind::kListIf: return Value::Error("a conditional element outside a list");  // the parser makes none
+    case ExprKind::kMap:
+      return EvalCollection(e);
+    case ExprKind::kOptSelect:
+      return EvalOptSelect(e);
+    case ExprKind::kListIf:
+      return Value::Error("a conditional element outside a list");  // the parser makes none
     case ExprKind::kLet: {
       // The value is bound as it is, an error too: the body may not need it.
       Value& slot = slots_[tables_.slots[e.id]];
@@ -284,20 +312,26 @@ Value ExprEvaluator::Located(Value r, const Expr& e, const SourceLoc& fact) cons
 const Value& ExprEvaluator::RefIdent(const Expr& e, Value* holder) {
   const check::Symbol& sym = tables_.symbols[e.id];
   switch (sym.kind) {
-    case SymbolKind::kLocal: return slots_[sym.index];
-    case SymbolKind::kParam: return params_[sym.index];
+    case SymbolKind::kLocal:
+      return slots_[sym.index];
+    case SymbolKind::kParam:
+      return params_[sym.index];
     case SymbolKind::kRoot:
-      return static_cast<check::Root>(sym.index) == check::Root::kPlan ? facts_.plan : facts_.inventory;
-    case SymbolKind::kConstant: return program_.constants[sym.index];
+      return static_cast<check::Root>(sym.index) == check::Root::kPlan ? facts_.plan
+                                                                       : facts_.inventory;
+    case SymbolKind::kConstant:
+      return program_.constants[sym.index];
     case SymbolKind::kFunction:  // a call's meaning, never a name's
-    case SymbolKind::kUnresolved: break;
+    case SymbolKind::kUnresolved:
+      break;
   }
   return *holder = Value::Error("unresolved name `" + e.name + "`");
 }
 
 // A part of `whole`: itself when `whole` outlives the call, else a copy in
 // `*holder` (`whole` is then the caller's temporary).
-static const Value& PartOf(const Value& whole, const Value* temporary, const Value& part, Value* holder) {
+static const Value& PartOf(const Value& whole, const Value* temporary, const Value& part,
+                           Value* holder) {
   if (&whole != temporary) return part;
   Value copy = part;
   return *holder = std::move(copy);
@@ -316,9 +350,11 @@ const Value& ExprEvaluator::RefSelect(const Expr& e, Value* holder) {
   const Value& operand = Ref(*e.args[0], &held);
   if (operand.is_error()) return *holder = operand;
   if (!operand.is(ValueKind::kMap)) {
-    return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand), operand.loc());
+    return *holder = Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(operand),
+                                  operand.loc());
   }
-  if (const Value* field = operand.Field(e.field, HintOf(e))) return PartOf(operand, &held, *field, holder);
+  if (const Value* field = operand.Field(e.field, HintOf(e)))
+    return PartOf(operand, &held, *field, holder);
   std::vector<std::string> keys;
   for (const auto& [key, _] : operand.entries()) keys.push_back(key);
   std::string message = Describe(operand) + " has no field `" + e.name + "`";
@@ -341,28 +377,36 @@ const Value& ExprEvaluator::RefIndex(const Expr& e, Value* holder) {
     return PartOf(operand, &operand_held, operand.items()[static_cast<size_t>(i)], holder);
   }
   if (operand.is(ValueKind::kList) && index.is(ValueKind::kString)) {
-    if (const Value* item = operand.FindById(index, state_->IdHintFor(operand, index))) return PartOf(operand, &operand_held, *item, holder);
+    if (const Value* item = operand.FindById(index, state_->IdHintFor(operand, index)))
+      return PartOf(operand, &operand_held, *item, holder);
     std::string what = Text(e.args[0]->span);
     if (!operand.keyed() && !operand.items().empty()) {
-      return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids", operand.loc());
+      return *holder = Value::Error("`" + what + "` is not keyed: its items need unique string ids",
+                                    operand.loc());
     }
     // A dangling reference: point at the value that names the missing id.
-    return *holder = Value::Error("no item with id `" + Shown(index.string_value()) + "` in `" + what + "`",
-                        index.loc().valid() ? index.loc() : operand.loc());
+    return *holder = Value::Error(
+               "no item with id `" + Shown(index.string_value()) + "` in `" + what + "`",
+               index.loc().valid() ? index.loc() : operand.loc());
   }
   if (operand.is(ValueKind::kMap) && index.is(ValueKind::kString)) {
-    if (const Value* field = operand.Field(index.string_value())) return PartOf(operand, &operand_held, *field, holder);
-    return *holder = Value::Error("no key `" + Shown(index.string_value()) + "`", index.loc().valid() ? index.loc() : operand.loc());
+    if (const Value* field = operand.Field(index.string_value()))
+      return PartOf(operand, &operand_held, *field, holder);
+    return *holder = Value::Error("no key `" + Shown(index.string_value()) + "`",
+                                  index.loc().valid() ? index.loc() : operand.loc());
   }
-  return *holder = Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
-                      operand.loc());
+  return *holder =
+             Value::Error("cannot index " + DescribeKind(operand) + " with " + DescribeKind(index),
+                          operand.loc());
 }
 
 // CEL's commutative logic: a decisive operand wins over an error on the other side.
 Value ExprEvaluator::EvalLogical(const Expr& e) {
   bool is_and = e.binary_op == BinaryOp::kAnd;
   const char* op = is_and ? "&&" : "||";
-  auto decisive = [&](const Value& v) { return v.is(ValueKind::kBool) && v.bool_value() != is_and; };
+  auto decisive = [&](const Value& v) {
+    return v.is(ValueKind::kBool) && v.bool_value() != is_and;
+  };
   Value lhs_held, rhs_held;
   const Value& lhs = Ref(*e.args[0], &lhs_held);
   if (decisive(lhs)) return lhs;
@@ -371,7 +415,8 @@ Value ExprEvaluator::EvalLogical(const Expr& e) {
   for (const Value* v : {&lhs, &rhs}) {
     if (v->is_error()) return *v;
     if (!v->is(ValueKind::kBool)) {
-      return Value::Error("`" + std::string(op) + "` needs bools, not " + DescribeKind(*v), v->loc());
+      return Value::Error("`" + std::string(op) + "` needs bools, not " + DescribeKind(*v),
+                          v->loc());
     }
   }
   return Value::Bool(is_and);
@@ -414,8 +459,8 @@ Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   if (frames_.size() <= index) frames_.resize(index + 1);
   std::unique_ptr<ExprEvaluator>& frame = frames_[index];
   if (!frame) {
-    frame.reset(new ExprEvaluator(program_, program_.tables[f.module], params_, facts_, sources_, f.slot_count,
-                                  state_));
+    frame.reset(new ExprEvaluator(program_, program_.tables[f.module], params_, facts_, sources_,
+                                  f.slot_count, state_));
     if (memo_ != nullptr) frame->UsePlan(plan_, f.module, memo_);
   }
   for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);
@@ -431,13 +476,15 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
     for (size_t i = 0; i + 1 < e.args.size(); i += 2) {
       Value key = Eval(*e.args[i]);
       if (key.is_error()) return key;
-      if (!key.is(ValueKind::kString)) return Value::Error("map keys must be strings, not " + DescribeKind(key));
+      if (!key.is(ValueKind::kString))
+        return Value::Error("map keys must be strings, not " + DescribeKind(key));
       Value value = Eval(*e.args[i + 1]);
       if (value.is_error()) return value;
       entries.emplace_back(key.string_value(), std::move(value));
       // As in CEL, a key given twice is an error, not a silent choice of one.
       if (!keys.insert(entries.back().first.address()).second) {
-        return Value::Error("duplicate key `" + std::string(key.string_value()) + "` in a map literal");
+        return Value::Error("duplicate key `" + std::string(key.string_value()) +
+                            "` in a map literal");
       }
     }
     return Value::Map(std::move(entries));
@@ -450,7 +497,9 @@ Value ExprEvaluator::EvalCollection(const Expr& e) {
       Value cond = Eval(*arg->args[1]);
       if (cond.is_error()) return cond;
       if (!cond.is(ValueKind::kBool)) {
-        return Value::Error("the condition of a list element must be a bool, not " + DescribeKind(cond), cond.loc());
+        return Value::Error(
+            "the condition of a list element must be a bool, not " + DescribeKind(cond),
+            cond.loc());
       }
       if (!cond.bool_value()) continue;
     }
@@ -478,7 +527,8 @@ Value ExprEvaluator::EvalOptSelect(const Expr& e) {
     if (record == nullptr) return OptionalNone();
   }
   if (!record->is(ValueKind::kMap)) {
-    return Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(*record), record->loc());
+    return Value::Error("cannot read field `" + e.name + "` of " + DescribeKind(*record),
+                        record->loc());
   }
   if (!state_->budget.Allocate(ListBytes(1))) return Located(state_->budget.Error(), e, {});
   const Value* field = record->Field(e.field, HintOf(e));
@@ -505,7 +555,8 @@ class Assume {
 // items it went past before is marked per_item: those are not the reason.
 class ItemTrace {
  public:
-  explicit ItemTrace(std::vector<TraceValue>* trace) : trace_(trace), loop_(trace ? trace->size() : 0), item_(loop_) {}
+  explicit ItemTrace(std::vector<TraceValue>* trace)
+      : trace_(trace), loop_(trace ? trace->size() : 0), item_(loop_) {}
   void NextItem() {
     if (trace_ != nullptr) item_ = trace_->size();
   }
@@ -525,16 +576,19 @@ class ItemTrace {
 // The items a comprehension visits: a list's own, or a map's keys (made
 // into `*keys`). An error value when `range` is neither or the keys would
 // pass the budget, else a null value.
-Value ExprEvaluator::MacroItems(const Expr& e, const Value& range, std::vector<Value>* keys, ListView* items) {
+Value ExprEvaluator::MacroItems(const Expr& e, const Value& range, std::vector<Value>* keys,
+                                ListView* items) {
   if (range.is(ValueKind::kList)) {
     *items = range.items();
     return Value();
   }
   if (!range.is(ValueKind::kMap)) {
-    return Value::Error("`" + std::string(syntax::MacroName(e.macro)) + "` needs a list or map, not " +
-                            DescribeKind(range), range.loc());
+    return Value::Error("`" + std::string(syntax::MacroName(e.macro)) +
+                            "` needs a list or map, not " + DescribeKind(range),
+                        range.loc());
   }
-  if (!state_->budget.Allocate(MapBytes(range.entries().size()))) return Located(state_->budget.Error(), e, {});
+  if (!state_->budget.Allocate(MapBytes(range.entries().size())))
+    return Located(state_->budget.Error(), e, {});
   for (const auto& [key, _] : range.entries()) keys->push_back(Value::String(key));
   *items = *keys;
   return Value();
@@ -548,9 +602,11 @@ Value ExprEvaluator::MacroResult(const Expr& e, const Value& first_error, int64_
     case MacroKind::kExists:
       if (first_error.is_error()) return first_error;
       return Value::Bool(e.macro == MacroKind::kAll);
-    case MacroKind::kExistsOne: return Value::Bool(true_count == 1);
+    case MacroKind::kExistsOne:
+      return Value::Bool(true_count == 1);
     default:
-      if (!state_->budget.Allocate(ListBytes(out.size()))) return Located(state_->budget.Error(), e, {});
+      if (!state_->budget.Allocate(ListBytes(out.size())))
+        return Located(state_->budget.Error(), e, {});
       return Value::List(std::move(out));
   }
 }
@@ -601,8 +657,8 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
       continue;
     }
     if (!v.is(ValueKind::kBool)) {
-      return Value::Error("the condition of `" + std::string(syntax::MacroName(e.macro)) + "` must be a bool, not " +
-                          DescribeKind(v));
+      return Value::Error("the condition of `" + std::string(syntax::MacroName(e.macro)) +
+                          "` must be a bool, not " + DescribeKind(v));
     }
     bool b = v.bool_value();
     if ((e.macro == MacroKind::kAll && !b) || (e.macro == MacroKind::kExists && b)) {

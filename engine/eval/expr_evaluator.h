@@ -38,9 +38,15 @@ class ExprEvaluator {
   ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
                 const std::vector<Value>& params, const Facts& facts, const SourceManager& sources,
                 uint32_t slot_count, uint64_t max_steps, uint64_t max_bytes)
-      : program_(program), tables_(tables), params_(params), facts_(facts), sources_(sources),
-        slots_(slot_count), owned_state_(std::make_unique<RunState>(max_steps, max_bytes)),
-        state_(owned_state_.get()), field_hints_(state_->FieldHints(tables)) {}
+      : program_(program),
+        tables_(tables),
+        params_(params),
+        facts_(facts),
+        sources_(sources),
+        slots_(slot_count),
+        owned_state_(std::make_unique<RunState>(max_steps, max_bytes)),
+        state_(owned_state_.get()),
+        field_hints_(state_->FieldHints(tables)) {}
 
   Value Eval(const syntax::Expr& e);
   /// Like Eval, without copying: the value is the slot, param, fact or
@@ -95,15 +101,22 @@ class ExprEvaluator {
   /// `v`, the value of `e`, as a trace or the evidence shows it: by `text`,
   /// an optional as `some(…)`/`none`, and a timeline, a step or a list of
   /// steps as its intervals, amounts and the items of each.
-  std::string ShownValue(const syntax::Expr& e, const Value& v, std::string (*text)(const Value&)) const;
+  std::string ShownValue(const syntax::Expr& e, const Value& v,
+                         std::string (*text)(const Value&)) const;
 
  private:
   // A frame of a function called from an evaluation, sharing its state.
   ExprEvaluator(const check::Program& program, const check::ModuleTables& tables,
                 const std::vector<Value>& params, const Facts& facts, const SourceManager& sources,
                 uint32_t slot_count, RunState* state)
-      : program_(program), tables_(tables), params_(params), facts_(facts), sources_(sources),
-        slots_(slot_count), state_(state), field_hints_(state->FieldHints(tables)) {}
+      : program_(program),
+        tables_(tables),
+        params_(params),
+        facts_(facts),
+        sources_(sources),
+        slots_(slot_count),
+        state_(state),
+        field_hints_(state->FieldHints(tables)) {}
 
   const Value& RefNode(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
@@ -123,8 +136,10 @@ class ExprEvaluator {
     std::vector<std::pair<Value, Value>> keyed;
     std::vector<TimelineItem> timeline;
   };
-  Value MacroItems(const syntax::Expr& e, const Value& range, std::vector<Value>* keys, ListView* items);
-  Value MacroResult(const syntax::Expr& e, const Value& first_error, int64_t true_count, std::vector<Value> out);
+  Value MacroItems(const syntax::Expr& e, const Value& range, std::vector<Value>* keys,
+                   ListView* items);
+  Value MacroResult(const syntax::Expr& e, const Value& first_error, int64_t true_count,
+                    std::vector<Value> out);
   Value EvalCollection(const syntax::Expr& e);
   Value EvalOptSelect(const syntax::Expr& e);
   // An error that a value would pass the budget, located at the expression

@@ -23,7 +23,9 @@ Value NeedString(const char* fn, const Value& v) {
 }
 
 // `n * each`, at most UINT64_MAX.
-uint64_t Times(uint64_t n, uint64_t each) { return n != 0 && each > UINT64_MAX / n ? UINT64_MAX : n * each; }
+uint64_t Times(uint64_t n, uint64_t each) {
+  return n != 0 && each > UINT64_MAX / n ? UINT64_MAX : n * each;
+}
 
 // A pattern computed at run time may use less memory than one written in a
 // policy: an evaluation holds up to PatternCache::kMaxPatterns of them.
@@ -71,7 +73,7 @@ bool Holds(std::string_view text, std::string_view needle) {
 }
 
 Value StringTest(FunctionId id, const Value& s, const Value& t, Budget* budget) {
-  const char* name = id == FunctionId::kContains ? "contains"
+  const char* name = id == FunctionId::kContains     ? "contains"
                      : id == FunctionId::kStartsWith ? "startsWith"
                                                      : "endsWith";
   if (!s.is(ValueKind::kString)) return NeedString(name, s);
@@ -85,8 +87,9 @@ Value StringTest(FunctionId id, const Value& s, const Value& t, Budget* budget) 
                                               : 4 * (uint64_t{a.size()} + 2 * uint64_t{b.size()});
   if (!budget->Scan(work)) return budget->Error();
   bool r = id == FunctionId::kContains ? Holds(a, b)
-           : id == FunctionId::kStartsWith ? a.compare(0, b.size(), b) == 0
-                                           : a.size() >= b.size() && a.compare(a.size() - b.size(), b.size(), b) == 0;
+           : id == FunctionId::kStartsWith
+               ? a.compare(0, b.size(), b) == 0
+               : a.size() >= b.size() && a.compare(a.size() - b.size(), b.size(), b) == 0;
   return Value::Bool(r);
 }
 
@@ -120,13 +123,15 @@ Value ChangeCase(const Value& s, bool upper, Budget* budget) {
 
 // The text's length is known (strings) or bounded (Extent) before it is built.
 Value Join(const Value& list, const Value& separator, Budget* budget) {
-  if (!list.is(ValueKind::kList)) return Value::Error("`join` needs a list, not " + DescribeKind(list));
+  if (!list.is(ValueKind::kList))
+    return Value::Error("`join` needs a list, not " + DescribeKind(list));
   if (!separator.is(ValueKind::kString)) return NeedString("join", separator);
   ListView items = list.items();
   uint64_t size = Times(items.empty() ? 0 : items.size() - 1, separator.string_value().size());
   for (const Value& item : items) {
     if (size > budget->bytes_left()) break;
-    size += item.is(ValueKind::kString) ? item.string_value().size() : Extent(item, budget->bytes_left() - size);
+    size += item.is(ValueKind::kString) ? item.string_value().size()
+                                        : Extent(item, budget->bytes_left() - size);
   }
   if (!budget->Allocate(StringBytes(size))) return budget->Error();
   std::string out;
@@ -143,12 +148,13 @@ Value Join(const Value& list, const Value& separator, Budget* budget) {
 }
 
 Value Sum(const Value& list, Budget* budget) {
-  if (!list.is(ValueKind::kList)) return Value::Error("`sum` needs a list, not " + DescribeKind(list));
+  if (!list.is(ValueKind::kList))
+    return Value::Error("`sum` needs a list, not " + DescribeKind(list));
   if (!budget->Scan(ListBytes(list.items().size()))) return budget->Error();
   if (list.items().empty()) return Value::Int(0);
   Value total = list.items()[0];
-  if (!(total.is(ValueKind::kInt) || total.is(ValueKind::kDouble) || total.is(ValueKind::kDuration) ||
-        total.is(ValueKind::kQuantity))) {
+  if (!(total.is(ValueKind::kInt) || total.is(ValueKind::kDouble) ||
+        total.is(ValueKind::kDuration) || total.is(ValueKind::kQuantity))) {
     return Value::Error("`sum` needs numbers, durations or quantities, not " + DescribeKind(total));
   }
   for (size_t i = 1; i < list.items().size() && !total.is_error(); ++i) {
@@ -159,7 +165,8 @@ Value Sum(const Value& list, Budget* budget) {
 
 Value Extreme(const Value& list, bool want_max, Budget* budget) {
   const char* name = want_max ? "max" : "min";
-  if (!list.is(ValueKind::kList)) return Value::Error("`" + std::string(name) + "` needs a list, not " + DescribeKind(list));
+  if (!list.is(ValueKind::kList))
+    return Value::Error("`" + std::string(name) + "` needs a list, not " + DescribeKind(list));
   if (!budget->Scan(ListBytes(list.items().size()))) return budget->Error();
   if (list.items().empty()) return Value::Error("`" + std::string(name) + "` of an empty list");
   const Value* best = &list.items()[0];
@@ -177,7 +184,8 @@ Value ToInt(const Value& v, Budget* budget) {
   if (v.is(ValueKind::kInt)) return v;
   if (v.is(ValueKind::kDouble)) {
     double d = std::trunc(v.double_value());
-    if (!(d >= -9.2e18 && d <= 9.2e18)) return Value::Error("`int` of " + v.ToString() + " is out of range");
+    if (!(d >= -9.2e18 && d <= 9.2e18))
+      return Value::Error("`int` of " + v.ToString() + " is out of range");
     return Value::Int(static_cast<int64_t>(d));
   }
   if (v.is(ValueKind::kDuration) || v.is(ValueKind::kQuantity)) return Value::Int(v.int_value());
@@ -187,7 +195,8 @@ Value ToInt(const Value& v, Budget* budget) {
     char* end = nullptr;
     errno = 0;
     long long n = std::strtoll(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || errno == ERANGE) return Value::Error("`int` cannot read `" + Shown(s) + "`");
+    if (s.empty() || *end != '\0' || errno == ERANGE)
+      return Value::Error("`int` cannot read `" + Shown(s) + "`");
     return Value::Int(n);
   }
   return Value::Error("`int` cannot convert " + DescribeKind(v));
@@ -225,16 +234,20 @@ std::string CheckRegex(const std::string& pattern) {
   return "";
 }
 
-const plan::Regex* PatternCache::Find(std::string_view pattern, Budget* budget, std::string* error) {
+const plan::Regex* PatternCache::Find(std::string_view pattern, Budget* budget,
+                                      std::string* error) {
   auto it = compiled_.find(pattern);
   if (it == compiled_.end()) {
-    if (!budget->Steps(kCompileSteps) || !budget->Steps(Times(pattern.size(), kCompileStepsPerByte))) return nullptr;
+    if (!budget->Steps(kCompileSteps) ||
+        !budget->Steps(Times(pattern.size(), kCompileStepsPerByte)))
+      return nullptr;
     // Forgetting every pattern at once is safe here: no pointer into the
     // cache outlives the call that asked for it.
     if (compiled_.size() >= kMaxPatterns) compiled_.clear();
     Compiled c;
     c.regex = plan::Regex::Compile(pattern, &c.error, kRuntimePatternMemory);
-    if (c.regex != nullptr && !budget->Allocate(16 * uint64_t{c.regex->program_size()} + pattern.size())) {
+    if (c.regex != nullptr &&
+        !budget->Allocate(16 * uint64_t{c.regex->program_size()} + pattern.size())) {
       return nullptr;
     }
     it = compiled_.emplace(std::string(pattern), std::move(c)).first;
@@ -246,33 +259,49 @@ const plan::Regex* PatternCache::Find(std::string_view pattern, Budget* budget, 
 Value CallBuiltin(FunctionId id, const std::vector<Value>& args, const BuiltinContext& context) {
   Budget* budget = context.budget;
   switch (id) {
-    case FunctionId::kSize: return Size(args[0], budget);
+    case FunctionId::kSize:
+      return Size(args[0], budget);
     case FunctionId::kContains:
       if (args[0].is(ValueKind::kMap)) return CallTimeBuiltin(id, args, budget);  // an interval's
       [[fallthrough]];
     case FunctionId::kStartsWith:
-    case FunctionId::kEndsWith: return StringTest(id, args[0], args[1], budget);
-    case FunctionId::kMatches: return Matches(args[0], args[1], context);
-    case FunctionId::kLowerAscii: return ChangeCase(args[0], false, budget);
-    case FunctionId::kUpperAscii: return ChangeCase(args[0], true, budget);
-    case FunctionId::kJoin: return Join(args[0], args.size() > 1 ? args[1] : Value::String(""), budget);
-    case FunctionId::kSum: return Sum(args[0], budget);
+    case FunctionId::kEndsWith:
+      return StringTest(id, args[0], args[1], budget);
+    case FunctionId::kMatches:
+      return Matches(args[0], args[1], context);
+    case FunctionId::kLowerAscii:
+      return ChangeCase(args[0], false, budget);
+    case FunctionId::kUpperAscii:
+      return ChangeCase(args[0], true, budget);
+    case FunctionId::kJoin:
+      return Join(args[0], args.size() > 1 ? args[1] : Value::String(""), budget);
+    case FunctionId::kSum:
+      return Sum(args[0], budget);
     case FunctionId::kCount:
-      if (!args[0].is(ValueKind::kList)) return Value::Error("`count` needs a list, not " + DescribeKind(args[0]));
+      if (!args[0].is(ValueKind::kList))
+        return Value::Error("`count` needs a list, not " + DescribeKind(args[0]));
       return Size(args[0], budget);
-    case FunctionId::kMin: return Extreme(args[0], false, budget);
-    case FunctionId::kMax: return Extreme(args[0], true, budget);
-    case FunctionId::kInt: return ToInt(args[0], budget);
-    case FunctionId::kDouble: return ToDouble(args[0], budget);
-    case FunctionId::kString: return ToText(args[0], budget);
+    case FunctionId::kMin:
+      return Extreme(args[0], false, budget);
+    case FunctionId::kMax:
+      return Extreme(args[0], true, budget);
+    case FunctionId::kInt:
+      return ToInt(args[0], budget);
+    case FunctionId::kDouble:
+      return ToDouble(args[0], budget);
+    case FunctionId::kString:
+      return ToText(args[0], budget);
     case FunctionId::kOrValue:
     case FunctionId::kHasValue: {
-      if (!IsOptional(args[0])) return Value::Error("`orValue` and `hasValue` need an optional, not " + DescribeKind(args[0]));
+      if (!IsOptional(args[0]))
+        return Value::Error("`orValue` and `hasValue` need an optional, not " +
+                            DescribeKind(args[0]));
       const Value* inner = OptionalValue(args[0]);
       if (id == FunctionId::kHasValue) return Value::Bool(inner != nullptr);
       return inner != nullptr ? *inner : args[1];
     }
-    default: return CallTimeBuiltin(id, args, budget);
+    default:
+      return CallTimeBuiltin(id, args, budget);
   }
 }
 

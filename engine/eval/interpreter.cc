@@ -20,7 +20,9 @@ namespace {
 using plan::Op;
 using plan::OpKind;
 
-std::string Literal(const Value& v) { return v.ToLiteral(120); }
+std::string Literal(const Value& v) {
+  return v.ToLiteral(120);
+}
 
 }  // namespace
 
@@ -37,12 +39,16 @@ void LookupsAhead::Add(const ExprEvaluator& eval, const std::vector<plan::Lookup
 }
 
 RuleRun::RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params,
-                 const Facts& facts, const SourceManager& sources, const EvalOptions& options, IdHints* id_hints,
-                 SharedIndexes* indexes, EvalResult* out, RunObserver* observer)
-    : rule_(program.rules[rule_index]), sources_(sources), options_(options), out_(out),
-      eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count, options.max_steps,
-            options.max_memory),
-      observer_(observer), plan_loc_(facts.plan.loc()) {
+                 const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+                 IdHints* id_hints, SharedIndexes* indexes, EvalResult* out, RunObserver* observer)
+    : rule_(program.rules[rule_index]),
+      sources_(sources),
+      options_(options),
+      out_(out),
+      eval_(program, program.tables[rule_.module], params, facts, sources, rule_.slot_count,
+            options.max_steps, options.max_memory),
+      observer_(observer),
+      plan_loc_(facts.plan.loc()) {
   if (id_hints != nullptr) eval_.run_state()->ShareIdHints(id_hints);
   eval_.run_state()->shared_indexes = indexes;
   if (options.plan != nullptr) eval_.UsePlan(options.plan, rule_.module, &memo_);
@@ -81,15 +87,17 @@ void RuleRun::Finish() {
   out_->steps += eval_.steps();
   out_->bytes += eval_.budget().bytes();
   if (capped_) {
-    Diagnostic& d = out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
-                                     "rule `" + rule_.id + "` stopped after " +
-                                         std::to_string(options_.max_violations_per_rule) + " violations");
+    Diagnostic& d =
+        out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
+                         "rule `" + rule_.id + "` stopped after " +
+                             std::to_string(options_.max_violations_per_rule) + " violations");
     d.code = rule_.id;
     d.help = "fix the first ones; the rest may follow from them";
   }
   if (suppressed_ > 0) {
-    out_->errors.Error(sources_.Resolve(rule_.rule->name_span),
-                       std::to_string(suppressed_) + " more errors of rule `" + rule_.id + "` not shown")
+    out_->errors
+        .Error(sources_.Resolve(rule_.rule->name_span),
+               std::to_string(suppressed_) + " more errors of rule `" + rule_.id + "` not shown")
         .code = rule_.id;
   }
 }
@@ -105,7 +113,8 @@ void RuleRun::RuleError(const Value& error, const Span& where, const char* what)
   }
   SourceLoc clause = sources_.Resolve(where);
   SourceLoc loc = error.loc().valid() ? error.loc() : clause;
-  Diagnostic& d = out_->errors.Error(loc, "rule `" + rule_.id + "` could not be evaluated: " + std::string(error.string_value()));
+  Diagnostic& d = out_->errors.Error(
+      loc, "rule `" + rule_.id + "` could not be evaluated: " + std::string(error.string_value()));
   d.code = rule_.id;
   d.related.push_back({clause, std::string("while evaluating ") + what});
   if (budget) {
@@ -161,8 +170,9 @@ bool RuleRun::Holds(const Op& op, size_t position) {
     return true;
   }
   if (v.is_error() || !v.is(ValueKind::kBool)) {
-    RuleError(v.is_error() ? v : Value::Error("`where` needs a bool, not " + DescribeKind(v), v.loc()),
-              op.expr->span, what);
+    RuleError(
+        v.is_error() ? v : Value::Error("`where` needs a bool, not " + DescribeKind(v), v.loc()),
+        op.expr->span, what);
   } else if (observer_ != nullptr) {
     observer_->Outcome(op, v.bool_value());
   }
@@ -187,7 +197,8 @@ bool RuleRun::When(const syntax::Emit& emit, const Op& op) {
     return false;
   }
   if (!cond.is(ValueKind::kBool)) {
-    RuleError(Value::Error("`when` needs a bool, not " + DescribeKind(cond)), emit.when->span, "this `when`");
+    RuleError(Value::Error("`when` needs a bool, not " + DescribeKind(cond)), emit.when->span,
+              "this `when`");
     return false;
   }
   if (observer_ != nullptr) observer_->Outcome(op, cond.bool_value());
@@ -201,7 +212,8 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
     if (op.kind != OpKind::kScan && op.kind != OpKind::kLet) continue;
     const Value& v = eval_.slots()[op.slot];
     const syntax::Clause& clause = rule_.rule->clauses[op.index];
-    std::string shown = v.Id().empty() ? eval_.ShownValue(*clause.expr, v, text) : std::string(v.Id());
+    std::string shown =
+        v.Id().empty() ? eval_.ShownValue(*clause.expr, v, text) : std::string(v.Id());
     evidence.push_back(Evidence{clause.var, std::move(shown), v.loc()});
   }
   return evidence;
@@ -215,7 +227,8 @@ std::optional<Interval> RuleRun::InnermostStep(size_t upto) const {
     if (op.kind != OpKind::kScan) continue;
     const syntax::Expr& range = *rule_.rule->clauses[op.index].expr;
     Interval window;
-    if (eval_.YieldsSteps(range) == ExprEvaluator::Steps::kList && StepWindow(eval_.slots()[op.slot], &window)) {
+    if (eval_.YieldsSteps(range) == ExprEvaluator::Steps::kList &&
+        StepWindow(eval_.slots()[op.slot], &window)) {
       return window;
     }
   }
@@ -223,7 +236,8 @@ std::optional<Interval> RuleRun::InnermostStep(size_t upto) const {
 }
 
 Span RuleRun::SpanOf(const Op& op) const {
-  return op.kind == OpKind::kEmit ? rule_.rule->emits[op.index].span : rule_.rule->clauses[op.index].span;
+  return op.kind == OpKind::kEmit ? rule_.rule->emits[op.index].span
+                                  : rule_.rule->clauses[op.index].span;
 }
 
 // Re-evaluates the `where` clauses of a binding that fired, recording every
@@ -248,19 +262,23 @@ std::vector<TraceStep> RuleRun::TraceWheres() {
 // schema filled in, not text in the file; it gets no label. Nor does a value
 // marked per_item: read for an item that `exists` or `all` went past
 // before the item it stopped at.
-std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const {
+std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace,
+                                       const Violation& v) const {
   constexpr size_t kMaxLabels = 4;
   std::vector<Label> labels;
   auto at_record = [&](const SourceLoc& loc) {
-    return std::any_of(v.evidence.begin(), v.evidence.end(), [&](const Evidence& e) { return e.loc == loc; });
+    return std::any_of(v.evidence.begin(), v.evidence.end(),
+                       [&](const Evidence& e) { return e.loc == loc; });
   };
   for (const TraceStep& step : trace) {
     for (const TraceValue& t : step.values) {
       bool whole = !t.value.empty() && (t.value[0] == '{' || t.value[0] == '[');
-      if (!t.fact.valid() || t.per_item || t.fact == v.loc || whole || at_record(t.fact) || labels.size() == kMaxLabels) {
+      if (!t.fact.valid() || t.per_item || t.fact == v.loc || whole || at_record(t.fact) ||
+          labels.size() == kMaxLabels) {
         continue;
       }
-      bool seen = std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.loc == t.fact; });
+      bool seen = std::any_of(labels.begin(), labels.end(),
+                              [&](const Label& l) { return l.loc == t.fact; });
       if (!seen) labels.push_back(Label{t.fact, "`" + t.expr + "` is " + t.value});
     }
   }
@@ -319,14 +337,18 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
   // The evidence always shows a located fact: the one the finding is about
   // when no binding is one (a rule over computed values, like a list of
   // what is missing).
-  bool located = std::any_of(v.evidence.begin(), v.evidence.end(), [](const Evidence& e) { return e.loc.valid(); });
+  bool located = std::any_of(v.evidence.begin(), v.evidence.end(),
+                             [](const Evidence& e) { return e.loc.valid(); });
   if (emit.at && v.loc.valid() && !located) {
-    std::string value = at.Id().empty() ? eval_.ShownValue(*emit.at, at, Literal) : std::string(at.Id());
-    v.evidence.insert(v.evidence.begin(), Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true});
+    std::string value =
+        at.Id().empty() ? eval_.ShownValue(*emit.at, at, Literal) : std::string(at.Id());
+    v.evidence.insert(v.evidence.begin(),
+                      Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true});
   }
   v.interval = InnermostStep(ops_->emits_at());
   // Without a located `at`, point at the innermost loop item, else the plan.
-  for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it) v.loc = it->loc;
+  for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it)
+    v.loc = it->loc;
   if (!v.loc.valid()) v.loc = plan_loc_;
   std::vector<TraceStep> trace = TraceWheres();
   v.labels = LabelsFrom(trace, v);

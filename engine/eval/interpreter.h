@@ -68,7 +68,8 @@ class LookupsAhead {
     if (entries_.empty() || k + 1 >= ahead.count()) return;
     const Value& item = ahead.Item(k + 1);
     for (const Entry& e : entries_) {
-      if (const Value* id = item.Field(e.field, e.hint)) e.list->PrefetchItem(*e.run->IdHintFor(*e.list, *id));
+      if (const Value* id = item.Field(e.field, e.hint))
+        e.list->PrefetchItem(*e.run->IdHintFor(*e.list, *id));
     }
   }
 
@@ -88,9 +89,10 @@ class RuleRun {
   /// `observer` (null: none) watches the run, which then follows the rule
   /// as written. `id_hints` and `indexes` (null: the run's own) are shared
   /// with the other rules of an EvaluateRules call.
-  RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params, const Facts& facts,
-          const SourceManager& sources, const EvalOptions& options, IdHints* id_hints, SharedIndexes* indexes,
-          EvalResult* out, RunObserver* observer = nullptr);
+  RuleRun(const check::Program& program, size_t rule_index, const std::vector<Value>& params,
+          const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+          IdHints* id_hints, SharedIndexes* indexes, EvalResult* out,
+          RunObserver* observer = nullptr);
 
   void Run() {
     RunOps(0);
@@ -146,14 +148,14 @@ class RuleRun {
   ExprEvaluator eval_;
   Memo memo_;
   RunObserver* observer_;
-  plan::RuleProgram written_;        // the rule as written, when that is what runs
-  const plan::RuleProgram* ops_;     // what runs: the plan's IR, or written_
+  plan::RuleProgram written_;     // the rule as written, when that is what runs
+  const plan::RuleProgram* ops_;  // what runs: the plan's IR, or written_
   SourceLoc plan_loc_;
   size_t errors_ = 0;
   size_t suppressed_ = 0;
   size_t emitted_ = 0;
   std::vector<std::string> statement_keys_;  // by statement index; "" until first needed
-  bool capped_ = false;  // stopped at max_violations_per_rule
+  bool capped_ = false;                      // stopped at max_violations_per_rule
   bool aborted_ = false;
   bool budget_reported_ = false;
 };

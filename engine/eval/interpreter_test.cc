@@ -1,7 +1,6 @@
-#include "engine/eval/evaluator.h"
-
 #include <catch2/catch.hpp>
 
+#include "engine/eval/evaluator.h"
 #include "tests/support/fixture.h"
 
 namespace capops::eval {
@@ -42,7 +41,8 @@ std::vector<std::pair<int, int>> Counts(const Coverage& coverage) {
   return out;
 }
 
-TEST_CASE("coverage counts each clause as written, whatever the plan reorders or joins", "[eval][ir]") {
+TEST_CASE("coverage counts each clause as written, whatever the plan reorders or joins",
+          "[eval][ir]") {
   for (bool optimize : {true, false}) {
     CAPTURE(optimize);
     auto c = CompilePolicy(kRule, false);
@@ -66,8 +66,8 @@ TEST_CASE("why-not stops each path at its first false clause as written", "[eval
   REQUIRE(c->ok);
   Facts facts;
   Diagnostics problems;
-  REQUIRE(c->engine.LoadFacts({TextFile{"plan.yaml", kPlan}}, {TextFile{"inventory.yaml", kInventory}}, &facts,
-                              &problems));
+  REQUIRE(c->engine.LoadFacts({TextFile{"plan.yaml", kPlan}},
+                              {TextFile{"inventory.yaml", kInventory}}, &facts, &problems));
   auto id_is = [](const char* id) { return [id](const Value& v) { return v.Id() == id; }; };
 
   std::optional<WhyNotResult> x1 = c->engine.WhyNot("T-1", facts, id_is("x1"));

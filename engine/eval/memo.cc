@@ -77,10 +77,12 @@ void JoinIndex::LayOut(ListView items, const std::vector<std::pair<uint32_t, uin
 
 ListView JoinIndex::Candidates(std::string_view probe, std::vector<Value>* scratch) const {
   const Group* g = Find(probe, std::hash<std::string_view>()(probe));
-  if (residual_.empty()) return g != nullptr ? ListView(picked_.data() + g->begin, g->size) : ListView();
+  if (residual_.empty())
+    return g != nullptr ? ListView(picked_.data() + g->begin, g->size) : ListView();
   // An item is in a group or kept aside, never both: the two merge into
   // exactly their sizes' sum, borrowed in place (sized once, as above).
-  View<uint32_t> hits = g != nullptr ? View<uint32_t>(positions_.data() + g->begin, g->size) : View<uint32_t>();
+  View<uint32_t> hits =
+      g != nullptr ? View<uint32_t>(positions_.data() + g->begin, g->size) : View<uint32_t>();
   scratch->clear();
   scratch->resize(hits.size() + residual_.size());
   size_t h = 0, r = 0;

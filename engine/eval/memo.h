@@ -49,7 +49,8 @@ class JoinIndex {
     uint32_t size = 0;
     uint32_t last_item = UINT32_MAX;  // a repeated element of one item counts once
   };
-  void Add(uint32_t item, const Value& key, bool membership, std::vector<std::pair<uint32_t, uint32_t>>* placed);
+  void Add(uint32_t item, const Value& key, bool membership,
+           std::vector<std::pair<uint32_t, uint32_t>>* placed);
   uint32_t GroupOf(const Value& key);
   const Group* Find(std::string_view text, size_t hash) const;
   size_t EmptySlot(size_t hash) const;  // where a new key of `hash` goes
@@ -95,7 +96,7 @@ struct VarsKeyHash {
 struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
-  std::unordered_map<const syntax::Expr*, Value> values;       // by remembered expression
+  std::unordered_map<const syntax::Expr*, Value> values;  // by remembered expression
   /// By the join's key expression: in the call's SharedIndexes when the
   /// key is a field of the item and the call shares them, else in
   /// `own_indexes`.

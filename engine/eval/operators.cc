@@ -15,7 +15,9 @@ using syntax::BinaryOp;
 
 constexpr int64_t kDay = 86400;
 
-bool IsNumber(const Value& v) { return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble); }
+bool IsNumber(const Value& v) {
+  return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble);
+}
 
 double AsDouble(const Value& v) {
   return v.is(ValueKind::kInt) ? static_cast<double>(v.int_value()) : v.double_value();
@@ -26,30 +28,42 @@ Value Mismatch(BinaryOp op, const Value& a, const Value& b) {
                       DescribeKind(a) + " and " + DescribeKind(b));
 }
 
-Value Overflow() { return Value::Error("integer overflow"); }
+Value Overflow() {
+  return Value::Error("integer overflow");
+}
 
 Value IntArithmetic(BinaryOp op, int64_t a, int64_t b) {
   int64_t r = 0;
   switch (op) {
-    case BinaryOp::kAdd: return __builtin_add_overflow(a, b, &r) ? Overflow() : Value::Int(r);
-    case BinaryOp::kSub: return __builtin_sub_overflow(a, b, &r) ? Overflow() : Value::Int(r);
-    case BinaryOp::kMul: return __builtin_mul_overflow(a, b, &r) ? Overflow() : Value::Int(r);
+    case BinaryOp::kAdd:
+      return __builtin_add_overflow(a, b, &r) ? Overflow() : Value::Int(r);
+    case BinaryOp::kSub:
+      return __builtin_sub_overflow(a, b, &r) ? Overflow() : Value::Int(r);
+    case BinaryOp::kMul:
+      return __builtin_mul_overflow(a, b, &r) ? Overflow() : Value::Int(r);
     case BinaryOp::kDiv:
     case BinaryOp::kMod:
-      if (b == 0) return Value::Error(op == BinaryOp::kDiv ? "division by zero" : "modulus by zero");
+      if (b == 0)
+        return Value::Error(op == BinaryOp::kDiv ? "division by zero" : "modulus by zero");
       if (a == INT64_MIN && b == -1) return Overflow();
       return Value::Int(op == BinaryOp::kDiv ? a / b : a % b);
-    default: return Value::Error("not an arithmetic operator");
+    default:
+      return Value::Error("not an arithmetic operator");
   }
 }
 
 Value DoubleArithmetic(BinaryOp op, double a, double b) {
   switch (op) {
-    case BinaryOp::kAdd: return Value::Double(a + b);
-    case BinaryOp::kSub: return Value::Double(a - b);
-    case BinaryOp::kMul: return Value::Double(a * b);
-    case BinaryOp::kDiv: return Value::Double(a / b);
-    default: return Value::Error("no operator `%` for double");
+    case BinaryOp::kAdd:
+      return Value::Double(a + b);
+    case BinaryOp::kSub:
+      return Value::Double(a - b);
+    case BinaryOp::kMul:
+      return Value::Double(a * b);
+    case BinaryOp::kDiv:
+      return Value::Double(a / b);
+    default:
+      return Value::Error("no operator `%` for double");
   }
 }
 
@@ -57,11 +71,14 @@ Value DoubleArithmetic(BinaryOp op, double a, double b) {
 Value Rewrap(const Value& result, const Value& like) {
   if (result.is_error()) return result;
   switch (like.kind()) {
-    case ValueKind::kDuration: return Value::Duration(result.int_value());
-    case ValueKind::kDate: return Value::Date(result.int_value());
+    case ValueKind::kDuration:
+      return Value::Duration(result.int_value());
+    case ValueKind::kDate:
+      return Value::Date(result.int_value());
     case ValueKind::kQuantity:
       return Value::Quantity({result.int_value(), like.quantity_value().dimension});
-    default: return result;
+    default:
+      return result;
   }
 }
 
@@ -89,9 +106,9 @@ Value DateArithmetic(BinaryOp op, const Value& a, const Value& b) {
 Value UnitArithmetic(BinaryOp op, const Value& a, const Value& b) {
   bool a_unit = a.is(ValueKind::kQuantity) || a.is(ValueKind::kDuration);
   bool b_unit = b.is(ValueKind::kQuantity) || b.is(ValueKind::kDuration);
-  bool same = a.kind() == b.kind() &&
-              (!a.is(ValueKind::kQuantity) ||
-               a.quantity_value().dimension == b.quantity_value().dimension);
+  bool same =
+      a.kind() == b.kind() &&
+      (!a.is(ValueKind::kQuantity) || a.quantity_value().dimension == b.quantity_value().dimension);
   if ((op == BinaryOp::kAdd || op == BinaryOp::kSub) && same) {
     return Rewrap(IntArithmetic(op, a.int_value(), b.int_value()), a);
   }
@@ -123,7 +140,8 @@ Value UnitArithmetic(BinaryOp op, const Value& a, const Value& b) {
 // Concatenations are charged before they are built: a string doubled in a
 // loop of nested calls is refused at the budget, not at the allocator.
 Value Arithmetic(BinaryOp op, const Value& a, const Value& b, Budget* budget) {
-  if (a.is(ValueKind::kInt) && b.is(ValueKind::kInt)) return IntArithmetic(op, a.int_value(), b.int_value());
+  if (a.is(ValueKind::kInt) && b.is(ValueKind::kInt))
+    return IntArithmetic(op, a.int_value(), b.int_value());
   if (IsNumber(a) && IsNumber(b)) return DoubleArithmetic(op, AsDouble(a), AsDouble(b));
   if (op == BinaryOp::kAdd && a.is(ValueKind::kString) && b.is(ValueKind::kString)) {
     uint64_t size = uint64_t{a.string_value().size()} + b.string_value().size();
@@ -133,7 +151,8 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b, Budget* budget) {
     return Value::String(text.append(a.string_value()).append(b.string_value()));
   }
   if (op == BinaryOp::kAdd && a.is(ValueKind::kList) && b.is(ValueKind::kList)) {
-    if (!budget->Allocate(ListBytes(uint64_t{a.items().size()} + b.items().size()))) return budget->Error();
+    if (!budget->Allocate(ListBytes(uint64_t{a.items().size()} + b.items().size())))
+      return budget->Error();
     std::vector<Value> items;
     items.reserve(a.items().size() + b.items().size());
     items.insert(items.end(), a.items().begin(), a.items().end());
@@ -154,7 +173,8 @@ Value In(const Value& element, const Value& container, Budget* budget) {
     if (element.is(ValueKind::kString)) each += element.string_value().size();
     if (element.is(ValueKind::kList) || element.is(ValueKind::kMap)) {
       uint64_t left = budget->steps_left();
-      uint64_t limit = left > UINT64_MAX / Budget::kBytesPerStep ? UINT64_MAX : left * Budget::kBytesPerStep;
+      uint64_t limit =
+          left > UINT64_MAX / Budget::kBytesPerStep ? UINT64_MAX : left * Budget::kBytesPerStep;
       uint64_t extent = Extent(element, limit);
       if (extent > limit && !budget->Steps(UINT64_MAX)) return budget->Error();
       each += extent;
@@ -191,10 +211,11 @@ bool Compare(const Value& a, const Value& b, int* order, std::string* error) {
     }
     return true;
   }
-  bool same_kind = a.kind() == b.kind() &&
-                   (!a.is(ValueKind::kQuantity) ||
-                    a.quantity_value().dimension == b.quantity_value().dimension);
-  if (same_kind && (a.is(ValueKind::kDate) || a.is(ValueKind::kDuration) || a.is(ValueKind::kQuantity))) {
+  bool same_kind =
+      a.kind() == b.kind() &&
+      (!a.is(ValueKind::kQuantity) || a.quantity_value().dimension == b.quantity_value().dimension);
+  if (same_kind &&
+      (a.is(ValueKind::kDate) || a.is(ValueKind::kDuration) || a.is(ValueKind::kQuantity))) {
     *order = sign(a.int_value(), b.int_value());
     return true;
   }
@@ -216,7 +237,8 @@ Value ApplyBinary(BinaryOp op, const Value& lhs, const Value& rhs, Budget* budge
     case BinaryOp::kNe:
       if (!ChargeEquality(lhs, rhs, budget)) return budget->Error();
       return Value::Bool((lhs == rhs) == (op == BinaryOp::kEq));
-    case BinaryOp::kIn: return In(lhs, rhs, budget);
+    case BinaryOp::kIn:
+      return In(lhs, rhs, budget);
     case BinaryOp::kLt:
     case BinaryOp::kLe:
     case BinaryOp::kGt:
@@ -232,8 +254,10 @@ Value ApplyBinary(BinaryOp op, const Value& lhs, const Value& rhs, Budget* budge
       return Value::Bool(r);
     }
     case BinaryOp::kAnd:
-    case BinaryOp::kOr: return Value::Error("logical operators are evaluated by the evaluator");
-    default: return Arithmetic(op, lhs, rhs, budget);
+    case BinaryOp::kOr:
+      return Value::Error("logical operators are evaluated by the evaluator");
+    default:
+      return Arithmetic(op, lhs, rhs, budget);
   }
 }
 

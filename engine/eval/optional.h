@@ -19,11 +19,17 @@
 
 namespace capops::eval {
 
-inline Value OptionalOf(Value v) { return Value::List({std::move(v)}); }
-inline Value OptionalNone() { return Value::List({}); }
+inline Value OptionalOf(Value v) {
+  return Value::List({std::move(v)});
+}
+inline Value OptionalNone() {
+  return Value::List({});
+}
 
 /// True when `v` has an optional's shape (a list of at most one item).
-inline bool IsOptional(const Value& v) { return v.is(ValueKind::kList) && v.items().size() <= 1; }
+inline bool IsOptional(const Value& v) {
+  return v.is(ValueKind::kList) && v.items().size() <= 1;
+}
 
 /// The value an optional holds, or nullptr when it is none (or no optional).
 inline const Value* OptionalValue(const Value& v) {

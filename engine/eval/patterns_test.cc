@@ -42,7 +42,8 @@ TEST_CASE("patterns match alike on eight threads, literal and computed", "[eval]
   // pool name cannot match; a-000009, a-000019, …: a tenth end in 9; a-00005x.
   std::map<std::string, size_t> by_rule;
   for (const Violation& v : one.violations) ++by_rule[v.rule_id];
-  CHECK(by_rule == std::map<std::string, size_t>{{"RX-2", 150}, {"RX-4", 30}, {"RX-7", 150}, {"RX-8", 111}});
+  CHECK(by_rule ==
+        std::map<std::string, size_t>{{"RX-2", 150}, {"RX-4", 30}, {"RX-7", 150}, {"RX-8", 111}});
   c->engine.options().jobs = 8;
   for (int round = 0; round < 3; ++round) {
     eval::LintReport eight = c->engine.Lint(plans, inventories);
@@ -50,7 +51,8 @@ TEST_CASE("patterns match alike on eight threads, literal and computed", "[eval]
   }
 }
 
-TEST_CASE("the literal patterns of a rule set are compiled once, when it is planned", "[eval][regex]") {
+TEST_CASE("the literal patterns of a rule set are compiled once, when it is planned",
+          "[eval][regex]") {
   auto c = testing::CompilePolicy(R"(@id("T") rule r {
   for a in plan.allocations
   where a.id.matches("^a-[0-9]+$") && a.pool.matches("^a-[0-9]+$") && a.demand.matches("^" + a.id)
@@ -62,10 +64,12 @@ TEST_CASE("the literal patterns of a rule set are compiled once, when it is plan
   for (const plan::ModulePlan& m : p.modules) compiled += m.patterns.size();
   CHECK(compiled == 1);  // one text, written twice; the computed one is not
   std::string dump = plan::Dump(*c->engine.program(), p, c->engine.sources());
-  CHECK(dump.find("  compiled pattern \"^a-[0-9]+$\"\n  compiled pattern \"^a-[0-9]+$\"\n") != std::string::npos);
+  CHECK(dump.find("  compiled pattern \"^a-[0-9]+$\"\n  compiled pattern \"^a-[0-9]+$\"\n") !=
+        std::string::npos);
 }
 
-TEST_CASE("a computed pattern is compiled once per evaluation, and the cache stays bounded", "[eval][regex]") {
+TEST_CASE("a computed pattern is compiled once per evaluation, and the cache stays bounded",
+          "[eval][regex]") {
   PatternCache cache;
   Budget budget(UINT64_MAX, UINT64_MAX);
   std::string error;

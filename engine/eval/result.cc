@@ -7,21 +7,24 @@
 
 namespace capops::eval {
 
-void SortViolations(const SourceManager& sources, std::vector<Violation>* violations, bool drop_repeats) {
+void SortViolations(const SourceManager& sources, std::vector<Violation>* violations,
+                    bool drop_repeats) {
   auto key = [&](const Violation& v) {
-    return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column, std::string_view(v.rule_id),
-                           std::string_view(v.message));
+    return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column,
+                           std::string_view(v.rule_id), std::string_view(v.message));
   };
   std::stable_sort(violations->begin(), violations->end(),
                    [&](const Violation& a, const Violation& b) { return key(a) < key(b); });
   if (!drop_repeats) return;
-  violations->erase(std::unique(violations->begin(), violations->end(),
-                                [&](const Violation& a, const Violation& b) { return key(a) == key(b); }),
-                    violations->end());
+  violations->erase(
+      std::unique(violations->begin(), violations->end(),
+                  [&](const Violation& a, const Violation& b) { return key(a) == key(b); }),
+      violations->end());
 }
 
 namespace {
-constexpr const char* kNotEvaluated = "rules were not evaluated on this plan: its facts do not match the schema";
+constexpr const char* kNotEvaluated =
+    "rules were not evaluated on this plan: its facts do not match the schema";
 }  // namespace
 
 Diagnostic& NoteNotEvaluated(Diagnostics* diags, SourceLoc plan) {

@@ -40,7 +40,8 @@ struct TraceValue {
   SourceLoc loc;      // the sub-expression in the policy
   SourceLoc fact;     // where the value came from in the facts, if it did
   SourceLoc anchor;   // where to show the value: its operator, field or function name
-  bool per_item = false;  // read in a comprehension's body: its value for the last item it looked at
+  bool per_item =
+      false;  // read in a comprehension's body: its value for the last item it looked at
 };
 
 /// A secondary place in the facts that a violation rests on.
@@ -51,9 +52,9 @@ struct Label {
 
 /// One `where` clause that held, with its sub-expressions' values (with --explain).
 struct TraceStep {
-  std::string clause;  // the clause's CPL text
-  std::string value;   // what it evaluated to ("true")
-  SourceLoc loc;       // the clause in the policy
+  std::string clause;              // the clause's CPL text
+  std::string value;               // what it evaluated to ("true")
+  SourceLoc loc;                   // the clause in the policy
   std::vector<TraceValue> values;  // innermost first, as evaluated
 };
 
@@ -75,8 +76,8 @@ struct Violation {
   std::string because;
   std::string fix;
   std::vector<Evidence> evidence;
-  std::vector<Label> labels;      // other facts its `where` clauses read
-  std::vector<TraceStep> trace;   // only with EvalOptions::trace
+  std::vector<Label> labels;               // other facts its `where` clauses read
+  std::vector<TraceStep> trace;            // only with EvalOptions::trace
   std::optional<Suppression> suppression;  // set: waived; listed, never counted
   /// Which deny/warn statement fired: its kind, `when` and `at` in canonical
   /// form (the same whatever the other statements of the rule are).
@@ -140,6 +141,7 @@ bool IsNotEvaluatedNote(const Diagnostic& d);
 /// message — keeping the order of equal ones. With `drop_repeats`, a
 /// violation equal to the one before it in that order is dropped (an
 /// inventory finding found again for every plan).
-void SortViolations(const SourceManager& sources, std::vector<Violation>* violations, bool drop_repeats = false);
+void SortViolations(const SourceManager& sources, std::vector<Violation>* violations,
+                    bool drop_repeats = false);
 
 }  // namespace capops::eval

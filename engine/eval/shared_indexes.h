@@ -45,7 +45,8 @@ class SharedIndexes {
     Value list;  // what the index borrows its items from
     std::unique_ptr<JoinIndex> index;
   };
-  using Id = std::tuple<uint64_t, uint64_t, const std::string*, bool>;  // list identity, field, kind
+  using Id =
+      std::tuple<uint64_t, uint64_t, const std::string*, bool>;  // list identity, field, kind
 
   std::mutex mutex_;  // guards the map, not the building of its entries
   std::map<Id, std::unique_ptr<Entry>> entries_;

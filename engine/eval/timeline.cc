@@ -21,7 +21,8 @@ constexpr size_t kStepChars = 120;  // where a step's list of items is cut
 
 // The field names of intervals and steps, interned once.
 struct Names {
-  Key start{"start"}, end{"end"}, duration{"duration"}, window{"window"}, amount{"amount"}, items{"items"};
+  Key start{"start"}, end{"end"}, duration{"duration"}, window{"window"}, amount{"amount"},
+      items{"items"};
 };
 const Names& N() {
   static const Names names;
@@ -31,14 +32,20 @@ const Names& N() {
 // Zero of the kind of `like` (an amount): what a step holding nothing has.
 Value ZeroLike(const Value& like) {
   switch (like.kind()) {
-    case ValueKind::kDouble: return Value::Double(0);
-    case ValueKind::kDuration: return Value::Duration(0);
-    case ValueKind::kQuantity: return Value::Quantity({0, like.quantity_value().dimension});
-    default: return Value::Int(0);
+    case ValueKind::kDouble:
+      return Value::Double(0);
+    case ValueKind::kDuration:
+      return Value::Duration(0);
+    case ValueKind::kQuantity:
+      return Value::Quantity({0, like.quantity_value().dimension});
+    default:
+      return Value::Int(0);
   }
 }
 
-bool IsZeroInt(const Value& v) { return v.is(ValueKind::kInt) && v.int_value() == 0; }
+bool IsZeroInt(const Value& v) {
+  return v.is(ValueKind::kInt) && v.int_value() == 0;
+}
 
 // `a op b` for amounts, where a plain 0 (a step of no items, whose kind is
 // not known) takes the other side's kind.
@@ -95,12 +102,14 @@ class Steps final : public Value::Native {
     return Value::Map(std::move(entries));
   }
   Value Segment(size_t i, Budget* budget) const {
-    if (!budget->Allocate(MapBytes(3) + MapBytes(2) + ListBytes(steps[i].count))) return budget->Error();
+    if (!budget->Allocate(MapBytes(3) + MapBytes(2) + ListBytes(steps[i].count)))
+      return budget->Error();
     return Segment(i);
   }
   // Appends a step holding `holding` (positions in `items`).
   void Add(const Interval& window, Value amount, const uint32_t* holding, size_t count) {
-    steps.push_back({window, std::move(amount), static_cast<uint32_t>(held.size()), static_cast<uint32_t>(count)});
+    steps.push_back({window, std::move(amount), static_cast<uint32_t>(held.size()),
+                     static_cast<uint32_t>(count)});
     held.insert(held.end(), holding, holding + count);
   }
   static bool Charge(size_t steps, size_t held, Budget* budget) {
@@ -113,8 +122,8 @@ bool ReadStep(const Value& step, Interval* window, const Value** amount, const V
   const Value* w = step.Field(N().window);
   *amount = step.Field(N().amount);
   *items = step.Field(N().items);
-  return w != nullptr && *amount != nullptr && *items != nullptr && (*items)->is(ValueKind::kList) &&
-         !ToInterval(*w, window).is_error();
+  return w != nullptr && *amount != nullptr && *items != nullptr &&
+         (*items)->is(ValueKind::kList) && !ToInterval(*w, window).is_error();
 }
 
 // Appends the step map `step` to `*out`; false when it is not one.
@@ -132,7 +141,9 @@ bool AddPlainStep(const Value& step, Steps* out) {
   return true;
 }
 
-Value NotATimeline(const Value& v) { return Value::Error("not a timeline: " + DescribeKind(v), v.loc()); }
+Value NotATimeline(const Value& v) {
+  return Value::Error("not a timeline: " + DescribeKind(v), v.loc());
+}
 
 // The steps of a timeline; null when `timeline` is not one (an untyped
 // value).
@@ -160,7 +171,8 @@ struct Sweep {
   // Starts or stops counting `item`; an error value when amounts do not add.
   Value Flip(uint32_t item, const Value& its_amount, Budget* budget) {
     bool now = open[item] > 0;
-    Value next = Combine(now ? syntax::BinaryOp::kAdd : syntax::BinaryOp::kSub, amount, its_amount, budget);
+    Value next =
+        Combine(now ? syntax::BinaryOp::kAdd : syntax::BinaryOp::kSub, amount, its_amount, budget);
     if (next.is_error()) return next;
     amount = std::move(next);
     holds[item] = now;
@@ -256,7 +268,8 @@ Value Peak(const Value& timeline, Budget* budget) {
 Value At(const Value& timeline, const Value& date) {
   const Steps* steps = StepsOf(timeline);
   if (steps == nullptr) return NotATimeline(timeline);
-  if (!date.is(ValueKind::kDate)) return Value::Error("`at` needs a date, not " + DescribeKind(date));
+  if (!date.is(ValueKind::kDate))
+    return Value::Error("`at` needs a date, not " + DescribeKind(date));
   auto it = std::upper_bound(steps->steps.begin(), steps->steps.end(), date.int_value(),
                              [](int64_t t, const Steps::Step& s) { return t < s.window.end; });
   if (it == steps->steps.end()) return NotATimeline(timeline);
@@ -307,7 +320,8 @@ std::string DistinctKey(const Value& v) {
 }
 
 Value Distinct(const Value& list, Budget* budget) {
-  if (!list.is(ValueKind::kList)) return Value::Error("`distinct` needs a list, not " + DescribeKind(list));
+  if (!list.is(ValueKind::kList))
+    return Value::Error("`distinct` needs a list, not " + DescribeKind(list));
   std::unordered_set<std::string> seen;
   std::vector<Value> out;
   for (const Value& v : list.items()) {
@@ -320,10 +334,12 @@ Value Distinct(const Value& list, Budget* budget) {
 }
 
 Value Flatten(const Value& list, Budget* budget) {
-  if (!list.is(ValueKind::kList)) return Value::Error("`flatten` needs a list, not " + DescribeKind(list));
+  if (!list.is(ValueKind::kList))
+    return Value::Error("`flatten` needs a list, not " + DescribeKind(list));
   std::vector<Value> out;
   for (const Value& inner : list.items()) {
-    if (!inner.is(ValueKind::kList)) return Value::Error("`flatten` needs a list of lists, not of " + DescribeKind(inner));
+    if (!inner.is(ValueKind::kList))
+      return Value::Error("`flatten` needs a list of lists, not of " + DescribeKind(inner));
     if (!budget->Allocate(ListBytes(inner.items().size()))) return budget->Error();
     for (const Value& v : inner.items()) out.push_back(v);
   }
@@ -337,7 +353,8 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
   if (id == FunctionId::kStart || id == FunctionId::kEnd || id == FunctionId::kDuration) {
     bool open = (id != FunctionId::kEnd && a.start == Interval::kOpenStart) ||
                 (id != FunctionId::kStart && a.end == Interval::kOpenEnd);
-    if (open) return Value::Error("the interval " + IntervalValue(a).ToLiteral() + " is open-ended");
+    if (open)
+      return Value::Error("the interval " + IntervalValue(a).ToLiteral() + " is open-ended");
     if (id == FunctionId::kStart) return Value::Date(a.start);
     if (id == FunctionId::kEnd) return Value::Date(a.end);
     return Value::Duration((a.end - a.start) * kSecondsPerDay);
@@ -349,8 +366,10 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
   bad = ToInterval(args[1], &b);
   if (bad.is_error()) return bad;
   switch (id) {
-    case FunctionId::kOverlaps: return Value::Bool(std::max(a.start, b.start) < std::min(a.end, b.end));
-    case FunctionId::kContains: return Value::Bool(a.start <= b.start && b.end <= a.end);
+    case FunctionId::kOverlaps:
+      return Value::Bool(std::max(a.start, b.start) < std::min(a.end, b.end));
+    case FunctionId::kContains:
+      return Value::Bool(a.start <= b.start && b.end <= a.end);
     default: {  // kIntersect: empty (start == end) when they do not overlap
       if (!budget->Allocate(MapBytes(2))) return budget->Error();
       Interval both{std::max(a.start, b.start), std::min(a.end, b.end)};
@@ -393,13 +412,15 @@ std::string StepsText(const Value& v, size_t max_chars) {
   const Steps* steps = StepsOf(v);
   if (steps == nullptr && v.is(ValueKind::kMap) && AddPlainStep(v, &scratch)) steps = &scratch;
   if (steps == nullptr && v.is(ValueKind::kList) &&
-      std::all_of(v.items().begin(), v.items().end(), [&](const Value& s) { return AddPlainStep(s, &scratch); })) {
+      std::all_of(v.items().begin(), v.items().end(),
+                  [&](const Value& s) { return AddPlainStep(s, &scratch); })) {
     steps = &scratch;
   }
   if (steps == nullptr) return v.ToLiteral(max_chars);
   std::string text;
   for (const Steps::Step& step : steps->steps) {
-    if (step.count == 0 && steps->steps.size() > 1) continue;  // a stretch of a timeline where nothing holds
+    if (step.count == 0 && steps->steps.size() > 1)
+      continue;  // a stretch of a timeline where nothing holds
     text += (text.empty() ? "" : "; ") + StepText(*steps, step);
     if (text.size() > max_chars) return text.substr(0, max_chars - 3) + "...";
   }
@@ -416,7 +437,8 @@ Value ToInterval(const Value& v, Interval* out) {
   if (start != nullptr && start->is(ValueKind::kDate)) out->start = start->int_value();
   if (end != nullptr && end->is(ValueKind::kDate)) {
     out->end = end->int_value();
-  } else if (duration != nullptr && duration->is(ValueKind::kDuration) && out->start != Interval::kOpenStart) {
+  } else if (duration != nullptr && duration->is(ValueKind::kDuration) &&
+             out->start != Interval::kOpenStart) {
     int64_t seconds = std::max<int64_t>(duration->int_value(), 0);
     out->end = out->start + (seconds + kSecondsPerDay - 1) / kSecondsPerDay;
   }
@@ -462,7 +484,8 @@ Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budg
   std::vector<std::pair<std::string, std::vector<Value>>> groups;
   std::unordered_map<std::string, size_t> index;
   for (const auto& [key, item] : keyed) {
-    if (!key.is(ValueKind::kString)) return Value::Error("the key of `group` must be a string, not " + DescribeKind(key));
+    if (!key.is(ValueKind::kString))
+      return Value::Error("the key of `group` must be a string, not " + DescribeKind(key));
     std::string text(key.string_value());
     auto [it, fresh] = index.emplace(text, groups.size());
     if (fresh) groups.emplace_back(std::move(text), std::vector<Value>{});
@@ -476,17 +499,24 @@ Value GroupItems(const std::vector<std::pair<Value, Value>>& keyed, Budget* budg
 
 Value CallTimeBuiltin(FunctionId id, const std::vector<Value>& args, Budget* budget) {
   switch (id) {
-    case FunctionId::kDistinct: return Distinct(args[0], budget);
-    case FunctionId::kFlatten: return Flatten(args[0], budget);
-    case FunctionId::kPeak: return Peak(args[0], budget);
-    case FunctionId::kAt: return At(args[0], args[1]);
+    case FunctionId::kDistinct:
+      return Distinct(args[0], budget);
+    case FunctionId::kFlatten:
+      return Flatten(args[0], budget);
+    case FunctionId::kPeak:
+      return Peak(args[0], budget);
+    case FunctionId::kAt:
+      return At(args[0], args[1]);
     case FunctionId::kOver:
-    case FunctionId::kUnder: return Beyond(args[0], args[1], id == FunctionId::kOver, budget);
+    case FunctionId::kUnder:
+      return Beyond(args[0], args[1], id == FunctionId::kOver, budget);
     case FunctionId::kPlus:
     case FunctionId::kMinus:
-      return Merge(args[0], args[1], id == FunctionId::kPlus ? syntax::BinaryOp::kAdd : syntax::BinaryOp::kSub,
+      return Merge(args[0], args[1],
+                   id == FunctionId::kPlus ? syntax::BinaryOp::kAdd : syntax::BinaryOp::kSub,
                    budget);
-    default: return IntervalMethod(id, args, budget);
+    default:
+      return IntervalMethod(id, args, budget);
   }
 }
 

@@ -16,7 +16,9 @@ namespace {
 constexpr size_t kMaxOutcomes = 20;
 constexpr size_t kNone = static_cast<size_t>(-1);
 
-std::string BindingText(const Value& v) { return TraceText(v); }
+std::string BindingText(const Value& v) {
+  return TraceText(v);
+}
 
 // Follows the rule as written, narrowing the first scan whose items include
 // the chosen fact to those items; on such a path, records where it ends (a
@@ -80,20 +82,25 @@ void WhyNotObserver::Stop(size_t at, const Value& v) {
 
 }  // namespace
 
-WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule, const std::vector<Value>& params,
-                    const Facts& facts, const SourceManager& sources, const EvalOptions& options,
+WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
+                    const std::vector<Value>& params, const Facts& facts,
+                    const SourceManager& sources, const EvalOptions& options,
                     const std::function<bool(const Value&)>& focus) {
   WhyNotObserver observer(focus);
   EvalResult ignored;  // a rule error stops a path; the outcome says so
   size_t index = static_cast<size_t>(&rule - program.rules.data());
-  RuleRun(program, index, params, facts, sources, options, nullptr, nullptr, &ignored, &observer).Run();
+  RuleRun(program, index, params, facts, sources, options, nullptr, nullptr, &ignored, &observer)
+      .Run();
   return observer.Take();
 }
 
-Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables, uint32_t slot_count,
-                         const syntax::Expr& expr, const std::vector<Value>& params, const Facts& facts,
-                         const SourceManager& sources, const EvalOptions& options, std::vector<TraceValue>* trace) {
-  ExprEvaluator eval(program, tables, params, facts, sources, slot_count, options.max_steps, options.max_memory);
+Value EvaluateExpression(const check::Program& program, const check::ModuleTables& tables,
+                         uint32_t slot_count, const syntax::Expr& expr,
+                         const std::vector<Value>& params, const Facts& facts,
+                         const SourceManager& sources, const EvalOptions& options,
+                         std::vector<TraceValue>* trace) {
+  ExprEvaluator eval(program, tables, params, facts, sources, slot_count, options.max_steps,
+                     options.max_memory);
   eval.set_trace(trace);
   Value v = eval.Eval(expr);
   // The caller prints the value: a list or map whose parts repeat (nested

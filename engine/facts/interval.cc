@@ -12,7 +12,9 @@ namespace {
 
 constexpr int64_t kDay = 86400;  // seconds
 
-std::string Tick(const std::string& text) { return "`" + text + "`"; }
+std::string Tick(const std::string& text) {
+  return "`" + text + "`";
+}
 
 // The value of `key` in `fields` when it is of `kind`, else nullptr.
 const Value* FieldOf(MapView fields, const Key& key, ValueKind kind) {

@@ -58,7 +58,9 @@ constexpr size_t kDepthCap = 400;
 
 constexpr DocumentKind kKinds[] = {DocumentKind::kCapacityPlan, DocumentKind::kInventory};
 
-bool IsContinuationByte(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool IsContinuationByte(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 // Characters, not bytes, for Diagnostic::length.
 uint32_t CharCount(std::string_view text) {
@@ -94,12 +96,14 @@ class Locator {
     if (static_cast<uint32_t>(line) >= file_.line_count()) return End();
     return SourceLoc{id_, static_cast<uint32_t>(line) + 1, static_cast<uint32_t>(column) + 1};
   }
-  SourceLoc At(const fy_mark* mark) const { return mark == nullptr ? SourceLoc{id_, 1, 1} : At(mark->line, mark->column); }
+  SourceLoc At(const fy_mark* mark) const {
+    return mark == nullptr ? SourceLoc{id_, 1, 1} : At(mark->line, mark->column);
+  }
 
   SourceLoc AtOffset(size_t offset) const {
     SourceLoc loc = file_.Resolve(id_, static_cast<uint32_t>(offset));
-    if (loc.line == 1 && file_.size() >= kBom.size() && file_.Line(1).substr(0, kBom.size()) == kBom &&
-        offset >= kBom.size()) {
+    if (loc.line == 1 && file_.size() >= kBom.size() &&
+        file_.Line(1).substr(0, kBom.size()) == kBom && offset >= kBom.size()) {
       --loc.column;
     }
     return loc;
@@ -175,7 +179,8 @@ bool CheckFlowDepth(std::string_view text, const Locator& at, size_t max_depth,
 }
 
 std::string ParserMessage(std::string msg) {
-  if (!msg.empty() && msg[0] >= 'A' && msg[0] <= 'Z' && !(msg.size() > 1 && msg[1] >= 'A' && msg[1] <= 'Z')) {
+  if (!msg.empty() && msg[0] >= 'A' && msg[0] <= 'Z' &&
+      !(msg.size() > 1 && msg[1] >= 'A' && msg[1] <= 'Z')) {
     msg[0] = static_cast<char>(msg[0] - 'A' + 'a');
   }
   while (!msg.empty() && msg.back() == '.') msg.pop_back();
@@ -343,8 +348,11 @@ class DocumentBuilder {
   // `keep_text`: plain scalars keep their text (ScalarValue), for fact
   // documents, which validation types by the schema.
   DocumentBuilder(const Locator& at, size_t max_depth, const LoadOptions& options, bool keep_text)
-      : at_(at), max_depth_(max_depth), max_nodes_(options.max_nodes),
-        max_string_length_(options.max_string_length), keep_text_(keep_text) {}
+      : at_(at),
+        max_depth_(max_depth),
+        max_nodes_(options.max_nodes),
+        max_string_length_(options.max_string_length),
+        keep_text_(keep_text) {}
 
   /// The root; null for an empty document (a stray `---`) or a stopped one.
   const Value& root() const { return root_; }
@@ -366,21 +374,27 @@ class DocumentBuilder {
     std::optional<SourceLoc> loc = NodeLoc(at_, event);
     if (loc) last_loc_ = *loc;
     switch (event->type) {
-      case FYET_SCALAR: return OnScalar(event, loc);
-      case FYET_ALIAS: return OnAlias(TokenText(event->alias.anchor), loc.value_or(last_loc_));
-      case FYET_SEQUENCE_START: return Open(event, loc.value_or(last_loc_), false);
-      case FYET_MAPPING_START: return Open(event, loc.value_or(last_loc_), true);
+      case FYET_SCALAR:
+        return OnScalar(event, loc);
+      case FYET_ALIAS:
+        return OnAlias(TokenText(event->alias.anchor), loc.value_or(last_loc_));
+      case FYET_SEQUENCE_START:
+        return Open(event, loc.value_or(last_loc_), false);
+      case FYET_MAPPING_START:
+        return Open(event, loc.value_or(last_loc_), true);
       case FYET_SEQUENCE_END:
-      case FYET_MAPPING_END: return Close();
-      default: return;
+      case FYET_MAPPING_END:
+        return Close();
+      default:
+        return;
     }
   }
 
  private:
   struct Merge {
-    Value value;      // a map or a list of maps
-    SourceLoc key;    // the `<<` entry
-    SourceLoc origin; // the anchor, when merged through an alias
+    Value value;       // a map or a list of maps
+    SourceLoc key;     // the `<<` entry
+    SourceLoc origin;  // the anchor, when merged through an alias
     std::string anchor;
   };
 
@@ -485,8 +499,8 @@ class DocumentBuilder {
     if (it == anchors_.end()) {
       std::string alias = "`*" + std::string(name) + "`";
       if (IsOpen(name)) {
-        Unsupported(&diags_, loc, "alias " + alias + " inside the collection it names")
-            .help = "facts are trees; a collection cannot contain itself";
+        Unsupported(&diags_, loc, "alias " + alias + " inside the collection it names").help =
+            "facts are trees; a collection cannot contain itself";
         return Stop(loc, "");
       }
       // An anchor on a value dropped with a rejected key was diagnosed there.
@@ -575,7 +589,8 @@ class DocumentBuilder {
     Frame& f = stack_.back();
     f.expect_key = false;
     // An anchored key may be aliased as a value: its text.
-    if (!anchor.empty()) anchors_[std::string(anchor)] = Anchored{Value::String(text).set_loc(loc), 1, 0, loc};
+    if (!anchor.empty())
+      anchors_[std::string(anchor)] = Anchored{Value::String(text).set_loc(loc), 1, 0, loc};
     if (plain && text == kMergeKey) {
       f.merge_value = true;
       f.key_loc = loc;
@@ -612,15 +627,16 @@ class DocumentBuilder {
   void CheckCollectionTag(SourceLoc loc, std::string_view tag, bool is_map) {
     if (tag.empty() || tag == "!") return;
     if (tag == std::string(kCoreTagPrefix) + (is_map ? "map" : "seq")) return;
-    Unsupported(&diags_, loc, "tag `" + TagName(tag) + "` on a " + (is_map ? "mapping" : "sequence"))
+    Unsupported(&diags_, loc,
+                "tag `" + TagName(tag) + "` on a " + (is_map ? "mapping" : "sequence"))
         .help = "remove the tag; facts hold plain mappings and sequences";
   }
 
   // A scalar's value: plain ones keep their text (fact documents) or are
   // typed by it, quoted ones are strings, and the core schema's tags
   // (`!!str`, `!!int` …) are obeyed.
-  Value TypeScalar(SourceLoc loc, SourceLoc tag_loc, std::string_view tag, std::string_view text, bool plain,
-                   bool own_id) {
+  Value TypeScalar(SourceLoc loc, SourceLoc tag_loc, std::string_view tag, std::string_view text,
+                   bool plain, bool own_id) {
     Value value;
     std::string error;
     if (tag.empty() || tag == "!" || tag == std::string(kCoreTagPrefix) + "str") {
@@ -639,18 +655,21 @@ class DocumentBuilder {
   // `!!null`, `!!bool`, `!!int` and `!!float` type the text by the core
   // schema, whatever its style; any other tag has no meaning in facts.
   Value TypeTagged(SourceLoc loc, std::string_view tag, std::string_view text) {
-    static const std::pair<std::string_view, ValueKind> kCore[] = {
-        {"null", ValueKind::kNull}, {"bool", ValueKind::kBool}, {"int", ValueKind::kInt},
-        {"float", ValueKind::kDouble}};
+    static const std::pair<std::string_view, ValueKind> kCore[] = {{"null", ValueKind::kNull},
+                                                                   {"bool", ValueKind::kBool},
+                                                                   {"int", ValueKind::kInt},
+                                                                   {"float", ValueKind::kDouble}};
     bool core = tag.substr(0, kCoreTagPrefix.size()) == kCoreTagPrefix;
     for (const auto& [name, kind] : kCore) {
       if (!core || tag.substr(kCoreTagPrefix.size()) != name) continue;
       std::string error;
       Value value = TypePlainScalar(text, &error);
-      if (kind == ValueKind::kDouble && value.is(ValueKind::kInt)) value = Value::Double(static_cast<double>(value.int_value()));
+      if (kind == ValueKind::kDouble && value.is(ValueKind::kInt))
+        value = Value::Double(static_cast<double>(value.int_value()));
       if (kind == ValueKind::kNull && text.empty()) value = Value();
       if (error.empty() && value.is(kind)) return value;
-      Report(&diags_, loc, "`" + std::string(text) + "` is not a valid `" + TagName(tag) + "`", "yaml")
+      Report(&diags_, loc, "`" + std::string(text) + "` is not a valid `" + TagName(tag) + "`",
+             "yaml")
           .length = CharCount(text);
       return Value::String(text);
     }
@@ -691,7 +710,8 @@ class DocumentBuilder {
     if (value.is(ValueKind::kMap)) {
       MapEntries entries;
       entries.reserve(value.entries().size());
-      for (const auto& [key, item] : value.entries()) entries.emplace_back(key, Relocated(item, loc));
+      for (const auto& [key, item] : value.entries())
+        entries.emplace_back(key, Relocated(item, loc));
       copy = Value::Map(std::move(entries));
     } else if (value.is(ValueKind::kList)) {
       std::vector<Value> items;
@@ -731,7 +751,8 @@ class DocumentBuilder {
   }
 
   Value Remember(std::string_view anchor, Value value, size_t count, size_t height) {
-    if (!anchor.empty()) anchors_[std::string(anchor)] = Anchored{value, count, height, value.loc()};
+    if (!anchor.empty())
+      anchors_[std::string(anchor)] = Anchored{value, count, height, value.loc()};
     return value;
   }
 
@@ -743,13 +764,15 @@ class DocumentBuilder {
   }
 
   bool IsOpen(std::string_view anchor) const {
-    return std::any_of(stack_.begin(), stack_.end(), [&](const Frame& f) { return f.anchor == anchor; });
+    return std::any_of(stack_.begin(), stack_.end(),
+                       [&](const Frame& f) { return f.anchor == anchor; });
   }
 
   // Adds `n` values to the document's count; false (and stops) past the limit.
   bool Count(SourceLoc loc, size_t n) {
     if (n > max_nodes_ - std::min(nodes_, max_nodes_)) {
-      Stop(loc, "document expands to more than " + std::to_string(max_nodes_) + " values (aliases?)");
+      Stop(loc,
+           "document expands to more than " + std::to_string(max_nodes_) + " values (aliases?)");
       return false;
     }
     nodes_ += n;
@@ -822,7 +845,6 @@ bool CheckKind(const Value& root, SourceLoc doc_loc, DocumentKind* kind, Diagnos
   return false;
 }
 
-
 // Keeps a finished document if it is a map with our apiVersion and a known kind.
 void AddDocument(const Value& root, SourceLoc start, LoadResult* result) {
   if (root.is(ValueKind::kNull)) return;  // a stray `---`
@@ -853,12 +875,14 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
     if (const fy_mark* end = fy_event_end_mark(event)) last = at.At(end);
     switch (event->type) {
       case FYET_STREAM_START:
-      case FYET_STREAM_END: break;
+      case FYET_STREAM_END:
+        break;
       case FYET_DOCUMENT_START:
         start = at.At(fy_event_start_mark(event));
         if (++documents > options.max_documents) {
           Report(&result->diagnostics, start,
-                 "more than " + std::to_string(options.max_documents) + " documents in one file", "yaml")
+                 "more than " + std::to_string(options.max_documents) + " documents in one file",
+                 "yaml")
               .help = "raise the limit with `--max-documents`";
           return;
         }
@@ -885,13 +909,15 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
   }
   if (std::optional<EventSource::Error> error = events->error()) {
     if (error->message.empty()) {
-      Report(&result->diagnostics, last, "invalid YAML: the text cannot be parsed from here", "yaml");
+      Report(&result->diagnostics, last, "invalid YAML: the text cannot be parsed from here",
+             "yaml");
     } else {
       SourceLoc loc = at.At(error->line - 1, error->column - 1);
       Diagnostic& d = Report(&result->diagnostics, loc, ParserMessage(error->message), "yaml");
       // Cut short: say which collection the end of the text left open.
       std::optional<SourceLoc> open = builder ? builder->innermost_open() : std::nullopt;
-      if (open && loc == at.End()) d.related.push_back({*open, "the file ends before this is closed"});
+      if (open && loc == at.End())
+        d.related.push_back({*open, "the file ends before this is closed"});
     }
   }
 }
@@ -900,8 +926,10 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
 
 const char* DocumentKindName(DocumentKind kind) {
   switch (kind) {
-    case DocumentKind::kCapacityPlan: return "CapacityPlan";
-    case DocumentKind::kInventory: return "Inventory";
+    case DocumentKind::kCapacityPlan:
+      return "CapacityPlan";
+    case DocumentKind::kInventory:
+      return "Inventory";
   }
   return "CapacityPlan";
 }
@@ -918,8 +946,9 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
   Locator at(source, file);
   size_t max_depth = std::min(options.max_depth, kDepthCap);
   if (source.text().size() > options.max_file_bytes) {
-    Diagnostic& d = Report(&result.diagnostics, SourceLoc{file, 1, 1},
-                           "file is larger than " + std::to_string(options.max_file_bytes) + " bytes", "yaml");
+    Diagnostic& d =
+        Report(&result.diagnostics, SourceLoc{file, 1, 1},
+               "file is larger than " + std::to_string(options.max_file_bytes) + " bytes", "yaml");
     d.help = "raise the limit with `--max-file-size`";
     d.length = 1;
     return result;
@@ -936,8 +965,9 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
       std::optional<FileStamp> now = from_disk.fd() >= 0 ? StampOf(from_disk.fd()) : std::nullopt;
       if (!now || now != source.stamp()) {
         result.documents.clear();
-        Report(&result.diagnostics, SourceLoc{file, 1, 1}, "the file changed while it was read", "yaml").help =
-            "lint it again";
+        Report(&result.diagnostics, SourceLoc{file, 1, 1}, "the file changed while it was read",
+               "yaml")
+            .help = "lint it again";
       }
     } else {
       if (fd >= 0) ::close(fd);
@@ -969,7 +999,9 @@ RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadO
 
 namespace {
 
-uint64_t Packed(const SourceLoc& loc) { return static_cast<uint64_t>(loc.line) << 32 | loc.column; }
+uint64_t Packed(const SourceLoc& loc) {
+  return static_cast<uint64_t>(loc.line) << 32 | loc.column;
+}
 
 // Every map entry of a text whose value has a place of its own, as (value,
 // key) packed locations, sorted by value.
@@ -997,7 +1029,8 @@ std::vector<std::pair<uint64_t, uint64_t>> EntryPlaces(std::string_view text, co
     }
     if (event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START) {
       stack.push_back(Open{event->type == FYET_MAPPING_START});
-    } else if ((event->type == FYET_MAPPING_END || event->type == FYET_SEQUENCE_END) && !stack.empty()) {
+    } else if ((event->type == FYET_MAPPING_END || event->type == FYET_SEQUENCE_END) &&
+               !stack.empty()) {
       stack.pop_back();
     } else if (event->type == FYET_DOCUMENT_START) {
       stack.clear();
@@ -1016,7 +1049,7 @@ std::optional<YamlPoint> PointAt(std::string_view text, uint32_t line, uint32_t 
   struct Frame {
     bool is_map = false;
     bool expect_key = true;
-    std::string key;     // the key whose value comes (or came) last
+    std::string key;  // the key whose value comes (or came) last
     Mark key_end{-1, -1};
     size_t items = 0;
     std::vector<std::string> keys;
@@ -1044,17 +1077,23 @@ std::optional<YamlPoint> PointAt(std::string_view text, uint32_t line, uint32_t 
       if (!stack.empty()) stack.pop_back();
       continue;
     }
-    if (type != FYET_SCALAR && type != FYET_ALIAS && type != FYET_MAPPING_START && type != FYET_SEQUENCE_START) continue;
+    if (type != FYET_SCALAR && type != FYET_ALIAS && type != FYET_MAPPING_START &&
+        type != FYET_SEQUENCE_START)
+      continue;
     Frame* top = stack.empty() ? nullptr : &stack.back();
     bool is_key = top != nullptr && top->is_map && top->expect_key;
     bool is_value = top != nullptr && top->is_map && !top->expect_key;
-    std::string scalar = type == FYET_SCALAR ? std::string(TokenText(event->scalar.value)) : std::string();
+    std::string scalar =
+        type == FYET_SCALAR ? std::string(TokenText(event->scalar.value)) : std::string();
     Mark begin{-1, -1}, end{-1, -1};
-    if (const fy_mark *s = fy_event_start_mark(event), *e = fy_event_end_mark(event); s != nullptr && e != nullptr) {
+    if (const fy_mark* s = fy_event_start_mark(event), *e = fy_event_end_mark(event);
+        s != nullptr && e != nullptr) {
       begin = {s->line, s->column};
       end = {e->line, e->column};
-      fy_scalar_style style = type == FYET_SCALAR ? fy_token_scalar_style(event->scalar.value) : FYSS_PLAIN;
-      if ((style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED) && begin.second > 0) --begin.second;
+      fy_scalar_style style =
+          type == FYET_SCALAR ? fy_token_scalar_style(event->scalar.value) : FYSS_PLAIN;
+      if ((style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED) && begin.second > 0)
+        --begin.second;
     }
     bool found_here = false;
     if (!found && type == FYET_SCALAR) {
@@ -1075,8 +1114,10 @@ std::optional<YamlPoint> PointAt(std::string_view text, uint32_t line, uint32_t 
         }
         point.on_key = is_key;
         point.text = scalar;
-        point.begin = SourceLoc{kNoFile, static_cast<uint32_t>(begin.first) + 1, static_cast<uint32_t>(begin.second) + 1};
-        point.end = SourceLoc{kNoFile, static_cast<uint32_t>(end.first) + 1, static_cast<uint32_t>(end.second) + 1};
+        point.begin = SourceLoc{kNoFile, static_cast<uint32_t>(begin.first) + 1,
+                                static_cast<uint32_t>(begin.second) + 1};
+        point.end = SourceLoc{kNoFile, static_cast<uint32_t>(end.first) + 1,
+                              static_cast<uint32_t>(end.second) + 1};
         if (top != nullptr && top->is_map) {
           point.keys = top->keys;
           found_depth = stack.size();
@@ -1121,13 +1162,15 @@ std::function<SourceLoc(SourceLoc)> KeyLocator(const SourceManager& sources, Fil
       const SourceFile& source = sources.file(file);
       std::optional<std::string> read_back;
       if (source.released()) read_back = source.ReadText();
-      std::string_view text = source.released() ? std::string_view(read_back.value_or("")) : source.text();
+      std::string_view text =
+          source.released() ? std::string_view(read_back.value_or("")) : source.text();
       table->places = EntryPlaces(text, Locator(source, file));
     }
     auto it = std::lower_bound(table->places.begin(), table->places.end(),
                                std::make_pair(Packed(value), uint64_t{0}));
     if (it == table->places.end() || it->first != Packed(value)) return SourceLoc{};
-    return SourceLoc{file, static_cast<uint32_t>(it->second >> 32), static_cast<uint32_t>(it->second)};
+    return SourceLoc{file, static_cast<uint32_t>(it->second >> 32),
+                     static_cast<uint32_t>(it->second)};
   };
 }
 

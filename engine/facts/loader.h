@@ -117,14 +117,15 @@ struct PathStep {
 /// The scalar of a YAML text at a position, for an editor: the path from
 /// its document's root, whether it is a key or a value, and its extent.
 struct YamlPoint {
-  size_t document = 0;          // which document of the text
-  std::string kind;             // that document's top-level `kind`, "" when none
-  std::vector<PathStep> path;   // to the mapping that holds a key; to the value itself
+  size_t document = 0;         // which document of the text
+  std::string kind;            // that document's top-level `kind`, "" when none
+  std::vector<PathStep> path;  // to the mapping that holds a key; to the value itself
   bool on_key = false;
-  std::string text;             // the scalar's text (quotes removed)
-  SourceLoc begin;              // its first character (file left unset)
-  SourceLoc end;                // just past its last character
-  std::vector<std::string> keys;  // the keys of the mapping it is in (all of them; not itself when on_key)
+  std::string text;  // the scalar's text (quotes removed)
+  SourceLoc begin;   // its first character (file left unset)
+  SourceLoc end;     // just past its last character
+  std::vector<std::string>
+      keys;  // the keys of the mapping it is in (all of them; not itself when on_key)
 };
 
 /// The scalar under (or just before) 1-based `line` and `column`

@@ -39,7 +39,9 @@ std::string Dump(const Diagnostics& diags) {
   return out;
 }
 
-std::pair<uint32_t, uint32_t> LineCol(const Value& v) { return {v.loc().line, v.loc().column}; }
+std::pair<uint32_t, uint32_t> LineCol(const Value& v) {
+  return {v.loc().line, v.loc().column};
+}
 
 Value QuantityOf(const char* text) {
   Quantity q;
@@ -275,7 +277,8 @@ TEST_CASE("values on a very long line keep their columns", "[facts]") {
   Loaded l(std::string(kPlanHeader) + "allocations:\n" + line);
   REQUIRE(l.diags().empty());
   const Value& evidence = *l.root().Field("allocations")->items()[0].Field("evidence");
-  CHECK(LineCol(evidence.items().back()) == std::pair<uint32_t, uint32_t>{4, static_cast<uint32_t>(last_column)});
+  CHECK(LineCol(evidence.items().back()) ==
+        std::pair<uint32_t, uint32_t>{4, static_cast<uint32_t>(last_column)});
   CHECK(LineCol(evidence.items()[10000]).second > 65535);
   CHECK(evidence.items()[10000].string_value() == "ev-110000");
 }
@@ -412,7 +415,8 @@ TEST_CASE("bytes that are not UTF-8 text are refused", "[facts]") {
 TEST_CASE("duplicate and non-scalar keys", "[facts]") {
   SECTION("in a large mapping, early and late repeats are both found") {
     std::string text = std::string(kPlanHeader) + "big:\n";
-    for (int i = 0; i < 40; ++i) text += "  k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+    for (int i = 0; i < 40; ++i)
+      text += "  k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
     text += "  k3: again\n  k39: again\n  \"k20\": quoted\n";
     Loaded l(text);
     CHECK(Dump(l.diags()) ==
@@ -452,7 +456,8 @@ TEST_CASE("duplicate and non-scalar keys", "[facts]") {
   SECTION("keys that are not scalars lose their values") {
     Loaded l(std::string(kPlanHeader) + "? [a, b]\n: {c: 1}\n~: 2\nd: 3\n");
     CHECK(Dump(l.diags()) ==
-          "3:3: not supported in capops facts: a sequence as a key\n5:1: not supported in capops facts: a null key\n");
+          "3:3: not supported in capops facts: a sequence as a key\n5:1: not supported in capops "
+          "facts: a null key\n");
     CHECK(l.root().entries().size() == 3);  // apiVersion, kind, d
     CHECK(l.root().Field("d")->string_value() == "3");
   }
@@ -484,7 +489,8 @@ TEST_CASE("nesting is limited", "[facts]") {
   }
   SECTION("an alias inside its own anchor") {
     Loaded l(std::string(kPlanHeader) + "a: &loop [1, *loop]\n");
-    CHECK(Dump(l.diags()) == "3:14: not supported in capops facts: alias `*loop` inside the collection it names\n");
+    CHECK(Dump(l.diags()) ==
+          "3:14: not supported in capops facts: alias `*loop` inside the collection it names\n");
     CHECK(l.result.documents.empty());
   }
 }
@@ -603,10 +609,10 @@ TEST_CASE("document kinds have names", "[facts]") {
   CHECK(std::string(DocumentKindName(DocumentKind::kInventory)) == "Inventory");
 }
 
-
 // Every value with its place, depth first: what a load gives, to compare.
 void DumpValues(const Value& v, std::string* out) {
-  *out += std::to_string(v.loc().line) + ":" + std::to_string(v.loc().column) + " " + KindName(v.kind());
+  *out += std::to_string(v.loc().line) + ":" + std::to_string(v.loc().column) + " " +
+          KindName(v.kind());
   if (v.is(ValueKind::kList)) {
     *out += "\n";
     for (const Value& item : v.items()) DumpValues(item, out);
@@ -658,7 +664,8 @@ TEST_CASE("a file changed on disk before it is parsed is parsed from memory and 
   testing::TempFile file(text);
   SourceManager sources;
   FileId id = sources.Add(file.path(), text, file.Stamp());
-  testing::TempFile::Write(file.path(), std::string(kPlanHeader) + "metadata: {name: other}\n# longer\n");
+  testing::TempFile::Write(file.path(),
+                           std::string(kPlanHeader) + "metadata: {name: other}\n# longer\n");
   LoadResult r = LoadYamlReleasing(&sources, id, {}, 0);
   CHECK(r.diagnostics.empty());
   REQUIRE(r.documents.size() == 1);
@@ -684,7 +691,8 @@ TEST_CASE("file size, document count and value length are limited", "[facts]") {
     LoadResult r = LoadYaml(sources, f, options);
     std::vector<std::string> out;
     for (const Diagnostic& d : r.diagnostics.items()) {
-      out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message);
+      out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " +
+                    d.message);
     }
     return std::make_pair(out, r.documents.size());
   };
@@ -696,14 +704,16 @@ TEST_CASE("file size, document count and value length are limited", "[facts]") {
   LoadOptions two;
   two.max_documents = 2;
   auto [errors, kept] = load(doc + "---\n" + doc + "---\n" + doc, two);
-  CHECK(errors == std::vector<std::string>{"8:1: more than 2 documents in one file"});  // at its `---`
+  CHECK(errors ==
+        std::vector<std::string>{"8:1: more than 2 documents in one file"});  // at its `---`
   CHECK(kept == 2);
 
   LoadOptions short_values;
   short_values.max_string_length = 16;
   auto [long_errors, long_kept] = load(doc + "note: abcdefghijklmnopqrstu\n", short_values);
-  CHECK(long_errors == std::vector<std::string>{
-                           "4:7: a value longer than 16 bytes (raise it with `--max-string-length`)"});
+  CHECK(long_errors ==
+        std::vector<std::string>{
+            "4:7: a value longer than 16 bytes (raise it with `--max-string-length`)"});
   CHECK(long_kept == 0);
 }
 
@@ -716,7 +726,8 @@ namespace {
 // "key/0/key" for a path.
 std::string PathText(const YamlPoint& p) {
   std::string out;
-  for (const PathStep& s : p.path) out += (out.empty() ? "" : "/") + (s.is_item ? std::to_string(s.index) : s.key);
+  for (const PathStep& s : p.path)
+    out += (out.empty() ? "" : "/") + (s.is_item ? std::to_string(s.index) : s.key);
   return out;
 }
 

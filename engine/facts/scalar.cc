@@ -10,9 +10,15 @@ namespace capops::facts {
 
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool IsOctalDigit(char c) { return c >= '0' && c <= '7'; }
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool IsHexDigit(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool IsOctalDigit(char c) {
+  return c >= '0' && c <= '7';
+}
 
 // Length of the run of characters from `i` that satisfy `pred`.
 template <typename Pred>
@@ -54,8 +60,12 @@ bool IsDecimalFloat(std::string_view text) {
   return i == s.size();
 }
 
-bool IsTrue(std::string_view t) { return t == "true" || t == "True" || t == "TRUE"; }
-bool IsFalse(std::string_view t) { return t == "false" || t == "False" || t == "FALSE"; }
+bool IsTrue(std::string_view t) {
+  return t == "true" || t == "True" || t == "TRUE";
+}
+bool IsFalse(std::string_view t) {
+  return t == "false" || t == "False" || t == "FALSE";
+}
 
 // `.inf`, `-.inf`, `.nan` in the spellings YAML 1.2 allows.
 bool SpecialFloat(std::string_view text, double* out) {

@@ -29,7 +29,7 @@ namespace capops::facts {
 namespace {
 
 constexpr const char* kCode = "schema";
-constexpr size_t kShownChars = 60;   // user text quoted in a message is cut here
+constexpr size_t kShownChars = 60;        // user text quoted in a message is cut here
 constexpr size_t kMatchedPastCap = 1000;  // see Validator::UnknownField
 constexpr size_t kListedIds = 5;          // ids in a "known ids" help (fields and members: all)
 constexpr const char* kSizeUnits = "B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB";
@@ -222,7 +222,9 @@ class Validator {
 
   // A new value in place of `original`, at its location. Counted, so that a
   // collection none of whose items changed is returned as it was, shared.
-  Value Rebuilt(Value value, const Value& original) { return Rebuilt(std::move(value), original.loc()); }
+  Value Rebuilt(Value value, const Value& original) {
+    return Rebuilt(std::move(value), original.loc());
+  }
   Value Rebuilt(Value value, SourceLoc loc) {
     ++edits_;
     value.set_loc(loc);
@@ -391,12 +393,15 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
       }
       dropped = true;
     } else {
-      entries.emplace_back(key, Check(field->type, owned ? std::move(taken[i].second) : value, key, depth + 1));
+      entries.emplace_back(
+          key, Check(field->type, owned ? std::move(taken[i].second) : value, key, depth + 1));
     }
   }
   bool filled = FillAbsent(def, given, v.loc(), meant, &entries);
   Consistent(def, entries);
-  Value result = !owned && !dropped && !filled && edits_ == edits ? v : Rebuilt(Value::MapFrom(&entries), v.loc());
+  Value result = !owned && !dropped && !filled && edits_ == edits
+                     ? v
+                     : Rebuilt(Value::MapFrom(&entries), v.loc());
   entries.clear();
   taken.clear();  // the values given, moved from or still shared
   return result;
@@ -460,7 +465,8 @@ const FieldDef* Validator::UnknownField(const RecordDef& def, const std::string&
                                         const Value& value, bool document) {
   SourceLoc at = KeyOf(value, SourceLoc{});
   Diagnostic& d = out_->Error(at, "unknown field " + Tick(key) + " in " + Tick(def.name));
-  if (at != value.loc()) d.length = static_cast<uint32_t>(CodePoints(key));  // the key, not its value
+  if (at != value.loc())
+    d.length = static_cast<uint32_t>(CodePoints(key));  // the key, not its value
   // Past the cap only a document's keys are still matched (they may hide
   // ids), and only so many: a flood of keys costs no more than a few.
   if (out_->full() && (!document || ++unmatched_ >= kMatchedPastCap)) return nullptr;
@@ -521,8 +527,8 @@ void Validator::Unique(const Value& item, bool keyed, std::string_view field,
   const Value* id = keyed ? item.Field("id") : &item;
   if (id == nullptr || (keyed && !id->is(ValueKind::kString))) return;
   // A set's items are compared by kind and literal text: 1 and "1" differ.
-  std::string key =
-      keyed ? std::string(id->string_value()) : std::string(KindName(id->kind())) + ":" + id->ToLiteral();
+  std::string key = keyed ? std::string(id->string_value())
+                          : std::string(KindName(id->kind())) + ":" + id->ToLiteral();
   auto [first, inserted] = seen->try_emplace(std::move(key), id->loc());
   if (inserted) return;
   std::string text = id->ToString();
@@ -571,7 +577,8 @@ Value Validator::Map(const Type& t, Value v, size_t depth) {
     // Enum keys are stored in their canonical spelling, as rules compare them.
     std::string key = members != nullptr ? EnumDef::FactSpelling(members->members[member]) : name;
     dropped = dropped || key != name;
-    entries.emplace_back(std::move(key), Check(t.elem, owned ? std::move(taken[i].second) : value, name, depth + 1));
+    entries.emplace_back(
+        std::move(key), Check(t.elem, owned ? std::move(taken[i].second) : value, name, depth + 1));
   }
   if (!owned && !dropped && edits_ == edits) return v;
   return Rebuilt(Value::Map(std::move(entries)), v.loc());
@@ -590,7 +597,10 @@ Value Validator::Scalar(TypeKind kind, const Value& v) {
       if (v.is(ValueKind::kDouble) && !std::isfinite(v.double_value())) {
         double d = v.double_value();
         out_->Error(v.loc(), std::string("expected a finite number, got `") +
-                                 (std::isnan(d) ? ".nan" : d < 0 ? "-.inf" : ".inf") + "`");
+                                 (std::isnan(d) ? ".nan"
+                                  : d < 0       ? "-.inf"
+                                                : ".inf") +
+                                 "`");
         return v;
       }
       if (v.is(ValueKind::kDouble)) return v;

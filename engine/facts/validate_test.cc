@@ -203,9 +203,11 @@ size_t PlainTexts(const Value& v) {
 // Every node of `v` by its path, with its literal, identity and location.
 void Snapshot(const Value& v, const std::string& path, std::vector<std::string>* out) {
   auto [kind, bits] = v.Identity();
-  out->push_back(path + " " + v.ToLiteral() + " " + std::to_string(kind) + ":" + std::to_string(bits) + " @" +
-                 std::to_string(v.loc().line) + ":" + std::to_string(v.loc().column));
-  for (size_t i = 0; i < v.items().size(); ++i) Snapshot(v.items()[i], path + "[" + std::to_string(i) + "]", out);
+  out->push_back(path + " " + v.ToLiteral() + " " + std::to_string(kind) + ":" +
+                 std::to_string(bits) + " @" + std::to_string(v.loc().line) + ":" +
+                 std::to_string(v.loc().column));
+  for (size_t i = 0; i < v.items().size(); ++i)
+    Snapshot(v.items()[i], path + "[" + std::to_string(i) + "]", out);
   for (const auto& [key, value] : v.entries()) Snapshot(value, path + "." + key.str(), out);
 }
 
@@ -262,8 +264,8 @@ struct Checked {
   static std::vector<std::string> Lines(const Diagnostics& ds) {
     std::vector<std::string> lines;
     for (const Diagnostic& d : ds.items()) {
-      lines.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " + d.message + " | " +
-                      d.help);
+      lines.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " +
+                      d.message + " | " + d.help);
     }
     return lines;
   }
@@ -1003,7 +1005,7 @@ TEST_CASE("a merge key adds its fields, located at the `<<` entry", "[schema]") 
   const Value& allocation = checked.roots[0].value.Field("allocations")->items()[0];
   CHECK(*allocation.Field("interruptible") == Value::Bool(true));
   CHECK(allocation.Field("interruptible")->loc().column == 53);  // the `<<`
-  CHECK(*allocation.Field("gpus") == Value::Int(4));  // the map's own key wins
+  CHECK(*allocation.Field("gpus") == Value::Int(4));             // the map's own key wins
 }
 
 TEST_CASE("a quoted `<<` is an ordinary key", "[schema]") {
@@ -1141,20 +1143,23 @@ TEST_CASE("hostile unknown keys get a short message and no suggestion", "[schema
 // reference's item by its id, as any lookup does).
 TEST_CASE("checking references leaves every fact as it was", "[facts]") {
   SourceManager sources;
-  FileId plan_file = sources.Add("plan.yaml", Plan(std::string(kDemands) + "allocations:\n" +
-                                                   "  - {id: a, demand: train, pool: train-eu, gpus: 4}\n" +
-                                                   "  - {id: b, demand: serve, pool: serve-eu-spare, gpus: 2}\n" +
-                                                   "  - {id: c, demand: nothing, pool: train-eu, gpus: 1}\n"));
+  FileId plan_file =
+      sources.Add("plan.yaml", Plan(std::string(kDemands) + "allocations:\n" +
+                                    "  - {id: a, demand: train, pool: train-eu, gpus: 4}\n" +
+                                    "  - {id: b, demand: serve, pool: serve-eu-spare, gpus: 2}\n" +
+                                    "  - {id: c, demand: nothing, pool: train-eu, gpus: 1}\n"));
   FileId inventory_file = sources.Add("inventory.yaml", kInventory);
   Diagnostics diags;
   Value plan = ValidateDocument(Schema(), LoadYaml(sources, plan_file, {}).documents.at(0), &diags);
-  Value inventory = ValidateDocument(Schema(), LoadYaml(sources, inventory_file, {}).documents.at(0), &diags);
+  Value inventory =
+      ValidateDocument(Schema(), LoadYaml(sources, inventory_file, {}).documents.at(0), &diags);
   REQUIRE_FALSE(diags.HasErrors());
   std::vector<std::string> before;
   Snapshot(plan, "plan", &before);
   Snapshot(inventory, "inventory", &before);
   CheckReferences(Schema(),
-                  {{Schema().Document("CapacityPlan"), plan, {}}, {Schema().Document("Inventory"), inventory, {}}},
+                  {{Schema().Document("CapacityPlan"), plan, {}},
+                   {Schema().Document("Inventory"), inventory, {}}},
                   &diags);
   // Only the dangling one is reported: the others resolved.
   REQUIRE(diags.size() == 1);

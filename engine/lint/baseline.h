@@ -30,8 +30,8 @@
 #include <ostream>
 #include <string>
 
-#include "engine/lint/finding_key.h"
 #include "engine/eval/result.h"
+#include "engine/lint/finding_key.h"
 
 namespace capops::lint {
 

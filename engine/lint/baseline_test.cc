@@ -102,7 +102,8 @@ TEST_CASE("baseline: a second statement firing at a known fact is a new finding"
           "[cli][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", TwoStatements(10));
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code == cli::kExitClean);
+  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
+          cli::kExitClean);
   CHECK(Count(s.Read("baseline.yaml"), "rule: \"T-001\"") == 1);
 
   // A param change makes the second statement fire at the same fact.
@@ -124,7 +125,8 @@ TEST_CASE("baseline: a param change that moves a finding to another statement is
           "[cli][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", EitherStatement(10));
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code == cli::kExitClean);
+  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
+          cli::kExitClean);
   s.Write("rules.cpl", EitherStatement(4));
   testing::CliResult r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});
   CHECK(r.exit_code == cli::kExitFindings);
@@ -149,7 +151,8 @@ TEST_CASE(
     "[cli][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", kSplit);
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code == cli::kExitClean);
+  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
+          cli::kExitClean);
   std::string plan = s.Read("plan.yaml");
 
   // Lines move (a comment on top, a demand inserted before): still known.
@@ -174,7 +177,8 @@ TEST_CASE("baseline: a number in the message alone does not make a finding new",
           "[cli][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", TwoStatements(4));
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code == cli::kExitClean);
+  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
+          cli::kExitClean);
   // The cap in the second message changes with the param; both still fire.
   s.Write("rules.cpl", TwoStatements(3));
   testing::CliResult r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});

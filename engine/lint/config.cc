@@ -45,12 +45,14 @@ bool Inside(const fs::path& root, const fs::path& resolved) {
 
 std::string Resolve(const fs::path& dir, const LocatedString& path, Diagnostics* diags) {
   fs::path p(path.text);
-  fs::path resolved = (p.is_absolute() || dir.empty()) ? p.lexically_normal() : (dir / p).lexically_normal();
+  fs::path resolved =
+      (p.is_absolute() || dir.empty()) ? p.lexically_normal() : (dir / p).lexically_normal();
   fs::path root = ConfigRoot(dir);
   if (path.text.empty() || !Inside(root, resolved)) {
     ConfigError(diags, path.loc, "path `" + path.text + "` is outside `" + root.string() + "`")
-        .help = "paths in a config file stay inside the repository that holds it (or its directory, "
-                "outside a repository); name other files on the command line";
+        .help =
+        "paths in a config file stay inside the repository that holds it (or its directory, "
+        "outside a repository); name other files on the command line";
     return "";
   }
   return resolved.string();
@@ -122,7 +124,8 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
       config->rules_url = url.text;
     } else {
       ConfigError(diags, url.loc, "`rules-url` " + why).help =
-          "the address where `capops-lint doc -o DIR` is published, e.g. `https://example.org/capops/index.html`";
+          "the address where `capops-lint doc -o DIR` is published, e.g. "
+          "`https://example.org/capops/index.html`";
     }
   }
   r.Finish();

@@ -35,12 +35,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/lint/fail_on.h"
-#include "engine/lint/map_reader.h"
 #include "engine/common/diagnostic.h"
 #include "engine/common/source.h"
 #include "engine/common/value.h"
 #include "engine/facts/loader.h"
+#include "engine/lint/fail_on.h"
+#include "engine/lint/map_reader.h"
 
 namespace capops::lint {
 

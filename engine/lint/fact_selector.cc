@@ -22,7 +22,8 @@ const Value* Resolve(const eval::Facts& facts, std::string path, std::string* er
   while (i < path.size() && at != nullptr) {
     if (path[i] == '.') ++i;
     size_t name_end = path.find_first_of(".[", i);
-    std::string name = path.substr(i, name_end == std::string::npos ? std::string::npos : name_end - i);
+    std::string name =
+        path.substr(i, name_end == std::string::npos ? std::string::npos : name_end - i);
     if (!name.empty()) at = at->Field(name);
     i = name_end == std::string::npos ? path.size() : name_end;
     while (at != nullptr && i < path.size() && path[i] == '[') {
@@ -33,7 +34,8 @@ const Value* Resolve(const eval::Facts& facts, std::string path, std::string* er
       }
       std::string key = path.substr(i + 1, close - i - 1);
       bool number = !key.empty() && std::all_of(key.begin(), key.end(), ::isdigit);
-      const Value* item = number && std::stoul(key) < at->items().size() ? &at->items()[std::stoul(key)] : nullptr;
+      const Value* item =
+          number && std::stoul(key) < at->items().size() ? &at->items()[std::stoul(key)] : nullptr;
       at = item != nullptr ? item : at->FindById(key);
       i = close + 1;
     }
@@ -80,12 +82,14 @@ bool SelectFact(const eval::Facts& facts, const SourceManager& sources, const st
     const SourceManager* in = &sources;
     *focus = [in, file, line](const Value& v) {
       std::string_view path = in->Path(v.loc().file);
-      return v.loc().line == line && path.size() >= file.size() && path.substr(path.size() - file.size()) == file;
+      return v.loc().line == line && path.size() >= file.size() &&
+             path.substr(path.size() - file.size()) == file;
     };
     // A line with no fact on it (past the end, a comment, another file) is
     // a selector that selects nothing: said, never answered as "not in the domain".
     if (AnyFact(facts, *focus)) return true;
-    *error = "`" + selector + "`: no fact starts on line " + std::to_string(line) + " of `" + file + "`";
+    *error =
+        "`" + selector + "`: no fact starts on line " + std::to_string(line) + " of `" + file + "`";
     return false;
   }
   std::string why;

@@ -117,7 +117,8 @@ FindingKey FindingKeys::Of(const eval::Violation& v) {
   key.file = RelativePath(sources_.Path(v.loc.file), base_dir_);
   key.at = FactPath(v.loc);
   for (const eval::Evidence& e : v.evidence) {
-    if (!e.loc.valid() || e.at_fact) continue;  // computed values may change with any fact; `at` is key.at
+    if (!e.loc.valid() || e.at_fact)
+      continue;  // computed values may change with any fact; `at` is key.at
     if (!key.facts.empty()) key.facts += ' ';
     key.facts += e.name + "=" + e.value;
   }

@@ -57,7 +57,8 @@ bool WriteFileAtomically(const std::string& path, std::string_view content, std:
   }
   errno = 0;
   int failure = 0;
-  if (::fchmod(fd, mode) != 0 || !WriteAll(fd, content) || ::fsync(fd) != 0) failure = errno != 0 ? errno : EIO;
+  if (::fchmod(fd, mode) != 0 || !WriteAll(fd, content) || ::fsync(fd) != 0)
+    failure = errno != 0 ? errno : EIO;
   if (::close(fd) != 0 && failure == 0) failure = errno;
   if (failure == 0 && ::rename(temp.c_str(), path.c_str()) != 0) failure = errno;
   if (failure != 0) {

@@ -24,7 +24,8 @@ bool IsDataDir(const fs::path& dir) {
 std::optional<fs::path> FindDataDir(std::string* error) {
   if (const char* env = std::getenv("CAPOPS_DATA_DIR"); env != nullptr && *env != '\0') {
     if (IsDataDir(env)) return fs::path(env);
-    *error = "CAPOPS_DATA_DIR is `" + std::string(env) + "`, which holds no `stdlib/` and `policies/`";
+    *error =
+        "CAPOPS_DATA_DIR is `" + std::string(env) + "`, which holds no `stdlib/` and `policies/`";
     return std::nullopt;
   }
   std::vector<fs::path> candidates;
@@ -51,8 +52,8 @@ bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::s
     return false;
   }
   std::vector<fs::path> found;
-  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(path, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->is_regular_file(ec) && it->path().extension() == ".cpl") found.push_back(it->path());
   }
   if (ec) {

@@ -13,9 +13,9 @@
 #include <set>
 #include <tuple>
 
+#include "engine/facts/loader.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/policy_loader.h"
-#include "engine/facts/loader.h"
 
 namespace capops::lint {
 
@@ -115,7 +115,8 @@ FileRole ClassifyFile(const std::string& path, const std::string& text,
   // Broken YAML may be a broken plan: the lint says what is wrong with it.
   if (loaded.diagnostics.HasErrors()) return FileRole::kPlan;
   std::vector<std::string> kinds;
-  for (facts::DocumentKind k : {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
+  for (facts::DocumentKind k :
+       {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
     kinds.push_back(facts::DocumentKindName(k));
   FileRole role = FileRole::kOther;
   std::optional<Diagnostic> first;
@@ -191,7 +192,8 @@ void PlanSet::Consider(const fs::path& p, std::vector<std::string>* plans) {
   FileRole role = ClassifyFile(p.string(), text, limits_, &note);
   if (role == FileRole::kPlan) plans->push_back(p.string());
   if (role != FileRole::kOther) return;
-  if (std::any_of(skipped_.begin(), skipped_.end(), [&](const SkippedFile& f) { return f.path == p.string(); }))
+  if (std::any_of(skipped_.begin(), skipped_.end(),
+                  [&](const SkippedFile& f) { return f.path == p.string(); }))
     return;
   spdlog::debug("not linted: {}: {}", p.string(), note.message);
   skipped_.push_back({p.string(), std::move(text), std::move(note)});
@@ -204,7 +206,8 @@ void PlanSet::Consider(const fs::path& p, std::vector<std::string>* plans) {
 bool PlanSet::IsInventoryFile(const std::string& path) const {
   std::string text, error;
   if (!ReadFile(path, &text, &error, limits_.max_file_bytes)) return false;  // the lint says why
-  if (text.find("Inventory") == std::string::npos && text.find('\\') == std::string::npos) return false;
+  if (text.find("Inventory") == std::string::npos && text.find('\\') == std::string::npos)
+    return false;
   Diagnostic note;
   return ClassifyFile(path, text, limits_, &note) == FileRole::kInventory;
 }
@@ -212,7 +215,8 @@ bool PlanSet::IsInventoryFile(const std::string& path) const {
 void PlanSet::Group(const std::vector<std::string>& given) {
   std::vector<std::string> inventories = given;
   for (const std::string& named : named_inventories_) {
-    if (std::find(inventories.begin(), inventories.end(), named) == inventories.end()) inventories.push_back(named);
+    if (std::find(inventories.begin(), inventories.end(), named) == inventories.end())
+      inventories.push_back(named);
   }
   groups_.clear();
   if (!inventories.empty() || plans_.empty()) {
@@ -292,8 +296,9 @@ std::vector<TextFile> Handed(std::vector<TextFile>* files) {
 
 class GroupLint {
  public:
-  GroupLint(const Engine* engine, const LintOptions& lint, SourceManager* sources, ResultCache* cache,
-            const CacheKeys& keys, const std::map<std::string, FileId, std::less<>>& policies,
+  GroupLint(const Engine* engine, const LintOptions& lint, SourceManager* sources,
+            ResultCache* cache, const CacheKeys& keys,
+            const std::map<std::string, FileId, std::less<>>& policies,
             std::vector<TextFile>& plans, std::vector<TextFile>& inventories)
       : engine_(engine),
         lint_(lint),
@@ -354,7 +359,8 @@ std::optional<CacheEntry> GroupLint::Decode(const std::string& body) {
 // (inventories, then plans), so that diagnostics sort as after a lint.
 void GroupLint::LookUp() {
   for (const auto* files : {&inventories_, &plans_}) {
-    for (const TextFile& f : *files) files_.emplace(f.path, engine_->AddSource(sources_, f.path, f.text, f.stamp));
+    for (const TextFile& f : *files)
+      files_.emplace(f.path, engine_->AddSource(sources_, f.path, f.text, f.stamp));
   }
   std::string inventory = keys_.InventoryDigest(inventories_);
   for (const TextFile& plan : plans_) {
@@ -366,7 +372,8 @@ void GroupLint::LookUp() {
 
 eval::LintReport GroupLint::Run() {
   // Without inventories, a lint's error names its first plan only: not per plan.
-  if (inventories_.empty()) return engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
+  if (inventories_.empty())
+    return engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
   LookUp();
   std::vector<size_t> misses;
   bool solo = true;  // every hit knows its whole contribution
@@ -446,7 +453,8 @@ eval::LintReport GroupLint::LintMisses(const std::vector<size_t>& misses) {
 }
 
 // Lints plans `which` of the group and splits the findings by plan file.
-Split GroupLint::LintAndSplit(const std::vector<size_t>& which, bool last, eval::LintReport* report) {
+Split GroupLint::LintAndSplit(const std::vector<size_t>& which, bool last,
+                              eval::LintReport* report) {
   std::vector<TextFile> some;
   if (which.size() != plans_.size()) {
     for (size_t i : which) some.push_back(plans_[i]);
@@ -456,7 +464,8 @@ Split GroupLint::LintAndSplit(const std::vector<size_t>& which, bool last, eval:
   if (which.size() == plans_.size() && last) {
     *report = engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
   } else {
-    *report = engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_, lint_, sources_);
+    *report =
+        engine_->Lint(which.size() == plans_.size() ? plans_ : some, inventories_, lint_, sources_);
   }
   // Lint adds the inventories, then the plans, in order; else nothing is told apart.
   Split split;
@@ -531,8 +540,9 @@ eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, s
 
 }  // namespace
 
-bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources, const PlanSet& set,
-                 size_t max_file_bytes, eval::LintReport* report, std::string* error, ResultCache* cache) {
+bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources,
+                 const PlanSet& set, size_t max_file_bytes, eval::LintReport* report,
+                 std::string* error, ResultCache* cache) {
   *report = eval::LintReport{};
   report->ruleset_digest = engine.ruleset_digest();
   report->rules = engine.program() != nullptr ? engine.program()->rules.size() : 0;

@@ -3,7 +3,8 @@
 //
 // A file named outright is a plan file whatever it holds (so a broken one is
 // still reported), except a valid file of `Inventory` documents only, which
-// serves every plan of the run as if given with --inventory. A directory stands for the plan files among the
+// serves every plan of the run as if given with --inventory. A directory stands for the plan files
+// among the
 // `*.yaml`/`*.yml` files below it (hidden directories such as `.git` are
 // skipped); a glob (`*`, `?`, `[…]`, and `**` for any number of directories)
 // for those among the files it matches. Each such file is parsed as YAML,
@@ -88,7 +89,7 @@ class PlanSet {
   bool IsInventoryFile(const std::string& path) const;
 
   facts::LoadOptions limits_;
-  std::vector<std::string> plans_;  // sorted, unique
+  std::vector<std::string> plans_;              // sorted, unique
   std::vector<std::string> named_inventories_;  // inventory files named to Add
   std::vector<PlanGroup> groups_;
   std::vector<SkippedFile> skipped_;
@@ -111,8 +112,8 @@ bool GlobMatch(std::string_view pattern, std::string_view path);
 /// to `*sources`, an extension of the engine's (Engine::Lint). False with
 /// `*error` set when a file cannot be read. With `cache` (may be null),
 /// findings are reused and stored there.
-bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources, const PlanSet& set,
-                 size_t max_file_bytes, eval::LintReport* report, std::string* error,
-                 ResultCache* cache = nullptr);
+bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources,
+                 const PlanSet& set, size_t max_file_bytes, eval::LintReport* report,
+                 std::string* error, ResultCache* cache = nullptr);
 
 }  // namespace capops::lint

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <set>
 
+#include "engine/common/escape.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/same_file.h"
-#include "engine/common/escape.h"
 
 namespace capops::lint {
 
@@ -71,7 +71,8 @@ bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<Te
 std::vector<std::string> FilesOnce(const std::vector<std::string>& paths, const char* what) {
   std::vector<std::string> twice;
   std::vector<std::string> once = DedupByIdentity(paths, &twice);
-  for (const std::string& p : twice) spdlog::warn("{} `{}` is given twice; it is read once", what, Visible(p));
+  for (const std::string& p : twice)
+    spdlog::warn("{} `{}` is given twice; it is read once", what, Visible(p));
   return once;
 }
 

@@ -27,7 +27,8 @@ bool LoadPolicies(const std::vector<std::string>& paths, Engine* engine, std::st
 /// Reads fact files (each at most `limit` bytes is read; the loader reports
 /// a larger one), each with its stamp, so the engine may release the text
 /// of a large one. False with `*error` when a file cannot be read.
-bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out, std::string* error);
+bool ReadAll(const std::vector<std::string>& paths, size_t limit, std::vector<TextFile>* out,
+             std::string* error);
 
 /// `paths` with each file kept once, however it is spelt (same_file.h);
 /// a warning names each repeat (`what`: "inventory", "plan").

@@ -73,7 +73,6 @@ std::string ConditionText(const SourceManager& sources, const Condition& c) {
   return out;
 }
 
-
 PolicyTestRun RunPolicyTests(Engine* engine, bool coverage) {
   PolicyTestRun run;
   eval::Coverage seen;

@@ -25,8 +25,8 @@ struct Condition {
 /// One rule's coverage over all tests.
 struct RuleCoverage {
   const check::RuleInfo* rule = nullptr;
-  bool fired = false;  // some test saw it fire
-  bool quiet = false;  // some test saw it stay quiet
+  bool fired = false;                 // some test saw it fire
+  bool quiet = false;                 // some test saw it stay quiet
   std::vector<Condition> conditions;  // its `where` clauses, then its `when`s
 };
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/common/json_text.h"
 #include "engine/lint/output_file.h"
 #include "engine/lint/pack_locator.h"
-#include "engine/common/json_text.h"
 
 namespace capops::lint {
 
@@ -58,7 +58,8 @@ class Encoder {
 
   Json Violation(const eval::Violation& v) {
     Json evidence = Json::array(), labels = Json::array(), trace = Json::array();
-    for (const eval::Evidence& e : v.evidence) evidence.push_back({e.name, e.value, Loc(e.loc), e.at_fact});
+    for (const eval::Evidence& e : v.evidence)
+      evidence.push_back({e.name, e.value, Loc(e.loc), e.at_fact});
     for (const eval::Label& l : v.labels) labels.push_back({Loc(l.loc), l.message});
     for (const eval::TraceStep& s : v.trace) {
       Json values = Json::array();
@@ -69,13 +70,22 @@ class Encoder {
     Json suppression = nullptr;
     if (const auto& s = v.suppression)
       suppression = {s->owner, s->justification, s->expires, Loc(s->loc)};
-    return {
-        {"rule", v.rule_id},    {"name", v.rule_name}, {"severity", static_cast<int>(v.severity)},
-        {"message", v.message}, {"loc", Loc(v.loc)},   {"policy_loc", Loc(v.policy_loc)},
-        {"because", v.because}, {"fix", v.fix},        {"evidence", evidence},
-        {"labels", labels},     {"trace", trace},      {"suppression", suppression},
-        {"statement", v.statement}, {"subject", v.subject},
-        {"interval", v.interval ? Json::array({v.interval->start, v.interval->end}) : Json(nullptr)}};
+    return {{"rule", v.rule_id},
+            {"name", v.rule_name},
+            {"severity", static_cast<int>(v.severity)},
+            {"message", v.message},
+            {"loc", Loc(v.loc)},
+            {"policy_loc", Loc(v.policy_loc)},
+            {"because", v.because},
+            {"fix", v.fix},
+            {"evidence", evidence},
+            {"labels", labels},
+            {"trace", trace},
+            {"suppression", suppression},
+            {"statement", v.statement},
+            {"subject", v.subject},
+            {"interval",
+             v.interval ? Json::array({v.interval->start, v.interval->end}) : Json(nullptr)}};
   }
 
   Json Error(const Diagnostic& d) {
@@ -137,7 +147,8 @@ class Decoder {
     v.fix = j.at("fix").get<std::string>();
     v.statement = j.at("statement").get<std::string>();
     v.subject = j.at("subject").get<std::string>();
-    for (const Json& e : j.at("evidence")) v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2)), e.at(3).get<bool>()});
+    for (const Json& e : j.at("evidence"))
+      v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2)), e.at(3).get<bool>()});
     for (const Json& l : j.at("labels")) v.labels.push_back({Loc(l.at(0)), l.at(1)});
     for (const Json& s : j.at("trace")) {
       eval::TraceStep step{s.at(0), s.at(1), Loc(s.at(2)), {}};

@@ -200,8 +200,8 @@ TEST_CASE("cache: a change to anything findings depend on is a miss", "[cli][cac
   CHECK(inventory.err == "2 hits, 2 misses, 3 stored");
   CHECK(inventory.out == c.Fresh().out);
   // Explanations, a limit, the policy files (even a comment moves line numbers).
-  for (std::vector<std::string> args :
-       std::vector<std::vector<std::string>>{{"--explain"}, {"--max-steps", "50"}, {"--max-memory", "5000"}}) {
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"--explain"}, {"--max-steps", "50"}, {"--max-memory", "5000"}}) {
     CHECK(Contains(c.Cached(args).err, "0 hits, 4 misses, "));
     CHECK(c.Cached(args).out == c.Fresh(args).out);
   }
@@ -293,7 +293,8 @@ TEST_CASE("cache: the directory may go, and an unusable one is only warned about
       {"--no-config", "--cache=" + c.cache(), (c / "solo").string(), (c / "shared").string()});
   CHECK(Contains(file.err, "warning: the cache directory `" + c.cache() + "` is not a directory"));
   CHECK(file.out == fresh);
-  Outcome plans = Capops({"--no-config", "--cache=" + (c / "solo").string(), (c / "shared").string()});
+  Outcome plans =
+      Capops({"--no-config", "--cache=" + (c / "solo").string(), (c / "shared").string()});
   CHECK(Contains(plans.err,
                  "is not a capops-lint cache directory (no CACHEDIR.TAG), so it is left alone"));
   CHECK_FALSE(fs::exists(c / "solo/CACHEDIR.TAG"));

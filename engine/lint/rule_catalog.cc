@@ -42,7 +42,8 @@ class FieldWalker {
 
  private:
   void Walk(const syntax::Expr& e, const check::ModuleTables& tables) {
-    if (e.kind == syntax::ExprKind::kSelect || e.kind == syntax::ExprKind::kOptSelect) Select(e, tables);
+    if (e.kind == syntax::ExprKind::kSelect || e.kind == syntax::ExprKind::kOptSelect)
+      Select(e, tables);
     const check::Symbol& sym = tables.symbols[e.id];
     if (e.kind == syntax::ExprKind::kCall && sym.kind == check::SymbolKind::kFunction &&
         seen_functions_.insert(sym.index).second) {
@@ -53,7 +54,8 @@ class FieldWalker {
   }
 
   void Select(const syntax::Expr& e, const check::ModuleTables& tables) {
-    if (e.args.empty() || tables.symbols[e.id].kind == check::SymbolKind::kConstant) return;  // `Enum.member`
+    if (e.args.empty() || tables.symbols[e.id].kind == check::SymbolKind::kConstant)
+      return;  // `Enum.member`
     const TypeTable& schema = program_.schema;
     TypeId t = tables.types[e.args[0]->id];
     if (schema.KindOf(t) == TypeKind::kOptional) t = schema.Get(t).elem;
@@ -96,7 +98,8 @@ std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& 
   return params;
 }
 
-std::map<std::string, std::vector<std::string>, std::less<>> FieldReaders(const std::vector<RuleEntry>& rules) {
+std::map<std::string, std::vector<std::string>, std::less<>> FieldReaders(
+    const std::vector<RuleEntry>& rules) {
   std::map<std::string, std::vector<std::string>, std::less<>> readers;
   for (const RuleEntry& e : rules) {
     for (const std::string& field : e.fields) readers[field].push_back(e.info->id);

@@ -40,7 +40,8 @@ std::vector<RuleEntry> BuildCatalog(const Engine& engine);
 std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule);
 
 /// The rules that read each field ("Pool.hosts" → rule ids, in catalogue order).
-std::map<std::string, std::vector<std::string>, std::less<>> FieldReaders(const std::vector<RuleEntry>& rules);
+std::map<std::string, std::vector<std::string>, std::less<>> FieldReaders(
+    const std::vector<RuleEntry>& rules);
 
 /// Items joined with `sep`.
 std::string Joined(const std::vector<std::string>& items, const char* sep);

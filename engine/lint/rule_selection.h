@@ -22,8 +22,8 @@
 #include <string>
 
 #include "engine/check/checker.h"
-#include "engine/lint/config.h"
 #include "engine/eval/result.h"
+#include "engine/lint/config.h"
 
 namespace capops::lint {
 
@@ -52,6 +52,5 @@ class RuleSelection {
 
 /// True when `selector` (an id, an id glob or `tag:NAME`) names `rule`.
 bool SelectorMatches(std::string_view selector, const check::RuleInfo& rule);
-
 
 }  // namespace capops::lint

@@ -91,7 +91,8 @@ struct DiffFinding {
   std::string at;       // fact path of the value it points at; "" when none
   std::string message;  // rule errors: "rule error: …"
   std::string key;      // what is compared: FindingKey::Fingerprint
-  std::string statement;  // FindingKey::statement: pairs a changed finding with its own statement first
+  std::string
+      statement;  // FindingKey::statement: pairs a changed finding with its own statement first
 };
 
 struct FindingsDiff {

@@ -193,7 +193,9 @@ const RulesDiffResult& RulesDiffSession::Run(const RulesDiffRequest& request) {
   for (const FactSet& facts : CollectFixtures(new_version, old_version))
     DiffFindingsOn(&old_version.engine, &new_version.engine, facts, &r.findings);
   size_t limit = new_version.engine.options().facts.max_file_bytes;
-  if (!DiffPlanFindings(&old_version.engine, &new_version.engine, plans, limit, &r.findings, &r.error)) return r;
+  if (!DiffPlanFindings(&old_version.engine, &new_version.engine, plans, limit, &r.findings,
+                        &r.error))
+    return r;
   r.ok = true;
   return r;
 }

@@ -3,7 +3,6 @@
 // change of layout only — and what the diff says about rules and findings;
 // then the CLI's formats, a git revision as the old version, and errors.
 #include "engine/lint/rules_diff.h"
-#include "engine/cli/rules_diff_command.h"
 
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include <sstream>
 
 #include "engine/cli/driver.h"
+#include "engine/cli/rules_diff_command.h"
 #include "tests/support/fixture.h"
 #include "tests/support/run_cli.h"
 
@@ -115,8 +115,12 @@ std::vector<DiffFinding> FindingsFrom(const json& list) {
 // Diffs the two packs over the plan (`rules --diff old new plans/plan.yaml
 // --format json`) and reads the output back.
 Outcome Diff(const Packs& packs) {
-  cli::RulesDiffOptions options{
-      packs.Path("old"), packs.Path("new"), {packs.Path("plans/plan.yaml")}, {}, report::Format::kJson, false};
+  cli::RulesDiffOptions options{packs.Path("old"),
+                                packs.Path("new"),
+                                {packs.Path("plans/plan.yaml")},
+                                {},
+                                report::Format::kJson,
+                                false};
   std::ostringstream out, err;
   int code = cli::RunRulesDiff(options, out, err);
   INFO(err.str());
@@ -224,7 +228,8 @@ rule sizes {
   for a in plan.allocations
   where a.gpus >= 4
   deny when a.gpus >= cap at a.gpus "allocation `{a.id}` is at the cap of {cap}"
-  deny at a.gpus "allocation `{a.id}` takes {a.gpus} GPUs)" + more + R"("
+  deny at a.gpus "allocation `{a.id}` takes {a.gpus} GPUs)" +
+         more + R"("
 }
 )";
 }
@@ -305,7 +310,8 @@ TEST_CASE("both versions' test fixtures are linted, a shared one once", "[cli][r
   }
   packs.Write("old/rules.cpl", Pack("where a.gpus > 1"));
   packs.Write("new/rules.cpl", Pack("where a.gpus > 3"));
-  cli::RulesDiffOptions options{packs.Path("old"), packs.Path("new"), {}, {}, report::Format::kText, true};
+  cli::RulesDiffOptions options{
+      packs.Path("old"), packs.Path("new"), {}, {}, report::Format::kText, true};
   std::ostringstream out, err;
   CHECK(cli::RunRulesDiff(options, out, err) == cli::kExitClean);  // nothing appeared
   INFO(out.str() << err.str());

@@ -49,7 +49,8 @@ TEST_CASE("SameFile: one file under any spelling, a link included", "[cli]") {
 
 TEST_CASE("CoversAll: every wanted file among those given, by identity", "[cli]") {
   Dir d;
-  CHECK(CoversAll({d.P("link.yaml"), d.P("copy.yaml")}, {d.P("sub/../inv.yaml"), d.P("hard.yaml")}));
+  CHECK(
+      CoversAll({d.P("link.yaml"), d.P("copy.yaml")}, {d.P("sub/../inv.yaml"), d.P("hard.yaml")}));
   CHECK(CoversAll({d.P("inv.yaml")}, {}));
   CHECK_FALSE(CoversAll({d.P("inv.yaml")}, {d.P("copy.yaml")}));  // equal text, another file
   CHECK_FALSE(CoversAll({d.P("inv.yaml"), d.P("missing.yaml")}, {d.P("missing.yaml")}));

@@ -97,7 +97,8 @@ bool LintSession::SettleConfig() {
       return Refuse("--source-root `" + options_.source_root + "` is not a directory");
     report_.source_root = fs::absolute(options_.source_root, ec).lexically_normal().string();
   }
-  if (options_.plans.empty()) return Refuse("no plan files given (name them, or set `plans:` in .capops.yaml)");
+  if (options_.plans.empty())
+    return Refuse("no plan files given (name them, or set `plans:` in .capops.yaml)");
   return true;
 }
 
@@ -110,15 +111,18 @@ bool LintSession::Prepare() {
   if (!engine_->Compile(&report_.problems)) {
     report_.problem_sources = &engine_->sources();
     size_t n = report_.problems.size();
-    return Refuse("the policies do not compile (" + std::to_string(n) + " problem" + (n == 1 ? ")" : "s)"));
+    return Refuse("the policies do not compile (" + std::to_string(n) + " problem" +
+                  (n == 1 ? ")" : "s)"));
   }
   const check::Program& program = *engine_->program();
-  if (program.rules.empty()) return Refuse("the policies define no rules, so nothing would be checked");
+  if (program.rules.empty())
+    return Refuse("the policies define no rules, so nothing would be checked");
   spdlog::debug("{} rules, ruleset {}", program.rules.size(), engine_->ruleset_digest());
   Diagnostics config_problems;
   selection_ = RuleSelection::Make(config_, program, &config_problems);
   report_.selection = &selection_;
-  for (const ParamOverride& p : config_.params) engine_->SetParam(p.name.text, p.value, &config_problems);
+  for (const ParamOverride& p : config_.params)
+    engine_->SetParam(p.name.text, p.value, &config_problems);
   if (config_problems.HasErrors()) {
     config_problems.Sort();
     report_.problems = std::move(config_problems);
@@ -134,7 +138,8 @@ bool LintSession::Prepare() {
   report_.plan_files = plan_set_.plans();
   if (!OutputsSpareInputs()) return false;
   if (!options_.allow_empty && selection_.disabled().size() >= program.rules.size())
-    return Refuse("every rule is disabled, so nothing would be checked (pass `--allow-empty` to run anyway)");
+    return Refuse(
+        "every rule is disabled, so nothing would be checked (pass `--allow-empty` to run anyway)");
   return true;
 }
 
@@ -142,8 +147,10 @@ bool LintSession::Prepare() {
 // baseline read may be the one rewritten (`--baseline F --write-baseline F`).
 bool LintSession::OutputsSpareInputs() {
   std::vector<std::string> inputs = plan_set_.plans();
-  for (const PlanGroup& g : plan_set_.groups()) inputs.insert(inputs.end(), g.inventories.begin(), g.inventories.end());
-  for (FileId f = 0; f < engine_->sources().size(); ++f) inputs.emplace_back(engine_->sources().Path(f));
+  for (const PlanGroup& g : plan_set_.groups())
+    inputs.insert(inputs.end(), g.inventories.begin(), g.inventories.end());
+  for (FileId f = 0; f < engine_->sources().size(); ++f)
+    inputs.emplace_back(engine_->sources().Path(f));
   for (const std::string* side : {&options_.config, &options_.waivers}) {
     if (!side->empty()) inputs.push_back(*side);
   }
@@ -172,8 +179,9 @@ bool LintSession::LintPlans() {
     return Refuse(error);
   const eval::LintReport& findings = report_.findings;
   if (!options_.allow_empty && findings.plans == 0 && !findings.errors.HasErrors()) {
-    return Refuse("no `CapacityPlan` document in the files given, so nothing was checked "
-                  "(inventories go with `--inventory`; pass `--allow-empty` to accept an empty run)");
+    return Refuse(
+        "no `CapacityPlan` document in the files given, so nothing was checked "
+        "(inventories go with `--inventory`; pass `--allow-empty` to accept an empty run)");
   }
   selection_.Apply(&report_.findings);
   return true;
@@ -211,12 +219,14 @@ std::vector<std::string> LintSession::PartialRunFiles() const {
   PlanSet all(options_.engine.facts);
   std::string error;
   for (const std::string& arg : config_.plans) {
-    if (!all.Add(arg, &error)) return {};  // the config's own plans are not to be had: judge every waiver
+    if (!all.Add(arg, &error))
+      return {};  // the config's own plans are not to be had: judge every waiver
   }
   // By the files themselves, however the config and the command line spell them.
   if (CoversAll(plan_set_.plans(), all.plans())) return {};
   std::vector<std::string> files = plan_set_.plans();
-  for (const PlanGroup& g : plan_set_.groups()) files.insert(files.end(), g.inventories.begin(), g.inventories.end());
+  for (const PlanGroup& g : plan_set_.groups())
+    files.insert(files.end(), g.inventories.begin(), g.inventories.end());
   return files;
 }
 

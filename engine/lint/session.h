@@ -37,21 +37,23 @@
 namespace capops::lint {
 
 struct SessionOptions {
-  std::vector<std::string> policies;     // files or directories; default: the config's, else the shipped pack
-  std::vector<std::string> inventories;  // default: the config's, else inventory.yaml beside each plan
-  std::vector<std::string> plans;        // files, directories or globs; default: the config's
-  std::string config;                    // a config file; empty: look for .capops.yaml upwards from `config_search`
-  std::string config_search = ".";       // where the look for .capops.yaml starts
-  bool no_config = false;                // use no config file
-  std::string waivers;                   // default: the config's
-  std::string baseline;                  // default: the config's
-  std::string write_baseline;            // record the findings there, then report only new ones
-  std::string cache;                     // reuse findings of unchanged plans, kept here; default: the config's
-  std::optional<FailOn> fail_on;         // default: the config's, else error
-  std::string rules_url;                 // the published rule catalogue; default: the config's
-  std::string source_root;               // SARIF's %SRCROOT%; default: the repository of the working directory
-  bool trace = false;                    // record each violation's clause trace (--explain)
-  bool allow_empty = false;              // a run with no plan or no rule enabled is not refused
+  std::vector<std::string>
+      policies;  // files or directories; default: the config's, else the shipped pack
+  std::vector<std::string>
+      inventories;                 // default: the config's, else inventory.yaml beside each plan
+  std::vector<std::string> plans;  // files, directories or globs; default: the config's
+  std::string config;  // a config file; empty: look for .capops.yaml upwards from `config_search`
+  std::string config_search = ".";  // where the look for .capops.yaml starts
+  bool no_config = false;           // use no config file
+  std::string waivers;              // default: the config's
+  std::string baseline;             // default: the config's
+  std::string write_baseline;       // record the findings there, then report only new ones
+  std::string cache;  // reuse findings of unchanged plans, kept here; default: the config's
+  std::optional<FailOn> fail_on;  // default: the config's, else error
+  std::string rules_url;          // the published rule catalogue; default: the config's
+  std::string source_root;   // SARIF's %SRCROOT%; default: the repository of the working directory
+  bool trace = false;        // record each violation's clause trace (--explain)
+  bool allow_empty = false;  // a run with no plan or no rule enabled is not refused
   /// Keep each plan's facts in the report (Report::facts, for the HTML
   /// report's charts). The result cache is then not used: a plan it
   /// answers for is not read, so its facts would be missing.
@@ -59,7 +61,7 @@ struct SessionOptions {
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;
-  EngineOptions engine;                  // limits on inputs and evaluation
+  EngineOptions engine;  // limits on inputs and evaluation
 };
 
 /// How the run ended, before any rendering.

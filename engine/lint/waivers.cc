@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "engine/lint/plan_set.h"
 #include "engine/common/units.h"
+#include "engine/lint/plan_set.h"
 
 namespace capops::lint {
 

@@ -30,9 +30,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/eval/result.h"
 #include "engine/lint/finding_key.h"
 #include "engine/lint/map_reader.h"
-#include "engine/eval/result.h"
 
 namespace capops::lint {
 

@@ -12,16 +12,18 @@ using Json = nlohmann::json;
 
 namespace {
 
-bool Contains(const Span& span, uint32_t offset) { return span.valid() && span.begin <= offset && offset <= span.end; }
+bool Contains(const Span& span, uint32_t offset) {
+  return span.valid() && span.begin <= offset && offset <= span.end;
+}
 
 // What is at a place of a module, narrowest first.
 struct Found {
   const syntax::Module* module = nullptr;
   const check::ModuleTables* tables = nullptr;
-  const syntax::Rule* rule = nullptr;        // the cursor is on a rule's name or annotation
-  const syntax::Expr* expr = nullptr;        // an identifier, a call or a field access
-  const syntax::TypeRef* type = nullptr;     // a type named in a declaration
-  Span span;                                 // what the cursor is on
+  const syntax::Rule* rule = nullptr;     // the cursor is on a rule's name or annotation
+  const syntax::Expr* expr = nullptr;     // an identifier, a call or a field access
+  const syntax::TypeRef* type = nullptr;  // a type named in a declaration
+  Span span;                              // what the cursor is on
 };
 
 void FindType(const syntax::TypeRef& t, uint32_t offset, Found* found) {
@@ -33,7 +35,8 @@ void FindType(const syntax::TypeRef& t, uint32_t offset, Found* found) {
   }
 }
 
-std::optional<Found> FindAt(const Engine& engine, const std::string& path, uint32_t line, uint32_t column) {
+std::optional<Found> FindAt(const Engine& engine, const std::string& path, uint32_t line,
+                            uint32_t column) {
   const check::Program* program = engine.program();
   if (program == nullptr) return std::nullopt;
   for (size_t m = 0; m < program->modules.size(); ++m) {
@@ -58,9 +61,12 @@ std::optional<Found> FindAt(const Engine& engine, const std::string& path, uint3
       }
     }
     syntax::ForEachExpr(module, [&](const syntax::Expr& e) {
-      if (e.kind != syntax::ExprKind::kIdent && e.kind != syntax::ExprKind::kSelect && e.kind != syntax::ExprKind::kCall) return;
+      if (e.kind != syntax::ExprKind::kIdent && e.kind != syntax::ExprKind::kSelect &&
+          e.kind != syntax::ExprKind::kCall)
+        return;
       if (!Contains(e.span, offset)) return;
-      if (found.expr == nullptr || e.span.end - e.span.begin < found.expr->span.end - found.expr->span.begin) {
+      if (found.expr == nullptr ||
+          e.span.end - e.span.begin < found.expr->span.end - found.expr->span.begin) {
         found.expr = &e;
         found.span = e.span;
       }
@@ -86,10 +92,14 @@ Json LocationOf(const SourceManager& sources, const Span& span) {
   SourceLoc begin = sources.Resolve(Span{span.file, span.begin, span.begin});
   SourceLoc end = sources.Resolve(Span{span.file, span.end, span.end});
   return {{"uri", UriOfPath(std::string(sources.Path(span.file)))},
-          {"range", {{"start", PositionIn(text, begin.line, begin.column)}, {"end", PositionIn(text, end.line, end.column)}}}};
+          {"range",
+           {{"start", PositionIn(text, begin.line, begin.column)},
+            {"end", PositionIn(text, end.line, end.column)}}}};
 }
 
-std::string Code(const std::string& s) { return "`" + s + "`"; }
+std::string Code(const std::string& s) {
+  return "`" + s + "`";
+}
 
 // A declaration a name at the place resolves to: where, and what to say.
 struct Declaration {
@@ -106,7 +116,9 @@ const syntax::RecordDecl* RecordDeclNamed(const check::Program& program, const s
   return nullptr;
 }
 
-std::string WithDoc(std::string head, const std::string& doc) { return doc.empty() ? head : head + "\n\n" + doc; }
+std::string WithDoc(std::string head, const std::string& doc) {
+  return doc.empty() ? head : head + "\n\n" + doc;
+}
 
 std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
   const check::Program& program = *engine.program();
@@ -114,7 +126,9 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
   if (found.rule != nullptr) {
     for (const check::RuleInfo& info : program.rules) {
       if (info.rule != found.rule) continue;
-      const char* severity = info.severity == Severity::kError ? "error" : info.severity == Severity::kWarning ? "warning" : "info";
+      const char* severity = info.severity == Severity::kError     ? "error"
+                             : info.severity == Severity::kWarning ? "warning"
+                                                                   : "info";
       std::string out = "**" + info.id + "** " + Code(found.rule->name) + " · " + severity;
       if (!info.owner.empty()) out += " · owner " + Code(info.owner);
       if (!found.rule->doc.empty()) out += "\n\n" + found.rule->doc;
@@ -129,7 +143,9 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
   }
   if (found.type != nullptr) {
     if (const syntax::RecordDecl* r = RecordDeclNamed(program, found.type->name)) {
-      return Declaration{r->name_span, WithDoc(std::string(r->is_document ? "document " : "record ") + Code(r->name), r->doc)};
+      return Declaration{
+          r->name_span,
+          WithDoc(std::string(r->is_document ? "document " : "record ") + Code(r->name), r->doc)};
     }
     for (const auto& module : program.modules) {
       for (const syntax::EnumDecl& e : module->enums) {
@@ -143,7 +159,8 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
   }
   const syntax::Expr& e = *found.expr;
   const check::ModuleTables& tables = *found.tables;
-  if (e.kind == syntax::ExprKind::kSelect && !e.args.empty() && e.args[0]->id < tables.types.size()) {
+  if (e.kind == syntax::ExprKind::kSelect && !e.args.empty() &&
+      e.args[0]->id < tables.types.size()) {
     const Type& owner = schema.Get(tables.types[e.args[0]->id]);
     if (owner.kind != TypeKind::kRecord) return std::nullopt;
     const RecordDef& record = schema.records[owner.index];
@@ -155,13 +172,16 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
         if (f.name == e.name) doc = f.doc;
       }
     }
-    return Declaration{field->span, WithDoc(Code(record.name + "." + field->name) + ": " + Code(schema.Name(field->type)), doc)};
+    return Declaration{field->span, WithDoc(Code(record.name + "." + field->name) + ": " +
+                                                Code(schema.Name(field->type)),
+                                            doc)};
   }
   if (e.id >= tables.symbols.size()) return std::nullopt;
   const check::Symbol& symbol = tables.symbols[e.id];
   if (symbol.kind == check::SymbolKind::kParam && e.kind == syntax::ExprKind::kIdent) {
     const check::ParamInfo& p = program.params[symbol.index];
-    std::string value = symbol.index < engine.params().size() ? engine.params()[symbol.index].ToString() : "";
+    std::string value =
+        symbol.index < engine.params().size() ? engine.params()[symbol.index].ToString() : "";
     std::string head = "param " + Code(p.decl->name) + ": " + Code(schema.Name(p.type));
     if (!value.empty()) head += " = " + Code(value);
     return Declaration{p.decl->name_span, WithDoc(head, p.decl->doc)};
@@ -185,7 +205,8 @@ Json CplHover(const Engine& engine, const std::string& path, uint32_t line, uint
   if (!found) return nullptr;
   std::optional<Declaration> d = Resolve(engine, *found);
   if (!d) return nullptr;
-  return {{"contents", {{"kind", "markdown"}, {"value", d->markdown}}}, {"range", LocationOf(engine.sources(), found->span)["range"]}};
+  return {{"contents", {{"kind", "markdown"}, {"value", d->markdown}}},
+          {"range", LocationOf(engine.sources(), found->span)["range"]}};
 }
 
 Json CplDefinition(const Engine& engine, const std::string& path, uint32_t line, uint32_t column) {

@@ -17,9 +17,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "engine/api/engine.h"
 
@@ -27,8 +26,10 @@ namespace capops::lsp {
 
 /// `engine` compiled the file at `path`; `line` and `column` are 1-based
 /// (characters). A Hover, or null.
-nlohmann::json CplHover(const Engine& engine, const std::string& path, uint32_t line, uint32_t column);
+nlohmann::json CplHover(const Engine& engine, const std::string& path, uint32_t line,
+                        uint32_t column);
 /// Location[] or null.
-nlohmann::json CplDefinition(const Engine& engine, const std::string& path, uint32_t line, uint32_t column);
+nlohmann::json CplDefinition(const Engine& engine, const std::string& path, uint32_t line,
+                             uint32_t column);
 
 }  // namespace capops::lsp

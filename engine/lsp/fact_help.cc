@@ -23,12 +23,17 @@ constexpr int kItemEnumMember = 20;
 constexpr int kItemReference = 18;
 
 Json RangeIn(std::string_view text, const SourceLoc& begin, const SourceLoc& end) {
-  return {{"start", PositionIn(text, begin.line, begin.column)}, {"end", PositionIn(text, end.line, end.column)}};
+  return {{"start", PositionIn(text, begin.line, begin.column)},
+          {"end", PositionIn(text, end.line, end.column)}};
 }
 
-Json Markdown(const std::string& text) { return {{"kind", "markdown"}, {"value", text}}; }
+Json Markdown(const std::string& text) {
+  return {{"kind", "markdown"}, {"value", text}};
+}
 
-std::string Code(const std::string& text) { return "`" + text + "`"; }
+std::string Code(const std::string& text) {
+  return "`" + text + "`";
+}
 
 // The fact files' documents, loaded as located values, each with its text.
 struct LoadedFile {
@@ -36,7 +41,8 @@ struct LoadedFile {
   facts::LoadResult result;
 };
 
-std::vector<LoadedFile> LoadAll(SourceManager* sources, const TextFile& doc, const std::vector<TextFile>& beside) {
+std::vector<LoadedFile> LoadAll(SourceManager* sources, const TextFile& doc,
+                                const std::vector<TextFile>& beside) {
   std::vector<LoadedFile> out;
   auto load = [&](const TextFile& f) {
     FileId id = sources->Add(f.path, f.text);
@@ -54,10 +60,18 @@ std::string RecordSketch(const Value& record) {
   for (const auto& [key, value] : record.entries()) {
     out += key.str() + ": ";
     switch (value.kind()) {
-      case ValueKind::kMap: out += "{…}"; break;
-      case ValueKind::kList: out += "[…]"; break;
-      case ValueKind::kString: out += std::string(value.string_value()); break;
-      default: out += value.ToString(); break;
+      case ValueKind::kMap:
+        out += "{…}";
+        break;
+      case ValueKind::kList:
+        out += "[…]";
+        break;
+      case ValueKind::kString:
+        out += std::string(value.string_value());
+        break;
+      default:
+        out += value.ToString();
+        break;
     }
     out += "\n";
   }
@@ -68,7 +82,9 @@ std::string RecordSketch(const Value& record) {
 
 FactHelp::FactHelp(std::shared_ptr<const Engine> engine,
                    std::map<std::string, std::vector<std::string>, std::less<>> readers)
-    : engine_(std::move(engine)), schema_(engine_->program()->schema), readers_(std::move(readers)) {
+    : engine_(std::move(engine)),
+      schema_(engine_->program()->schema),
+      readers_(std::move(readers)) {
   for (const auto& module : engine_->program()->modules) {
     for (const syntax::RecordDecl& r : module->records) {
       record_decls_[r.name] = &r;
@@ -97,7 +113,8 @@ std::optional<FactHelp::Place> FactHelp::Resolve(const std::string& kind,
       place.type = unwrap(field->type);
     } else {
       const Type& t = schema_.Get(place.type);
-      bool item = step.is_item && t.kind == TypeKind::kList, entry = !step.is_item && t.kind == TypeKind::kMap;
+      bool item = step.is_item && t.kind == TypeKind::kList,
+           entry = !step.is_item && t.kind == TypeKind::kMap;
       if (!item && !entry) return std::nullopt;
       place.type = unwrap(t.elem);
     }
@@ -110,7 +127,8 @@ std::optional<FactHelp::Place> FactHelp::Resolve(const std::string& kind,
 std::optional<uint32_t> FactHelp::RefRecord(TypeId type) const {
   const Type& t = schema_.Get(type);
   if (t.kind == TypeKind::kRef) return t.index;
-  if (t.kind == TypeKind::kList && schema_.KindOf(t.elem) == TypeKind::kRef) return schema_.Get(t.elem).index;
+  if (t.kind == TypeKind::kList && schema_.KindOf(t.elem) == TypeKind::kRef)
+    return schema_.Get(t.elem).index;
   return std::nullopt;
 }
 
@@ -136,7 +154,8 @@ std::string FactHelp::FieldDoc(const RecordDef& owner, const FieldDef& field) co
     out += "\n\nNo rule reads it.";
   } else {
     out += "\n\nRead by";
-    for (size_t i = 0; i < readers->second.size(); ++i) out += (i == 0 ? " " : ", ") + Code(readers->second[i]);
+    for (size_t i = 0; i < readers->second.size(); ++i)
+      out += (i == 0 ? " " : ", ") + Code(readers->second[i]);
     out += ".";
   }
   return out;
@@ -146,7 +165,8 @@ namespace {
 
 // Each keyed list of the documents that holds records of `record`:
 // (document kind, field).
-std::vector<std::pair<std::string, std::string>> HoldersOf(const TypeTable& schema, uint32_t record) {
+std::vector<std::pair<std::string, std::string>> HoldersOf(const TypeTable& schema,
+                                                           uint32_t record) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const RecordDef& d : schema.records) {
     if (!d.is_document) continue;
@@ -163,7 +183,8 @@ std::vector<std::pair<std::string, std::string>> HoldersOf(const TypeTable& sche
 
 // Calls `visit(file, item)` for every record of kind `record` in `files`.
 template <typename Visit>
-void ForEachHeld(const TypeTable& schema, uint32_t record, const std::vector<LoadedFile>& files, Visit visit) {
+void ForEachHeld(const TypeTable& schema, uint32_t record, const std::vector<LoadedFile>& files,
+                 Visit visit) {
   for (const auto& [kind, field] : HoldersOf(schema, record)) {
     for (const LoadedFile& f : files) {
       for (const facts::Document& d : f.result.documents) {
@@ -178,21 +199,24 @@ void ForEachHeld(const TypeTable& schema, uint32_t record, const std::vector<Loa
 
 }  // namespace
 
-std::vector<FactHelp::Target> FactHelp::Targets(uint32_t record, const std::string& id, const TextFile& doc,
+std::vector<FactHelp::Target> FactHelp::Targets(uint32_t record, const std::string& id,
+                                                const TextFile& doc,
                                                 const std::vector<TextFile>& beside) const {
   SourceManager sources;
   std::vector<LoadedFile> files = LoadAll(&sources, doc, beside);
   std::vector<Target> out;
   ForEachHeld(schema_, record, files, [&](const LoadedFile& f, const Value& item) {
     const Value* item_id = item.kind() == ValueKind::kMap ? item.Field("id") : nullptr;
-    if (item_id == nullptr || item_id->kind() != ValueKind::kString || item_id->string_value() != id) return;
+    if (item_id == nullptr || item_id->kind() != ValueKind::kString ||
+        item_id->string_value() != id)
+      return;
     out.push_back(Target{f.file->path, item_id->loc(), item, f.file->text});
   });
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> FactHelp::Ids(uint32_t record, const TextFile& doc,
-                                                               const std::vector<TextFile>& beside) const {
+std::vector<std::pair<std::string, std::string>> FactHelp::Ids(
+    uint32_t record, const TextFile& doc, const std::vector<TextFile>& beside) const {
   SourceManager sources;
   std::vector<LoadedFile> files = LoadAll(&sources, doc, beside);
   std::vector<std::pair<std::string, std::string>> out;
@@ -200,19 +224,26 @@ std::vector<std::pair<std::string, std::string>> FactHelp::Ids(uint32_t record, 
   ForEachHeld(schema_, record, files, [&](const LoadedFile& f, const Value& item) {
     const Value* id = item.kind() == ValueKind::kMap ? item.Field("id") : nullptr;
     if (id == nullptr || id->kind() != ValueKind::kString || id->string_value().empty()) return;
-    if (seen.insert(std::string(id->string_value())).second) out.emplace_back(id->string_value(), f.file->path);
+    if (seen.insert(std::string(id->string_value())).second)
+      out.emplace_back(id->string_value(), f.file->path);
   });
   return out;
 }
 
-Json FactHelp::Hover(const TextFile& doc, const std::vector<TextFile>& beside, uint32_t line, uint32_t column) const {
+Json FactHelp::Hover(const TextFile& doc, const std::vector<TextFile>& beside, uint32_t line,
+                     uint32_t column) const {
   std::optional<facts::YamlPoint> point = facts::PointAt(doc.text, line, column);
   if (!point || point->begin == point->end) return nullptr;
   Json range = RangeIn(doc.text, point->begin, point->end);
-  auto answer = [&](const std::string& markdown) { return Json{{"contents", Markdown(markdown)}, {"range", range}}; };
+  auto answer = [&](const std::string& markdown) {
+    return Json{{"contents", Markdown(markdown)}, {"range", range}};
+  };
   if (point->path.empty() && point->on_key) {
-    if (point->text == "apiVersion") return answer("**`apiVersion`**: the fact format's version, `" + std::string(facts::kApiVersion) + "`.");
-    if (point->text == "kind") return answer("**`kind`**: what this document holds: `CapacityPlan` or `Inventory`.");
+    if (point->text == "apiVersion")
+      return answer("**`apiVersion`**: the fact format's version, `" +
+                    std::string(facts::kApiVersion) + "`.");
+    if (point->text == "kind")
+      return answer("**`kind`**: what this document holds: `CapacityPlan` or `Inventory`.");
   }
   std::optional<Place> place = Resolve(point->kind, point->path);
   if (!place) return nullptr;
@@ -226,20 +257,22 @@ Json FactHelp::Hover(const TextFile& doc, const std::vector<TextFile>& beside, u
     const std::string& kind = schema_.records[*record].name;
     std::vector<Target> targets = Targets(*record, point->text, doc, beside);
     if (targets.empty()) {
-      return answer("No `" + kind + "` has the id " + Code(point->text) + ".\n\n---\n\n" + field_doc);
+      return answer("No `" + kind + "` has the id " + Code(point->text) + ".\n\n---\n\n" +
+                    field_doc);
     }
     std::string out;
     for (const Target& t : targets) {
-      out += "**" + kind + " " + Code(point->text) + "** in " + Code(t.path + ":" + std::to_string(t.id.line)) +
-             "\n\n```yaml\n" + RecordSketch(t.record) + "```\n\n";
+      out += "**" + kind + " " + Code(point->text) + "** in " +
+             Code(t.path + ":" + std::to_string(t.id.line)) + "\n\n```yaml\n" +
+             RecordSketch(t.record) + "```\n\n";
     }
     return answer(out + "---\n\n" + field_doc);
   }
   if (schema_.KindOf(place->type) == TypeKind::kEnum) {
     const EnumDef& e = schema_.enums[schema_.Get(place->type).index];
     bool member = e.FindFact(point->text) >= 0;
-    std::string head = Code(point->text) + (member ? " is a " : " is not a ") + Code(e.name) + ": " +
-                       report::ValueShape(schema_, place->type) + ".";
+    std::string head = Code(point->text) + (member ? " is a " : " is not a ") + Code(e.name) +
+                       ": " + report::ValueShape(schema_, place->type) + ".";
     return answer(head + "\n\n---\n\n" + field_doc);
   }
   if (field_doc.empty()) return nullptr;
@@ -260,7 +293,8 @@ Json FactHelp::Definition(const TextFile& doc, const std::vector<TextFile>& besi
     if (std::optional<std::string_view> l = LineAt(t.text, t.id.line - 1)) {
       // The id's characters (quotes aside), up to the line's end.
       size_t from = ByteOffset(*l, t.id.column);
-      end.column = t.id.column + CharCount(l->substr(from, std::min(point->text.size(), l->size() - from)));
+      end.column =
+          t.id.column + CharCount(l->substr(from, std::min(point->text.size(), l->size() - from)));
     }
     out.push_back({{"uri", UriOfPath(t.path)}, {"range", RangeIn(t.text, t.id, end)}});
   }
@@ -286,12 +320,17 @@ Json FactHelp::Completion(const TextFile& doc, const std::vector<TextFile>& besi
   }
   if (!point) return result;
   SourceLoc cursor{kNoFile, line, column};
-  SourceLoc begin = point->begin.line == line && point->begin.column <= column ? point->begin : cursor;
+  SourceLoc begin =
+      point->begin.line == line && point->begin.column <= column ? point->begin : cursor;
   Json range = RangeIn(doc.text, begin, cursor);
-  auto add = [&](const std::string& label, int kind, const std::string& detail, const std::string& text,
-                 const std::string& documentation, const std::string& sort) {
-    Json item = {{"label", label}, {"kind", kind}, {"textEdit", {{"range", range}, {"newText", text}}},
-                 {"filterText", label}, {"sortText", sort + label}};
+  auto add = [&](const std::string& label, int kind, const std::string& detail,
+                 const std::string& text, const std::string& documentation,
+                 const std::string& sort) {
+    Json item = {{"label", label},
+                 {"kind", kind},
+                 {"textEdit", {{"range", range}, {"newText", text}}},
+                 {"filterText", label},
+                 {"sortText", sort + label}};
     if (!detail.empty()) item["detail"] = detail;
     if (!documentation.empty()) item["documentation"] = Markdown(documentation);
     items.push_back(std::move(item));
@@ -299,15 +338,18 @@ Json FactHelp::Completion(const TextFile& doc, const std::vector<TextFile>& besi
   std::set<std::string> written(point->keys.begin(), point->keys.end());
   auto keys_of = [&](const RecordDef* record, bool root) {
     if (root) {
-      if (written.count("apiVersion") == 0) add("apiVersion", kItemProperty, "string", "apiVersion: ", "The fact format's version.", "0");
-      if (written.count("kind") == 0) add("kind", kItemProperty, "string", "kind: ", "`CapacityPlan` or `Inventory`.", "0");
+      if (written.count("apiVersion") == 0)
+        add("apiVersion", kItemProperty, "string", "apiVersion: ", "The fact format's version.",
+            "0");
+      if (written.count("kind") == 0)
+        add("kind", kItemProperty, "string", "kind: ", "`CapacityPlan` or `Inventory`.", "0");
     }
     if (record == nullptr) return;
     for (const FieldDef& f : record->fields) {
       if (written.count(f.name) != 0) continue;
       bool required = !f.optional && !f.has_default;
-      add(f.name, kItemProperty, schema_.Name(f.type) + (required ? "" : " (optional)"), f.name + ": ",
-          FieldDoc(*record, f), required ? "1" : "2");
+      add(f.name, kItemProperty, schema_.Name(f.type) + (required ? "" : " (optional)"),
+          f.name + ": ", FieldDoc(*record, f), required ? "1" : "2");
     }
   };
   if (point->path.empty() && point->on_key) {

@@ -26,11 +26,10 @@
 
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/api/engine.h"
 #include "engine/facts/loader.h"
@@ -41,12 +40,14 @@ class FactHelp {
  public:
   /// `engine` is compiled; `readers` maps "Record.field" to the rules that
   /// read it (lint::FieldReaders).
-  FactHelp(std::shared_ptr<const Engine> engine, std::map<std::string, std::vector<std::string>, std::less<>> readers);
+  FactHelp(std::shared_ptr<const Engine> engine,
+           std::map<std::string, std::vector<std::string>, std::less<>> readers);
 
   /// Each takes the document, the fact files that go with it (for ids) and
   /// a 1-based line and character column; the result is the protocol's
   /// (Hover, Location[] or CompletionList), null when there is nothing.
-  nlohmann::json Hover(const TextFile& doc, const std::vector<TextFile>& beside, uint32_t line, uint32_t column) const;
+  nlohmann::json Hover(const TextFile& doc, const std::vector<TextFile>& beside, uint32_t line,
+                       uint32_t column) const;
   nlohmann::json Definition(const TextFile& doc, const std::vector<TextFile>& beside, uint32_t line,
                             uint32_t column) const;
   nlohmann::json Completion(const TextFile& doc, const std::vector<TextFile>& beside, uint32_t line,
@@ -60,14 +61,15 @@ class FactHelp {
     TypeId type = 0;                    // the value's type at the path (optional unwrapped)
     const RecordDef* record = nullptr;  // when `type` is a record
   };
-  std::optional<Place> Resolve(const std::string& kind, const std::vector<facts::PathStep>& path) const;
+  std::optional<Place> Resolve(const std::string& kind,
+                               const std::vector<facts::PathStep>& path) const;
 
  private:
   struct Target {
-    std::string path;   // the file
-    SourceLoc id;       // where its `id` is (file unset: see `path`)
+    std::string path;  // the file
+    SourceLoc id;      // where its `id` is (file unset: see `path`)
     Value record;
-    std::string text;   // the file's text, for positions
+    std::string text;  // the file's text, for positions
   };
   /// The records of kind `record` with id `id` in `doc` and `beside`.
   std::vector<Target> Targets(uint32_t record, const std::string& id, const TextFile& doc,

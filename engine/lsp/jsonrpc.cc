@@ -32,7 +32,8 @@ std::optional<std::string> HeaderLine(std::istream& in, bool* too_long, bool* en
 bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
       return false;
     }
   }
@@ -84,7 +85,8 @@ ReadStatus ReadMessage(std::istream& in, size_t max_body, std::string* body, std
       return ReadStatus::kBadFraming;
     }
     if (n > max_body) {
-      *error = "a message of " + std::to_string(n) + " bytes is over the limit of " + std::to_string(max_body);
+      *error = "a message of " + std::to_string(n) + " bytes is over the limit of " +
+               std::to_string(max_body);
       return ReadStatus::kBadFraming;
     }
     length = n;

@@ -11,10 +11,9 @@
 #pragma once
 
 #include <istream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace capops::lsp {
 

@@ -2,8 +2,8 @@
 // malformed messages, and a client that speaks the protocol to the real
 // binary over pipes.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,12 +13,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/server.h"
@@ -47,7 +46,8 @@ std::vector<Json> Messages(const std::string& stream) {
   std::istringstream in(stream);
   std::vector<Json> out;
   std::string body, error;
-  while (ReadMessage(in, SIZE_MAX, &body, &error) == ReadStatus::kMessage) out.push_back(Json::parse(body));
+  while (ReadMessage(in, SIZE_MAX, &body, &error) == ReadStatus::kMessage)
+    out.push_back(Json::parse(body));
   return out;
 }
 
@@ -61,12 +61,13 @@ Json Note(const std::string& method, Json params = Json::object()) {
 
 Json Open(const std::string& uri, const std::string& text, int version = 1) {
   return Note("textDocument/didOpen",
-              {{"textDocument", {{"uri", uri}, {"languageId", "yaml"}, {"version", version}, {"text", text}}}});
+              {{"textDocument",
+                {{"uri", uri}, {"languageId", "yaml"}, {"version", version}, {"text", text}}}});
 }
 
 Json Change(const std::string& uri, const std::string& text, int version) {
-  return Note("textDocument/didChange",
-              {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", {{{"text", text}}}}});
+  return Note("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
+                                         {"contentChanges", {{{"text", text}}}}});
 }
 
 // A server in this process: each call hands it messages and returns what it wrote.
@@ -89,7 +90,8 @@ struct InProcess {
 std::optional<Json> Published(const std::vector<Json>& messages, const std::string& uri) {
   std::optional<Json> last;
   for (const Json& m : messages) {
-    if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri) last = m;
+    if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+      last = m;
   }
   return last;
 }
@@ -139,7 +141,8 @@ TEST_CASE("LSP: file URIs and paths convert both ways, and other URIs are not pa
   CHECK_FALSE(PathOfUri("file://remote-host/tmp/x"));
 }
 
-TEST_CASE("LSP: malformed and out-of-order messages get their errors, and the server goes on", "[lsp]") {
+TEST_CASE("LSP: malformed and out-of-order messages get their errors, and the server goes on",
+          "[lsp]") {
   InProcess s;
   auto error_code = [](const std::vector<Json>& replies) {
     REQUIRE(replies.size() == 1);
@@ -159,12 +162,13 @@ TEST_CASE("LSP: malformed and out-of-order messages get their errors, and the se
   s.Initialize();
   CHECK(error_code(s.Send({Request(3, "initialize")})) == error_code::kInvalidRequest);
   CHECK(error_code(s.Send({Request(4, "textDocument/rename")})) == error_code::kMethodNotFound);
-  CHECK(error_code(s.Send({Request(4, "textDocument/hover")})) == error_code::kInvalidParams);  // no params
+  CHECK(error_code(s.Send({Request(4, "textDocument/hover")})) ==
+        error_code::kInvalidParams);  // no params
   // A notification with missing or mistyped params: logged, nothing else.
-  for (const Json& bad : {Note("textDocument/didOpen", {{"textDocument", {{"uri", "file:///tmp/x.yaml"}}}}),
-                          Note("textDocument/didOpen", {{"textDocument", 42}}),
-                          Note("textDocument/didClose"),
-                          Change("file:///tmp/never-opened.yaml", "a: 1", 2)}) {
+  for (const Json& bad :
+       {Note("textDocument/didOpen", {{"textDocument", {{"uri", "file:///tmp/x.yaml"}}}}),
+        Note("textDocument/didOpen", {{"textDocument", 42}}), Note("textDocument/didClose"),
+        Change("file:///tmp/never-opened.yaml", "a: 1", 2)}) {
     std::vector<Json> replies = s.Send({bad});
     INFO(bad.dump());
     REQUIRE(replies.size() == 1);
@@ -175,10 +179,13 @@ TEST_CASE("LSP: malformed and out-of-order messages get their errors, and the se
   std::vector<Json> ranged = s.Send({Note(
       "textDocument/didChange",
       {{"textDocument", {{"uri", "file:///tmp/capops-lsp-ranged.yaml"}, {"version", 2}}},
-       {"contentChanges", {{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 1}}}}},
-                            {"text", "b"}}}}})});
+       {"contentChanges",
+        {{{"range",
+           {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 1}}}}},
+          {"text", "b"}}}}})});
   REQUIRE(ranged.size() == 1);
-  CHECK(ranged[0]["params"]["message"].get<std::string>().find("changed by a range") != std::string::npos);
+  CHECK(ranged[0]["params"]["message"].get<std::string>().find("changed by a range") !=
+        std::string::npos);
 
   std::vector<Json> bye = s.Send({Request(5, "shutdown")});
   REQUIRE(bye.size() == 1);
@@ -188,7 +195,8 @@ TEST_CASE("LSP: malformed and out-of-order messages get their errors, and the se
   CHECK(s.server.exit_code() == 0);
 }
 
-TEST_CASE("LSP: exit without shutdown, a stream that ends, and broken framing end with 1", "[lsp]") {
+TEST_CASE("LSP: exit without shutdown, a stream that ends, and broken framing end with 1",
+          "[lsp]") {
   {
     InProcess s;
     s.Initialize();
@@ -208,7 +216,8 @@ TEST_CASE("LSP: exit without shutdown, a stream that ends, and broken framing en
     CHECK(Serve(in, &server) == 1);
     std::vector<Json> messages = Messages(out.str());
     REQUIRE(messages.size() == 2);
-    CHECK(messages[1]["params"]["message"] == "capops-lsp: cannot read on: a message has no `Content-Length` header");
+    CHECK(messages[1]["params"]["message"] ==
+          "capops-lsp: cannot read on: a message has no `Content-Length` header");
   }
 }
 
@@ -222,7 +231,8 @@ std::vector<std::tuple<std::string, int, int>> CliFindings(const std::string& pl
   return out;
 }
 
-TEST_CASE("LSP: a plan's diagnostics are the CLI's findings, at the same places, with their facts", "[lsp]") {
+TEST_CASE("LSP: a plan's diagnostics are the CLI's findings, at the same places, with their facts",
+          "[lsp]") {
   InProcess s;
   s.Initialize();
   std::string path = (kExample / "plan.yaml").lexically_normal().string();
@@ -239,13 +249,15 @@ TEST_CASE("LSP: a plan's diagnostics are the CLI's findings, at the same places,
     const Json& d = diagnostics[i];
     INFO(d.dump());
     CHECK(d["code"] == rule);
-    CHECK(d["range"]["start"]["line"] == line - 1);  // the example is ASCII: characters are UTF-16 units
+    CHECK(d["range"]["start"]["line"] ==
+          line - 1);  // the example is ASCII: characters are UTF-16 units
     CHECK(d["range"]["start"]["character"] == column - 1);
     CHECK(d["range"]["end"]["character"].get<int>() >= column - 1);
     CHECK(d["severity"] == (rule == "CAP-FIN-004" ? 2 : 1));
     CHECK(d["message"].get<std::string>().find("\nbecause: ") != std::string::npos);
   }
-  // CAP-ALC-001 names the other facts it read: the demand's slice in the plan, the pool's role in the inventory.
+  // CAP-ALC-001 names the other facts it read: the demand's slice in the plan, the pool's role in
+  // the inventory.
   bool related = false;
   for (const Json& d : diagnostics) {
     if (d["code"] != "CAP-ALC-001") continue;
@@ -265,11 +277,13 @@ std::pair<int, int> Where(const std::string& text, const std::string& needle, si
   REQUIRE(at != std::string::npos);
   size_t line_start = text.rfind('\n', at);
   line_start = line_start == std::string::npos ? 0 : line_start + 1;
-  return {static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')), static_cast<int>(at - line_start)};
+  return {static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')),
+          static_cast<int>(at - line_start)};
 }
 
 Json At(const std::string& uri, std::pair<int, int> position) {
-  return {{"textDocument", {{"uri", uri}}}, {"position", {{"line", position.first}, {"character", position.second}}}};
+  return {{"textDocument", {{"uri", uri}}},
+          {"position", {{"line", position.first}, {"character", position.second}}}};
 }
 
 // The reply to request `id` among `messages`.
@@ -291,12 +305,14 @@ bool Has(const std::vector<std::string>& items, const std::string& item) {
   return std::find(items.begin(), items.end(), item) != items.end();
 }
 
-TEST_CASE("LSP: hover and definition in a plan read the schema, its rules and the inventory", "[lsp]") {
+TEST_CASE("LSP: hover and definition in a plan read the schema, its rules and the inventory",
+          "[lsp]") {
   InProcess s;
   s.Initialize();
   std::string plan_path = (kExample / "plan.yaml").lexically_normal().string();
   std::string inventory_path = (kExample / "inventory.yaml").lexically_normal().string();
-  std::string uri = UriOfPath(plan_path), plan = ReadText(plan_path), inventory = ReadText(inventory_path);
+  std::string uri = UriOfPath(plan_path), plan = ReadText(plan_path),
+              inventory = ReadText(inventory_path);
   s.Send({Open(uri, plan)});
 
   // A reference in a flow mapping: the pool it names, from the inventory on disk.
@@ -337,20 +353,26 @@ TEST_CASE("LSP: hover and definition in a plan read the schema, its rules and th
   std::pair<int, int> slice = Where(plan, "exploration", plan.find("slice: exploration"));
   Json member = ReplyTo(s.Send({Request(6, "textDocument/hover", At(uri, slice))}), 6);
   std::string member_text = member["result"]["contents"]["value"];
-  CHECK(member_text.find("`exploration` is a `Slice`: one of `exploration`, `training`") != std::string::npos);
+  CHECK(member_text.find("`exploration` is a `Slice`: one of `exploration`, `training`") !=
+        std::string::npos);
 
   // A dangling reference says so; a definition of it is null.
   std::string dangling = plan;
   dangling.replace(plan.find("pool: train-eu,"), 14, "pool: train-us");
   s.Send({Change(uri, dangling, 2)});
   Json none = ReplyTo(s.Send({Request(7, "textDocument/hover", At(uri, pool))}), 7);
-  CHECK(none["result"]["contents"]["value"].get<std::string>().find("No `Pool` has the id `train-us`") == 0);
-  CHECK(ReplyTo(s.Send({Request(8, "textDocument/definition", At(uri, pool))}), 8)["result"].is_null());
+  CHECK(none["result"]["contents"]["value"].get<std::string>().find(
+            "No `Pool` has the id `train-us`") == 0);
+  CHECK(ReplyTo(s.Send({Request(8, "textDocument/definition", At(uri, pool))}), 8)["result"]
+            .is_null());
   // Whitespace and comments have nothing to say.
-  CHECK(ReplyTo(s.Send({Request(9, "textDocument/hover", At(uri, {0, 3}))}), 9)["result"].is_null());
+  CHECK(
+      ReplyTo(s.Send({Request(9, "textDocument/hover", At(uri, {0, 3}))}), 9)["result"].is_null());
 }
 
-TEST_CASE("LSP: completion offers fields not yet written, enum members and ids of the referenced kind", "[lsp]") {
+TEST_CASE(
+    "LSP: completion offers fields not yet written, enum members and ids of the referenced kind",
+    "[lsp]") {
   InProcess s;
   s.Initialize();
   std::string plan_path = (kExample / "plan.yaml").lexically_normal().string();
@@ -369,7 +391,7 @@ TEST_CASE("LSP: completion offers fields not yet written, enum members and ids o
   std::vector<std::string> labels = Labels(keys);
   CHECK(Has(labels, "accelerator"));
   CHECK(Has(labels, "hosts"));
-  CHECK_FALSE(Has(labels, "gpus"));   // written already
+  CHECK_FALSE(Has(labels, "gpus"));  // written already
   CHECK_FALSE(Has(labels, "slice"));
   for (const Json& item : keys["result"]["items"]) {
     if (item["label"] != "accelerator") continue;
@@ -392,7 +414,8 @@ TEST_CASE("LSP: completion offers fields not yet written, enum members and ids o
   std::string value = plan;
   size_t pool = value.find("pool: serve-eu,");
   value.replace(pool, 15, "pool: ,");
-  Json ids = complete(value, {Where(value, "pool: ,").first, Where(value, "pool: ,").second + 6}, 4);
+  Json ids =
+      complete(value, {Where(value, "pool: ,").first, Where(value, "pool: ,").second + 6}, 4);
   std::vector<std::string> id_labels = Labels(ids);
   CHECK(Has(id_labels, "train-eu"));
   CHECK(Has(id_labels, "serve-eu-spare"));
@@ -402,13 +425,16 @@ TEST_CASE("LSP: completion offers fields not yet written, enum members and ids o
   member.replace(member.find("slice: exploration"), 18, "slice: tr");
   std::pair<int, int> tr = Where(member, "slice: tr");
   Json members = complete(member, {tr.first, tr.second + 9}, 5);
-  CHECK(Labels(members) == std::vector<std::string>{"exploration", "training", "tuning", "inference", "aggregate", "unsliced"});
+  CHECK(Labels(members) == std::vector<std::string>{"exploration", "training", "tuning",
+                                                    "inference", "aggregate", "unsliced"});
   CHECK(members["result"]["items"][0]["textEdit"]["range"]["start"]["character"] == tr.second + 7);
   // A bool, and the document's kind.
   std::string flag = plan;
   flag.replace(flag.find("interruptible: true"), 19, "interruptible: ");
-  CHECK(Labels(complete(flag, {Where(flag, "interruptible: ").first, Where(flag, "interruptible: ").second + 15}, 6)) ==
-        std::vector<std::string>{"true", "false"});
+  CHECK(
+      Labels(complete(
+          flag, {Where(flag, "interruptible: ").first, Where(flag, "interruptible: ").second + 15},
+          6)) == std::vector<std::string>{"true", "false"});
   std::string kind = plan;
   kind.replace(kind.find("kind: CapacityPlan"), 18, "kind: ");
   std::vector<std::string> kinds = Labels(complete(kind, {Where(kind, "kind: ").first, 6}, 7));
@@ -421,24 +447,33 @@ TEST_CASE("LSP: completion offers fields not yet written, enum members and ids o
   CHECK(nothing["result"]["items"].empty());
 }
 
-TEST_CASE("LSP: in a .cpl file, hover shows a rule's because, fix and cost, and names go to their declarations", "[lsp]") {
+TEST_CASE(
+    "LSP: in a .cpl file, hover shows a rule's because, fix and cost, and names go to their "
+    "declarations",
+    "[lsp]") {
   InProcess s;
   s.Initialize();
   std::string path = (kSource / "policies/capops-ai/allocation.cpl").lexically_normal().string();
   std::string schema_path = (kSource / "stdlib/schema.cpl").lexically_normal().string();
   std::string uri = UriOfPath(path), text = ReadText(path), schema = ReadText(schema_path);
-  s.Send({Note("textDocument/didOpen",
-               {{"textDocument", {{"uri", uri}, {"languageId", "cpl"}, {"version", 1}, {"text", text}}}})});
+  s.Send({Note(
+      "textDocument/didOpen",
+      {{"textDocument", {{"uri", uri}, {"languageId", "cpl"}, {"version", 1}, {"text", text}}}})});
   size_t rule = text.find("rule replacement_not_free");
-  Json hover = ReplyTo(s.Send({Request(2, "textDocument/hover", At(uri, Where(text, "replacement_not_free", rule)))}), 2);
+  Json hover = ReplyTo(s.Send({Request(2, "textDocument/hover",
+                                       At(uri, Where(text, "replacement_not_free", rule)))}),
+                       2);
   std::string rule_text = hover["result"]["contents"]["value"];
   INFO(rule_text);
-  CHECK(rule_text.find("**CAP-ALC-001** `replacement_not_free` · error · owner `reliability-lead`") == 0);
-  CHECK(rule_text.find("**because** replacement capacity is the production recovery path") != std::string::npos);
+  CHECK(rule_text.find(
+            "**CAP-ALC-001** `replacement_not_free` · error · owner `reliability-lead`") == 0);
+  CHECK(rule_text.find("**because** replacement capacity is the production recovery path") !=
+        std::string::npos);
   CHECK(rule_text.find("**fix** allocate from a research or shared pool") != std::string::npos);
   CHECK(rule_text.find("cost `O(") != std::string::npos);
   // The same from its @id annotation.
-  Json by_id = ReplyTo(s.Send({Request(3, "textDocument/hover", At(uri, Where(text, "CAP-ALC-001")))}), 3);
+  Json by_id =
+      ReplyTo(s.Send({Request(3, "textDocument/hover", At(uri, Where(text, "CAP-ALC-001")))}), 3);
   CHECK(by_id["result"]["contents"]["value"] == rule_text);
 
   // A param, a field of the record a variable is, a function: each to its declaration.
@@ -464,11 +499,15 @@ TEST_CASE("LSP: in a .cpl file, hover shows a rule's because, fix and cost, and 
 
   auto hover_at = [&](std::pair<int, int> at, int id) {
     Json reply = ReplyTo(s.Send({Request(id, "textDocument/hover", At(uri, at))}), id);
-    return reply["result"].is_null() ? std::string() : reply["result"]["contents"]["value"].get<std::string>();
+    return reply["result"].is_null() ? std::string()
+                                     : reply["result"]["contents"]["value"].get<std::string>();
   };
-  CHECK(hover_at(Where(text, "research_slices", rule), 8).find("param `research_slices`: `set<Slice>` = ") == 0);
+  CHECK(hover_at(Where(text, "research_slices", rule), 8)
+            .find("param `research_slices`: `set<Slice>` = ") == 0);
   CHECK(hover_at(Where(text, "role", rule), 9).find("`Pool.role`: `PoolRole`") == 0);
-  CHECK(hover_at(Where(text, "protected_gpus(d)"), 10).find("`fn protected_gpus(d: Demand): int`") == 0);
+  CHECK(
+      hover_at(Where(text, "protected_gpus(d)"), 10).find("`fn protected_gpus(d: Demand): int`") ==
+      0);
   // A local variable, a keyword, a comment: nothing to say.
   CHECK(hover_at(Where(text, "for a in", rule), 11).empty());
 
@@ -477,7 +516,9 @@ TEST_CASE("LSP: in a .cpl file, hover shows a rule's because, fix and cost, and 
   broken.insert(rule, "rule {\n");
   s.Send({Change(uri, broken, 2)});
   CHECK(hover_at(Where(broken, "replacement_not_free"), 12).empty());
-  Json none = ReplyTo(s.Send({Request(13, "textDocument/definition", At(uri, Where(broken, "research_slices", rule)))}), 13);
+  Json none = ReplyTo(s.Send({Request(13, "textDocument/definition",
+                                      At(uri, Where(broken, "research_slices", rule)))}),
+                      13);
   CHECK(none["result"].is_null());
 }
 
@@ -499,9 +540,11 @@ struct ScratchDir {
   }
 };
 
-TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rules, and its errors", "[lsp]") {
+TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rules, and its errors",
+          "[lsp]") {
   ScratchDir dir;
-  std::string plan = ReadText(kExample / "plan.yaml"), inventory = ReadText(kExample / "inventory.yaml");
+  std::string plan = ReadText(kExample / "plan.yaml"),
+              inventory = ReadText(kExample / "inventory.yaml");
   dir.Write("plans/plan.yaml", plan);
   dir.Write("shared/inventory.yaml", inventory);
   dir.Write(".capops.yaml",
@@ -517,14 +560,16 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   REQUIRE(published);
   std::vector<std::string> codes = Codes(*published);
   INFO((*published).dump());
-  // Linted against the config's inventory (no `inventory.yaml` beside the plan), its rules selected.
+  // Linted against the config's inventory (no `inventory.yaml` beside the plan), its rules
+  // selected.
   CHECK(codes.size() == 8);
   CHECK_FALSE(Has(codes, "CAP-ALC-001"));
   CHECK(Has(codes, "CAP-SUP-001"));
   for (const Json& d : (*published)["params"]["diagnostics"]) {
     if (d["code"] == "CAP-FIN-004") CHECK(d["severity"] == 1);
   }
-  // Its inventory is where definitions go, and an edit to it re-lints the plan in another directory.
+  // Its inventory is where definitions go, and an edit to it re-lints the plan in another
+  // directory.
   std::pair<int, int> pool = Where(plan, "train-eu", plan.find("{id: a-train,"));
   Json definition = ReplyTo(s.Send({Request(2, "textDocument/definition", At(plan_uri, pool))}), 2);
   REQUIRE(definition["result"].size() == 1);
@@ -535,33 +580,42 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   REQUIRE(relinted);
   bool dangling = false;
   for (const Json& d : (*relinted)["params"]["diagnostics"]) {
-    dangling |= d["message"].get<std::string>().find("train-eu") != std::string::npos && d["severity"] == 1;
+    dangling |=
+        d["message"].get<std::string>().find("train-eu") != std::string::npos && d["severity"] == 1;
   }
   CHECK(dangling);
 
   // A config with an error lints nothing and says why, at the top of the plan: never a quiet pass.
-  dir.Write(".capops.yaml", "inventories: [shared/inventory.yaml]\nrules:\n  disable: [CAP-NOPE-999]\n");
-  fs::last_write_time(dir.path / ".capops.yaml", fs::file_time_type::clock::now() + std::chrono::seconds(5));
+  dir.Write(".capops.yaml",
+            "inventories: [shared/inventory.yaml]\nrules:\n  disable: [CAP-NOPE-999]\n");
+  fs::last_write_time(dir.path / ".capops.yaml",
+                      fs::file_time_type::clock::now() + std::chrono::seconds(5));
   std::optional<Json> refused = Published(s.Send({Change(plan_uri, plan, 2)}), plan_uri);
   REQUIRE(refused);
   REQUIRE((*refused)["params"]["diagnostics"].size() == 1);
   const Json& why = (*refused)["params"]["diagnostics"][0];
   CHECK(why["severity"] == 1);
-  CHECK(why["message"].get<std::string>().find("not linted: the config " + (dir.path / ".capops.yaml").string() + ":3:") == 0);
+  CHECK(why["message"].get<std::string>().find("not linted: the config " +
+                                               (dir.path / ".capops.yaml").string() + ":3:") == 0);
   CHECK(why["message"].get<std::string>().find("CAP-NOPE-999") != std::string::npos);
 }
 
-TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's waivers are judged", "[lsp]") {
+TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's waivers are judged",
+          "[lsp]") {
   ScratchDir dir;
   std::string plan = ReadText(kExample / "plan.yaml");
   dir.Write("plans/plan.yaml", plan);
   dir.Write("plans/inventory.yaml", ReadText(kExample / "inventory.yaml"));
   dir.Write(".capops.yaml", "waivers: waivers.yaml\n");
-  std::string entry = "    owner: reliability-lead\n    reason: accepted for the test\n    expires: 2099-12-31\n";
-  dir.Write("waivers.yaml", "waivers:\n"
-                            "  - rule: CAP-SUP-001\n    file: plans/plan.yaml\n" + entry +
-                            "  - rule: CAP-ALC-002\n    file: plans/plan.yaml\n" + entry +    // stale: it does not fire
-                            "  - rule: CAP-ALC-002\n    file: other/plan.yaml\n" + entry);   // another plan's: not judged
+  std::string entry =
+      "    owner: reliability-lead\n    reason: accepted for the test\n    expires: 2099-12-31\n";
+  dir.Write("waivers.yaml",
+            "waivers:\n"
+            "  - rule: CAP-SUP-001\n    file: plans/plan.yaml\n" +
+                entry + "  - rule: CAP-ALC-002\n    file: plans/plan.yaml\n" +
+                entry +  // stale: it does not fire
+                "  - rule: CAP-ALC-002\n    file: other/plan.yaml\n" +
+                entry);  // another plan's: not judged
   std::string uri = UriOfPath((dir.path / "plans/plan.yaml").string());
   InProcess s;
   s.Initialize();
@@ -589,7 +643,8 @@ TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's 
   REQUIRE(broken);
   CHECK(Has(Codes(*broken), "CAP-SUP-001"));
   bool said = false;
-  for (const Json& d : (*broken)["params"]["diagnostics"]) said |= d["message"].get<std::string>().find("waivers.yaml:") != std::string::npos;
+  for (const Json& d : (*broken)["params"]["diagnostics"])
+    said |= d["message"].get<std::string>().find("waivers.yaml:") != std::string::npos;
   CHECK(said);
 }
 
@@ -597,9 +652,11 @@ TEST_CASE("LSP: a definition's range counts an id's characters in UTF-16 units",
   ScratchDir dir;
   // `ü` is one unit, `𝔸` (past U+FFFF) two: `zürich-𝔸` is 9 units long.
   dir.Write("inventory.yaml",
-            "apiVersion: capops.dev/v1\nkind: Inventory\npools:\n  - {id: zürich-𝔸, accelerator: h100-80, hosts: 1, "
+            "apiVersion: capops.dev/v1\nkind: Inventory\npools:\n  - {id: zürich-𝔸, accelerator: "
+            "h100-80, hosts: 1, "
             "gpus_per_host: 8, role: research}\n");
-  std::string plan = "apiVersion: capops.dev/v1\nkind: CapacityPlan\nallocations:\n  - {id: a, pool: zürich-𝔸}\n";
+  std::string plan =
+      "apiVersion: capops.dev/v1\nkind: CapacityPlan\nallocations:\n  - {id: a, pool: zürich-𝔸}\n";
   std::string uri = UriOfPath((dir.path / "plan.yaml").string());
   InProcess s;
   s.Initialize();
@@ -612,7 +669,8 @@ TEST_CASE("LSP: a definition's range counts an id's characters in UTF-16 units",
   CHECK(range["end"]["character"] == 18);
 }
 
-TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken for none", "[lsp]") {
+TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken for none",
+          "[lsp]") {
   ScratchDir dir;
   std::string plan = ReadText(kExample / "plan.yaml");
   dir.Write("fifo/plan.yaml", plan);
@@ -635,7 +693,10 @@ TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken
   }
 }
 
-TEST_CASE("LSP: YAML that is not capops's gets one note, capops's own files none, a misspelt kind is linted", "[lsp]") {
+TEST_CASE(
+    "LSP: YAML that is not capops's gets one note, capops's own files none, a misspelt kind is "
+    "linted",
+    "[lsp]") {
   InProcess s;
   s.Initialize();
   auto diagnostics = [&](const std::string& name, const std::string& text) {
@@ -648,7 +709,8 @@ TEST_CASE("LSP: YAML that is not capops's gets one note, capops's own files none
   REQUIRE(compose.size() == 1);
   CHECK(compose[0]["severity"] == 3);
   CHECK(compose[0]["code"] == "discovery");
-  CHECK(compose[0]["message"].get<std::string>().find("not linted: a YAML document without `kind`") == 0);
+  CHECK(compose[0]["message"].get<std::string>().find(
+            "not linted: a YAML document without `kind`") == 0);
   CHECK(diagnostics(".capops.yaml", "fail-on: error\n").empty());
   Json misspelt = diagnostics("plan.yaml", "apiVersion: capops.dev/v1\nkind: CapcityPlan\n");
   REQUIRE_FALSE(misspelt.empty());
@@ -656,13 +718,15 @@ TEST_CASE("LSP: YAML that is not capops's gets one note, capops's own files none
   CHECK(misspelt.dump().find("CapacityPlan") != std::string::npos);  // the did-you-mean
 }
 
-TEST_CASE("LSP: a record's keys are offered where a mapping can start, not after a key on its line", "[lsp]") {
+TEST_CASE("LSP: a record's keys are offered where a mapping can start, not after a key on its line",
+          "[lsp]") {
   InProcess s;
   s.Initialize();
   std::string uri = UriOfPath("/capops-lsp-test/plan.yaml");
   std::string text = "apiVersion: capops.dev/v1\nkind: CapacityPlan\nmetadata: \ndemands:\n  - \n";
   s.Send({Open(uri, text)});
-  Json inline_record = ReplyTo(s.Send({Request(2, "textDocument/completion", At(uri, {2, 10}))}), 2);
+  Json inline_record =
+      ReplyTo(s.Send({Request(2, "textDocument/completion", At(uri, {2, 10}))}), 2);
   CHECK(inline_record["result"]["items"].empty());
   Json item = ReplyTo(s.Send({Request(3, "textDocument/completion", At(uri, {4, 4}))}), 3);
   std::vector<std::string> labels = Labels(item);
@@ -680,9 +744,12 @@ TEST_CASE("LSP: a position outside the document, or a document not open, is an e
   CHECK(far["error"]["message"] == "position 99:0 is outside `" + uri + "`");
   Json negative = ReplyTo(s.Send({Request(3, "textDocument/completion", At(uri, {0, -1}))}), 3);
   CHECK(negative["error"]["code"] == error_code::kInvalidParams);
-  Json closed = ReplyTo(s.Send({Request(4, "textDocument/definition", At("file:///nowhere.yaml", {0, 0}))}), 4);
+  Json closed = ReplyTo(
+      s.Send({Request(4, "textDocument/definition", At("file:///nowhere.yaml", {0, 0}))}), 4);
   CHECK(closed["error"]["code"] == error_code::kInvalidParams);
-  Json wrong = ReplyTo(s.Send({Request(5, "textDocument/hover", {{"textDocument", {{"uri", uri}}}, {"position", "1:1"}})}), 5);
+  Json wrong = ReplyTo(s.Send({Request(5, "textDocument/hover",
+                                       {{"textDocument", {{"uri", uri}}}, {"position", "1:1"}})}),
+                       5);
   CHECK(wrong["error"]["code"] == error_code::kInvalidParams);
   // A character past the line's end is the line's end (as the protocol says), not an error.
   Json past = ReplyTo(s.Send({Request(6, "textDocument/hover", At(uri, {1, 400}))}), 6);
@@ -698,7 +765,8 @@ TEST_CASE("LSP: columns are UTF-16 code units", "[lsp]") {
   std::string text = ReadText(kExample / "plan.yaml");
   size_t at = text.find("{id: a-explore,");
   REQUIRE(at != std::string::npos);
-  text.replace(at, 15, "{id: a-explore-\xF0\x9F\x98\x80,");  // U+1F600: one character, two UTF-16 units
+  text.replace(at, 15,
+               "{id: a-explore-\xF0\x9F\x98\x80,");  // U+1F600: one character, two UTF-16 units
   std::string uri = UriOfPath((kExample / "astral.yaml").string());
   std::optional<Json> published = Published(s.Send({Open(uri, text)}), uri);
   REQUIRE(published);
@@ -716,15 +784,18 @@ TEST_CASE("LSP: columns are UTF-16 code units", "[lsp]") {
   CHECK(seen);
 }
 
-TEST_CASE("LSP: a document that is not a file, and YAML that breaks, are reported, not dropped", "[lsp]") {
+TEST_CASE("LSP: a document that is not a file, and YAML that breaks, are reported, not dropped",
+          "[lsp]") {
   InProcess s;
   s.Initialize();
-  std::optional<Json> untitled = Published(s.Send({Open("untitled:Untitled-1", ReadText(kExample / "plan.yaml"))}),
-                                   "untitled:Untitled-1");
+  std::optional<Json> untitled =
+      Published(s.Send({Open("untitled:Untitled-1", ReadText(kExample / "plan.yaml"))}),
+                "untitled:Untitled-1");
   REQUIRE(untitled);
   CHECK_FALSE((*untitled)["params"]["diagnostics"].empty());  // no inventory beside it: said so
   std::string uri = UriOfPath("/tmp/capops-lsp-broken/plan.yaml");
-  std::optional<Json> broken = Published(s.Send({Open(uri, "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands: [\n")}), uri);
+  std::optional<Json> broken = Published(
+      s.Send({Open(uri, "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands: [\n")}), uri);
   REQUIRE(broken);
   std::vector<std::string> codes = Codes(*broken);
   CHECK(std::find(codes.begin(), codes.end(), "yaml") != codes.end());
@@ -747,8 +818,10 @@ TEST_CASE("LSP: a .cpl file is compiled with its pack, its own text standing in"
   REQUIRE(typed);
   const Json& diagnostics = (*typed)["params"]["diagnostics"];
   REQUIRE(diagnostics.size() >= 1);
-  CHECK(diagnostics[0]["range"]["start"]["line"] == std::count(text.begin(), text.begin() + at, '\n'));
-  CHECK(diagnostics[0]["message"].get<std::string>().find("utilisation_target") != std::string::npos);
+  CHECK(diagnostics[0]["range"]["start"]["line"] ==
+        std::count(text.begin(), text.begin() + at, '\n'));
+  CHECK(diagnostics[0]["message"].get<std::string>().find("utilisation_target") !=
+        std::string::npos);
   CHECK((*typed)["params"]["version"] == 2);
 }
 
@@ -813,7 +886,8 @@ class LspProcess {
   // The next publishDiagnostics for `uri`, skipping other messages.
   std::optional<Json> Diagnostics(const std::string& uri) {
     for (std::optional<Json> m = Receive(); m; m = Receive()) {
-      if ((*m).value("method", "") == "textDocument/publishDiagnostics" && (*m)["params"]["uri"] == uri) {
+      if ((*m).value("method", "") == "textDocument/publishDiagnostics" &&
+          (*m)["params"]["uri"] == uri) {
         return (*m)["params"]["diagnostics"];
       }
     }
@@ -840,9 +914,14 @@ class LspProcess {
   std::string buffer_;
 };
 
-TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints its plan, hover, definition, completion, a burst linted once, a clean exit", "[lsp]") {
+TEST_CASE(
+    "capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints its plan, hover, "
+    "definition, completion, a burst linted once, a clean exit",
+    "[lsp]") {
   LspProcess lsp;
-  lsp.Send(Request(1, "initialize", {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", Json::object()}}));
+  lsp.Send(
+      Request(1, "initialize",
+              {{"processId", nullptr}, {"rootUri", nullptr}, {"capabilities", Json::object()}}));
   std::optional<Json> init = lsp.Receive();
   REQUIRE(init);
   CHECK((*init)["id"] == 1);
@@ -850,7 +929,8 @@ TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints
   lsp.Send(Note("initialized"));
 
   std::string plan_path = (kExample / "plan.yaml").lexically_normal().string();
-  std::string plan_uri = UriOfPath(plan_path), inventory_uri = UriOfPath((kExample / "inventory.yaml").string());
+  std::string plan_uri = UriOfPath(plan_path),
+              inventory_uri = UriOfPath((kExample / "inventory.yaml").string());
   std::string plan = ReadText(plan_path);
   lsp.Send(Open(plan_uri, plan));
   std::optional<Json> first = lsp.Diagnostics(plan_uri);
@@ -889,12 +969,14 @@ TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints
   };
   std::pair<int, int> pool = Where(fixed, "train-eu", fixed.find("{id: a-train,"));
   lsp.Send(Request(10, "textDocument/hover", At(plan_uri, pool)));
-  CHECK(reply(10)["result"]["contents"]["value"].get<std::string>().find("**Pool `train-eu`**") == 0);
+  CHECK(reply(10)["result"]["contents"]["value"].get<std::string>().find("**Pool `train-eu`**") ==
+        0);
   lsp.Send(Request(11, "textDocument/definition", At(plan_uri, pool)));
   Json definition = reply(11);
   REQUIRE(definition["result"].size() == 1);
   CHECK(definition["result"][0]["uri"] == inventory_uri);
-  CHECK(definition["result"][0]["range"]["start"]["line"] == Where(inventory, "id: train-eu").first);
+  CHECK(definition["result"][0]["range"]["start"]["line"] ==
+        Where(inventory, "id: train-eu").first);
   lsp.Send(Request(12, "textDocument/completion", At(plan_uri, pool)));
   std::vector<std::string> ids = Labels(reply(12));
   CHECK(Has(ids, "train-eu-a100"));
@@ -911,9 +993,12 @@ TEST_CASE("capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints
   std::string small = "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands: []\n";
   lsp.Send(Open(small_uri, small));
   REQUIRE(lsp.Diagnostics(small_uri));
-  lsp.SendAll({Change(small_uri, small + "allocations: []\n", 2), Change(small_uri, small + "bogus: 1\n", 3)});
+  lsp.SendAll({Change(small_uri, small + "allocations: []\n", 2),
+               Change(small_uri, small + "bogus: 1\n", 3)});
   std::optional<Json> burst;
-  for (burst = lsp.Receive(); burst && burst->value("method", "") != "textDocument/publishDiagnostics"; burst = lsp.Receive()) {
+  for (burst = lsp.Receive();
+       burst && burst->value("method", "") != "textDocument/publishDiagnostics";
+       burst = lsp.Receive()) {
   }
   REQUIRE(burst);
   CHECK((*burst)["params"]["uri"] == small_uri);

@@ -23,7 +23,8 @@ std::optional<std::string_view> LineAt(std::string_view text, uint32_t line) {
     begin = nl + 1;
   }
   size_t end = text.find('\n', begin);
-  std::string_view out = text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+  std::string_view out =
+      text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
   if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
   return out;
 }

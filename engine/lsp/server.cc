@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "engine/common/source.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/lint/config.h"
+#include "engine/lint/pack_locator.h"
 #include "engine/lint/plan_set.h"
+#include "engine/lint/policy_loader.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/lint/waivers.h"
 #include "engine/lsp/cpl_help.h"
@@ -48,9 +48,13 @@ bool IsCpl(const std::string& path, const std::string& language) {
   return fs::path(path).extension() == ".cpl" || language == "cpl";
 }
 
-bool IsInventory(const std::string& path) { return fs::path(path).filename() == "inventory.yaml"; }
+bool IsInventory(const std::string& path) {
+  return fs::path(path).filename() == "inventory.yaml";
+}
 
-std::string Normal(const std::string& path) { return fs::path(path).lexically_normal().string(); }
+std::string Normal(const std::string& path) {
+  return fs::path(path).lexically_normal().string();
+}
 
 Json Position(const SourceManager& sources, const SourceLoc& loc, uint32_t column) {
   if (!loc.valid()) return {{"line", 0}, {"character", 0}};
@@ -68,34 +72,42 @@ Json Range(const SourceManager& sources, const SourceLoc& loc, uint32_t length) 
 }
 
 Json Location(const SourceManager& sources, const SourceLoc& loc, uint32_t length = 0) {
-  return {{"uri", UriOfPath(std::string(sources.Path(loc.file)))}, {"range", Range(sources, loc, length)}};
+  return {{"uri", UriOfPath(std::string(sources.Path(loc.file)))},
+          {"range", Range(sources, loc, length)}};
 }
 
 int SeverityOf(Severity s) {
   switch (s) {
-    case Severity::kError: return 1;
-    case Severity::kWarning: return 2;
-    default: return 3;
+    case Severity::kError:
+      return 1;
+    case Severity::kWarning:
+      return 2;
+    default:
+      return 3;
   }
 }
 
 // The diagnostics of a lint for the document at `path`. A finding located
 // in another file (its inventory, when not open) is shown at the top of the
 // document, pointing there, so that nothing the lint found goes unseen.
-Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report, const std::string& path,
-                    const std::set<std::string>& shown_elsewhere, const std::string& rules_url) {
+Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report,
+                    const std::string& path, const std::set<std::string>& shown_elsewhere,
+                    const std::string& rules_url) {
   Json out = Json::array();
   auto place = [&](const SourceLoc& loc, uint32_t length, Json d) {
-    std::string file = loc.file == kNoFile ? std::string() : Normal(std::string(sources.Path(loc.file)));
+    std::string file =
+        loc.file == kNoFile ? std::string() : Normal(std::string(sources.Path(loc.file)));
     if (file == path) {
       d["range"] = Range(sources, loc, length);
     } else {
       if (!file.empty() && shown_elsewhere.count(file) != 0) return;
-      d["range"] = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}};
+      d["range"] = {{"start", {{"line", 0}, {"character", 0}}},
+                    {"end", {{"line", 0}, {"character", 0}}}};
       if (loc.file != kNoFile) {
         d["message"] = "in " + report::Where(sources, loc) + ": " + d["message"].get<std::string>();
-        d["relatedInformation"].insert(d["relatedInformation"].begin(),
-                                       Json{{"location", Location(sources, loc, length)}, {"message", "here"}});
+        d["relatedInformation"].insert(
+            d["relatedInformation"].begin(),
+            Json{{"location", Location(sources, loc, length)}, {"message", "here"}});
       }
     }
     out.push_back(std::move(d));
@@ -105,21 +117,31 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
     std::string message = v.message;
     if (!v.because.empty()) message += "\nbecause: " + v.because;
     if (!v.fix.empty()) message += "\nfix: " + v.fix;
-    Json d = {{"severity", SeverityOf(v.severity)}, {"code", v.rule_id}, {"source", "capops"},
-              {"message", message}, {"relatedInformation", Json::array()}};
+    Json d = {{"severity", SeverityOf(v.severity)},
+              {"code", v.rule_id},
+              {"source", "capops"},
+              {"message", message},
+              {"relatedInformation", Json::array()}};
     if (!rules_url.empty()) d["codeDescription"] = {{"href", rules_url + "#" + v.rule_id}};
     for (const eval::Label& l : v.labels) {
-      if (l.loc.valid()) d["relatedInformation"].push_back({{"location", Location(sources, l.loc)}, {"message", l.message}});
+      if (l.loc.valid())
+        d["relatedInformation"].push_back(
+            {{"location", Location(sources, l.loc)}, {"message", l.message}});
     }
     place(v.loc, 0, std::move(d));
   }
   for (const Diagnostic& e : report.errors.items()) {
     std::string message = e.message;
     if (!e.help.empty()) message += "\nhelp: " + e.help;
-    Json d = {{"severity", SeverityOf(e.severity)}, {"code", e.code.empty() ? "capops" : e.code}, {"source", "capops"},
-              {"message", message}, {"relatedInformation", Json::array()}};
+    Json d = {{"severity", SeverityOf(e.severity)},
+              {"code", e.code.empty() ? "capops" : e.code},
+              {"source", "capops"},
+              {"message", message},
+              {"relatedInformation", Json::array()}};
     for (const RelatedLoc& r : e.related) {
-      if (r.loc.valid()) d["relatedInformation"].push_back({{"location", Location(sources, r.loc)}, {"message", r.message}});
+      if (r.loc.valid())
+        d["relatedInformation"].push_back(
+            {{"location", Location(sources, r.loc)}, {"message", r.message}});
     }
     place(e.loc, e.length, std::move(d));
   }
@@ -171,7 +193,8 @@ std::string UriOfPath(const std::string& path) {
   return uri;
 }
 
-Server::Server(ServerOptions options, std::ostream& out) : options_(std::move(options)), out_(out) {}
+Server::Server(ServerOptions options, std::ostream& out)
+    : options_(std::move(options)), out_(out) {}
 
 Server::~Server() = default;
 
@@ -180,7 +203,8 @@ void Server::Respond(const Json& id, Json result) {
 }
 
 void Server::RespondError(const Json& id, int code, const std::string& message) {
-  WriteMessage(out_, {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  WriteMessage(out_,
+               {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
 }
 
 void Server::Notify(const std::string& method, Json params) {
@@ -206,7 +230,8 @@ bool Server::Handle(const std::string& body) {
   } catch (const Json::exception& e) {
     // A field of the wrong type deep in the params: the request is answered, the server goes on.
     if (message.is_object() && message.contains("id") && message.contains("method")) {
-      RespondError(message["id"], error_code::kInvalidParams, std::string("invalid params: ") + e.what());
+      RespondError(message["id"], error_code::kInvalidParams,
+                   std::string("invalid params: ") + e.what());
     } else {
       Log(kLogError, std::string("capops-lsp: a notification's params are invalid: ") + e.what());
     }
@@ -216,7 +241,8 @@ bool Server::Handle(const std::string& body) {
 
 void Server::Dispatch(const Json& message) {
   if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
-    if (message.is_object() && (message.contains("result") || message.contains("error"))) return;  // a reply to us
+    if (message.is_object() && (message.contains("result") || message.contains("error")))
+      return;  // a reply to us
     Json id = message.is_object() && message.contains("id") ? message["id"] : Json();
     RespondError(id, error_code::kInvalidRequest, "a request needs a `method` string");
     return;
@@ -250,7 +276,8 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
         {"definitionProvider", true},
         {"completionProvider", Json::object()},
     };
-    Respond(id, {{"capabilities", capabilities}, {"serverInfo", {{"name", "capops-lsp"}, {"version", CAPOPS_VERSION}}}});
+    Respond(id, {{"capabilities", capabilities},
+                 {"serverInfo", {{"name", "capops-lsp"}, {"version", CAPOPS_VERSION}}}});
     return;
   }
   if (!initialized_) {
@@ -267,7 +294,8 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
     Respond(id, nullptr);
     return;
   }
-  if (method == "textDocument/hover" || method == "textDocument/definition" || method == "textDocument/completion") {
+  if (method == "textDocument/hover" || method == "textDocument/definition" ||
+      method == "textDocument/completion") {
     Answer(id, method, params);
     return;
   }
@@ -283,20 +311,25 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   }
   const Document& doc = it->second;
   const Json& position = params.at("position");
-  int64_t line = position.at("line").get<int64_t>(), character = position.at("character").get<int64_t>();
-  std::optional<std::string_view> text = line < 0 || line > UINT32_MAX ? std::nullopt : LineAt(doc.text, static_cast<uint32_t>(line));
+  int64_t line = position.at("line").get<int64_t>(),
+          character = position.at("character").get<int64_t>();
+  std::optional<std::string_view> text =
+      line < 0 || line > UINT32_MAX ? std::nullopt : LineAt(doc.text, static_cast<uint32_t>(line));
   if (!text || character < 0) {
     RespondError(id, error_code::kInvalidParams,
-                 "position " + std::to_string(line) + ":" + std::to_string(character) + " is outside `" + uri + "`");
+                 "position " + std::to_string(line) + ":" + std::to_string(character) +
+                     " is outside `" + uri + "`");
     return;
   }
   uint32_t l = static_cast<uint32_t>(line) + 1;
-  uint32_t column = CharColumn(*text, static_cast<uint32_t>(std::min<int64_t>(character, UINT32_MAX)));
+  uint32_t column =
+      CharColumn(*text, static_cast<uint32_t>(std::min<int64_t>(character, UINT32_MAX)));
   bool completion = method == "textDocument/completion";
   Json empty = completion ? Json{{"isIncomplete", false}, {"items", Json::array()}} : Json();
   if (IsCpl(doc.path, doc.language)) {
     auto compiled = cpl_compiled_.find(doc.path);
-    bool current = compiled != cpl_compiled_.end() && compiled->second.engine && compiled->second.text == doc.text;
+    bool current = compiled != cpl_compiled_.end() && compiled->second.engine &&
+                   compiled->second.text == doc.text;
     if (!current || completion) {
       Respond(id, empty);
     } else if (method == "textDocument/hover") {
@@ -312,7 +345,8 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   }
   Setting& setting = SettingFor(doc.path);
   if (setting.engine && !setting.help) {  // made on first use: the catalogue walks every rule
-    setting.help = std::make_shared<FactHelp>(setting.engine, lint::FieldReaders(lint::BuildCatalog(*setting.engine)));
+    setting.help = std::make_shared<FactHelp>(
+        setting.engine, lint::FieldReaders(lint::BuildCatalog(*setting.engine)));
   }
   std::shared_ptr<FactHelp> help = setting.help;
   if (!help) {
@@ -342,14 +376,16 @@ std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document
       std::error_code ec;
       if (std::optional<std::string> text = TextOf(inventory, &error)) {
         out.push_back({inventory, std::move(*text)});
-      } else if (unreadable != nullptr && (named || fs::symlink_status(inventory, ec).type() != fs::file_type::not_found)) {
+      } else if (unreadable != nullptr &&
+                 (named || fs::symlink_status(inventory, ec).type() != fs::file_type::not_found)) {
         unreadable->push_back("the inventory cannot be read: " + error);
       }
     }
     return out;
   }
   for (const auto& [other, plan] : documents_) {
-    if (other != uri && IsYaml(plan.path) && IsInventoryOf(doc.path, plan.path)) out.push_back({plan.path, plan.text});
+    if (other != uri && IsYaml(plan.path) && IsInventoryOf(doc.path, plan.path))
+      out.push_back({plan.path, plan.text});
   }
   return out;
 }
@@ -383,7 +419,8 @@ void Server::Notification(const std::string& method, const Json& params) {
     if (!changes.is_array() || changes.empty()) return;
     const Json& last = changes.back();
     if (last.contains("range")) {
-      Log(kLogError, "capops-lsp: `" + uri + "` changed by a range; the server syncs whole documents (change: 1)");
+      Log(kLogError, "capops-lsp: `" + uri +
+                         "` changed by a range; the server syncs whole documents (change: 1)");
       return;
     }
     it->second.text = last.at("text").get<std::string>();
@@ -397,7 +434,8 @@ void Server::Notification(const std::string& method, const Json& params) {
     }
     Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
     pending_.erase(uri);
-    if (!closed.empty()) PublishBeside(closed, uri);  // what is left open beside it, against the file on disk again
+    if (!closed.empty())
+      PublishBeside(closed, uri);  // what is left open beside it, against the file on disk again
     return;
   }
   if (deferred_) {
@@ -413,7 +451,8 @@ void Server::Flush() {
   for (const std::string& uri : pending) Refresh(uri);
 }
 
-std::shared_ptr<Engine> Server::CompilePolicies(const std::vector<std::string>& policies, std::vector<TextFile>* files,
+std::shared_ptr<Engine> Server::CompilePolicies(const std::vector<std::string>& policies,
+                                                std::vector<TextFile>* files,
                                                 std::string* error) const {
   std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(policies, error);
   if (!roots) return nullptr;
@@ -433,7 +472,8 @@ std::shared_ptr<Engine> Server::CompilePolicies(const std::vector<std::string>& 
   for (const TextFile& f : *files) engine->AddPolicy(f.path, f.text);
   Diagnostics problems;
   if (!engine->Compile(&problems)) {
-    *error = "the policies do not compile (" + std::to_string(problems.size()) + " problems); open them to see where";
+    *error = "the policies do not compile (" + std::to_string(problems.size()) +
+             " problems); open them to see where";
     return nullptr;
   }
   return engine;
@@ -470,8 +510,9 @@ Server::Setting& Server::SettingFor(const std::string& path) {
   lint::ConfigResult r = lint::LoadConfig(&config_sources, key, facts::LoadOptions{});
   auto refuse = [&](const Diagnostics& problems) -> Setting& {
     const Diagnostic& first = problems.items().front();
-    Setting s = MakeSetting(nullptr, "the config " + report::Where(config_sources, first.loc) + " is not usable: " +
-                                         first.message + (problems.size() > 1 ? " (and more)" : ""));
+    Setting s = MakeSetting(nullptr, "the config " + report::Where(config_sources, first.loc) +
+                                         " is not usable: " + first.message +
+                                         (problems.size() > 1 ? " (and more)" : ""));
     s.stamp = stamp;
     return settings_[key] = std::move(s);
   };
@@ -482,7 +523,8 @@ Server::Setting& Server::SettingFor(const std::string& path) {
   bool own_policies = options_.policies.empty() && !r.config.policies.empty();
   if (own_policies || !r.config.params.empty()) {
     std::vector<TextFile> files;
-    std::shared_ptr<Engine> compiled = CompilePolicies(own_policies ? r.config.policies : options_.policies, &files, &error);
+    std::shared_ptr<Engine> compiled =
+        CompilePolicies(own_policies ? r.config.policies : options_.policies, &files, &error);
     Diagnostics problems;
     for (const lint::ParamOverride& p : r.config.params) {
       if (compiled) compiled->SetParam(p.name.text, p.value, &problems);
@@ -497,14 +539,17 @@ Server::Setting& Server::SettingFor(const std::string& path) {
     setting.selection = lint::RuleSelection::Make(r.config, *engine->program(), &problems);
     if (problems.HasErrors()) return refuse(problems);
   }
-  for (const std::string& inventory : r.config.inventories) setting.inventories.push_back(Normal(inventory));
-  if (!r.config.waivers.empty()) setting.waivers = Normal(fs::absolute(r.config.waivers, ec).string());
+  for (const std::string& inventory : r.config.inventories)
+    setting.inventories.push_back(Normal(inventory));
+  if (!r.config.waivers.empty())
+    setting.waivers = Normal(fs::absolute(r.config.waivers, ec).string());
   if (options_.rules_url.empty()) setting.rules_url = r.config.rules_url;
   return settings_[key] = std::move(setting);
 }
 
-void Server::ApplyWaivers(const std::string& path, const Engine& engine, const std::vector<std::string>& files,
-                          SourceManager* sources, eval::LintReport* report) const {
+void Server::ApplyWaivers(const std::string& path, const Engine& engine,
+                          const std::vector<std::string>& files, SourceManager* sources,
+                          eval::LintReport* report) const {
   std::string error;
   std::optional<std::string> text = TextOf(path, &error);
   if (!text) {
@@ -537,7 +582,8 @@ bool Server::IsInventoryOf(const std::string& inventory, const std::string& plan
 
 bool Server::IsInventoryDocument(const std::string& path) {
   const Setting& setting = SettingFor(path);
-  return IsInventory(path) || std::find(setting.inventories.begin(), setting.inventories.end(), path) != setting.inventories.end();
+  return IsInventory(path) || std::find(setting.inventories.begin(), setting.inventories.end(),
+                                        path) != setting.inventories.end();
 }
 
 std::optional<std::string> Server::TextOf(const std::string& path, std::string* error) const {
@@ -563,7 +609,8 @@ void Server::PublishBeside(const std::string& path, const std::string& except) {
   std::string dir = fs::path(path).parent_path().string();
   std::vector<std::string> uris;
   for (const auto& [other, doc] : documents_) {
-    if (other != except && (fs::path(doc.path).parent_path().string() == dir || IsInventoryOf(path, doc.path))) {
+    if (other != except &&
+        (fs::path(doc.path).parent_path().string() == dir || IsInventoryOf(path, doc.path))) {
       uris.push_back(other);
     }
   }
@@ -588,21 +635,29 @@ void Server::Publish(const std::string& uri) {
 Json Server::LintYaml(const std::string& uri, const Document& doc) {
   const Setting& setting = SettingFor(doc.path);
   if (!setting.engine) {
-    return Json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
-                         {"severity", 1}, {"code", "policy"}, {"source", "capops"},
-                         {"message", "not linted: " + setting.error}}});
+    return Json::array(
+        {{{"range",
+           {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+          {"severity", 1},
+          {"code", "policy"},
+          {"source", "capops"},
+          {"message", "not linted: " + setting.error}}});
   }
   if (!IsInventoryDocument(doc.path)) {
     // As under a plan directory: capops's own files (config, waivers,
     // baseline) are not facts, and any other YAML gets one located note
     // saying it is not linted, never a page of schema errors.
     Diagnostic note;
-    lint::FileRole role = lint::ClassifyFile(doc.path, doc.text, setting.engine->options().facts, &note);
+    lint::FileRole role =
+        lint::ClassifyFile(doc.path, doc.text, setting.engine->options().facts, &note);
     if (role == lint::FileRole::kCapopsFile) return Json::array();
     if (role == lint::FileRole::kOther) {
       Json at = PositionIn(doc.text, note.loc.line, note.loc.column);
-      return Json::array({{{"range", {{"start", at}, {"end", at}}}, {"severity", SeverityOf(note.severity)},
-                           {"code", note.code}, {"source", "capops"}, {"message", note.message + "\nhelp: " + note.help}}});
+      return Json::array({{{"range", {{"start", at}, {"end", at}}},
+                           {"severity", SeverityOf(note.severity)},
+                           {"code", note.code},
+                           {"source", "capops"},
+                           {"message", note.message + "\nhelp: " + note.help}}});
     }
   }
   const Engine& engine = *setting.engine;
@@ -628,8 +683,13 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
     std::vector<TextFile> inventories = FactsBeside(uri, doc, &unreadable);
     Json out = diagnostics({{doc.path, doc.text}}, std::move(inventories));
     for (const std::string& message : unreadable) {
-      out.push_back({{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
-                     {"severity", 1}, {"code", "io"}, {"source", "capops"}, {"message", message}});
+      out.push_back(
+          {{"range",
+            {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+           {"severity", 1},
+           {"code", "io"},
+           {"source", "capops"},
+           {"message", message}});
     }
     return out;
   }
@@ -639,7 +699,8 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
   bool linted = false;
   std::vector<std::pair<std::string, std::string>> plans;
   for (const auto& [other, plan] : documents_) {
-    if (other != uri && IsYaml(plan.path) && !IsInventoryDocument(plan.path) && IsInventoryOf(doc.path, plan.path)) {
+    if (other != uri && IsYaml(plan.path) && !IsInventoryDocument(plan.path) &&
+        IsInventoryOf(doc.path, plan.path)) {
       plans.emplace_back(plan.path, plan.text);
     }
   }
@@ -669,7 +730,8 @@ Json Server::CompileCpl(const Document& doc) {
   for (const TextFile& f : policy_files_) in_pack |= f.path == doc.path;
   std::vector<std::pair<std::string, std::string>> sources_to_add;
   std::string stdlib_dir;
-  if (!policy_files_.empty()) stdlib_dir = fs::path(policy_files_.front().path).parent_path().string();
+  if (!policy_files_.empty())
+    stdlib_dir = fs::path(policy_files_.front().path).parent_path().string();
   for (const TextFile& f : policy_files_) {
     bool stdlib = fs::path(f.path).parent_path().string() == stdlib_dir;
     if (f.path == doc.path) {
@@ -683,10 +745,13 @@ Json Server::CompileCpl(const Document& doc) {
     fs::path dir = fs::path(doc.path).parent_path();
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       std::string path = Normal(entry.path().string());
-      if (entry.path().extension() != ".cpl" || path == doc.path || dir.string() == stdlib_dir) continue;
-      if (std::optional<std::string> text = TextOf(path)) sources_to_add.emplace_back(path, std::move(*text));
+      if (entry.path().extension() != ".cpl" || path == doc.path || dir.string() == stdlib_dir)
+        continue;
+      if (std::optional<std::string> text = TextOf(path))
+        sources_to_add.emplace_back(path, std::move(*text));
     }
-    if (fs::path(doc.path).parent_path().string() != stdlib_dir) sources_to_add.emplace_back(doc.path, doc.text);
+    if (fs::path(doc.path).parent_path().string() != stdlib_dir)
+      sources_to_add.emplace_back(doc.path, doc.text);
   }
   auto compiled = std::make_shared<Engine>();
   Engine& engine = *compiled;
@@ -703,7 +768,8 @@ Json Server::CompileCpl(const Document& doc) {
   return DiagnosticsFor(engine.sources(), report, doc.path, others, options_.rules_url);
 }
 
-int Serve(std::istream& in, Server* server, size_t max_message_bytes, const std::function<bool()>& input_waiting) {
+int Serve(std::istream& in, Server* server, size_t max_message_bytes,
+          const std::function<bool()>& input_waiting) {
   if (input_waiting) server->Defer(true);
   std::string body, error;
   for (;;) {

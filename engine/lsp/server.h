@@ -33,13 +33,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/api/engine.h"
 #include "engine/lint/rule_selection.h"
@@ -113,8 +112,8 @@ class Server {
   };
   /// Compiles the setting of no config (the server's own policies).
   bool CompilePack();
-  std::shared_ptr<Engine> CompilePolicies(const std::vector<std::string>& policies, std::vector<TextFile>* files,
-                                          std::string* error) const;
+  std::shared_ptr<Engine> CompilePolicies(const std::vector<std::string>& policies,
+                                          std::vector<TextFile>* files, std::string* error) const;
   Setting MakeSetting(std::shared_ptr<const Engine> engine, std::string error) const;
   /// The setting of the nearest `.capops.yaml` above `path` (read again
   /// when the file changed), or of none.
@@ -122,8 +121,9 @@ class Server {
   /// Marks the findings of `report` the waivers file at `path` covers, as
   /// capops-lint does, judging only the waivers for `files`; a waivers
   /// file with errors leaves the findings and adds its errors.
-  void ApplyWaivers(const std::string& path, const Engine& engine, const std::vector<std::string>& files,
-                    SourceManager* sources, eval::LintReport* report) const;
+  void ApplyWaivers(const std::string& path, const Engine& engine,
+                    const std::vector<std::string>& files, SourceManager* sources,
+                    eval::LintReport* report) const;
   /// The inventory files of a plan: its config's, else `inventory.yaml` beside it.
   std::vector<std::string> InventoriesOf(const std::string& plan);
   bool IsInventoryOf(const std::string& inventory, const std::string& plan);

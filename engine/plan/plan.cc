@@ -30,9 +30,9 @@ Mask Bit(uint32_t slot) {
 // `where` filters.
 Op ClauseOp(const syntax::Clause& c, uint32_t index, const check::ModuleTables& tables) {
   Op op;
-  op.kind = c.kind == syntax::ClauseKind::kFor ? OpKind::kScan
+  op.kind = c.kind == syntax::ClauseKind::kFor   ? OpKind::kScan
             : c.kind == syntax::ClauseKind::kLet ? OpKind::kLet
-                                                  : OpKind::kFilter;
+                                                 : OpKind::kFilter;
   op.index = index;
   if (op.kind != OpKind::kFilter) op.slot = tables.slots[c.id];
   op.expr = c.expr.get();
@@ -53,8 +53,8 @@ void AddEmits(const syntax::Rule& rule, RuleProgram* program) {
 
 class ModulePlanner {
  public:
-  ModulePlanner(const check::ModuleTables& tables, size_t node_count, const std::vector<bool>& costly,
-                ModulePlan* out)
+  ModulePlanner(const check::ModuleTables& tables, size_t node_count,
+                const std::vector<bool>& costly, ModulePlan* out)
       : tables_(tables), costly_functions_(costly), out_(out), free_(node_count, 0) {
     out_->memo.assign(node_count, MemoKind::kNone);
     out_->free.assign(node_count, 0);
@@ -107,11 +107,10 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
     Mask body = 0;
     for (size_t i = 1; i < e.args.size(); ++i) body |= FreeSlots(*e.args[i]);
     m = FreeSlots(*e.args[0]) | (var == kAllSlots ? body : body & ~var);
-    bool selects = e.kind == ExprKind::kMacro && e.macro != MacroKind::kAll && e.macro != MacroKind::kGroup &&
-                   e.macro != MacroKind::kTimeline &&
+    bool selects = e.kind == ExprKind::kMacro && e.macro != MacroKind::kAll &&
+                   e.macro != MacroKind::kGroup && e.macro != MacroKind::kTimeline &&
                    (e.macro != MacroKind::kMap || e.args.size() == 3);
-    if (selects &&
-        free_[e.args[0]->id] == 0) {
+    if (selects && free_[e.args[0]->id] == 0) {
       out_->join[e.id] = FindJoin(*e.args[1], var);
     }
   } else {
@@ -126,17 +125,21 @@ bool ModulePlanner::DistinctLet(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::kList:
     case ExprKind::kMap:
-    case ExprKind::kSet: return true;
-    case ExprKind::kMacro: return e.macro == MacroKind::kMap || e.macro == MacroKind::kFilter;
-    default: return false;
+    case ExprKind::kSet:
+      return true;
+    case ExprKind::kMacro:
+      return e.macro == MacroKind::kMap || e.macro == MacroKind::kFilter;
+    default:
+      return false;
   }
 }
 
 // Worth remembering: anything that does more than read a name or a field.
 // A list's conditional element is never evaluated as a node: its list is.
 bool Worth(const Expr& e) {
-  return e.kind != ExprKind::kLiteral && e.kind != ExprKind::kIdent && e.kind != ExprKind::kSelect &&
-         e.kind != ExprKind::kOptSelect && e.kind != ExprKind::kHas && e.kind != ExprKind::kListIf;
+  return e.kind != ExprKind::kLiteral && e.kind != ExprKind::kIdent &&
+         e.kind != ExprKind::kSelect && e.kind != ExprKind::kOptSelect &&
+         e.kind != ExprKind::kHas && e.kind != ExprKind::kListIf;
 }
 
 // A comprehension over a loop-invariant list that reads at most two loop
@@ -149,7 +152,8 @@ bool ModulePlanner::PerVars(const Expr& e) const {
   if (m == 0 || m == kAllSlots || (m & distinct_) != 0 || __builtin_popcountll(m) > 2) return false;
   if (e.kind == ExprKind::kMacro) return free_[e.args[0]->id] == 0;
   const check::Symbol& sym = tables_.symbols[e.id];
-  return e.kind == ExprKind::kCall && sym.kind == check::SymbolKind::kFunction && costly_functions_[sym.index];
+  return e.kind == ExprKind::kCall && sym.kind == check::SymbolKind::kFunction &&
+         costly_functions_[sym.index];
 }
 
 void ModulePlanner::Mark(const Expr& e, bool inside_remembered) {
@@ -206,7 +210,7 @@ RuleProgram ModulePlanner::PlanRule(const syntax::Rule& rule) {
   const auto& clauses = rule.clauses;
   size_t n = clauses.size();
   std::vector<std::vector<uint32_t>> after(n + 1);  // after[k+1]: wheres placed after clause k
-  size_t previous = 0;  // the anchor of the last `where` placed
+  size_t previous = 0;                              // the anchor of the last `where` placed
   for (size_t i = 0; i < n; ++i) {
     if (clauses[i].kind != syntax::ClauseKind::kWhere) continue;
     Mask deps = free_[clauses[i].expr->id];
@@ -215,7 +219,8 @@ RuleProgram ModulePlanner::PlanRule(const syntax::Rule& rule) {
       if (Binds(clauses[k], deps)) anchor = k + 1;
     }
     bool leaves_loop = false;
-    for (size_t k = anchor; k < previous; ++k) leaves_loop = leaves_loop || clauses[k].kind == syntax::ClauseKind::kFor;
+    for (size_t k = anchor; k < previous; ++k)
+      leaves_loop = leaves_loop || clauses[k].kind == syntax::ClauseKind::kFor;
     if (!leaves_loop) anchor = std::max(anchor, previous);
     after[anchor].push_back(static_cast<uint32_t>(i));
     previous = anchor;
@@ -232,7 +237,8 @@ RuleProgram ModulePlanner::PlanRule(const syntax::Rule& rule) {
     Op& scan = program.ops[i];
     if (scan.kind != OpKind::kScan) continue;
     // A scan of an invariant list, directly followed by a joining filter.
-    if (i + 1 < program.ops.size() && program.ops[i + 1].kind == OpKind::kFilter && free_[scan.expr->id] == 0) {
+    if (i + 1 < program.ops.size() && program.ops[i + 1].kind == OpKind::kFilter &&
+        free_[scan.expr->id] == 0) {
       scan.join = FindJoin(*program.ops[i + 1].expr, Bit(scan.slot));
     }
     for (size_t k = i + 1; k < program.ops.size() && program.ops[k].kind != OpKind::kScan; ++k) {
@@ -277,7 +283,8 @@ std::vector<const Expr*> RuleExprs(const syntax::Rule& rule) {
 
 // Whether an expression runs a comprehension, or calls a function marked in
 // `costly`.
-bool RunsComprehension(const Expr& e, const check::ModuleTables& tables, const std::vector<bool>& costly) {
+bool RunsComprehension(const Expr& e, const check::ModuleTables& tables,
+                       const std::vector<bool>& costly) {
   if (e.kind == ExprKind::kMacro) return true;
   if (e.kind == ExprKind::kCall && tables.symbols[e.id].kind == check::SymbolKind::kFunction &&
       costly[tables.symbols[e.id].index]) {
@@ -298,7 +305,8 @@ std::vector<bool> CostlyFunctions(const check::Program& program) {
     for (size_t f = 0; f < program.functions.size(); ++f) {
       const check::UserFunction& fn = program.functions[f];
       if (costly[f] || !fn.checked) continue;
-      if (RunsComprehension(*fn.decl->body, program.tables[fn.module], costly)) costly[f] = changed = true;
+      if (RunsComprehension(*fn.decl->body, program.tables[fn.module], costly))
+        costly[f] = changed = true;
     }
   }
   return costly;
@@ -307,7 +315,8 @@ std::vector<bool> CostlyFunctions(const check::Program& program) {
 // The literal pattern of each `matches` call, compiled once per distinct
 // text. One that does not compile is left to the evaluator, which reports
 // it (the engine also refuses it as a policy error before any evaluation).
-void CompilePatterns(const syntax::Module& module, const check::ModuleTables& tables, ModulePlan* out) {
+void CompilePatterns(const syntax::Module& module, const check::ModuleTables& tables,
+                     ModulePlan* out) {
   out->pattern.assign(module.node_count, -1);
   std::unordered_map<std::string_view, int32_t> seen;
   syntax::ForEachExpr(module, [&](const Expr& e) {
@@ -358,10 +367,13 @@ ProgramPlan Build(const check::Program& program) {
     const auto& clauses = rule.rule->clauses;
     const auto& slots = program.tables[rule.module].slots;
     // The outermost loop's values never repeat, nor lists built from them.
-    Mask distinct = !clauses.empty() && clauses[0].kind == syntax::ClauseKind::kFor ? Bit(slots[clauses[0].id]) : 0;
+    Mask distinct = !clauses.empty() && clauses[0].kind == syntax::ClauseKind::kFor
+                        ? Bit(slots[clauses[0].id])
+                        : 0;
     for (const syntax::Clause& c : clauses) {
       planner.PlanExpr(*c.expr, distinct);
-      if (c.kind == syntax::ClauseKind::kLet && planner.DistinctLet(*c.expr)) distinct |= Bit(slots[c.id]);
+      if (c.kind == syntax::ClauseKind::kLet && planner.DistinctLet(*c.expr))
+        distinct |= Bit(slots[c.id]);
     }
     std::vector<const Expr*> exprs = RuleExprs(*rule.rule);
     for (size_t i = clauses.size(); i < exprs.size(); ++i) planner.PlanExpr(*exprs[i], distinct);
@@ -397,7 +409,8 @@ std::string DescribeJoin(const Join& j, const SourceManager& sources) {
 // The remembered expressions and joining comprehensions below `e`.
 void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, std::string* out) {
   if (m.memo[e.id] == MemoKind::kOnce) *out += "  once `" + Text(sources, e.span) + "`\n";
-  if (m.memo[e.id] == MemoKind::kPerVars) *out += "  once per loop values `" + Text(sources, e.span) + "`\n";
+  if (m.memo[e.id] == MemoKind::kPerVars)
+    *out += "  once per loop values `" + Text(sources, e.span) + "`\n";
   if (m.pattern[e.id] >= 0) *out += "  compiled pattern " + Text(sources, e.args[1]->span) + "\n";
   if (e.kind == ExprKind::kMacro && m.join[e.id] >= 0) {
     *out += "  join `" + Text(sources, e.span) + "` " +
@@ -409,8 +422,8 @@ void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, 
 // One op: `[clause] kind $slot var <- expr` (scans, lets), the clause's
 // number as written before it; an emit as its statement's kind, `when` and
 // `at`.
-void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m, const SourceManager& sources,
-            std::string* out) {
+void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m,
+            const SourceManager& sources, std::string* out) {
   std::string text = op.expr != nullptr ? Text(sources, op.expr->span) : "";
   if (op.kind == OpKind::kEmit) {
     const syntax::Emit& emit = rule.emits[op.index];
@@ -424,13 +437,20 @@ void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m, const S
   std::string slot = "$" + std::to_string(op.slot) + " " + var;
   *out += "  [" + std::to_string(op.index + 1) + "] ";
   switch (op.kind) {
-    case OpKind::kScan: *out += "scan " + slot + " <- " + text + "\n"; break;
-    case OpKind::kLet: *out += "let " + slot + " = " + text + "\n"; break;
-    default: *out += "filter " + text + "\n"; break;
+    case OpKind::kScan:
+      *out += "scan " + slot + " <- " + text + "\n";
+      break;
+    case OpKind::kLet:
+      *out += "let " + slot + " = " + text + "\n";
+      break;
+    default:
+      *out += "filter " + text + "\n";
+      break;
   }
   if (op.join >= 0) *out += "      join " + DescribeJoin(m.joins[op.join], sources) + "\n";
   for (const Lookup& l : op.lookups) {
-    *out += "      reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) + "]\n";
+    *out += "      reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) +
+            "]\n";
   }
 }
 

@@ -63,9 +63,9 @@ namespace capops::plan {
 
 /// An equality (or membership) that selects items of a list by a key.
 struct Join {
-  const syntax::Expr* key = nullptr;    // reads the loop variable only
-  const syntax::Expr* probe = nullptr;  // does not read the loop variable
-  bool membership = false;              // `probe in key(x)`: key is a list
+  const syntax::Expr* key = nullptr;        // reads the loop variable only
+  const syntax::Expr* probe = nullptr;      // does not read the loop variable
+  bool membership = false;                  // `probe in key(x)`: key is a list
   const syntax::Expr* condition = nullptr;  // the conjunct itself, true for the index's matches
 };
 
@@ -80,7 +80,7 @@ enum class MemoKind : uint8_t {
 struct ModulePlan {
   std::vector<MemoKind> memo;
   std::vector<uint64_t> free;  // the slots each expression reads, as bits
-  std::vector<int32_t> join;  // kMacro nodes: index into `joins`, or -1 (`for` clauses: Op::join)
+  std::vector<int32_t> join;   // kMacro nodes: index into `joins`, or -1 (`for` clauses: Op::join)
   std::vector<Join> joins;
   /// Calls of `matches` whose pattern is a string literal that compiles:
   /// index into `patterns`, else -1. A pattern written twice is compiled once.

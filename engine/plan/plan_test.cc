@@ -112,7 +112,8 @@ allocations:
   deny "{a.id} {d.id} {d.gpus}"
 }
 )";
-  auto [planned, as_written] = BothWays(cpl, plan, "apiVersion: capops.dev/v1\nkind: Inventory\n", false);
+  auto [planned, as_written] =
+      BothWays(cpl, plan, "apiVersion: capops.dev/v1\nkind: Inventory\n", false);
   CHECK(planned == as_written);
   auto count = [&](const std::string& part) {
     return std::count_if(planned.begin(), planned.end(),
@@ -141,7 +142,8 @@ TEST_CASE("a where passes an earlier where only to leave a loop", "[plan]") {
   emit deny)");
 }
 
-TEST_CASE("remembered per loop values: costly calls, not cheap ones nor never-repeating values", "[plan]") {
+TEST_CASE("remembered per loop values: costly calls, not cheap ones nor never-repeating values",
+          "[plan]") {
   auto c = CompilePolicy(R"(fn cheap(n: int): bool = n > 1
 fn costly(xs: list<ref Supply>): int = size(xs.filter(x, x != ""))
 fn indirect(xs: list<ref Supply>): int = costly(xs) + 1
@@ -162,7 +164,8 @@ fn indirect(xs: list<ref Supply>): int = costly(xs) + 1
   CHECK(dump.find("once per loop values `indirect(a.evidence)`") != std::string::npos);
   CHECK(dump.find("`cheap(") == std::string::npos);
   // `fresh` is a new list each time: remembering per its value only stores.
-  CHECK(dump.find("once per loop values `plan.allocations.filter(x, x.evidence == fresh)`") == std::string::npos);
+  CHECK(dump.find("once per loop values `plan.allocations.filter(x, x.evidence == fresh)`") ==
+        std::string::npos);
   // `a.evidence` is a fact, the same list whenever `a` is.
   CHECK(dump.find("once per loop values `plan.allocations.filter(x, x.evidence == a.evidence)`") !=
         std::string::npos);
@@ -258,7 +261,8 @@ std::string Shape(const RuleProgram& program) {
   return out;
 }
 
-TEST_CASE("the IR runs clauses in the planner's order, and as written keeps the author's", "[plan][ir]") {
+TEST_CASE("the IR runs clauses in the planner's order, and as written keeps the author's",
+          "[plan][ir]") {
   auto c = testing::CompilePolicy(R"(@id("T-1") rule r {
   for a in plan.allocations
   for b in plan.allocations

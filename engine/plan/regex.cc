@@ -14,7 +14,8 @@ struct Regex::Impl {
 Regex::Regex(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Regex::~Regex() = default;
 
-std::unique_ptr<const Regex> Regex::Compile(std::string_view pattern, std::string* error, size_t max_memory) {
+std::unique_ptr<const Regex> Regex::Compile(std::string_view pattern, std::string* error,
+                                            size_t max_memory) {
   re2::RE2::Options options;
   options.set_log_errors(false);
   options.set_max_mem(static_cast<int64_t>(max_memory));
@@ -30,6 +31,8 @@ bool Regex::PartialMatch(std::string_view text) const {
   return re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), impl_->re);
 }
 
-size_t Regex::program_size() const { return static_cast<size_t>(impl_->re.ProgramSize()); }
+size_t Regex::program_size() const {
+  return static_cast<size_t>(impl_->re.ProgramSize());
+}
 
 }  // namespace capops::plan

@@ -121,9 +121,9 @@ void Stack(const ChartOptions& options, PoolChart* chart) {
 
 // What a plan's facts say about where findings go.
 struct Places {
-  std::map<LocKey, size_t> pools;         // pool record → pool index
-  std::map<LocKey, size_t> allocations;   // allocation record or field → allocation index
-  std::map<LocKey, std::string> demands;  // demand record → demand id
+  std::map<LocKey, size_t> pools;          // pool record → pool index
+  std::map<LocKey, size_t> allocations;    // allocation record or field → allocation index
+  std::map<LocKey, std::string> demands;   // demand record → demand id
   std::map<LocKey, std::string> supplies;  // supply record or field → supply id
 };
 
@@ -232,7 +232,8 @@ void ChartBuilder::AddAllocations() {
     band.gpus = IntField(a, "gpus");
     band.window = HoldingWindow(a, demand);
     band.alternative = a.Field("alternative_to") != nullptr;
-    if (const Value* evidence = a.Field("evidence"); evidence != nullptr && evidence->is(ValueKind::kList)) {
+    if (const Value* evidence = a.Field("evidence");
+        evidence != nullptr && evidence->is(ValueKind::kList)) {
       for (const Value& e : evidence->items()) band.evidence.push_back(Text(&e));
     }
     std::vector<Band>& bands = charts_[chart->second].bands;
@@ -274,7 +275,8 @@ void ChartBuilder::AddSupply() {
   if (supply == nullptr || !supply->is(ValueKind::kList)) return;
   for (const Value& s : supply->items()) {
     places_.supplies.emplace(KeyOf(s.loc()), std::string(s.Id()));
-    for (const auto& [key, field] : s.entries()) places_.supplies.emplace(KeyOf(field.loc()), std::string(s.Id()));
+    for (const auto& [key, field] : s.entries())
+      places_.supplies.emplace(KeyOf(field.loc()), std::string(s.Id()));
   }
   for (PoolChart& chart : charts_) {
     std::vector<Item> held;
@@ -288,7 +290,8 @@ void ChartBuilder::AddSupply() {
         }
         const Value* region = s->Field("region");
         if (region != nullptr && Text(region) != chart.region) continue;
-        held.push_back({WindowOf(s).value_or(Interval{}), IntField(*s, "gpus")});  // no window: always
+        held.push_back(
+            {WindowOf(s).value_or(Interval{}), IntField(*s, "gpus")});  // no window: always
       }
     }
     if (held.empty()) continue;
@@ -328,7 +331,8 @@ void ChartBuilder::Place(size_t finding, const eval::Violation& v) {
     return MarkPool(pool.value_or(chart), finding, when, from_step);
   }
   if (pool) return MarkPool(*pool, finding, v.interval.value_or(Interval{}), from_step);
-  if (auto it = places_.supplies.find(KeyOf(v.loc)); demand.empty() && it != places_.supplies.end()) {
+  if (auto it = places_.supplies.find(KeyOf(v.loc));
+      demand.empty() && it != places_.supplies.end()) {
     // Reported at a supply record: on each pool, over each allocation citing it.
     for (size_t c = 0; c < charts_.size(); ++c) {
       for (const Band& b : charts_[c].bands) {

@@ -47,8 +47,8 @@ struct Band {
   std::string demand;
   std::string slice;  // its demand's slice, as written
   int64_t gpus = 0;
-  eval::Interval window;     // when it holds its GPUs
-  bool alternative = false;  // a fallback placement (`alternative_to`)
+  eval::Interval window;              // when it holds its GPUs
+  bool alternative = false;           // a fallback placement (`alternative_to`)
   std::vector<std::string> evidence;  // the supply ids it cites
 };
 

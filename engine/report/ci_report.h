@@ -35,10 +35,10 @@ namespace capops::report {
 /// What a report says about a rule, whether or not it fired.
 struct RuleDescriptor {
   std::string id;
-  std::string name;                      // the CPL rule name
-  std::string summary;                   // first line of its `///` doc, else its name
-  std::string help;                      // the doc, then `because` and `fix` of its first deny
-  std::vector<std::string> because;      // of each deny/warn that has one, once each
+  std::string name;                  // the CPL rule name
+  std::string summary;               // first line of its `///` doc, else its name
+  std::string help;                  // the doc, then `because` and `fix` of its first deny
+  std::vector<std::string> because;  // of each deny/warn that has one, once each
   std::vector<std::string> fix;
   /// The params the rule reads and their values in this run.
   struct Param {

@@ -4,9 +4,9 @@
 #include "engine/report/ci_report.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -111,7 +111,8 @@ TEST_CASE("JUnit: a suite per plan file, a case per rule, failures parsed back",
         ++failed;
         CHECK(child.text.find(plan.attributes.at("name") + ":") == 0);
       }
-      if (child.name == "system-out") {  // the waived CAP-ALC-001, and a warning under --fail-on error
+      if (child.name ==
+          "system-out") {  // the waived CAP-ALC-001, and a warning under --fail-on error
         if (c.attributes.at("name") == "CAP-ALC-001 replacement_not_free") {
           CHECK(child.text.find("(waived: spare L4 pool lent to exploration") != std::string::npos);
         } else {
@@ -122,7 +123,8 @@ TEST_CASE("JUnit: a suite per plan file, a case per rule, failures parsed back",
     }
   }
   CHECK(std::to_string(failed) == plan.attributes.at("failures"));
-  CHECK(failed == 6);  // ALC-006, ALC-010, CMP-001, GOV-001, SUP-001, SUP-005 (two findings, one case)
+  CHECK(failed ==
+        6);  // ALC-006, ALC-010, CMP-001, GOV-001, SUP-001, SUP-005 (two findings, one case)
 }
 
 TEST_CASE("JUnit: no rule passes on a plan whose facts break the schema", "[report][junit]") {
@@ -139,8 +141,8 @@ TEST_CASE("JUnit: no rule passes on a plan whose facts break the schema", "[repo
     return n;
   };
   // Every rule's case says it did not run; none is an empty (passing) case.
-  CHECK(count("<skipped message=\"rules were not evaluated on this plan: its facts do not match the schema\"/>") ==
-        rules);
+  CHECK(count("<skipped message=\"rules were not evaluated on this plan: its facts do not match "
+              "the schema\"/>") == rules);
   CHECK(count("\"/>\n") == rules);  // the skipped elements, and no self-closed testcase
   CHECK(count("skipped=\"" + std::to_string(rules) + "\"") == 1);
   // The schema error is a failing case of its own.
@@ -168,7 +170,8 @@ TEST_CASE("GitHub: one workflow command per finding", "[report][github]") {
     CHECK(line.find('\r') == std::string::npos);
     ++commands;
     // `interruptible: true` at line 12: the span is the four characters of `true`.
-    if (line.find("CAP-ALC-006") != std::string::npos) CHECK(line.find(",line=12,endLine=12,col=20,endColumn=23,") != std::string::npos);
+    if (line.find("CAP-ALC-006") != std::string::npos)
+      CHECK(line.find(",line=12,endLine=12,col=20,endColumn=23,") != std::string::npos);
   }
   CHECK(commands == 9);
 }
@@ -186,7 +189,8 @@ TEST_CASE("GitHub: messages and properties are escaped", "[report][github]") {
   std::ostringstream out;
   WriteGithub(sm, report, out);
   CHECK(out.str().substr(0, out.str().find('\n') + 1) ==
-        "::error file=dir%2Ca%3Ab/plan%25.yaml,line=1,endLine=1,col=4,endColumn=4,title=R-1 r::100%25 sure%0Asecond "
+        "::error file=dir%2Ca%3Ab/plan%25.yaml,line=1,endLine=1,col=4,endColumn=4,title=R-1 "
+        "r::100%25 sure%0Asecond "
         "line\n");
 }
 
@@ -204,7 +208,9 @@ TEST_CASE("GitHub: control bytes are shown, never passed to the log", "[report][
   std::ostringstream out;
   WriteGithub(sm, report, out);
   CHECK(out.str() ==
-        "::error file=a\\x1b]8;;x\\x07\\nb\\x00c\\r.yaml,line=1,endLine=1,col=4,endColumn=4,title=R-1 r\\x07::bell\\x07 "
+        "::error "
+        "file=a\\x1b]8;;x\\x07\\nb\\x00c\\r.yaml,line=1,endLine=1,col=4,endColumn=4,title=R-1 "
+        "r\\x07::bell\\x07 "
         "nul\\x00 esc\\x1b[2J \\u{202e}%0Abecause: two%0Alines\n"
         "capops-lint: 1 finding, 0 waived, 0 baselined, in 0 files\n");
 }
@@ -241,7 +247,8 @@ TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") 
     CHECK(physical["region"]["startLine"].get<int>() >= 1);
     // The region ends on its line, after the value it marks (SARIF's end column is exclusive).
     CHECK(physical["region"]["endLine"] == physical["region"]["startLine"]);
-    CHECK(physical["region"]["endColumn"].get<int>() > physical["region"]["startColumn"].get<int>());
+    CHECK(physical["region"]["endColumn"].get<int>() >
+          physical["region"]["startColumn"].get<int>());
     if (!result.contains("suppressions")) continue;
     ++suppressed;
     CHECK(result["ruleId"] == "CAP-ALC-001");
@@ -268,8 +275,8 @@ TEST_CASE("SARIF: a finding keeps its fingerprint when lines move, and %SRCROOT%
     ~InDir() { std::filesystem::current_path(was); }
   } in(s.dir() / ".git");  // from a directory inside it, too
   auto lint = [&]() {
-    nlohmann::json run =
-        nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", (s.dir() / "plan.yaml").string()}))["runs"][0];
+    nlohmann::json run = nlohmann::json::parse(
+        Lint({"--no-config", "--format", "sarif", (s.dir() / "plan.yaml").string()}))["runs"][0];
     CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + s.dir().string() + "/");
     std::map<std::string, int> lines;  // fingerprint → line
     for (const auto& r : run["results"]) {
@@ -297,8 +304,8 @@ TEST_CASE("SARIF: a finding keeps its fingerprint when lines move, and %SRCROOT%
 // linked to the published catalogue; one analysis per config file.
 TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[report][sarif]") {
   const std::string url = "https://example.org/capops/index.html";
-  nlohmann::json run = nlohmann::json::parse(
-      Lint({"--config", kCi, "--rules-url", url, "--format", "sarif", "--fail-on", "never"}))["runs"][0];
+  nlohmann::json run = nlohmann::json::parse(Lint(
+      {"--config", kCi, "--rules-url", url, "--format", "sarif", "--fail-on", "never"}))["runs"][0];
   const auto& driver = run["tool"]["driver"];
   CHECK(driver["informationUri"] == url);
   size_t rules = 0;
@@ -314,8 +321,8 @@ TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[re
     CHECK(markdown.find("Owner: ") != std::string::npos);
     CHECK(rule["help"]["text"].get<std::string>().find("because: ") != std::string::npos);
     if (id == "CAP-ALC-001") {
-      CHECK(markdown.find("| `research_slices` | `set<Slice>` | `[\"exploration\", \"training\", \"tuning\"]` |") !=
-            std::string::npos);
+      CHECK(markdown.find("| `research_slices` | `set<Slice>` | `[\"exploration\", \"training\", "
+                          "\"tuning\"]` |") != std::string::npos);
     }
   }
   CHECK(rules >= 37);
@@ -323,8 +330,10 @@ TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[re
   std::string id = run["automationDetails"]["id"];
   CHECK(std::regex_match(id, std::regex("capops/(.*/)?examples/ci/\\.capops\\.yaml/")));
 
-  // Without a catalogue address, no link (SARIF wants absolute ones); without a config, no analysis id.
-  nlohmann::json bare = nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", kPlan}))["runs"][0];
+  // Without a catalogue address, no link (SARIF wants absolute ones); without a config, no analysis
+  // id.
+  nlohmann::json bare =
+      nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", kPlan}))["runs"][0];
   CHECK_FALSE(bare["tool"]["driver"].contains("informationUri"));
   CHECK_FALSE(bare.contains("automationDetails"));
   for (const auto& rule : bare["tool"]["driver"]["rules"]) {
@@ -333,9 +342,12 @@ TEST_CASE("SARIF: help, catalogue links and the analysis a run belongs to", "[re
   }
 }
 
-TEST_CASE("SARIF: --explain gives each result its clause trace as a code flow, at the facts read", "[report][sarif]") {
-  nlohmann::json run = nlohmann::json::parse(Lint({"--no-config", "--explain", "--format", "sarif", kPlan}))["runs"][0];
-  nlohmann::json plain = nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", kPlan}))["runs"][0];
+TEST_CASE("SARIF: --explain gives each result its clause trace as a code flow, at the facts read",
+          "[report][sarif]") {
+  nlohmann::json run = nlohmann::json::parse(
+      Lint({"--no-config", "--explain", "--format", "sarif", kPlan}))["runs"][0];
+  nlohmann::json plain =
+      nlohmann::json::parse(Lint({"--no-config", "--format", "sarif", kPlan}))["runs"][0];
   for (const auto& result : plain["results"]) CHECK_FALSE(result.contains("codeFlows"));
   bool found = false;
   for (const auto& result : run["results"]) {
@@ -345,13 +357,16 @@ TEST_CASE("SARIF: --explain gives each result its clause trace as a code flow, a
     REQUIRE(result.contains("codeFlows"));
     const auto& steps = result["codeFlows"][0]["threadFlows"][0]["locations"];
     REQUIRE(steps.size() == 1);  // its one `where`
-    // Shown at the first field it read, the demand's slice; the records `d` and `p` are the evidence's.
+    // Shown at the first field it read, the demand's slice; the records `d` and `p` are the
+    // evidence's.
     const auto& where = steps.back()["location"];
     std::string text = where["message"]["text"];
-    CHECK(text.find("`where d.slice in research_slices && p.role == production_replacement` is true; read `d.slice` = \"exploration\"") == 0);
+    CHECK(text.find("`where d.slice in research_slices && p.role == production_replacement` is "
+                    "true; read `d.slice` = \"exploration\"") == 0);
     CHECK(text.find("`d` =") == std::string::npos);
     CHECK(text.find("`p.role` = \"production-replacement\"") != std::string::npos);
-    CHECK(where["physicalLocation"]["artifactLocation"]["uri"].get<std::string>().find("plan.yaml") != std::string::npos);
+    CHECK(where["physicalLocation"]["artifactLocation"]["uri"].get<std::string>().find(
+              "plan.yaml") != std::string::npos);
     CHECK(where["physicalLocation"]["region"]["startLine"] == 9);
     found = true;
   }
@@ -360,15 +375,16 @@ TEST_CASE("SARIF: --explain gives each result its clause trace as a code flow, a
 
 TEST_CASE("SARIF: --source-root says what %SRCROOT% stands for", "[report][sarif]") {
   const std::string examples = std::string(CAPOPS_SOURCE_DIR) + "/examples";
-  nlohmann::json run = nlohmann::json::parse(
-      Lint({"--no-config", "--format", "sarif", "--source-root", examples + "/./", kPlan}))["runs"][0];
+  nlohmann::json run = nlohmann::json::parse(Lint(
+      {"--no-config", "--format", "sarif", "--source-root", examples + "/./", kPlan}))["runs"][0];
   CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + examples + "/");
   const auto& where = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
   CHECK(where["uri"] == "visual-inspection/plan.yaml");
   CHECK(where["uriBaseId"] == "SRCROOT");
   for (const std::string& bad : {examples + "/missing", kPlan}) {
     INFO(bad);
-    std::vector<std::string> args = {"capops-lint", "--no-config", "--format", "sarif", "--source-root", bad, kPlan};
+    std::vector<std::string> args = {"capops-lint",   "--no-config", "--format", "sarif",
+                                     "--source-root", bad,           kPlan};
     std::vector<const char*> argv;
     for (const std::string& a : args) argv.push_back(a.c_str());
     std::ostringstream out, err;

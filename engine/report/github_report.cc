@@ -48,13 +48,15 @@ const char* Command(Severity s) {
 }
 
 // `length`: how many characters the place spans (0: the YAML token there).
-void Annotate(const SourceManager& sources, Severity severity, const SourceLoc& loc, uint32_t length,
-              const std::string& title, const std::string& message, std::ostream& out) {
+void Annotate(const SourceManager& sources, Severity severity, const SourceLoc& loc,
+              uint32_t length, const std::string& title, const std::string& message,
+              std::ostream& out) {
   out << "::" << Command(severity) << " file=" << EscapeProperty(sources.Path(loc.file));
   if (loc.valid()) {
     out << ",line=" << loc.line << ",endLine=" << loc.line << ",col=" << loc.column;
     // GitHub's end column is the last one of the span.
-    if (uint32_t end = SpanEndColumn(sources, loc, length); end != 0) out << ",endColumn=" << end - 1;
+    if (uint32_t end = SpanEndColumn(sources, loc, length); end != 0)
+      out << ",endColumn=" << end - 1;
   }
   out << ",title=" << EscapeProperty(title) << "::" << EscapeData(message) << '\n';
 }
@@ -77,8 +79,8 @@ void WriteGithub(const SourceManager& sources, const eval::LintReport& report, s
   for (const Diagnostic& d : report.errors.items()) {
     std::string message = Visible(d.message, Keep::kTabNewline);
     if (!d.help.empty()) message += "\nhelp: " + Visible(d.help, Keep::kTabNewline);
-    Annotate(sources, d.severity, d.loc, d.length, d.code.empty() ? "capops-lint" : "capops-lint " + d.code,
-             message, out);
+    Annotate(sources, d.severity, d.loc, d.length,
+             d.code.empty() ? "capops-lint" : "capops-lint " + d.code, message, out);
     ++shown;
   }
   out << "capops-lint: " << shown << " finding" << (shown == 1 ? "" : "s") << ", " << waived

@@ -61,10 +61,10 @@ bool HasForgedLine(const std::string& out) {
 bool XmlParses(const std::string& text, const fs::path& dir, bool html = false) {
   fs::path file = dir / (html ? "check.html" : "check.xml");
   std::ofstream(file, std::ios::binary) << text;
-  std::string command = std::string("xmllint --noout ") + (html ? "--html " : "") + "'" +
-                        file.string() +
-                        "' 2>&1 | awk '/Tag [a-z]+ invalid/ { skip = 2; next } skip > 0 { skip--; next } "
-                        "{ print }' | grep -v -E '^ *\\^?$'";
+  std::string command =
+      std::string("xmllint --noout ") + (html ? "--html " : "") + "'" + file.string() +
+      "' 2>&1 | awk '/Tag [a-z]+ invalid/ { skip = 2; next } skip > 0 { skip--; next } "
+      "{ print }' | grep -v -E '^ *\\^?$'";
   std::string errors;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[4096];
@@ -308,7 +308,8 @@ TEST_CASE("rule text cannot inject HTML into the catalogue", "[report][hostile]"
   CHECK(XmlParses(html, tmp.dir(), true));
   std::string schema = ReadAll(tmp.dir() / "site" / "schema.html");
   CHECK(schema.find("<script") == schema.rfind("<script"));
-  for (const char* tag : {"<script>alert", "<img", "<b>"}) CHECK(schema.find(tag) == std::string::npos);
+  for (const char* tag : {"<script>alert", "<img", "<b>"})
+    CHECK(schema.find(tag) == std::string::npos);
   CHECK(schema.find("A &lt;script&gt;alert(2)&lt;/script&gt; record") != std::string::npos);
   CHECK(RawControl(schema) == std::string::npos);
   CHECK(XmlParses(schema, tmp.dir(), true));
@@ -316,7 +317,8 @@ TEST_CASE("rule text cannot inject HTML into the catalogue", "[report][hostile]"
   CHECK(Prose(schema_md).find("<img") == std::string::npos);
   CHECK(RawControl(schema_md) == std::string::npos);
   // A `|` in a doc stays inside its table cell.
-  CHECK(schema_md.find("| `name_x` | `string` | required | doc &lt;img src=x onerror=alert(3)&gt; \\| cell") !=
+  CHECK(schema_md.find(
+            "| `name_x` | `string` | required | doc &lt;img src=x onerror=alert(3)&gt; \\| cell") !=
         std::string::npos);
 }
 
@@ -373,7 +375,8 @@ TEST_CASE("a plan on one huge line gives a bounded report with marks in place",
       size_t mark = lines[i + 3].find('^');
       REQUIRE(mark != std::string::npos);
       REQUIRE(column <= plan_line.size());
-      size_t width = std::min<size_t>(10, plan_line.size() - (column - 1));  // a mark may be near the end
+      size_t width =
+          std::min<size_t>(10, plan_line.size() - (column - 1));  // a mark may be near the end
       CHECK(shown.substr(mark, width) == plan_line.substr(column - 1, width));
       ++checked;
     }

@@ -111,9 +111,10 @@ void WriteSupply(const PoolChart& chart, const Scale& s, bool outline, std::ostr
     out << "<path class=\"supply-edge\" d=\"" << steps << "\"/>";
     return;
   }
-  out << "<path class=\"supply\" d=\"M" << Num(s.X(chart.supply.front().window.start)) << " " << base
-      << " " << steps.replace(0, 1, "L") << " L" << Num(s.X(chart.supply.back().window.end)) << " "
-      << base << " Z\"><title>confirmed supply cited by the pool's allocations</title></path>";
+  out << "<path class=\"supply\" d=\"M" << Num(s.X(chart.supply.front().window.start)) << " "
+      << base << " " << steps.replace(0, 1, "L") << " L" << Num(s.X(chart.supply.back().window.end))
+      << " " << base
+      << " Z\"><title>confirmed supply cited by the pool's allocations</title></path>";
 }
 
 void WriteBands(const PoolChart& chart, const Scale& s, std::ostream& out) {
@@ -143,8 +144,9 @@ void WriteLines(const PoolChart& chart, const Scale& s, std::ostream& out) {
       << "\"><title>production floor kept for inference</title></path>";
   // Labelled under the line at its highest step, so that a floor equal to
   // the capacity still reads as a floor.
-  const Step& high = *std::max_element(chart.floor.begin(), chart.floor.end(),
-                                       [](const Step& a, const Step& b) { return a.amount < b.amount; });
+  const Step& high =
+      *std::max_element(chart.floor.begin(), chart.floor.end(),
+                        [](const Step& a, const Step& b) { return a.amount < b.amount; });
   double x = std::max(s.X(high.window.start) + 60, s.X(high.window.end));
   out << "<text class=\"floor-label\" x=\"" << Num(std::min(x, kWidth - kRight)) << "\" y=\""
       << Num(s.Y(high.amount) + 12) << "\" text-anchor=\"end\">floor " << high.amount << "</text>";
@@ -219,13 +221,14 @@ void WriteStripSvg(const TrainingStrip& strip, const Interval& horizon, const st
        {Row{strip.preferred_run, "preferred", strip.preferred_gpus, kTop},
         Row{strip.minimum_run, "minimum viable", strip.minimum_gpus, kTop + kBar + 8}}) {
     double x0 = scale.X(r.run.start), x1 = scale.X(r.run.end);
-    std::string label = std::string(r.what) + " · " + std::to_string(r.gpus) + " GPUs · until " + DayText(r.run.end);
+    std::string label = std::string(r.what) + " · " + std::to_string(r.gpus) + " GPUs · until " +
+                        DayText(r.run.end);
     // After the bar where it fits, else before it, else inside it: never over
     // the bar's end, which is what the strip is read for.
     double width = 7.0 * static_cast<double>(CodePoints(label));
     const char* where = x1 + 4 + width <= kWidth - kRight ? "after"
-                        : x0 - 4 - width >= kLeft     ? "before"
-                                                      : "inside";
+                        : x0 - 4 - width >= kLeft         ? "before"
+                                                          : "inside";
     double x = where[0] == 'a' ? x1 + 4 : where[0] == 'b' ? x0 - 4 : x0 + 4;
     out << "<rect class=\"run slice-training\" " << Rect(x0, r.y, x1, r.y + kBar) << "><title>"
         << r.what << ", " << r.gpus << " GPUs: " << WindowText(r.run)

@@ -255,14 +255,15 @@ void HtmlPage::WriteCharts() {
   }
   if (!rest.empty()) WritePoolTable(rest);
   WriteStrips();
-  out_ << "<p class=\"legend\"><span class=\"key slice-exploration\"></span>exploration "
-          "<span class=\"key slice-training\"></span>training <span class=\"key "
-          "slice-tuning\"></span>tuning "
-          "<span class=\"key slice-inference\"></span>inference <span class=\"key "
-          "slice-other\"></span>other "
-          "<span class=\"key capacity\"></span>capacity <span class=\"key "
-          "floor\"></span>production floor <span class=\"key supply\"></span>confirmed supply cited "
-          "<span class=\"key mark\"></span>finding</p></section>\n";
+  out_
+      << "<p class=\"legend\"><span class=\"key slice-exploration\"></span>exploration "
+         "<span class=\"key slice-training\"></span>training <span class=\"key "
+         "slice-tuning\"></span>tuning "
+         "<span class=\"key slice-inference\"></span>inference <span class=\"key "
+         "slice-other\"></span>other "
+         "<span class=\"key capacity\"></span>capacity <span class=\"key "
+         "floor\"></span>production floor <span class=\"key supply\"></span>confirmed supply cited "
+         "<span class=\"key mark\"></span>finding</p></section>\n";
 }
 
 // A place in a file: `path:line:col` and the line with the span marked.

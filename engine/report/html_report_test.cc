@@ -81,8 +81,8 @@ TEST_CASE("the scenario's charts: one per pool with allocations, stacked by one 
   std::vector<PoolChart> charts = linted.Charts();
   std::vector<std::string> pools;
   for (const PoolChart& c : charts) pools.push_back(c.pool);
-  CHECK(pools ==
-        std::vector<std::string>{"train-eu", "train-eu-a100", "serve-eu", "serve-eu-spare", "serve-eu-peak"});
+  CHECK(pools == std::vector<std::string>{"train-eu", "train-eu-a100", "serve-eu", "serve-eu-spare",
+                                          "serve-eu-peak"});
   const PoolChart& train = linted.Chart(charts, "train-eu");
   CHECK(train.capacity == 16);
   // a-train (16) from 04-12 to 04-17, a-tune (4) from 04-19 to 04-22.
@@ -125,20 +125,23 @@ TEST_CASE("the confirmed supply behind each pool is a step function of what its 
   CHECK(supply_at(train, "2027-04-18") == 0);
   CHECK(supply_at(train, "2027-04-20") == 0);  // a-tune: a quota and a forecast only
   CHECK(supply_at(linted.Chart(charts, "train-eu-a100"), "2027-04-13") == 16);  // r-apr2
-  CHECK(supply_at(linted.Chart(charts, "serve-eu"), "2027-04-20") == 8);  // pc-serve-eu: no window, always
-  CHECK(linted.Chart(charts, "serve-eu-spare").supply.empty());                  // cites nothing
+  CHECK(supply_at(linted.Chart(charts, "serve-eu"), "2027-04-20") ==
+        8);                                                      // pc-serve-eu: no window, always
+  CHECK(linted.Chart(charts, "serve-eu-spare").supply.empty());  // cites nothing
   CHECK(supply_at(linted.Chart(charts, "serve-eu-peak"), "2027-05-10") == 2);  // pc-serve-peak
 
   auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
   CHECK(Count(html.out, "<path class=\"supply\"") == 4);
   CHECK(Count(html.out, "<path class=\"supply-edge\"") == 4);
-  CHECK(html.out.find(">floor 4</text>") != std::string::npos);  // the floor named where it meets capacity
+  CHECK(html.out.find(">floor 4</text>") !=
+        std::string::npos);  // the floor named where it meets capacity
 }
 
 // One reservation cited by three allocations on three pools: the finding is
 // at the reservation, and each pool citing it shows it at its step.
 TEST_CASE("a supply record counted twice is marked on every pool that cites it", "[report][html]") {
-  Linted linted("", std::string(CAPOPS_SOURCE_DIR) + "/policies/capops-ai/fixtures/CAP-SUP-006/fires.yaml");
+  Linted linted(
+      "", std::string(CAPOPS_SOURCE_DIR) + "/policies/capops-ai/fixtures/CAP-SUP-006/fires.yaml");
   const auto& violations = linted.report->findings.violations;
   std::vector<PoolChart> charts = linted.Charts();
   REQUIRE(charts.size() == 3);
@@ -208,11 +211,12 @@ TEST_CASE("the production squeeze shows the floor and the research above it", "[
   CHECK(squeeze);
 }
 
-TEST_CASE("a late training run: the minimum viable size ends past the business window", "[report][html]") {
+TEST_CASE("a late training run: the minimum viable size ends past the business window",
+          "[report][html]") {
   Linted linted("late-start/");
   std::vector<FileId> files = {linted.report->facts.at(0).document.file};
-  std::vector<report::TrainingStrip> strips =
-      report::BuildTrainingStrips(linted.report->facts.at(0), linted.report->findings.violations, files);
+  std::vector<report::TrainingStrip> strips = report::BuildTrainingStrips(
+      linted.report->facts.at(0), linted.report->findings.violations, files);
   REQUIRE(strips.size() == 1);
   const report::TrainingStrip& t = strips[0];
   CHECK(t.demand == "train-v3");
@@ -229,7 +233,8 @@ TEST_CASE("a late training run: the minimum viable size ends past the business w
   // Each size's label beside its bar or inside it, never over the bar's end.
   CHECK(html.out.find("class=\"run-label after\"") != std::string::npos);
   CHECK(Count(html.out, "class=\"run-label ") == 2);
-  CHECK(html.out.find("href=\"#mark-s0-" + std::to_string(t.marks[0].finding) + "\"") != std::string::npos);
+  CHECK(html.out.find("href=\"#mark-s0-" + std::to_string(t.marks[0].finding) + "\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("the page has a card per finding and links marks and cards both ways", "[report][html]") {

@@ -15,7 +15,8 @@ using Json = nlohmann::ordered_json;
 
 Json Location(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return nullptr;
-  return Json{{"file", std::string(sources.Path(loc.file))}, {"line", loc.line}, {"column", loc.column}};
+  return Json{
+      {"file", std::string(sources.Path(loc.file))}, {"line", loc.line}, {"column", loc.column}};
 }
 
 // A waived finding: who accepted it, why, until when, and the waiver's place.
@@ -32,16 +33,21 @@ Json SuppressionJson(const SourceManager& sources, const eval::Violation& v) {
 Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
   Json evidence = Json::array();
   for (const eval::Evidence& e : v.evidence) {
-    evidence.push_back({{"name", e.name}, {"value", e.value}, {"location", Location(sources, e.loc)}});
+    evidence.push_back(
+        {{"name", e.name}, {"value", e.value}, {"location", Location(sources, e.loc)}});
   }
   Json trace = Json::array();
   for (const eval::TraceStep& step : v.trace) {
     Json values = Json::array();
     for (const eval::TraceValue& t : step.values) {
-      values.push_back({{"expr", t.expr}, {"value", t.value}, {"location", Location(sources, t.loc)},
+      values.push_back({{"expr", t.expr},
+                        {"value", t.value},
+                        {"location", Location(sources, t.loc)},
                         {"fact_location", Location(sources, t.fact)}});
     }
-    trace.push_back({{"clause", step.clause}, {"value", step.value}, {"location", Location(sources, step.loc)},
+    trace.push_back({{"clause", step.clause},
+                     {"value", step.value},
+                     {"location", Location(sources, step.loc)},
                      {"values", std::move(values)}});
   }
   Json labels = Json::array();
@@ -67,12 +73,9 @@ Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
   for (const RelatedLoc& r : d.related) {
     related.push_back({{"message", r.message}, {"location", Location(sources, r.loc)}});
   }
-  return Json{{"code", d.code},
-              {"severity", SeverityName(d.severity)},
-              {"message", d.message},
-              {"location", Location(sources, d.loc)},
-              {"help", d.help},
-              {"related", std::move(related)}};
+  return Json{{"code", d.code},       {"severity", SeverityName(d.severity)},
+              {"message", d.message}, {"location", Location(sources, d.loc)},
+              {"help", d.help},       {"related", std::move(related)}};
 }
 
 Json DiagnosticsArray(const SourceManager& sources, const Diagnostics& diagnostics) {
@@ -83,9 +86,12 @@ Json DiagnosticsArray(const SourceManager& sources, const Diagnostics& diagnosti
 
 Json ValueToJson(const Value& v) {
   switch (v.kind()) {
-    case ValueKind::kNull: return nullptr;
-    case ValueKind::kBool: return v.bool_value();
-    case ValueKind::kInt: return v.int_value();
+    case ValueKind::kNull:
+      return nullptr;
+    case ValueKind::kBool:
+      return v.bool_value();
+    case ValueKind::kInt:
+      return v.int_value();
     case ValueKind::kDouble: {
       // JSON has no NaN or infinity; they are written as protobuf's JSON writes them.
       double d = v.double_value();
@@ -93,19 +99,22 @@ Json ValueToJson(const Value& v) {
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       return d;
     }
-    case ValueKind::kError: return Json{{"error", v.string_value()}};
+    case ValueKind::kError:
+      return Json{{"error", v.string_value()}};
     case ValueKind::kList: {
       Json items = Json::array();
       for (const Value& item : v.items()) items.push_back(ValueToJson(item));
       return items;
     }
-    case ValueKind::kNative: return ValueToJson(v.native()->Plain());
+    case ValueKind::kNative:
+      return ValueToJson(v.native()->Plain());
     case ValueKind::kMap: {
       Json object = Json::object();
       for (const auto& [key, value] : v.entries()) object[key] = ValueToJson(value);
       return object;
     }
-    default: return v.ToString();  // strings, dates, durations, quantities
+    default:
+      return v.ToString();  // strings, dates, durations, quantities
   }
 }
 
@@ -119,10 +128,11 @@ std::string DiagnosticsJson(const SourceManager& sources, const Diagnostics& dia
   return JsonText(DiagnosticsArray(sources, diagnostics));
 }
 
-void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
-               std::ostream& out) {
+void WriteJson(const SourceManager& sources, const eval::LintReport& report,
+               const std::string& version, std::ostream& out) {
   Json violations = Json::array();
-  for (const eval::Violation& v : report.violations) violations.push_back(ViolationJson(sources, v));
+  for (const eval::Violation& v : report.violations)
+    violations.push_back(ViolationJson(sources, v));
   Json errors = DiagnosticsArray(sources, report.errors);
   Counts c = CountFindings(report);
   Json doc = {{"version", version},
@@ -134,8 +144,9 @@ void WriteJson(const SourceManager& sources, const eval::LintReport& report, con
                 {"plans", report.plans},
                 {"rules", report.rules},
                 {"violations", report.violations.size()},
-                {"waived", static_cast<size_t>(std::count_if(report.violations.begin(), report.violations.end(),
-                                                             [](const auto& v) { return v.suppression.has_value(); }))},
+                {"waived", static_cast<size_t>(std::count_if(
+                               report.violations.begin(), report.violations.end(),
+                               [](const auto& v) { return v.suppression.has_value(); }))},
                 {"baselined", report.baselined},
                 {"errors", c.errors},
                 {"warnings", c.warnings},

@@ -20,7 +20,8 @@ constexpr const char* kDatePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
 
 class SchemaWriter {
  public:
-  explicit SchemaWriter(const Engine& engine) : engine_(engine), schema_(engine.program()->schema) {}
+  explicit SchemaWriter(const Engine& engine)
+      : engine_(engine), schema_(engine.program()->schema) {}
 
   Json Write() {
     Json defs = Json::object();
@@ -35,18 +36,22 @@ class SchemaWriter {
     }
     Json choices = Json::array();
     for (const std::string& kind : kinds) {
-      choices.push_back({{"if", {{"properties", {{"kind", {{"const", kind}}}}}, {"required", {"kind"}}}},
-                         {"then", {{"$ref", "#/$defs/" + kind}}}});
+      choices.push_back(
+          {{"if", {{"properties", {{"kind", {{"const", kind}}}}}, {"required", {"kind"}}}},
+           {"then", {{"$ref", "#/$defs/" + kind}}}});
     }
     return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
             {"title", "capops facts"},
             {"description",
-             "One YAML document of a capops fact file: a `CapacityPlan` or an `Inventory`, told apart by "
-             "`kind`. Generated from the rule set's schema by `capops-lint schema --format json-schema`."},
+             "One YAML document of a capops fact file: a `CapacityPlan` or an `Inventory`, told "
+             "apart by "
+             "`kind`. Generated from the rule set's schema by `capops-lint schema --format "
+             "json-schema`."},
             {"type", "object"},
             {"required", {"apiVersion", "kind"}},
             {"properties",
-             {{"apiVersion", {{"const", facts::kApiVersion}, {"description", "The fact format's version."}}},
+             {{"apiVersion",
+               {{"const", facts::kApiVersion}, {"description", "The fact format's version."}}},
               {"kind", {{"enum", kinds}, {"description", "What this document holds."}}}}},
             {"allOf", std::move(choices)},
             {"$defs", std::move(defs)}};
@@ -65,7 +70,8 @@ class SchemaWriter {
       Json p = Type(field->type);
       std::string description = f.doc;
       std::string shape = ValueShape(schema_, field->type);
-      if (!shape.empty()) description += (description.empty() ? "" : "\n\n") + Capitalised(shape) + ".";
+      if (!shape.empty())
+        description += (description.empty() ? "" : "\n\n") + Capitalised(shape) + ".";
       if (!description.empty()) p["description"] = description;
       if (field->has_default) p["default"] = Json::parse(ValueJson(field->default_value));
       if (field->optional || field->has_default) {
@@ -87,20 +93,32 @@ class SchemaWriter {
   Json Type(TypeId id) {
     const capops::Type& t = schema_.Get(id);
     switch (t.kind) {
-      case TypeKind::kBool: return {{"type", "boolean"}};
-      case TypeKind::kInt: return {{"type", "integer"}};
-      case TypeKind::kDouble: return {{"type", "number"}};
+      case TypeKind::kBool:
+        return {{"type", "boolean"}};
+      case TypeKind::kInt:
+        return {{"type", "integer"}};
+      case TypeKind::kDouble:
+        return {{"type", "number"}};
       // The loader takes a plain scalar's text where text is wanted
       // (`owner: 007` is "007"), so a YAML number or boolean is text here.
-      case TypeKind::kString: return {{"type", {"string", "number", "boolean"}}};
+      case TypeKind::kString:
+        return {{"type", {"string", "number", "boolean"}}};
       case TypeKind::kDate:
-        return {{"type", "string"}, {"format", "date"}, {"pattern", kDatePattern}, {"examples", {"2027-04-15"}}};
+        return {{"type", "string"},
+                {"format", "date"},
+                {"pattern", kDatePattern},
+                {"examples", {"2027-04-15"}}};
       case TypeKind::kDuration:
-        return {{"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
+        return {
+            {"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
       case TypeKind::kBytes:
-        return {{"type", "string"}, {"pattern", std::string("^") + kQuantity + "$"}, {"examples", {"80GiB", "1.5TB"}}};
+        return {{"type", "string"},
+                {"pattern", std::string("^") + kQuantity + "$"},
+                {"examples", {"80GiB", "1.5TB"}}};
       case TypeKind::kBandwidth:
-        return {{"type", "string"}, {"pattern", std::string("^") + kQuantity + "/s$"}, {"examples", {"5GB/s"}}};
+        return {{"type", "string"},
+                {"pattern", std::string("^") + kQuantity + "/s$"},
+                {"examples", {"5GB/s"}}};
       case TypeKind::kEnum: {
         const EnumDef& e = schema_.enums[t.index];
         Json spellings = Json::array();
@@ -110,8 +128,10 @@ class SchemaWriter {
         }
         return {{"enum", std::move(spellings)}};
       }
-      case TypeKind::kRef: return {{"type", {"string", "number", "boolean"}}};
-      case TypeKind::kRecord: return {{"$ref", "#/$defs/" + schema_.records[t.index].name}};
+      case TypeKind::kRef:
+        return {{"type", {"string", "number", "boolean"}}};
+      case TypeKind::kRecord:
+        return {{"$ref", "#/$defs/" + schema_.records[t.index].name}};
       case TypeKind::kList: {
         Json list = {{"type", "array"}, {"items", Type(t.elem)}};
         if (t.is_set) list["uniqueItems"] = true;
@@ -122,12 +142,14 @@ class SchemaWriter {
         if (schema_.KindOf(t.key) == TypeKind::kEnum) map["propertyNames"] = Type(t.key);
         return map;
       }
-      default: return Json::object();  // any value
+      default:
+        return Json::object();  // any value
     }
   }
 
   static std::string Capitalised(std::string text) {
-    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
+      text[0] = static_cast<char>(text[0] - 'a' + 'A');
     return text;
   }
 
@@ -140,13 +162,20 @@ class SchemaWriter {
 std::string ValueShape(const TypeTable& schema, TypeId type) {
   const capops::Type& t = schema.Get(type);
   switch (t.kind) {
-    case TypeKind::kList: return ValueShape(schema, t.elem);
-    case TypeKind::kBytes: return "a size with its unit: `80GiB`, `1.5TB`, `512MB`";
-    case TypeKind::kBandwidth: return "a rate with its unit: `5GB/s`, `800MiB/s`";
-    case TypeKind::kDuration: return "a duration: `5d`, `36h`, `2w`, `1d12h`";
-    case TypeKind::kDate: return "a calendar date: `2027-04-15`";
-    case TypeKind::kDouble: return "a number: `0.8`";
-    case TypeKind::kRef: return "an id: refers to the `" + schema.records[t.index].name + "` with that `id`";
+    case TypeKind::kList:
+      return ValueShape(schema, t.elem);
+    case TypeKind::kBytes:
+      return "a size with its unit: `80GiB`, `1.5TB`, `512MB`";
+    case TypeKind::kBandwidth:
+      return "a rate with its unit: `5GB/s`, `800MiB/s`";
+    case TypeKind::kDuration:
+      return "a duration: `5d`, `36h`, `2w`, `1d12h`";
+    case TypeKind::kDate:
+      return "a calendar date: `2027-04-15`";
+    case TypeKind::kDouble:
+      return "a number: `0.8`";
+    case TypeKind::kRef:
+      return "an id: refers to the `" + schema.records[t.index].name + "` with that `id`";
     case TypeKind::kEnum: {
       std::string out = "one of";
       const EnumDef& e = schema.enums[t.index];
@@ -154,7 +183,8 @@ std::string ValueShape(const TypeTable& schema, TypeId type) {
         out += std::string(i == 0 ? " " : ", ") + "`" + EnumDef::FactSpelling(e.members[i]) + "`";
       return out;
     }
-    default: return "";
+    default:
+      return "";
   }
 }
 

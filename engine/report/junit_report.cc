@@ -28,7 +28,7 @@ std::string Where(const SourceManager& sources, const SourceLoc& loc) {
 
 // One finding of a testcase: a violation or an error.
 struct Finding {
-  std::string line;  // "path:line:col: severity message"
+  std::string line;      // "path:line:col: severity message"
   bool failing = false;  // fails the run: not waived, and --fail-on reaches it
   uint32_t at = 0;       // its line in the file, 0 for none
 };
@@ -38,8 +38,9 @@ struct Suite {
   std::string not_run;  // why no rule ran on this file, "" when they did
 };
 
-void Collect(const SourceManager& sources, const eval::LintReport& report, const std::set<std::string>& rule_ids,
-             lint::FailOn fail_on, std::map<std::string, Suite>* suites) {
+void Collect(const SourceManager& sources, const eval::LintReport& report,
+             const std::set<std::string>& rule_ids, lint::FailOn fail_on,
+             std::map<std::string, Suite>* suites) {
   for (const eval::Violation& v : report.violations) {
     // One line per finding: a newline in a message or a path is shown, not kept.
     std::string line =
@@ -63,8 +64,10 @@ void Collect(const SourceManager& sources, const eval::LintReport& report, const
 // `findings` is null when the rule found nothing in the file; `skipped`
 // says why the rule did not run on it ("" when it did).
 void WriteCase(const std::string& file, const std::string& id, const std::string& name,
-               const std::vector<Finding>* findings, const std::string& skipped, std::ostream& out) {
-  out << "    <testcase classname=\"" << Xml(file) << "\" name=\"" << Xml(name) << "\" file=\"" << Xml(file) << "\"";
+               const std::vector<Finding>* findings, const std::string& skipped,
+               std::ostream& out) {
+  out << "    <testcase classname=\"" << Xml(file) << "\" name=\"" << Xml(name) << "\" file=\""
+      << Xml(file) << "\"";
   size_t failing = 0;
   std::string body, listed;
   if (findings != nullptr) {
@@ -73,7 +76,8 @@ void WriteCase(const std::string& file, const std::string& id, const std::string
       failing += f.failing;
     }
     // The line of its first failing finding, else of its first.
-    auto first = std::find_if(findings->begin(), findings->end(), [](const Finding& f) { return f.failing; });
+    auto first = std::find_if(findings->begin(), findings->end(),
+                              [](const Finding& f) { return f.failing; });
     if (first == findings->end()) first = findings->begin();
     if (first != findings->end() && first->at != 0) out << " line=\"" << first->at << "\"";
   }
@@ -143,13 +147,15 @@ void WriteJunit(const SourceManager& sources, const eval::LintReport& report,
         skipped += !skipped_because(c).empty();
         continue;
       }
-      failures += std::any_of(it->second.begin(), it->second.end(), [](const Finding& f) { return f.failing; });
+      failures += std::any_of(it->second.begin(), it->second.end(),
+                              [](const Finding& f) { return f.failing; });
     }
     out << "  <testsuite name=\"" << Xml(file) << "\" tests=\"" << cases.size() << "\" failures=\""
         << failures << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
     for (const Case& c : cases) {
       auto it = suite.by_rule.find(c.id);
-      WriteCase(file, c.id, c.name, it == suite.by_rule.end() ? nullptr : &it->second, skipped_because(c), out);
+      WriteCase(file, c.id, c.name, it == suite.by_rule.end() ? nullptr : &it->second,
+                skipped_because(c), out);
     }
     out << "  </testsuite>\n";
   }

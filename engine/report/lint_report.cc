@@ -8,8 +8,8 @@
 
 #include "engine/lint/config.h"
 #include "engine/lint/finding_key.h"
-#include "engine/lint/rule_catalog.h"
 #include "engine/lint/result_cache.h"
+#include "engine/lint/rule_catalog.h"
 #include "engine/report/html_report.h"
 #include "engine/report/report.h"
 
@@ -41,9 +41,11 @@ std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
   const Engine& engine = *report.engine;
   std::vector<RuleDescriptor> rules = DescribeRules(*engine.program(), engine.sources());
   for (const check::RuleInfo& info : engine.program()->rules) {
-    auto it = std::find_if(rules.begin(), rules.end(), [&](const RuleDescriptor& r) { return r.id == info.id; });
+    auto it = std::find_if(rules.begin(), rules.end(),
+                           [&](const RuleDescriptor& r) { return r.id == info.id; });
     if (it == rules.end()) continue;
-    for (const lint::ParamEntry& p : lint::RuleParams(engine, info)) it->params.push_back({p.name, p.type, p.value});
+    for (const lint::ParamEntry& p : lint::RuleParams(engine, info))
+      it->params.push_back({p.name, p.type, p.value});
   }
   if (report.selection == nullptr) return rules;
   for (RuleDescriptor& r : rules) {

@@ -21,8 +21,8 @@ void WriteList(const SourceManager& sources, const eval::TraceStep& step, const 
 
 }  // namespace
 
-void WritePowerAssert(const SourceManager& sources, const eval::TraceStep& step, const std::string& indent,
-                      const Style& style, std::ostream& out) {
+void WritePowerAssert(const SourceManager& sources, const eval::TraceStep& step,
+                      const std::string& indent, const Style& style, std::ostream& out) {
   out << indent << style.Paint("1", Visible(step.clause, Keep::kTabNewline)) << "  "
       << style.Paint("2", "(" + Where(sources, step.loc) + ")") << '\n';
   if (step.clause.find('\n') != std::string::npos) return WriteList(sources, step, indent, out);

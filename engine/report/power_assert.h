@@ -19,7 +19,7 @@
 
 namespace capops::report {
 
-void WritePowerAssert(const SourceManager& sources, const eval::TraceStep& step, const std::string& indent,
-                      const Style& style, std::ostream& out);
+void WritePowerAssert(const SourceManager& sources, const eval::TraceStep& step,
+                      const std::string& indent, const Style& style, std::ostream& out);
 
 }  // namespace capops::report

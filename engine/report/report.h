@@ -9,9 +9,9 @@
 //      |                                            ^^^^^^^^^^^^^^
 //     ::: inventory.yaml:12:99
 //   12 |   - {id: serve-eu-spare, …, role: production-replacement}
-//      |                                   ---------------------- `p.role` is "production-replacement"
-//      = because: replacement capacity is the production recovery path
-//      = fix: allocate from a research or shared pool
+//      |                                   ---------------------- `p.role` is
+//      "production-replacement" = because: replacement capacity is the production recovery path =
+//      fix: allocate from a research or shared pool
 //
 // then a summary line. Short is one `file:line:col: severity[RULE]: message`
 // line per finding, for editors and grep. JSON follows the output contract of DESIGN.md:
@@ -33,23 +33,23 @@ struct TextOptions {
   bool color = false;    // ANSI colours
 };
 
-void WriteText(const SourceManager& sources, const eval::LintReport& report, const TextOptions& options,
-               std::ostream& out);
+void WriteText(const SourceManager& sources, const eval::LintReport& report,
+               const TextOptions& options, std::ostream& out);
 
 /// One line per finding, no summary.
 void WriteShort(const SourceManager& sources, const eval::LintReport& report, std::ostream& out);
 
 /// `version` is the tool's version string.
-void WriteJson(const SourceManager& sources, const eval::LintReport& report, const std::string& version,
-               std::ostream& out);
+void WriteJson(const SourceManager& sources, const eval::LintReport& report,
+               const std::string& version, std::ostream& out);
 
 /// Diagnostics alone (e.g. a policy that does not compile), in text form.
-void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnostics, const TextOptions& options,
-                      std::ostream& out);
+void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnostics,
+                      const TextOptions& options, std::ostream& out);
 
 /// One traced clause or expression, power-assert style.
-void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const TextOptions& options,
-                std::ostream& out);
+void WriteTrace(const SourceManager& sources, const eval::TraceStep& step,
+                const TextOptions& options, std::ostream& out);
 
 /// A Value as JSON text: scalars natively (NaN and infinities as the strings
 /// "NaN", "Infinity", "-Infinity"), dates, durations and quantities as their

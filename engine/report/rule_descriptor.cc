@@ -21,7 +21,8 @@ std::vector<RuleDescriptor> DescribeRules(const check::Program& program,
     d.summary = doc.empty() ? info.rule->name : doc.substr(0, doc.find('\n'));
     d.help = doc.empty() ? d.summary : doc;
     for (const syntax::Emit& emit : info.rule->emits) {
-      if (!emit.because.empty() && std::find(d.because.begin(), d.because.end(), emit.because) == d.because.end())
+      if (!emit.because.empty() &&
+          std::find(d.because.begin(), d.because.end(), emit.because) == d.because.end())
         d.because.push_back(emit.because);
       if (!emit.fix.empty() && std::find(d.fix.begin(), d.fix.end(), emit.fix) == d.fix.end())
         d.fix.push_back(emit.fix);

@@ -6,8 +6,8 @@
 
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
-#include "engine/report/ci_report.h"
 #include "engine/lint/finding_key.h"
+#include "engine/report/ci_report.h"
 #include "engine/report/snippet.h"
 
 namespace capops::report {
@@ -47,7 +47,8 @@ std::string Uri(std::string_view path) {
 Json ArtifactLocation(std::string_view path, const std::string& source_root) {
   if (!source_root.empty()) {
     std::string relative = lint::RelativePath(path, source_root);
-    if (!relative.empty() && relative[0] != '/' && relative.rfind("../", 0) != 0 && relative != "..") {
+    if (!relative.empty() && relative[0] != '/' && relative.rfind("../", 0) != 0 &&
+        relative != "..") {
       return {{"uri", Uri(relative)}, {"uriBaseId", "SRCROOT"}};
     }
   }
@@ -58,7 +59,8 @@ Json ArtifactLocation(std::string_view path, const std::string& source_root) {
 // as the text report underlines it.
 Json PhysicalLocation(const SourceManager& sources, const CiOptions& options, const SourceLoc& loc,
                       uint32_t length = 0) {
-  Json physical = {{"artifactLocation", ArtifactLocation(sources.Path(loc.file), options.source_root)}};
+  Json physical = {
+      {"artifactLocation", ArtifactLocation(sources.Path(loc.file), options.source_root)}};
   if (loc.valid()) {
     Json region = {{"startLine", loc.line}};
     if (loc.column > 0) region["startColumn"] = loc.column;
@@ -99,7 +101,8 @@ std::string HelpMarkdown(const RuleDescriptor& r) {
   if (!r.params.empty()) md += "\n\n| param | type | value |\n|---|---|---|";
   auto cell = [](const std::string& text) {
     std::string out = "`";
-    for (char c : Visible(text)) out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : std::string(1, c);
+    for (char c : Visible(text))
+      out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : std::string(1, c);
     return out + "`";
   };
   for (const RuleDescriptor::Param& p : r.params)
@@ -125,7 +128,8 @@ Json RuleJson(const RuleDescriptor& r, const CiOptions& options) {
 // first field of the facts it read (at the clause in the policy when it
 // read none), saying what it evaluated to and the fields' values. A whole
 // record a variable holds is the evidence's to show, not the flow's.
-Json TraceFlow(const SourceManager& sources, const CiOptions& options, const std::vector<eval::TraceStep>& trace) {
+Json TraceFlow(const SourceManager& sources, const CiOptions& options,
+               const std::vector<eval::TraceStep>& trace) {
   Json locations = Json::array();
   for (const eval::TraceStep& step : trace) {
     SourceLoc at = step.loc;
@@ -137,15 +141,16 @@ Json TraceFlow(const SourceManager& sources, const CiOptions& options, const std
       text += std::string(read ? ", " : "; read ") + "`" + value.expr + "` = " + value.value;
       read = true;
     }
-    locations.push_back({{"location", {{"physicalLocation", PhysicalLocation(sources, options, at)},
-                                       {"message", Message(text + ".")}}}});
+    locations.push_back({{"location",
+                          {{"physicalLocation", PhysicalLocation(sources, options, at)},
+                           {"message", Message(text + ".")}}}});
   }
   return {{"threadFlows", Json::array({{{"locations", std::move(locations)}}})}};
 }
 
 // `fingerprint`: the finding's identity, "" when not known.
-Json ViolationResult(const SourceManager& sources, const CiOptions& options, const eval::Violation& v, size_t index,
-                     const std::string& fingerprint) {
+Json ViolationResult(const SourceManager& sources, const CiOptions& options,
+                     const eval::Violation& v, size_t index, const std::string& fingerprint) {
   Json result = {{"ruleId", v.rule_id}, {"ruleIndex", index}, {"level", Level(v.severity)}};
   // Code scanning matches alerts across runs by it: the same finding keeps
   // its alert when lines move, as it keeps its place in a baseline.
@@ -154,7 +159,8 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options, con
   if (!v.because.empty()) text += "\nbecause: " + v.because;
   if (!v.fix.empty()) text += "\nfix: " + v.fix;
   result["message"] = Message(text);
-  result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, options, v.loc)}}});
+  result["locations"] =
+      Json::array({{{"physicalLocation", PhysicalLocation(sources, options, v.loc)}}});
   Json related = Json::array();
   auto relate = [&](const SourceLoc& loc, const std::string& message) {
     if (!loc.valid()) return;
@@ -187,7 +193,8 @@ Json DiagnosticResult(const SourceManager& sources, const CiOptions& options, co
                  {"level", Level(d.severity)},
                  {"message", Message(text)}};
   if (d.loc.file != kNoFile) {
-    result["locations"] = Json::array({{{"physicalLocation", PhysicalLocation(sources, options, d.loc, d.length)}}});
+    result["locations"] =
+        Json::array({{{"physicalLocation", PhysicalLocation(sources, options, d.loc, d.length)}}});
   }
   Json related = Json::array();
   for (const RelatedLoc& r : d.related) {
@@ -220,8 +227,9 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
       rule_list.push_back(
           {{"id", v.rule_id}, {"name", v.rule_name}, {"shortDescription", Message(v.rule_name)}});
     }
-    results.push_back(ViolationResult(sources, options, v, it->second,
-                                      k < options.fingerprints.size() ? options.fingerprints[k] : ""));
+    results.push_back(
+        ViolationResult(sources, options, v, it->second,
+                        k < options.fingerprints.size() ? options.fingerprints[k] : ""));
   }
   for (const Diagnostic& d : report.errors.items()) {
     std::string id = DiagnosticRuleId(d, rule_index);
@@ -246,7 +254,8 @@ void WriteSarif(const SourceManager& sources, const eval::LintReport& report,
       {"properties", {{"rulesetDigest", report.ruleset_digest}, {"baselined", report.baselined}}}};
   if (!options.automation_id.empty()) run["automationDetails"] = {{"id", options.automation_id}};
   if (!options.source_root.empty()) {
-    std::string root = options.source_root.back() == '/' ? options.source_root : options.source_root + "/";
+    std::string root =
+        options.source_root.back() == '/' ? options.source_root : options.source_root + "/";
     run["originalUriBaseIds"] = {{"SRCROOT", {{"uri", Uri(root)}}}};
   }
   Json doc = {{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};

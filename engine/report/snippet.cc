@@ -17,7 +17,9 @@ namespace {
 constexpr size_t kSnippetColumns = 160;
 constexpr size_t kSnippetContextBefore = 60;
 
-bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool IsContinuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 // Byte index of a 1-based character column in a line.
 size_t ByteOfColumn(std::string_view line, uint32_t column) {
@@ -118,7 +120,8 @@ uint32_t SpanEndColumn(const SourceManager& sources, const SourceLoc& loc, uint3
   std::string_view line = *found;
   size_t start = std::min(ByteOfColumn(line, loc.column), line.size());
   size_t end = SpanEndByte(line, start, length);
-  return loc.column + static_cast<uint32_t>(std::max<size_t>(1, CodePoints(line.substr(start, end - start))));
+  return loc.column +
+         static_cast<uint32_t>(std::max<size_t>(1, CodePoints(line.substr(start, end - start))));
 }
 
 void WriteGutter(size_t gutter, const Style& style, std::ostream& out) {
@@ -149,7 +152,8 @@ void WriteSnippet(const SourceManager& sources, const SourceLoc& loc, uint32_t l
       << (w.end < line.size() ? "…" : "") << '\n';
   std::string underline(marks, mark);
   out << std::string(gutter + 1, ' ') << style.Paint("1;34", "|") << ' ' << pad
-      << style.Paint(mark == '^' ? "1;31" : "1;34", underline + (label.empty() ? "" : " " + label)) << '\n';
+      << style.Paint(mark == '^' ? "1;31" : "1;34", underline + (label.empty() ? "" : " " + label))
+      << '\n';
 }
 
 }  // namespace capops::report

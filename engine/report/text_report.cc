@@ -18,19 +18,21 @@ const char* SeverityColor(Severity s) {
   return s == Severity::kError ? "1;31" : s == Severity::kWarning ? "1;33" : "1;36";
 }
 
-std::string Header(Severity severity, const std::string& code, const std::string& message, const Style& style) {
+std::string Header(Severity severity, const std::string& code, const std::string& message,
+                   const Style& style) {
   std::string label = SeverityName(severity);
   if (!code.empty()) label += "[" + Visible(code) + "]";
   return style.Paint(SeverityColor(severity), label) + style.Paint("1", ": " + Visible(message));
 }
 
-void WriteArrow(const SourceManager& sources, const SourceLoc& loc, size_t gutter, const char* arrow,
-                const Style& style, std::ostream& out) {
-  out << std::string(gutter, ' ') << style.Paint("1;34", arrow) << ' ' << Where(sources, loc) << '\n';
+void WriteArrow(const SourceManager& sources, const SourceLoc& loc, size_t gutter,
+                const char* arrow, const Style& style, std::ostream& out) {
+  out << std::string(gutter, ' ') << style.Paint("1;34", arrow) << ' ' << Where(sources, loc)
+      << '\n';
 }
 
-void WriteExplain(const SourceManager& sources, const eval::Violation& v, size_t gutter, const Style& style,
-                  std::ostream& out) {
+void WriteExplain(const SourceManager& sources, const eval::Violation& v, size_t gutter,
+                  const Style& style, std::ostream& out) {
   std::string pad(gutter + 1, ' ');
   out << pad << "= rule: " << Visible(v.rule_name) << " (" << Where(sources, v.policy_loc) << ")\n";
   if (!v.evidence.empty()) out << pad << "= evidence:\n";
@@ -40,11 +42,12 @@ void WriteExplain(const SourceManager& sources, const eval::Violation& v, size_t
     out << '\n';
   }
   if (!v.trace.empty()) out << pad << "= trace:\n";
-  for (const eval::TraceStep& step : v.trace) WritePowerAssert(sources, step, pad + "    ", style, out);
+  for (const eval::TraceStep& step : v.trace)
+    WritePowerAssert(sources, step, pad + "    ", style, out);
 }
 
-void WriteViolation(const SourceManager& sources, const eval::Violation& v, const TextOptions& options,
-                    const Style& style, std::ostream& out) {
+void WriteViolation(const SourceManager& sources, const eval::Violation& v,
+                    const TextOptions& options, const Style& style, std::ostream& out) {
   size_t gutter = GutterWidth({v.loc.line});
   for (const eval::Label& l : v.labels) gutter = std::max(gutter, GutterWidth({l.loc.line}));
   out << Header(v.severity, v.rule_id, v.message, style) << '\n';
@@ -62,7 +65,8 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v, cons
   out << '\n';
 }
 
-void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const Style& style, std::ostream& out) {
+void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const Style& style,
+                     std::ostream& out) {
   size_t gutter = GutterWidth({d.loc.line});
   out << Header(d.severity, d.code, d.message, style) << '\n';
   WriteArrow(sources, d.loc, gutter, "-->", style, out);
@@ -76,13 +80,15 @@ void WriteDiagnostic(const SourceManager& sources, const Diagnostic& d, const St
   out << '\n';
 }
 
-std::string Plural(size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+std::string Plural(size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
 
 void WriteSummary(const eval::LintReport& report, std::ostream& out) {
   Counts c = CountFindings(report);
   size_t total = c.errors + c.warnings + c.infos;
-  std::string scope = " in " + Plural(report.files, "file") + " (" + Plural(report.plans, "plan") + ", " +
-                      Plural(report.rules, "rule") + ")";
+  std::string scope = " in " + Plural(report.files, "file") + " (" + Plural(report.plans, "plan") +
+                      ", " + Plural(report.rules, "rule") + ")";
   size_t waived = std::count_if(report.violations.begin(), report.violations.end(),
                                 [](const eval::Violation& v) { return v.suppression.has_value(); });
   if (waived != 0) scope += ", " + std::to_string(waived) + " waived";
@@ -91,14 +97,14 @@ void WriteSummary(const eval::LintReport& report, std::ostream& out) {
     out << "no problems" << scope << '\n';
     return;
   }
-  out << Plural(total, "problem") << " (" << Plural(c.errors, "error") << ", " << Plural(c.warnings, "warning")
-      << ", " << c.infos << " info)" << scope << '\n';
+  out << Plural(total, "problem") << " (" << Plural(c.errors, "error") << ", "
+      << Plural(c.warnings, "warning") << ", " << c.infos << " info)" << scope << '\n';
 }
 
 // Errors and violations interleave in file order, errors first at a tie.
 template <typename OnViolation, typename OnError>
-void InFileOrder(const SourceManager& sources, const eval::LintReport& report, OnViolation on_violation,
-                 OnError on_error) {
+void InFileOrder(const SourceManager& sources, const eval::LintReport& report,
+                 OnViolation on_violation, OnError on_error) {
   auto before = [&](const SourceLoc& a, const SourceLoc& b) {
     return std::make_tuple(sources.Path(a.file), a.line, a.column) <=
            std::make_tuple(sources.Path(b.file), b.line, b.column);
@@ -117,7 +123,9 @@ void InFileOrder(const SourceManager& sources, const eval::LintReport& report, O
 
 Counts CountFindings(const eval::LintReport& report) {
   Counts c;
-  auto add = [&](Severity s) { (s == Severity::kError ? c.errors : s == Severity::kWarning ? c.warnings : c.infos)++; };
+  auto add = [&](Severity s) {
+    (s == Severity::kError ? c.errors : s == Severity::kWarning ? c.warnings : c.infos)++;
+  };
   for (const eval::Violation& v : report.violations) {
     if (!v.suppression) add(v.severity);  // waived: listed, never counted
   }
@@ -125,24 +133,25 @@ Counts CountFindings(const eval::LintReport& report) {
   return c;
 }
 
-void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnostics, const TextOptions& options,
-                      std::ostream& out) {
+void WriteDiagnostics(const SourceManager& sources, const Diagnostics& diagnostics,
+                      const TextOptions& options, std::ostream& out) {
   Style style{options.color};
   for (const Diagnostic& d : diagnostics.items()) WriteDiagnostic(sources, d, style, out);
 }
 
-void WriteText(const SourceManager& sources, const eval::LintReport& report, const TextOptions& options,
-               std::ostream& out) {
+void WriteText(const SourceManager& sources, const eval::LintReport& report,
+               const TextOptions& options, std::ostream& out) {
   Style style{options.color};
   InFileOrder(
-      sources, report, [&](const eval::Violation& v) { WriteViolation(sources, v, options, style, out); },
+      sources, report,
+      [&](const eval::Violation& v) { WriteViolation(sources, v, options, style, out); },
       [&](const Diagnostic& d) { WriteDiagnostic(sources, d, style, out); });
   WriteWaivedLines(sources, report, out);
   WriteSummary(report, out);
 }
 
-void WriteTrace(const SourceManager& sources, const eval::TraceStep& step, const TextOptions& options,
-                std::ostream& out) {
+void WriteTrace(const SourceManager& sources, const eval::TraceStep& step,
+                const TextOptions& options, std::ostream& out) {
   WritePowerAssert(sources, step, "", Style{options.color}, out);
 }
 
@@ -153,7 +162,8 @@ void WriteShort(const SourceManager& sources, const eval::LintReport& report, st
         << (code.empty() ? "" : "[" + Visible(code) + "]") << ": " << Visible(message) << '\n';
   };
   InFileOrder(
-      sources, report, [&](const eval::Violation& v) { line(v.loc, v.severity, v.rule_id, v.message); },
+      sources, report,
+      [&](const eval::Violation& v) { line(v.loc, v.severity, v.rule_id, v.message); },
       [&](const Diagnostic& d) { line(d.loc, d.severity, d.code, d.message); });
 }
 

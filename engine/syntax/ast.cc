@@ -3,37 +3,60 @@
 
 namespace capops::syntax {
 
-const char* UnaryOpText(UnaryOp op) { return op == UnaryOp::kNot ? "!" : "-"; }
+const char* UnaryOpText(UnaryOp op) {
+  return op == UnaryOp::kNot ? "!" : "-";
+}
 
 const char* BinaryOpText(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kOr: return "||";
-    case BinaryOp::kAnd: return "&&";
-    case BinaryOp::kEq: return "==";
-    case BinaryOp::kNe: return "!=";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kIn: return "in";
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kMod: return "%";
+    case BinaryOp::kOr:
+      return "||";
+    case BinaryOp::kAnd:
+      return "&&";
+    case BinaryOp::kEq:
+      return "==";
+    case BinaryOp::kNe:
+      return "!=";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kIn:
+      return "in";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMod:
+      return "%";
   }
   return "?";
 }
 
 const char* MacroName(MacroKind kind) {
   switch (kind) {
-    case MacroKind::kAll: return "all";
-    case MacroKind::kExists: return "exists";
-    case MacroKind::kExistsOne: return "exists_one";
-    case MacroKind::kMap: return "map";
-    case MacroKind::kFilter: return "filter";
-    case MacroKind::kGroup: return "group";
-    case MacroKind::kTimeline: return "timeline";
+    case MacroKind::kAll:
+      return "all";
+    case MacroKind::kExists:
+      return "exists";
+    case MacroKind::kExistsOne:
+      return "exists_one";
+    case MacroKind::kMap:
+      return "map";
+    case MacroKind::kFilter:
+      return "filter";
+    case MacroKind::kGroup:
+      return "group";
+    case MacroKind::kTimeline:
+      return "timeline";
   }
   return "?";
 }

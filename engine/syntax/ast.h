@@ -51,9 +51,20 @@ enum class ExprKind {
 enum class UnaryOp { kNot, kNegate };
 
 enum class BinaryOp {
-  kOr, kAnd,
-  kEq, kNe, kLt, kLe, kGt, kGe, kIn,
-  kAdd, kSub, kMul, kDiv, kMod,
+  kOr,
+  kAnd,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kIn,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
 };
 
 /// Comprehension macros, as in CEL. `map` takes an optional filter:
@@ -70,9 +81,9 @@ struct Expr {
   ExprKind kind = ExprKind::kLiteral;
   NodeId id = 0;
   Span span;
-  Value literal;      // kLiteral
-  std::string name;   // kIdent, kSelect field, kCall function, kMacro and kLet variable
-  Key field;          // kSelect: `name` as a map key
+  Value literal;     // kLiteral
+  std::string name;  // kIdent, kSelect field, kCall function, kMacro and kLet variable
+  Key field;         // kSelect: `name` as a map key
   UnaryOp unary_op = UnaryOp::kNot;
   BinaryOp binary_op = BinaryOp::kOr;
   MacroKind macro = MacroKind::kAll;
@@ -101,8 +112,8 @@ enum class ClauseKind { kFor, kLet, kWhere };
 
 struct Clause {
   ClauseKind kind = ClauseKind::kWhere;
-  NodeId id = 0;       // the variable's binding, for kFor and kLet
-  std::string var;     // empty for kWhere
+  NodeId id = 0;    // the variable's binding, for kFor and kLet
+  std::string var;  // empty for kWhere
   Span var_span;
   ExprPtr expr;
   Span span;
@@ -210,11 +221,11 @@ struct EnumDecl {
 /// `at` is a fact selector (`allocations[a-x].pool`, `inventory.pools[p]`) or
 /// `LINE:COL` in the first fact file.
 struct TestExpectation {
-  bool none = false;      // expect_none: no finding of the rule (at that place)
+  bool none = false;  // expect_none: no finding of the rule (at that place)
   std::string rule_id;
-  std::string at;         // empty: anywhere
-  int64_t count = -1;     // -1: at least one
-  std::string message;    // a fragment every counted finding's message holds
+  std::string at;       // empty: anywhere
+  int64_t count = -1;   // -1: at least one
+  std::string message;  // a fragment every counted finding's message holds
   Span span;
 };
 
@@ -244,7 +255,7 @@ struct Module {
   std::vector<Param> params;
   std::vector<EnumDecl> enums;
   std::vector<TestDecl> tests;  // policy tests (not part of the rule set)
-  NodeId node_count = 0;  // ids are 0 … node_count-1
+  NodeId node_count = 0;        // ids are 0 … node_count-1
 };
 
 /// Calls `visit` on every expression node of a module (rules, params,

@@ -27,7 +27,9 @@ void DumpInto(const Expr& e, std::string* out) {
         *out += std::string(":") + KindName(e.literal.kind());
       }
       return;
-    case ExprKind::kIdent: *out += e.name; return;
+    case ExprKind::kIdent:
+      *out += e.name;
+      return;
     case ExprKind::kSelect:
       *out += "(. ";
       DumpInto(*e.args[0], out);
@@ -38,18 +40,42 @@ void DumpInto(const Expr& e, std::string* out) {
       DumpInto(*e.args[0], out);
       *out += ' ' + e.name + ')';
       return;
-    case ExprKind::kListIf: *out += "(if"; break;
-    case ExprKind::kIndex: *out += "([]"; break;
-    case ExprKind::kCall: *out += (e.is_method ? "(call ." : "(call ") + e.name; break;
-    case ExprKind::kList: *out += "(list"; break;
-    case ExprKind::kMap: *out += "(map"; break;
-    case ExprKind::kSet: *out += "(set"; break;
-    case ExprKind::kUnary: *out += std::string("(") + UnaryOpText(e.unary_op); break;
-    case ExprKind::kBinary: *out += std::string("(") + BinaryOpText(e.binary_op); break;
-    case ExprKind::kConditional: *out += "(?:"; break;
-    case ExprKind::kMacro: *out += std::string("(") + MacroName(e.macro) + ' ' + e.name; break;
-    case ExprKind::kHas: *out += "(has"; break;
-    case ExprKind::kLet: *out += "(let " + e.name; break;
+    case ExprKind::kListIf:
+      *out += "(if";
+      break;
+    case ExprKind::kIndex:
+      *out += "([]";
+      break;
+    case ExprKind::kCall:
+      *out += (e.is_method ? "(call ." : "(call ") + e.name;
+      break;
+    case ExprKind::kList:
+      *out += "(list";
+      break;
+    case ExprKind::kMap:
+      *out += "(map";
+      break;
+    case ExprKind::kSet:
+      *out += "(set";
+      break;
+    case ExprKind::kUnary:
+      *out += std::string("(") + UnaryOpText(e.unary_op);
+      break;
+    case ExprKind::kBinary:
+      *out += std::string("(") + BinaryOpText(e.binary_op);
+      break;
+    case ExprKind::kConditional:
+      *out += "(?:";
+      break;
+    case ExprKind::kMacro:
+      *out += std::string("(") + MacroName(e.macro) + ' ' + e.name;
+      break;
+    case ExprKind::kHas:
+      *out += "(has";
+      break;
+    case ExprKind::kLet:
+      *out += "(let " + e.name;
+      break;
   }
   DumpArgs(e, 0, out);
   *out += ')';
@@ -87,7 +113,9 @@ void DumpRule(const Rule& rule, std::string* out) {
   }
   *out += "rule " + rule.name + '\n';
   for (const Clause& c : rule.clauses) {
-    const char* kw = c.kind == ClauseKind::kFor ? "for " : c.kind == ClauseKind::kLet ? "let " : "where";
+    const char* kw = c.kind == ClauseKind::kFor   ? "for "
+                     : c.kind == ClauseKind::kLet ? "let "
+                                                  : "where";
     *out += std::string("  ") + kw + c.var + (c.kind == ClauseKind::kWhere ? " " : " = ");
     *out += DumpExpr(*c.expr) + '\n';
   }

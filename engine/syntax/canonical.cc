@@ -128,7 +128,9 @@ void RuleInto(const Rule& rule, std::string* out) {
 
 }  // namespace
 
-std::string CanonicalExpr(const Expr& expr) { return ExprText(&expr); }
+std::string CanonicalExpr(const Expr& expr) {
+  return ExprText(&expr);
+}
 
 std::string CanonicalModule(const Module& module) {
   std::string out = "package " + module.package + '\n';

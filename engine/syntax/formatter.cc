@@ -180,7 +180,8 @@ void MarkTerminal(antlr4::tree::TerminalNode* node, Token* t) {
     default:
       break;
   }
-  if (t->type == CPLLexer::IF) t->break_before = true;  // a long element may put its condition below
+  if (t->type == CPLLexer::IF)
+    t->break_before = true;  // a long element may put its condition below
   bool emit = rule == CPLParser::RuleEmit;
   if (emit && (t->type == CPLLexer::BECAUSE || t->type == CPLLexer::FIX)) Force(t, Line::kBreak);
   if ((emit || rule == CPLParser::RuleTestExpect) &&

@@ -25,8 +25,8 @@ using gen::CPLParser;
 
 // Maps a code point index of the text ANTLR parsed to a byte offset in the file.
 struct OffsetMap {
-  const SourceFile* file = nullptr;  // the whole file was parsed
-  uint32_t base = 0;                 // or a hole starting at this byte offset
+  const SourceFile* file = nullptr;    // the whole file was parsed
+  uint32_t base = 0;                   // or a hole starting at this byte offset
   std::vector<uint32_t> hole_offsets;  // code point → byte within the hole
 
   uint32_t ToByte(size_t index) const {
@@ -41,7 +41,8 @@ std::vector<uint32_t> CodePointOffsets(std::string_view text) {
   std::vector<uint32_t> out;
   bool ascii = true;
   for (size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out.push_back(static_cast<uint32_t>(i));
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+      out.push_back(static_cast<uint32_t>(i));
     ascii = ascii && static_cast<unsigned char>(text[i]) < 0x80;
   }
   out.push_back(static_cast<uint32_t>(text.size()));
@@ -96,8 +97,10 @@ std::string RewriteAntlrMessage(const std::string& msg) {
     }
     return out;
   };
-  if (msg.rfind("mismatched input ", 0) == 0) return split_expecting(after("mismatched input "), "unexpected ");
-  if (msg.rfind("extraneous input ", 0) == 0) return split_expecting(after("extraneous input "), "unexpected ");
+  if (msg.rfind("mismatched input ", 0) == 0)
+    return split_expecting(after("mismatched input "), "unexpected ");
+  if (msg.rfind("extraneous input ", 0) == 0)
+    return split_expecting(after("extraneous input "), "unexpected ");
   if (msg.rfind("missing ", 0) == 0) {
     std::string rest = after("missing ");
     size_t at = rest.find(" at ");
@@ -119,11 +122,12 @@ class ErrorCollector : public antlr4::BaseErrorListener {
                  Diagnostics* out, size_t max_errors)
       : file_(file), offsets_(offsets), sources_(sources), out_(out), max_errors_(max_errors) {}
 
-  void syntaxError(antlr4::Recognizer*, antlr4::Token* token, size_t, size_t, const std::string& msg,
-                   std::exception_ptr) override {
+  void syntaxError(antlr4::Recognizer*, antlr4::Token* token, size_t, size_t,
+                   const std::string& msg, std::exception_ptr) override {
     ++count_;
     if (count_ > max_errors_) return;
-    uint32_t offset = token != nullptr ? offsets_->ToByte(token->getStartIndex()) : offsets_->ToByte(0);
+    uint32_t offset =
+        token != nullptr ? offsets_->ToByte(token->getStartIndex()) : offsets_->ToByte(0);
     std::string text = RewriteAntlrMessage(msg);
     if (token != nullptr && token->getType() == CPLLexer::ERROR_CHAR) {
       text = "unexpected character `" + token->getText() + "`";
@@ -157,7 +161,8 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
     std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
     unary_run = (text == "!" || text == "-") ? unary_run + 1 : 0;
     if (text == "(" || text == "[" || text == "{") conditionals.push_back(0);
-    if ((text == ")" || text == "]" || text == "}") && conditionals.size() > 1) conditionals.pop_back();
+    if ((text == ")" || text == "]" || text == "}") && conditionals.size() > 1)
+      conditionals.pop_back();
     // The `?` of `a.?b` is a selection, not a conditional that nests.
     if (text == "?" && before != ".") ++conditionals.back();
     if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) before = text;
@@ -169,8 +174,9 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
     }
     if (conditionals.size() + conditionals.back() + unary_run > max_depth) {
       uint32_t offset = offsets.ToByte(t->getStartIndex());
-      diags->Error(sources, Span{file, offset, offset + 1},
-                   "expression nested more than " + std::to_string(max_depth) + " levels deep")
+      diags
+          ->Error(sources, Span{file, offset, offset + 1},
+                  "expression nested more than " + std::to_string(max_depth) + " levels deep")
           .code = "syntax";
       return false;
     }
@@ -181,7 +187,8 @@ bool CheckTokenDepth(antlr4::CommonTokenStream& tokens, const OffsetMap& offsets
 // The parse tree of a long operator chain is deep even without brackets; the
 // AST builder recurses over it, so measure its depth without recursing first.
 // `*deepest_node` receives the deepest node, to locate the error.
-size_t ParseTreeDepth(antlr4::tree::ParseTree* root, antlr4::tree::ParseTree** deepest_node = nullptr) {
+size_t ParseTreeDepth(antlr4::tree::ParseTree* root,
+                      antlr4::tree::ParseTree** deepest_node = nullptr) {
   size_t deepest = 0;
   std::vector<std::pair<antlr4::tree::ParseTree*, size_t>> stack = {{root, 1}};
   while (!stack.empty()) {
@@ -204,11 +211,21 @@ bool Unescape(std::string_view body, std::string* out, std::string* error) {
     }
     if (++i >= body.size()) break;
     switch (body[i]) {
-      case 'n': *out += '\n'; break;
-      case 't': *out += '\t'; break;
-      case 'r': *out += '\r'; break;
-      case 'b': *out += '\b'; break;
-      case 'f': *out += '\f'; break;
+      case 'n':
+        *out += '\n';
+        break;
+      case 't':
+        *out += '\t';
+        break;
+      case 'r':
+        *out += '\r';
+        break;
+      case 'b':
+        *out += '\b';
+        break;
+      case 'f':
+        *out += '\f';
+        break;
       case 'u': {
         uint32_t cp = 0;
         auto [p, ec] = std::from_chars(body.data() + i + 1, body.data() + i + 5, cp, 16);
@@ -229,7 +246,8 @@ bool Unescape(std::string_view body, std::string* out, std::string* error) {
         i += 4;
         break;
       }
-      default: *out += body[i];  // \\ \" \' \{ \}
+      default:
+        *out += body[i];  // \\ \" \' \{ \}
     }
   }
   return true;
@@ -245,7 +263,8 @@ class AstBuilder {
   /// Parses `text` (a hole, or a whole expression file) at `byte_offset`.
   ExprPtr ParseHole(std::string_view text, uint32_t byte_offset);
 
-  void BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenStream& tokens, Module* module);
+  void BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenStream& tokens,
+                   Module* module);
   ExprPtr BuildExpr(CPLParser::ExprContext* ctx);
 
  private:
@@ -276,7 +295,8 @@ class AstBuilder {
   void BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test);
   void BuildExpectation(CPLParser::TestExpectContext* ctx, TestExpectation* expect);
   TypeRef BuildType(CPLParser::TypeRefContext* ctx);
-  void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens, RecordDecl* record);
+  void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens,
+                   RecordDecl* record);
   std::string StringToken(antlr4::Token* token);
   std::string PlainText(antlr4::Token* token, const char* what);
   Template BuildTemplate(antlr4::Token* token);
@@ -304,7 +324,8 @@ class AstBuilder {
   const OffsetMap* offsets_ = nullptr;
 };
 
-std::string AstBuilder::DocBefore(antlr4::ParserRuleContext* ctx, antlr4::CommonTokenStream& tokens) {
+std::string AstBuilder::DocBefore(antlr4::ParserRuleContext* ctx,
+                                  antlr4::CommonTokenStream& tokens) {
   std::string doc;
   for (antlr4::Token* t : tokens.getHiddenTokensToLeft(ctx->getStart()->getTokenIndex(), 2)) {
     std::string line = t->getText().substr(3);
@@ -318,7 +339,8 @@ void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenS
                              Module* module) {
   if (auto* pkg = ctx->packageDecl()) module->package = pkg->qualifiedName()->getText();
   for (auto* imp : ctx->importDecl()) {
-    module->imports.push_back(Import{imp->qualifiedName()->getText(), SpanOf(imp->qualifiedName())});
+    module->imports.push_back(
+        Import{imp->qualifiedName()->getText(), SpanOf(imp->qualifiedName())});
   }
   for (CPLParser::DeclContext* decl : ctx->decl()) {
     if (auto* r = dynamic_cast<CPLParser::RuleDeclContext*>(decl)) {
@@ -339,7 +361,8 @@ void AstBuilder::BuildModule(CPLParser::ModuleContext* ctx, antlr4::CommonTokenS
       f.name_span = SpanOf(fn->name);
       f.span = SpanOf(fn);
       f.doc = DocBefore(fn, tokens);
-      for (auto* p : fn->fnParam()) f.params.push_back({p->name->getText(), SpanOf(p->name), BuildType(p->typeRef())});
+      for (auto* p : fn->fnParam())
+        f.params.push_back({p->name->getText(), SpanOf(p->name), BuildType(p->typeRef())});
       f.result = BuildType(fn->typeRef());
       f.body = BuildExpr(fn->expr());
     } else if (auto* r = dynamic_cast<CPLParser::RecordDeclContext*>(decl)) {
@@ -443,7 +466,9 @@ std::string AstBuilder::PlainText(antlr4::Token* token, const char* what) {
     uint32_t begin = span.begin + static_cast<uint32_t>(i);
     Error(Span{span.file, begin, begin + static_cast<uint32_t>(length)},
           "`" + raw.substr(i, length) + "` is not filled in: a `" + what + "` is shown as written")
-        .help = "only the deny or warn message fills `{…}`; say it in words, or write `\\{` to show a brace";
+        .help =
+        "only the deny or warn message fills `{…}`; say it in words, or write `\\{` to show a "
+        "brace";
   }
   return StringToken(token);
 }
@@ -460,7 +485,8 @@ void AstBuilder::BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test) {
     } else if (kind == "yaml") {
       facts.kind = TestDecl::Facts::Kind::kInlineYaml;
     } else if (kind != "facts") {
-      Error(SpanOf(f->kind), "unknown fact source `" + kind + "`").help = "write `facts \"FILE\"`, `inventory \"FILE\"` or `yaml \"TEXT\"`";
+      Error(SpanOf(f->kind), "unknown fact source `" + kind + "`").help =
+          "write `facts \"FILE\"`, `inventory \"FILE\"` or `yaml \"TEXT\"`";
     }
     test->facts.push_back(std::move(facts));
   }
@@ -473,25 +499,28 @@ void AstBuilder::BuildExpectation(CPLParser::TestExpectContext* ctx, TestExpecta
   expect->span = SpanOf(ctx);
   expect->none = kind == "expect_none";
   if (kind != "expect" && kind != "expect_none") {
-    Error(SpanOf(ctx->kind), "unknown test statement `" + kind + "`").help = "a test lists `facts`, `inventory` or `yaml` first, then `expect` and `expect_none`";
+    Error(SpanOf(ctx->kind), "unknown test statement `" + kind + "`").help =
+        "a test lists `facts`, `inventory` or `yaml` first, then `expect` and `expect_none`";
   }
   expect->rule_id = ctx->ruleRef()->getText();
   if (ctx->at != nullptr) expect->at = StringToken(ctx->at);
   for (auto* o : ctx->testOption()) {
     std::string name = o->name->getText();
     if (name == "count" && o->INT() != nullptr && !expect->none) {
-      auto [p, ec] = std::from_chars(o->INT()->getText().data(),
-                                     o->INT()->getText().data() + o->INT()->getText().size(), expect->count);
+      auto [p, ec] =
+          std::from_chars(o->INT()->getText().data(),
+                          o->INT()->getText().data() + o->INT()->getText().size(), expect->count);
       if (ec != std::errc()) Error(SpanOf(o), "count is out of range");
     } else if (name == "message" && o->STRING() != nullptr) {
       expect->message = StringToken(o->STRING()->getSymbol());
     } else {
       std::string problem = name == "count" && expect->none ? "`expect_none` takes no `count`"
-                            : name == "count"                   ? "`count` takes a number"
-                            : name == "message"                 ? "`message` takes a string"
-                                                                : "unknown option `" + name + "` of `" + kind + "`";
-      Error(SpanOf(o), problem).help = expect->none ? "`expect_none` takes `at \"SELECTOR\"` and `message \"TEXT\"`"
-                                         : "`expect` takes `at \"SELECTOR\"`, `count N` and `message \"TEXT\"`";
+                            : name == "count"               ? "`count` takes a number"
+                            : name == "message"             ? "`message` takes a string"
+                                                : "unknown option `" + name + "` of `" + kind + "`";
+      Error(SpanOf(o), problem).help =
+          expect->none ? "`expect_none` takes `at \"SELECTOR\"` and `message \"TEXT\"`"
+                       : "`expect` takes `at \"SELECTOR\"`, `count N` and `message \"TEXT\"`";
     }
   }
 }
@@ -541,8 +570,10 @@ size_t HoleEnd(std::string_view body, size_t open) {
   for (size_t i = open; i < body.size(); ++i) {
     char c = body[i];
     if (quote != 0) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if (c == '\'' || c == '"') {
       quote = c;
     } else if (c == '{') {
@@ -576,7 +607,8 @@ Template AstBuilder::BuildTemplate(antlr4::Token* token) {
       continue;
     }
     if (body[i] == '}') {
-      Error(Span{file_, body_offset + static_cast<uint32_t>(i), body_offset + static_cast<uint32_t>(i) + 1},
+      Error(Span{file_, body_offset + static_cast<uint32_t>(i),
+                 body_offset + static_cast<uint32_t>(i) + 1},
             "unmatched `}` in message");
       ++i;
       continue;
@@ -666,7 +698,8 @@ ExprPtr AstBuilder::BuildExpr(CPLParser::ExprContext* ctx) {
 // A chain of N operands becomes a tree N deep; later stages recurse over it.
 bool AstBuilder::ChainTooLong(size_t operands, antlr4::ParserRuleContext* ctx) {
   if (operands <= options_.max_depth * 4) return false;
-  Error(SpanOf(ctx), "a chain of more than " + std::to_string(options_.max_depth * 4) + " operands");
+  Error(SpanOf(ctx),
+        "a chain of more than " + std::to_string(options_.max_depth * 4) + " operands");
   return true;
 }
 
@@ -696,7 +729,7 @@ ExprPtr AstBuilder::BuildRelation(CPLParser::RelationContext* ctx) {
   if (auto* c = dynamic_cast<CPLParser::CalcRelationContext*>(ctx)) return BuildCalc(c->calc());
   auto* b = static_cast<CPLParser::BinaryRelationContext*>(ctx);
   static const std::pair<const char*, BinaryOp> kOps[] = {
-      {"<", BinaryOp::kLt}, {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt}, {">=", BinaryOp::kGe},
+      {"<", BinaryOp::kLt},  {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt}, {">=", BinaryOp::kGe},
       {"==", BinaryOp::kEq}, {"!=", BinaryOp::kNe}, {"in", BinaryOp::kIn}};
   BinaryOp op = BinaryOp::kEq;
   for (auto [text, value] : kOps) {
@@ -717,7 +750,7 @@ ExprPtr AstBuilder::BuildCalc(CPLParser::CalcContext* ctx) {
     operands = a->calc();
     op = a->op->getText();
   }
-  BinaryOp bop = op == "*" ? BinaryOp::kMul
+  BinaryOp bop = op == "*"   ? BinaryOp::kMul
                  : op == "/" ? BinaryOp::kDiv
                  : op == "%" ? BinaryOp::kMod
                  : op == "+" ? BinaryOp::kAdd
@@ -769,7 +802,8 @@ ExprPtr AstBuilder::BuildUnary(CPLParser::UnaryContext* ctx) {
 }
 
 ExprPtr AstBuilder::BuildMember(CPLParser::MemberContext* ctx) {
-  if (auto* p = dynamic_cast<CPLParser::PrimaryMemberContext*>(ctx)) return BuildPrimary(p->primary());
+  if (auto* p = dynamic_cast<CPLParser::PrimaryMemberContext*>(ctx))
+    return BuildPrimary(p->primary());
   auto* s = dynamic_cast<CPLParser::SelectMemberContext*>(ctx);
   auto* o = dynamic_cast<CPLParser::OptSelectMemberContext*>(ctx);
   if (s != nullptr || o != nullptr) {  // `a.b`, or `a.?b`
@@ -791,11 +825,13 @@ ExprPtr AstBuilder::BuildMember(CPLParser::MemberContext* ctx) {
 // `xs.all(x, p)` and friends are macros: their first argument names a
 // variable, as in CEL. Anything else is an ordinary method call.
 ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
-  static const std::pair<const char*, MacroKind> kMacros[] = {
-      {"all", MacroKind::kAll}, {"exists", MacroKind::kExists},
-      {"exists_one", MacroKind::kExistsOne}, {"map", MacroKind::kMap},
-      {"filter", MacroKind::kFilter}, {"group", MacroKind::kGroup},
-      {"timeline", MacroKind::kTimeline}};
+  static const std::pair<const char*, MacroKind> kMacros[] = {{"all", MacroKind::kAll},
+                                                              {"exists", MacroKind::kExists},
+                                                              {"exists_one", MacroKind::kExistsOne},
+                                                              {"map", MacroKind::kMap},
+                                                              {"filter", MacroKind::kFilter},
+                                                              {"group", MacroKind::kGroup},
+                                                              {"timeline", MacroKind::kTimeline}};
   std::string name = ctx->method->getText();
   std::vector<CPLParser::ExprContext*> args;
   if (ctx->args != nullptr) args = ctx->args->expr();
@@ -814,10 +850,11 @@ ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
     if (name != macro_name) continue;
     bool three = (kind == MacroKind::kMap || kind == MacroKind::kTimeline) && args.size() == 3;
     if ((args.size() != 2 || kind == MacroKind::kTimeline) && !three) {
-      Error(SpanOf(ctx), "`" + name + "` takes a variable and " +
-                             (kind == MacroKind::kMap        ? "one or two expressions"
-                              : kind == MacroKind::kTimeline ? "two expressions (its windows and its amount)"
-                                                             : "one expression"));
+      Error(SpanOf(ctx),
+            "`" + name + "` takes a variable and " +
+                (kind == MacroKind::kMap        ? "one or two expressions"
+                 : kind == MacroKind::kTimeline ? "two expressions (its windows and its amount)"
+                                                : "one expression"));
       return NewExpr(ExprKind::kLiteral, SpanOf(ctx));
     }
     ExprPtr e = NewExpr(ExprKind::kMacro, SpanOf(ctx));
@@ -839,7 +876,8 @@ ExprPtr AstBuilder::BuildMethod(CPLParser::MethodMemberContext* ctx) {
 std::string AstBuilder::VariableName(CPLParser::ExprContext* arg, const std::string& macro) {
   std::string var = arg->getText();
   if (var.empty() || !(std::isalpha(static_cast<unsigned char>(var[0])) || var[0] == '_') ||
-      var.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) {
+      var.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+          std::string::npos) {
     Error(SpanOf(arg), "the first argument of `" + macro + "` must be a variable name");
   }
   return var;
@@ -872,7 +910,8 @@ ExprPtr AstBuilder::BuildPrimary(CPLParser::PrimaryContext* ctx) {
     ExprPtr e = NewExpr(name == "has" ? ExprKind::kHas : ExprKind::kCall, SpanOf(ctx));
     e->name = name;
     BuildList(c->args, e.get());
-    if (e->kind == ExprKind::kHas && (e->args.size() != 1 || e->args[0]->kind != ExprKind::kSelect)) {
+    if (e->kind == ExprKind::kHas &&
+        (e->args.size() != 1 || e->args[0]->kind != ExprKind::kSelect)) {
       Error(SpanOf(ctx), "`has` takes one field selection, like `has(d.checkpoint)`");
     }
     return e;
@@ -948,20 +987,25 @@ namespace {
 
 // A policy file the parser must not be given: too large, binary, or not
 // UTF-8 (the ANTLR runtime throws on malformed UTF-8). False with the error.
-bool Parsable(const SourceManager& sources, FileId file, const ParseOptions& options, Diagnostics* diagnostics) {
+bool Parsable(const SourceManager& sources, FileId file, const ParseOptions& options,
+              Diagnostics* diagnostics) {
   std::string_view text = sources.file(file).text();
   if (text.size() > options.max_file_bytes) {
     std::string limit = std::to_string(options.max_file_bytes);
-    diagnostics->Error(SourceLoc{file, 1, 1}, "policy file is larger than " + limit + " bytes").code = "syntax";
+    diagnostics->Error(SourceLoc{file, 1, 1}, "policy file is larger than " + limit + " bytes")
+        .code = "syntax";
     return false;
   }
   auto refuse = [&](size_t at, const char* why) {
-    diagnostics->Error(sources, Span{file, static_cast<uint32_t>(at), static_cast<uint32_t>(at) + 1}, why).code =
-        "syntax";
+    diagnostics
+        ->Error(sources, Span{file, static_cast<uint32_t>(at), static_cast<uint32_t>(at) + 1}, why)
+        .code = "syntax";
     return false;
   };
-  if (size_t nul = text.find('\0'); nul != std::string::npos) return refuse(nul, "file is not text: NUL byte");
-  if (size_t bad = FirstInvalidUtf8(text); bad != std::string::npos) return refuse(bad, "invalid UTF-8");
+  if (size_t nul = text.find('\0'); nul != std::string::npos)
+    return refuse(nul, "file is not text: NUL byte");
+  if (size_t bad = FirstInvalidUtf8(text); bad != std::string::npos)
+    return refuse(bad, "invalid UTF-8");
   return true;
 }
 
@@ -986,9 +1030,10 @@ ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions&
   parser.addErrorListener(&errors);
   CPLParser::ModuleContext* tree = parser.module();
   if (errors.count() > options.max_errors) {
-    result.diagnostics.Error(SourceLoc{file, source.line_count(), 1},
-                             std::to_string(errors.count() - options.max_errors) +
-                                 " more syntax errors not shown")
+    result.diagnostics
+        .Error(
+            SourceLoc{file, source.line_count(), 1},
+            std::to_string(errors.count() - options.max_errors) + " more syntax errors not shown")
         .code = "syntax";
   }
   antlr4::tree::ParseTree* deepest = nullptr;
@@ -1014,16 +1059,19 @@ ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions&
   return result;
 }
 
-ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file, const ParseOptions& options) {
+ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file,
+                                      const ParseOptions& options) {
   ExpressionParseResult result;
   const std::string& text = sources.file(file).text();
   if (text.size() > options.max_file_bytes) {
-    result.diagnostics.Error(SourceLoc{file, 1, 1}, "expression is longer than " +
-                                                        std::to_string(options.max_file_bytes) + " bytes");
+    result.diagnostics.Error(
+        SourceLoc{file, 1, 1},
+        "expression is longer than " + std::to_string(options.max_file_bytes) + " bytes");
     return result;
   }
   if (size_t bad = FirstInvalidUtf8(text); bad != std::string::npos) {
-    result.diagnostics.Error(sources, Span{file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1},
+    result.diagnostics.Error(sources,
+                             Span{file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1},
                              "invalid UTF-8");
     return result;
   }

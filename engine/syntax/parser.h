@@ -38,12 +38,13 @@ struct ParseResult {
 ParseResult Parse(const SourceManager& sources, FileId file, const ParseOptions& options = {});
 
 struct ExpressionParseResult {
-  ExprPtr expr;            // null when there are syntax errors
-  NodeId node_count = 0;   // ids of the expression's nodes are 0 … node_count-1
+  ExprPtr expr;           // null when there are syntax errors
+  NodeId node_count = 0;  // ids of the expression's nodes are 0 … node_count-1
   Diagnostics diagnostics;
 };
 
 /// Parses a file that holds one expression (for `capops-lint eval`).
-ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file, const ParseOptions& options = {});
+ExpressionParseResult ParseExpression(const SourceManager& sources, FileId file,
+                                      const ParseOptions& options = {});
 
 }  // namespace capops::syntax

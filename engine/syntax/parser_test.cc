@@ -29,7 +29,8 @@ std::vector<std::string> ErrorsOf(const std::string& text) {
   auto p = ParseText(text);
   std::vector<std::string> out;
   for (const Diagnostic& d : p->result.diagnostics.items()) {
-    out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message);
+    out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " +
+                  d.message);
   }
   return out;
 }
@@ -79,10 +80,11 @@ TEST_CASE("expressions follow CEL precedence", "[syntax]") {
       {"x.if", "(. x if)"},
       {"let y = a; y + 1", "(let y a (+ y 1))"},
       {"xs.map(x, let y = x.gpus; y * 2)", "(map x xs (let y (. x gpus) (* y 2)))"},
-      {"let y = a; let z = y; y ? z : 1", "(let y a (let z y (?: y z 1)))"},  // the body reaches as far right as it can
+      {"let y = a; let z = y; y ? z : 1",
+       "(let y a (let z y (?: y z 1)))"},  // the body reaches as far right as it can
       {"[let y = 1; y, 2]", "(list (let y 1 y) 2)"},
       {"cel.bind(y, a, y + 1)", "(let y a (+ y 1))"},  // CEL's spelling
-      {"x.bind(y, a, y)", "(call .bind x y a y)"},       // only on `cel`
+      {"x.bind(y, a, y)", "(call .bind x y a y)"},     // only on `cel`
   };
   for (const Case& c : cases) {
     INFO(c.text);
@@ -133,11 +135,13 @@ enum Slice { exploration, training, tuning, inference, }
         "package capops.ai.allocation\n"
         "enum Slice {exploration, training, tuning, inference}\n"
         "param research_slices: set<Slice> = (set exploration training tuning)\n"
-        "@id(CAP-ALC-001) @severity(error) @owner(reliability-lead) @experimental rule replacement_not_free\n"
+        "@id(CAP-ALC-001) @severity(error) @owner(reliability-lead) @experimental rule "
+        "replacement_not_free\n"
         "  for a = (. plan allocations)\n"
         "  let p = ([] (. inventory pools) (. a pool))\n"
         "  where (== (. p role) production_replacement)\n"
-        "  deny at (. a pool) \"pool '{(. p id)}' has {(. a gpus)} GPUs\" because \"recovery path\" fix "
+        "  deny at (. a pool) \"pool '{(. p id)}' has {(. a gpus)} GPUs\" because \"recovery "
+        "path\" fix "
         "\"use research\"\n"
         "  warn when (> (. a gpus) 8) \"big: {not a hole}\"\n");
   const Rule& r = m.rules[0];
@@ -180,12 +184,12 @@ TEST_CASE("field names may be keywords", "[syntax]") {
 }
 
 TEST_CASE("syntax errors are all reported with positions", "[syntax]") {
-  CHECK(ErrorsOf("rule r { for a in }") ==
-        std::vector<std::string>{"1:19: unexpected `}`"});
+  CHECK(ErrorsOf("rule r { for a in }") == std::vector<std::string>{"1:19: unexpected `}`"});
   auto errors = ErrorsOf("param a: int = 1 +\nparam b: int = (2\n");
   REQUIRE(errors.size() >= 2);
   CHECK(errors[0].rfind("2:1:", 0) == 0);
-  CHECK(ErrorsOf("param a: int = 1 # 2") == std::vector<std::string>{"1:18: unexpected character `#`"});
+  CHECK(ErrorsOf("param a: int = 1 # 2") ==
+        std::vector<std::string>{"1:18: unexpected character `#`"});
   // A rule needs at least one deny or warn.
   auto missing = ErrorsOf("rule r { for a in x }");
   REQUIRE(missing.size() == 1);
@@ -193,12 +197,16 @@ TEST_CASE("syntax errors are all reported with positions", "[syntax]") {
 }
 
 TEST_CASE("message templates: holes and braces", "[syntax]") {
-  CHECK(ErrorsOf("rule r { deny \"a {b\" }") ==
-        std::vector<std::string>{"1:18: unclosed `{` in message (write `\\{` for a literal brace)"});
-  CHECK(ErrorsOf("rule r { deny \"a {} b\" }") == std::vector<std::string>{"1:18: empty `{}` in message"});
-  CHECK(ErrorsOf("rule r { deny \"a } b\" }") == std::vector<std::string>{"1:18: unmatched `}` in message"});
+  CHECK(
+      ErrorsOf("rule r { deny \"a {b\" }") ==
+      std::vector<std::string>{"1:18: unclosed `{` in message (write `\\{` for a literal brace)"});
+  CHECK(ErrorsOf("rule r { deny \"a {} b\" }") ==
+        std::vector<std::string>{"1:18: empty `{}` in message"});
+  CHECK(ErrorsOf("rule r { deny \"a } b\" }") ==
+        std::vector<std::string>{"1:18: unmatched `}` in message"});
   // An error inside a hole points into the hole.
-  CHECK(ErrorsOf("rule r { deny \"x {a +} y\" }") == std::vector<std::string>{"1:22: unexpected end of file"});
+  CHECK(ErrorsOf("rule r { deny \"x {a +} y\" }") ==
+        std::vector<std::string>{"1:22: unexpected end of file"});
 }
 
 TEST_CASE("macros need a variable", "[syntax]") {
@@ -206,14 +214,17 @@ TEST_CASE("macros need a variable", "[syntax]") {
         std::vector<std::string>{"1:23: the first argument of `all` must be a variable name"});
   CHECK(ErrorsOf("param x: int = xs.all(x)") ==
         std::vector<std::string>{"1:16: `all` takes a variable and one expression"});
-  CHECK(ErrorsOf("param x: int = has(x)") ==
-        std::vector<std::string>{"1:16: `has` takes one field selection, like `has(d.checkpoint)`"});
+  CHECK(
+      ErrorsOf("param x: int = has(x)") ==
+      std::vector<std::string>{"1:16: `has` takes one field selection, like `has(d.checkpoint)`"});
 }
 
 TEST_CASE("a let inside an expression names one variable, then a a semicolon", "[syntax]") {
-  CHECK(ErrorsOf("param x: int = let y = 1 y") == std::vector<std::string>{"1:26: missing `;` before `y`"});
+  CHECK(ErrorsOf("param x: int = let y = 1 y") ==
+        std::vector<std::string>{"1:26: missing `;` before `y`"});
   CHECK(ErrorsOf("param x: int = let 1 = 1; 2")[0] == "1:20: unexpected `1`, expected a name");
-  CHECK(ErrorsOf("param x: int = let y = 1;") == std::vector<std::string>{"1:26: unexpected end of file"});
+  CHECK(ErrorsOf("param x: int = let y = 1;") ==
+        std::vector<std::string>{"1:26: unexpected end of file"});
   CHECK(ErrorsOf("param x: int = cel.bind(1, 2, 3)") ==
         std::vector<std::string>{"1:25: the first argument of `cel.bind` must be a variable name"});
   CHECK(ErrorsOf("param x: int = cel.bind(y, 2)") ==
@@ -248,7 +259,8 @@ TEST_CASE("malformed list conditions and optional selections are located errors"
   CHECK(ErrorsOf("param x: int = a.?") == std::vector<std::string>{"1:19: unexpected end of file"});
   CHECK(ErrorsOf("param x: int = a.?1") == std::vector<std::string>{"1:19: unexpected `1`"});
   CHECK(ErrorsOf("param x: int = a?.b") ==
-        std::vector<std::string>{"1:18: unexpected `.`", "1:20: unexpected end of file, expected `:`"});
+        std::vector<std::string>{"1:18: unexpected `.`",
+                                 "1:20: unexpected end of file, expected `:`"});
   std::string deep = "param x: int = a";
   for (int i = 0; i < 10000; ++i) deep += ".?b";
   auto errors = ErrorsOf(deep);
@@ -303,14 +315,16 @@ TEST_CASE("test declarations: facts first, then expectations", "[syntax]") {
 }
 
 TEST_CASE("mistakes in test declarations are located", "[syntax]") {
-  CHECK(ErrorsOf("test \"t\" { fact \"f.yaml\" }") == std::vector<std::string>{"1:12: unknown fact source `fact`"});
+  CHECK(ErrorsOf("test \"t\" { fact \"f.yaml\" }") ==
+        std::vector<std::string>{"1:12: unknown fact source `fact`"});
   CHECK(ErrorsOf("test \"t\" { facts \"f\" expekt R }") ==
         std::vector<std::string>{"1:22: unknown test statement `expekt`"});
   CHECK(ErrorsOf("test \"t\" { facts \"f\" expect_none R count 1 }") ==
         std::vector<std::string>{"1:36: `expect_none` takes no `count`"});
   CHECK(ErrorsOf("test \"t\" { facts \"f\" expect R colour \"x\" }") ==
         std::vector<std::string>{"1:31: unknown option `colour` of `expect`"});
-  CHECK(ErrorsOf("test \"t\" { expect R }") == std::vector<std::string>{"1:6: test `t` names no facts"});
+  CHECK(ErrorsOf("test \"t\" { expect R }") ==
+        std::vector<std::string>{"1:6: test `t` names no facts"});
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   size_t waived = 0;
-  for (const capops::eval::Violation& v : all.findings.violations) waived += v.suppression.has_value();
+  for (const capops::eval::Violation& v : all.findings.violations)
+    waived += v.suppression.has_value();
   std::cout << all.findings.violations.size() << " findings, " << waived << " waived, in "
             << all.plan_files.size() << " plan files\n";
 
@@ -30,7 +31,8 @@ int main(int argc, char** argv) {
   options.write_baseline = argv[2];
   capops::lint::LintSession again(options);
   const capops::lint::Report& news = again.Run();
-  std::cout << news.findings.violations.size() << " new, " << news.findings.baselined << " baselined\n";
+  std::cout << news.findings.violations.size() << " new, " << news.findings.baselined
+            << " baselined\n";
   capops::report::WriteLintReport(news, capops::report::Format::kShort, {}, std::cout);
   return news.status == capops::lint::Status::kFindings ? 1 : 0;
 }

@@ -17,13 +17,16 @@ std::string ReadSourceFile(const std::string& relative_path) {
   return text.str();
 }
 
-void AddStdlib(Engine* engine) { AddPolicyDir("stdlib", engine); }
+void AddStdlib(Engine* engine) {
+  AddPolicyDir("stdlib", engine);
+}
 
 void AddPolicyDir(const std::string& relative_dir, Engine* engine) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(fs::path(CAPOPS_SOURCE_DIR) / relative_dir)) {
-    if (entry.path().extension() == ".cpl") files.push_back(relative_dir + "/" + entry.path().filename().string());
+    if (entry.path().extension() == ".cpl")
+      files.push_back(relative_dir + "/" + entry.path().filename().string());
   }
   std::sort(files.begin(), files.end());
   for (const std::string& f : files) engine->AddPolicy(f, ReadSourceFile(f));
@@ -34,7 +37,8 @@ std::unique_ptr<Compiled> CompilePolicy(const std::string& cpl, bool typed) {
   if (typed) {
     AddStdlib(&c->engine);
   } else {
-    c->engine.AddPolicy("stdlib/capops.cpl", ReadSourceFile("stdlib/capops.cpl"));  // enums, no schema
+    c->engine.AddPolicy("stdlib/capops.cpl",
+                        ReadSourceFile("stdlib/capops.cpl"));  // enums, no schema
   }
   c->engine.AddPolicy("test.cpl", cpl);
   c->ok = c->engine.Compile(&c->diagnostics);
@@ -49,7 +53,8 @@ eval::LintReport LintText(Compiled& compiled, const std::string& plan, const std
 std::vector<std::string> Lines(const Diagnostics& diagnostics) {
   std::vector<std::string> out;
   for (const Diagnostic& d : diagnostics.items()) {
-    out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " + d.message);
+    out.push_back(std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + ": " +
+                  d.message);
   }
   return out;
 }
@@ -69,7 +74,8 @@ std::vector<std::string> Findings(const eval::LintReport& report) {
     out.push_back(s);
   }
   for (const Diagnostic& d : report.errors.items()) {
-    out.push_back("error " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " + d.message);
+    out.push_back("error " + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column) + " " +
+                  d.message);
   }
   return out;
 }

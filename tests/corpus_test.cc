@@ -10,6 +10,7 @@
 
 #include "tests/support/fixture.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops {
 namespace {
@@ -47,22 +48,21 @@ TEST_CASE("the planner changes no finding of the pack over generated corpora", "
   }
 }
 
-// A corpus of several plan files, written to a fresh directory.
-fs::path WriteSmallCorpus() {
+// A corpus of several plan files, written to `dir`.
+void WriteSmallCorpus(const fs::path& dir) {
   bench::CorpusOptions o;
   o.allocations = 600;
   o.pools = 30;
   o.plans = 3;
   o.fault_scale = 3;
-  fs::path dir = fs::temp_directory_path() / ("capops-corpus-" + std::to_string(getpid()));
-  fs::remove_all(dir);
   std::string error;
   REQUIRE(bench::WriteCorpus(bench::GenerateCorpus(o), dir, &error));
-  return dir;
 }
 
 TEST_CASE("reports are byte-identical with one thread and with two", "[cli][corpus]") {
-  fs::path dir = WriteSmallCorpus();
+  testing::TempDir tmp("capops-corpus");
+  const fs::path& dir = tmp.dir();
+  WriteSmallCorpus(dir);
   for (const char* format : {"text", "json", "sarif"}) {
     INFO(format);
     auto run = [&](const char* jobs) {
@@ -75,7 +75,6 @@ TEST_CASE("reports are byte-identical with one thread and with two", "[cli][corp
     CHECK(one.out == two.out);
     CHECK(one.err == two.err);
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -13,13 +13,14 @@
 #include <sstream>
 
 #include "tests/support/fixture.h"
+#include "tests/support/paths.h"
 
 namespace capops {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kPack = fs::path(CAPOPS_SOURCE_DIR) / "policies" / "capops-ai";
+const fs::path kPack = fs::path(capops::testing::SourceDir()) / "policies" / "capops-ai";
 
 std::unique_ptr<testing::Compiled> CompilePack() {
   auto c = std::make_unique<testing::Compiled>();
@@ -30,8 +31,9 @@ std::unique_ptr<testing::Compiled> CompilePack() {
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& f : files) {
-    c->engine.AddPolicy(f.filename().string(),
-                        testing::ReadSourceFile(fs::relative(f, CAPOPS_SOURCE_DIR).string()));
+    c->engine.AddPolicy(
+        f.filename().string(),
+        testing::ReadSourceFile(fs::relative(f, capops::testing::SourceDir()).string()));
   }
   c->ok = c->engine.Compile(&c->diagnostics);
   return c;
@@ -57,7 +59,8 @@ std::vector<std::string> PlacesOf(const eval::LintReport& report, const std::str
 // The places listed in a fixture's `fires.at`: one `line:col` a line, `#` comments.
 std::vector<std::string> ExpectedPlaces(const fs::path& file) {
   std::vector<std::string> places;
-  std::istringstream in(testing::ReadSourceFile(fs::relative(file, CAPOPS_SOURCE_DIR).string()));
+  std::istringstream in(
+      testing::ReadSourceFile(fs::relative(file, capops::testing::SourceDir()).string()));
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line[0] != '#') places.push_back(line);
   }
@@ -81,8 +84,8 @@ TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the ot
     CHECK(rules.count(rule) == 1);
     for (const char* name : {"fires.yaml", "quiet.yaml"}) {
       INFO(name);
-      std::string text =
-          testing::ReadSourceFile(fs::relative(entry.path() / name, CAPOPS_SOURCE_DIR).string());
+      std::string text = testing::ReadSourceFile(
+          fs::relative(entry.path() / name, capops::testing::SourceDir()).string());
       eval::LintReport r = pack->engine.Lint({{name, text}}, {});
       CHECK(testing::Lines(r.errors).empty());
       if (std::string(name) == "fires.yaml") {
@@ -106,7 +109,7 @@ TEST_CASE("the planner changes no finding of the pack on its fixtures", "[polici
     if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path().string());
     std::string text =
-        testing::ReadSourceFile(fs::relative(entry.path(), CAPOPS_SOURCE_DIR).string());
+        testing::ReadSourceFile(fs::relative(entry.path(), capops::testing::SourceDir()).string());
     pack->engine.options().optimize = true;
     std::vector<std::string> planned = testing::Findings(pack->engine.Lint({{"f.yaml", text}}, {}));
     pack->engine.options().optimize = false;
@@ -133,7 +136,8 @@ std::set<std::string> ExpectedRules(const fs::path& file) {
 TEST_CASE("each example variant fires exactly the rules its README lists", "[policies]") {
   auto pack = CompilePack();
   REQUIRE(pack->ok);
-  const fs::path examples = fs::path(CAPOPS_SOURCE_DIR) / "examples" / "visual-inspection";
+  const fs::path examples =
+      fs::path(capops::testing::SourceDir()) / "examples" / "visual-inspection";
   std::vector<fs::path> variants = {examples};
   for (const auto& entry : fs::directory_iterator(examples)) {
     if (entry.is_directory()) variants.push_back(entry.path());
@@ -141,10 +145,11 @@ TEST_CASE("each example variant fires exactly the rules its README lists", "[pol
   std::sort(variants.begin(), variants.end());
   REQUIRE(variants.size() >= 4);
   for (const fs::path& dir : variants) {
-    INFO("variant " << fs::relative(dir, CAPOPS_SOURCE_DIR).string());
+    INFO("variant " << fs::relative(dir, capops::testing::SourceDir()).string());
     REQUIRE(fs::exists(dir / "expected-rules.txt"));
     auto read = [&](const char* name) {
-      return testing::ReadSourceFile(fs::relative(dir / name, CAPOPS_SOURCE_DIR).string());
+      return testing::ReadSourceFile(
+          fs::relative(dir / name, capops::testing::SourceDir()).string());
     };
     eval::LintReport r = pack->engine.Lint({{"plan.yaml", read("plan.yaml")}},
                                            {{"inventory.yaml", read("inventory.yaml")}});

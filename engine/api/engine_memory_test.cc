@@ -12,6 +12,7 @@
 
 #include "engine/api/engine.h"
 #include "tests/support/fixture.h"
+#include "tests/support/paths.h"
 #include "tests/support/temp_file.h"
 
 namespace capops {
@@ -28,7 +29,7 @@ constexpr int kEngines = 1000;
 #endif
 
 std::string Slurp(const std::string& relative) {
-  std::ifstream in(std::string(CAPOPS_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::ifstream in(capops::testing::SourceDir() + "/" + relative, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

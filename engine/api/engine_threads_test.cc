@@ -13,12 +13,13 @@
 
 #include "engine/api/engine.h"
 #include "tests/support/fixture.h"
+#include "tests/support/paths.h"
 
 namespace capops {
 namespace {
 
 std::string Slurp(const std::string& relative) {
-  std::ifstream in(std::string(CAPOPS_SOURCE_DIR) + "/" + relative, std::ios::binary);
+  std::ifstream in(capops::testing::SourceDir() + "/" + relative, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

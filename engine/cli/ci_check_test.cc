@@ -17,6 +17,7 @@
 #include "engine/lint/plan_set.h"
 #include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/scratch_dir.h"
 
@@ -25,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kExample = fs::path(CAPOPS_SOURCE_DIR) / "examples/visual-inspection";
+const fs::path kExample = fs::path(capops::testing::SourceDir()) / "examples/visual-inspection";
 
 using RunResult = testing::CliResult;
 // capops-lint in-process from the source tree, like a user would run it.
@@ -467,8 +468,8 @@ RunResult Check(CheckOptions options, size_t release_text_bytes) {
 TEST_CASE("a report is the same, byte for byte, with fact texts released or kept", "[cli]") {
   Scratch s;
   CheckOptions options;
-  options.session.config =
-      (fs::path(CAPOPS_SOURCE_DIR) / "examples/ci/.capops.yaml").string();  // with a waiver
+  options.session.config = (fs::path(capops::testing::SourceDir()) / "examples/ci/.capops.yaml")
+                               .string();  // with a waiver
   options.session.trace = true;
   using report::Format;
   for (Format format : {Format::kText, Format::kJson, Format::kSarif, Format::kGithub}) {

@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 
 namespace capops::cli {
@@ -15,7 +16,7 @@ using RunResult = testing::CliResult;
 // capops-lint in-process from the source tree, like a user would run it.
 constexpr auto& Lint = testing::RunCli;
 
-const std::string kExample = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/";
+const std::string kExample = capops::testing::SourceDir() + "/examples/visual-inspection/";
 
 TEST_CASE("the example plan breaks the three rules and exits 1", "[cli]") {
   RunResult r = Lint({kExample + "plan.yaml"});
@@ -109,17 +110,16 @@ TEST_CASE("check-rules compiles the pack without facts", "[cli]") {
   CHECK(ok.out.find("CAP-ALC-001  error  replacement_not_free  O(|plan.allocations|)") !=
         std::string::npos);
   CHECK(ok.out.find(" rules, ") != std::string::npos);
-  RunResult bad = Lint({"check-rules", std::string(CAPOPS_SOURCE_DIR) +
-                                           "/tests/golden/policy-syntax-error/bad.cpl"});
+  RunResult bad = Lint(
+      {"check-rules", capops::testing::SourceDir() + "/tests/golden/policy-syntax-error/bad.cpl"});
   CHECK(bad.exit_code == kExitUsage);
   CHECK(bad.err.find("error[syntax]: unexpected `&&`\n --> ") != std::string::npos);
   CHECK(bad.err.find("bad.cpl:6:18\n") != std::string::npos);
 }
 
 TEST_CASE("a plan that breaks the schema exits 1 and is not evaluated", "[cli]") {
-  RunResult r =
-      Lint({"--inventory", kExample + "inventory.yaml",
-            std::string(CAPOPS_SOURCE_DIR) + "/tests/golden/dangling-reference/plan.yaml"});
+  RunResult r = Lint({"--inventory", kExample + "inventory.yaml",
+                      capops::testing::SourceDir() + "/tests/golden/dangling-reference/plan.yaml"});
   CHECK(r.exit_code == kExitFindings);
   CHECK(r.out.find("error[schema]: no `Pool` with id `serve-eu-spar`") != std::string::npos);
   CHECK(r.out.find("did you mean `serve-eu-spare`?") != std::string::npos);
@@ -193,16 +193,16 @@ TEST_CASE(
 
 TEST_CASE("a CAPOPS_DATA_DIR without a pack is an error, never a fallback", "[cli][hostile]") {
   struct Env {
-    Env() { setenv("CAPOPS_DATA_DIR", CAPOPS_SOURCE_DIR "/examples", 1); }
+    Env() { setenv("CAPOPS_DATA_DIR", (capops::testing::SourceDir() + "/examples").c_str(), 1); }
     ~Env() { unsetenv("CAPOPS_DATA_DIR"); }
   } env;
-  std::string plan = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/plan.yaml";
+  std::string plan = capops::testing::SourceDir() + "/examples/visual-inspection/plan.yaml";
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{plan}, {"--version"}, {"rules"}, {"check-rules"}, {"test"}}) {
     RunResult r = Lint(args);
     INFO(args[0]);
     CHECK(r.exit_code == kExitUsage);
-    CHECK(r.err.find("CAPOPS_DATA_DIR is `" CAPOPS_SOURCE_DIR
+    CHECK(r.err.find("CAPOPS_DATA_DIR is `" + capops::testing::SourceDir() +
                      "/examples`, which holds no `stdlib/` and `policies/`") != std::string::npos);
   }
 }

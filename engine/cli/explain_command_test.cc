@@ -4,11 +4,10 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "engine/cli/driver.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::cli {
 namespace {
@@ -30,11 +29,10 @@ rule big {
 }
 
 TEST_CASE("explain: a rule name used in two packages is ambiguous", "[cli]") {
-  std::random_device rd;
-  fs::path dir = fs::temp_directory_path() / ("capops-explain-test-" + std::to_string(rd()));
-  fs::create_directories(dir);
-  std::ofstream(dir / "one.cpl") << Rule("team.one", "ONE-001");
-  std::ofstream(dir / "two.cpl") << Rule("team.two", "TWO-001");
+  testing::TempDir tmp("capops-explain-test");
+  const fs::path& dir = tmp.dir();
+  tmp.Write("one.cpl", Rule("team.one", "ONE-001"));
+  tmp.Write("two.cpl", Rule("team.two", "TWO-001"));
 
   testing::CliResult r = testing::RunCli({"explain", "big", "--policy", dir.string()});
   CHECK(r.exit_code == kExitUsage);
@@ -50,9 +48,6 @@ TEST_CASE("explain: a rule name used in two packages is ambiguous", "[cli]") {
   r = testing::RunCli({"explain", "big", "--policy", (dir / "one.cpl").string()});
   CHECK(r.exit_code == kExitClean);
   CHECK(Has(r.out, "ONE-001  big  (error)"));
-
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "engine/cli/driver.h"
 #include "engine/lint/output_file.h"
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/scratch_dir.h"
 
@@ -29,7 +30,7 @@ bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-const std::string kClean = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/clean/";
+const std::string kClean = capops::testing::SourceDir() + "/examples/visual-inspection/clean/";
 
 // The clean example's plan text with its `kind:` line written another way.
 std::string Respelt(const std::string& plan, const std::string& kind_line) {

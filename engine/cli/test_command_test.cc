@@ -15,25 +15,23 @@
 #include "engine/cli/driver.h"
 #include "engine/cli/rules_command.h"
 #include "tests/support/fixture.h"
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kPack = fs::path(CAPOPS_SOURCE_DIR) / "policies" / "capops-ai";
+const fs::path kPack = fs::path(capops::testing::SourceDir()) / "policies" / "capops-ai";
 
 // A scratch directory holding the given files, removed at the end.
-struct TempPack {
-  fs::path dir;
-  explicit TempPack(const std::vector<std::pair<std::string, std::string>>& files) {
-    dir = fs::temp_directory_path() / ("capops-test-" + std::to_string(::getpid()) + "-" +
-                                       std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(dir);
-    for (const auto& [name, text] : files) std::ofstream(dir / name) << text;
+struct TempPack : testing::TempDir {
+  explicit TempPack(const std::vector<std::pair<std::string, std::string>>& files)
+      : TempDir("capops-pack") {
+    for (const auto& [name, text] : files) Write(name, text);
   }
-  ~TempPack() { fs::remove_all(dir); }
 };
 
 TEST_CASE("the shipped pack passes its CPL tests with full rule coverage", "[cli][test]") {
@@ -104,7 +102,7 @@ test "fails" {
 }
 )"}});
   TestOptions options;
-  options.policies = {pack.dir.string()};
+  options.policies = {pack.dir().string()};
   options.coverage = true;
   std::ostringstream out, err;
   CHECK(RunTest(options, out, err) == kExitFindings);
@@ -126,7 +124,8 @@ test "fails" {
   CHECK(text.find("2 tests: 1 passed, 1 failed") != std::string::npos);
 
   options.min_coverage = 60;
-  options.policies = {(pack.dir / "rules.cpl").string(), (pack.dir / "rules_test.cpl").string()};
+  options.policies = {(pack.dir() / "rules.cpl").string(),
+                      (pack.dir() / "rules_test.cpl").string()};
   std::ostringstream json_out;
   options.format = report::Format::kJson;
   CHECK(RunTest(options, json_out, err) == kExitFindings);
@@ -137,7 +136,7 @@ TEST_CASE("tests and rules keep to their own files", "[cli][test]") {
   TempPack pack({{"rules.cpl", std::string(kRule) + "test \"x\" { facts \"f.yaml\" }\n"},
                  {"more_test.cpl", "param p: int = 1\n"}});
   TestOptions options;
-  options.policies = {pack.dir.string()};
+  options.policies = {pack.dir().string()};
   std::ostringstream out, err;
   CHECK(RunTest(options, out, err) == kExitUsage);
   CHECK(err.str().find("test `x` is in a policy file") != std::string::npos);
@@ -150,7 +149,7 @@ std::string DigestOf(const std::string& rule_text, bool with_tests = false) {
     files.emplace_back("rules_test.cpl", "test \"t\" { facts \"f.yaml\" expect T-001 }\n");
   TempPack pack(files);
   RulesOptions options;
-  options.policies = {pack.dir.string()};
+  options.policies = {pack.dir().string()};
   options.digest = true;
   std::ostringstream out, err;
   REQUIRE(RunRules(options, out, err) == kExitClean);
@@ -193,11 +192,11 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
   TempPack out_dir({});
   DocOptions options;
   options.policies = {kPack.string()};
-  options.out_dir = (out_dir.dir / "site").string();
+  options.out_dir = (out_dir.dir() / "site").string();
   std::ostringstream out, err;
   REQUIRE(RunDoc(options, out, err) == kExitClean);
   auto read = [&](const char* name) {
-    std::ifstream in(out_dir.dir / "site" / name);
+    std::ifstream in(out_dir.dir() / "site" / name);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   };
   std::string html = read("index.html"), md = read("rules.md"), schema = read("schema.html"),
@@ -216,8 +215,8 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
   }
   // No path of this machine: not the source tree, not the output directory.
   for (const std::string* page : {&html, &md, &schema, &schema_md}) {
-    CHECK(page->find(CAPOPS_SOURCE_DIR) == std::string::npos);
-    CHECK(page->find(out_dir.dir.string()) == std::string::npos);
+    CHECK(page->find(capops::testing::SourceDir()) == std::string::npos);
+    CHECK(page->find(out_dir.dir().string()) == std::string::npos);
   }
   CHECK(html.find("<code>capops-ai/allocation.cpl:") != std::string::npos);
   CHECK(html.find("<code>examples/visual-inspection/clean/plan.yaml</code>") != std::string::npos);
@@ -299,11 +298,11 @@ rule reads_through_a_function {
 }
 )"}});
   DocOptions options;
-  options.policies = {pack.dir.string()};
-  options.out_dir = (pack.dir / "site").string();
+  options.policies = {pack.dir().string()};
+  options.out_dir = (pack.dir() / "site").string();
   std::ostringstream out, err;
   REQUIRE(RunDoc(options, out, err) == kExitClean);
-  std::ifstream in(pack.dir / "site" / "rules.md");
+  std::ifstream in(pack.dir() / "site" / "rules.md");
   std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   INFO(md.substr(0, 2000));
   CHECK(
@@ -340,7 +339,7 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
         nlohmann::json::array());
 
   TempPack tmp({});
-  std::string policy = (tmp.dir / "policy.cpl").string();
+  std::string policy = (tmp.dir() / "policy.cpl").string();
   std::ofstream(policy) << "package t\n/// a record\nrecord Extra {\n  name: string\n}\n";
   auto slurp = [](const std::string& path) {
     std::ifstream in(path);
@@ -349,7 +348,7 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   std::string before = slurp(policy);
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"schema", "-o", policy, policy},
-        {"schema", "-o", tmp.dir.string()},
+        {"schema", "-o", tmp.dir().string()},
         {"schema", "--format", "yaml"}}) {
     testing::CliResult refused = testing::RunCli(args);
     INFO(refused.err);
@@ -366,7 +365,7 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
 TEST_CASE("init: an annotated plan that gives only the finding it says, never over a file",
           "[cli][init]") {
   TempPack tmp({});
-  fs::path dir = tmp.dir / "new";
+  fs::path dir = tmp.dir() / "new";
   testing::CliResult init = testing::RunCli({"init", dir.string()});
   INFO(init.err);
   REQUIRE(init.exit_code == kExitClean);
@@ -406,16 +405,16 @@ TEST_CASE("init: an annotated plan that gives only the finding it says, never ov
   CHECK(again.exit_code == kExitUsage);
   CHECK(again.err.find("refusing to overwrite") != std::string::npos);
   CHECK(slurp(dir / "plan.yaml") == finished);
-  fs::create_directories(tmp.dir / "one");
-  std::ofstream(tmp.dir / "one" / "capops.schema.json") << "{}";
-  CHECK(testing::RunCli({"init", (tmp.dir / "one").string()}).exit_code == kExitUsage);
-  CHECK_FALSE(fs::exists(tmp.dir / "one" / "plan.yaml"));
-  fs::create_directories(tmp.dir / "link");
-  fs::create_symlink(tmp.dir / "nowhere.yaml", tmp.dir / "link" / "inventory.yaml");
-  CHECK(testing::RunCli({"init", (tmp.dir / "link").string()}).exit_code == kExitUsage);
-  CHECK_FALSE(fs::exists(tmp.dir / "nowhere.yaml"));
-  std::ofstream(tmp.dir / "file") << "x";
-  testing::CliResult in_file = testing::RunCli({"init", (tmp.dir / "file").string()});
+  fs::create_directories(tmp.dir() / "one");
+  std::ofstream(tmp.dir() / "one" / "capops.schema.json") << "{}";
+  CHECK(testing::RunCli({"init", (tmp.dir() / "one").string()}).exit_code == kExitUsage);
+  CHECK_FALSE(fs::exists(tmp.dir() / "one" / "plan.yaml"));
+  fs::create_directories(tmp.dir() / "link");
+  fs::create_symlink(tmp.dir() / "nowhere.yaml", tmp.dir() / "link" / "inventory.yaml");
+  CHECK(testing::RunCli({"init", (tmp.dir() / "link").string()}).exit_code == kExitUsage);
+  CHECK_FALSE(fs::exists(tmp.dir() / "nowhere.yaml"));
+  std::ofstream(tmp.dir() / "file") << "x";
+  testing::CliResult in_file = testing::RunCli({"init", (tmp.dir() / "file").string()});
   CHECK(in_file.exit_code == kExitUsage);
   CHECK_FALSE(in_file.err.empty());
 }

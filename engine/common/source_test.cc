@@ -88,7 +88,7 @@ TEST_CASE("only a file with a stamp of its whole text is released", "[common]") 
   CHECK_FALSE(cut.ReleaseText());
   CHECK(cut.text() == kText.substr(0, 10));
 
-  TempFile::Write(file.path(), kText + "\n# later\n");  // changed before the release
+  capops::testing::WriteFile(file.path(), kText + "\n# later\n");  // changed before the release
   SourceFile outdated(file.path(), kText, stamp);
   CHECK_FALSE(outdated.ReleaseText());
   CHECK(outdated.Line(2) == "kind: CapacityPlan");
@@ -105,7 +105,7 @@ TEST_CASE("a released file changed on disk gives no lines, not other text", "[co
   }
   SECTION("rewritten with other text of the same size") {
     std::string other(kText.size(), 'x');
-    TempFile::Write(file.path() + ".new", other);
+    capops::testing::WriteFile(file.path() + ".new", other);
     fs::rename(file.path() + ".new", file.path());  // another inode
   }
   SECTION("removed") {

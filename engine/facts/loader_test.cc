@@ -664,8 +664,8 @@ TEST_CASE("a file changed on disk before it is parsed is parsed from memory and 
   testing::TempFile file(text);
   SourceManager sources;
   FileId id = sources.Add(file.path(), text, file.Stamp());
-  testing::TempFile::Write(file.path(),
-                           std::string(kPlanHeader) + "metadata: {name: other}\n# longer\n");
+  capops::testing::WriteFile(file.path(),
+                             std::string(kPlanHeader) + "metadata: {name: other}\n# longer\n");
   LoadResult r = LoadYamlReleasing(&sources, id, {}, 0);
   CHECK(r.diagnostics.empty());
   REQUIRE(r.documents.size() == 1);

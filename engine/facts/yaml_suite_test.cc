@@ -19,6 +19,7 @@
 
 #include "engine/facts/loader.h"
 #include "engine/facts/scalar.h"
+#include "tests/support/paths.h"
 
 namespace capops::facts {
 namespace {
@@ -26,7 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kSuite = fs::path(CAPOPS_SOURCE_DIR) / "tests/yaml-test-suite";
+const fs::path kSuite = fs::path(capops::testing::SourceDir()) / "tests/yaml-test-suite";
 
 // The counts of the copy in tests/yaml-test-suite/: a case lost in a copy
 // must fail here rather than shrink the suite unnoticed.

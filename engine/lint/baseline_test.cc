@@ -6,12 +6,11 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "engine/cli/driver.h"
 #include "tests/support/fixture.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::lint {
 namespace {
@@ -30,30 +29,13 @@ size_t Count(const std::string& text, const std::string& part) {
 
 // A scratch directory with the rules-diff golden plan (allocations `a-one`
 // to `a-four` of 1 to 4 GPUs, on lines 8 to 11) and its inventory.
-class Scratch {
+class Scratch : public testing::TempDir {
  public:
-  Scratch() {
-    std::random_device rd;
-    dir_ = fs::temp_directory_path() / ("capops-baseline-test-" + std::to_string(rd()));
-    fs::create_directories(dir_);
+  Scratch() : TempDir("capops-baseline-test") {
     Write("plan.yaml", testing::ReadSourceFile("tests/golden/rules-diff/plans/plan.yaml"));
     Write("inventory.yaml",
           testing::ReadSourceFile("tests/golden/rules-diff/plans/inventory.yaml"));
   }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string Write(const std::string& name, const std::string& text) const {
-    fs::create_directories((dir_ / name).parent_path());
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return Path(name);
-  }
-  std::string Read(const std::string& name) const {
-    std::ifstream in(dir_ / name, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
 
   // capops-lint over plan.yaml with the given rules and extra arguments.
   testing::CliResult Lint(const std::string& rules, std::vector<std::string> args) const {
@@ -64,9 +46,6 @@ class Scratch {
     all.push_back(Path("plan.yaml"));
     return testing::RunCli(all);
   }
-
- private:
-  fs::path dir_;
 };
 
 // One rule, two statements at the same fact: the first fires from `cap`

@@ -7,18 +7,19 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "engine/cli/driver.h"
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::lint {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kExamples = fs::path(CAPOPS_SOURCE_DIR) / "examples/visual-inspection";
+const fs::path kExamples = fs::path(capops::testing::SourceDir()) / "examples/visual-inspection";
 
 using Outcome = testing::CliResult;
 
@@ -46,18 +47,12 @@ void Spit(const fs::path& p, const std::string& text) {
 class Corpus {
  public:
   Corpus() {
-    std::random_device rd;
-    root_ = fs::temp_directory_path() / ("capops-cache-test-" + std::to_string(rd()));
     Copy("inventory.yaml", "solo/inventory.yaml");
     Copy("plan.yaml", "solo/plan.yaml");
     Copy("late-start/plan.yaml", "solo/late.yaml");
     Copy("quota-and-catalog/inventory.yaml", "shared/inventory.yaml");
     Copy("quota-and-catalog/plan.yaml", "shared/plan.yaml");
     Copy("quota-and-catalog/plan.yaml", "shared/copy.yaml");
-  }
-  ~Corpus() {
-    std::error_code ec;
-    fs::remove_all(root_, ec);
   }
   void Copy(const std::string& from, const std::string& to) const {
     Spit(root_ / to, Slurp(kExamples / from));
@@ -96,7 +91,8 @@ class Corpus {
                                    : err.substr(at + 3, err.find('\n', at) - at - 3);
   }
 
-  fs::path root_;
+  testing::TempDir tmp_{"capops-cache-test"};
+  const fs::path& root_ = tmp_.dir();
 };
 
 // With `bad` in the entry file of `solo/plan.yaml`, the entry is ignored,
@@ -205,7 +201,7 @@ TEST_CASE("cache: a change to anything findings depend on is a miss", "[cli][cac
     CHECK(Contains(c.Cached(args).err, "0 hits, 4 misses, "));
     CHECK(c.Cached(args).out == c.Fresh(args).out);
   }
-  fs::copy(fs::path(CAPOPS_SOURCE_DIR) / "policies/capops-ai", c / "pack",
+  fs::copy(fs::path(capops::testing::SourceDir()) / "policies/capops-ai", c / "pack",
            fs::copy_options::recursive);
   std::vector<std::string> pack = {"--policy", (c / "pack").string()};
   CHECK(c.Cached(pack).err == "0 hits, 4 misses, 5 stored");

@@ -9,7 +9,6 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -17,6 +16,7 @@
 #include "engine/cli/rules_diff_command.h"
 #include "tests/support/fixture.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::lint {
 namespace {
@@ -26,23 +26,13 @@ namespace fs = std::filesystem;
 // A scratch directory (removed at the end) with an old and a new pack, and
 // the golden case's plan beside its inventory: allocations `a-one` to
 // `a-four` of 1 to 4 GPUs on lines 8 to 11.
-struct Packs {
-  fs::path dir;
-  explicit Packs(const std::string& name) {
-    dir = fs::temp_directory_path() /
-          ("capops-rules-diff-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir / "old");
-    fs::create_directories(dir / "new");
+struct Packs : testing::TempDir {
+  explicit Packs(const std::string& name) : TempDir("capops-rules-diff-" + name) {
+    fs::create_directories(dir() / "old");
+    fs::create_directories(dir() / "new");
     Write("plans/plan.yaml", Plan());
     Write("plans/inventory.yaml", Inventory());
   }
-  ~Packs() { fs::remove_all(dir); }
-  void Write(const std::string& name, const std::string& text) const {
-    fs::create_directories((dir / name).parent_path());
-    std::ofstream(dir / name) << text;
-  }
-  std::string Path(const std::string& name) const { return (dir / name).string(); }
 
   static std::string Plan() {
     return testing::ReadSourceFile("tests/golden/rules-diff/plans/plan.yaml");
@@ -378,7 +368,7 @@ bool Shell(const fs::path& dir, const std::string& command) {
 
 TEST_CASE("the old version may be a git revision of the new one", "[cli][rules-diff]") {
   Packs packs("git");
-  if (!Shell(packs.dir, "git --version")) {
+  if (!Shell(packs.dir(), "git --version")) {
     WARN("git is not installed; skipped");
     return;
   }
@@ -387,7 +377,7 @@ TEST_CASE("the old version may be a git revision of the new one", "[cli][rules-d
   packs.Write(
       "new/rules_test.cpl",
       "test \"t\" { facts \"../plans/plan.yaml\" inventory \"../plans/inventory.yaml\" }\n");
-  REQUIRE(Shell(packs.dir,
+  REQUIRE(Shell(packs.dir(),
                 "git init -q . && git add new plans && git -c user.name=t -c user.email=t@t "
                 "-c commit.gpgsign=false commit -q -m old"));
   packs.Write("new/rules.cpl", Pack("where a.gpus > 2"));

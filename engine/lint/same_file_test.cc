@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <random>
+
+#include "tests/support/temp_dir.h"
 
 namespace capops::lint {
 namespace {
@@ -17,22 +17,15 @@ namespace fs = std::filesystem;
 
 using Strings = std::vector<std::string>;
 
-struct Dir {
-  fs::path dir;
-  Dir() {
-    std::random_device rd;
-    dir = fs::temp_directory_path() / ("capops-same-file-" + std::to_string(rd()));
-    fs::create_directories(dir / "sub");
-    std::ofstream(dir / "inv.yaml") << "kind: Inventory\n";
-    std::ofstream(dir / "copy.yaml") << "kind: Inventory\n";  // same text, another file
-    fs::create_symlink(dir / "inv.yaml", dir / "link.yaml");
-    fs::create_hard_link(dir / "inv.yaml", dir / "hard.yaml");
+struct Dir : testing::TempDir {
+  Dir() : TempDir("capops-same-file") {
+    fs::create_directories(dir() / "sub");
+    Write("inv.yaml", "kind: Inventory\n");
+    Write("copy.yaml", "kind: Inventory\n");  // same text, another file
+    fs::create_symlink(dir() / "inv.yaml", dir() / "link.yaml");
+    fs::create_hard_link(dir() / "inv.yaml", dir() / "hard.yaml");
   }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string P(const std::string& name) const { return (dir / name).string(); }
+  std::string P(const std::string& name) const { return Path(name); }
 };
 
 TEST_CASE("SameFile: one file under any spelling, a link included", "[cli]") {
@@ -72,7 +65,7 @@ TEST_CASE("DedupByIdentity keeps the first mention and lists the others", "[cli]
 
   // Relative spellings from the working directory.
   fs::path cwd = fs::current_path();
-  fs::current_path(d.dir);
+  fs::current_path(d.dir());
   Strings rel_dropped;
   Strings rel = DedupByIdentity({"inv.yaml", "./inv.yaml", "sub/../inv.yaml"}, &rel_dropped);
   fs::current_path(cwd);

@@ -21,7 +21,9 @@
 
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/server.h"
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::lsp {
 namespace {
@@ -29,7 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-const fs::path kSource = fs::path(CAPOPS_SOURCE_DIR);
+const fs::path kSource = fs::path(capops::testing::SourceDir());
 const fs::path kExample = kSource / "examples/visual-inspection";
 
 std::string ReadText(const fs::path& path) {
@@ -522,27 +524,9 @@ TEST_CASE(
   CHECK(none["result"].is_null());
 }
 
-// A fresh directory, removed with everything in it.
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "capops-lsp-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  void Write(const std::string& name, const std::string& text) const {
-    fs::create_directories((path / name).parent_path());
-    std::ofstream(path / name, std::ios::binary) << text;
-  }
-};
-
 TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rules, and its errors",
           "[lsp]") {
-  ScratchDir dir;
+  testing::TempDir dir("capops-lsp");
   std::string plan = ReadText(kExample / "plan.yaml"),
               inventory = ReadText(kExample / "inventory.yaml");
   dir.Write("plans/plan.yaml", plan);
@@ -550,8 +534,8 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   dir.Write(".capops.yaml",
             "inventories: [shared/inventory.yaml]\n"
             "rules:\n  disable: [CAP-ALC-001]\n  severity: {CAP-FIN-004: error}\n");
-  std::string plan_path = (dir.path / "plans/plan.yaml").string();
-  std::string inventory_path = (dir.path / "shared/inventory.yaml").string();
+  std::string plan_path = (dir.dir() / "plans/plan.yaml").string();
+  std::string inventory_path = (dir.dir() / "shared/inventory.yaml").string();
   std::string plan_uri = UriOfPath(plan_path), inventory_uri = UriOfPath(inventory_path);
 
   InProcess s;
@@ -588,7 +572,7 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   // A config with an error lints nothing and says why, at the top of the plan: never a quiet pass.
   dir.Write(".capops.yaml",
             "inventories: [shared/inventory.yaml]\nrules:\n  disable: [CAP-NOPE-999]\n");
-  fs::last_write_time(dir.path / ".capops.yaml",
+  fs::last_write_time(dir.dir() / ".capops.yaml",
                       fs::file_time_type::clock::now() + std::chrono::seconds(5));
   std::optional<Json> refused = Published(s.Send({Change(plan_uri, plan, 2)}), plan_uri);
   REQUIRE(refused);
@@ -596,13 +580,13 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   const Json& why = (*refused)["params"]["diagnostics"][0];
   CHECK(why["severity"] == 1);
   CHECK(why["message"].get<std::string>().find("not linted: the config " +
-                                               (dir.path / ".capops.yaml").string() + ":3:") == 0);
+                                               (dir.dir() / ".capops.yaml").string() + ":3:") == 0);
   CHECK(why["message"].get<std::string>().find("CAP-NOPE-999") != std::string::npos);
 }
 
 TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's waivers are judged",
           "[lsp]") {
-  ScratchDir dir;
+  testing::TempDir dir("capops-lsp");
   std::string plan = ReadText(kExample / "plan.yaml");
   dir.Write("plans/plan.yaml", plan);
   dir.Write("plans/inventory.yaml", ReadText(kExample / "inventory.yaml"));
@@ -616,7 +600,7 @@ TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's 
                 entry +  // stale: it does not fire
                 "  - rule: CAP-ALC-002\n    file: other/plan.yaml\n" +
                 entry);  // another plan's: not judged
-  std::string uri = UriOfPath((dir.path / "plans/plan.yaml").string());
+  std::string uri = UriOfPath((dir.dir() / "plans/plan.yaml").string());
   InProcess s;
   s.Initialize();
   std::optional<Json> published = Published(s.Send({Open(uri, plan)}), uri);
@@ -649,7 +633,7 @@ TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's 
 }
 
 TEST_CASE("LSP: a definition's range counts an id's characters in UTF-16 units", "[lsp]") {
-  ScratchDir dir;
+  testing::TempDir dir("capops-lsp");
   // `ü` is one unit, `𝔸` (past U+FFFF) two: `zürich-𝔸` is 9 units long.
   dir.Write("inventory.yaml",
             "apiVersion: capops.dev/v1\nkind: Inventory\npools:\n  - {id: zürich-𝔸, accelerator: "
@@ -657,7 +641,7 @@ TEST_CASE("LSP: a definition's range counts an id's characters in UTF-16 units",
             "gpus_per_host: 8, role: research}\n");
   std::string plan =
       "apiVersion: capops.dev/v1\nkind: CapacityPlan\nallocations:\n  - {id: a, pool: zürich-𝔸}\n";
-  std::string uri = UriOfPath((dir.path / "plan.yaml").string());
+  std::string uri = UriOfPath((dir.dir() / "plan.yaml").string());
   InProcess s;
   s.Initialize();
   s.Send({Open(uri, plan)});
@@ -671,16 +655,16 @@ TEST_CASE("LSP: a definition's range counts an id's characters in UTF-16 units",
 
 TEST_CASE("LSP: an inventory that is there but cannot be read is said, not taken for none",
           "[lsp]") {
-  ScratchDir dir;
+  testing::TempDir dir("capops-lsp");
   std::string plan = ReadText(kExample / "plan.yaml");
   dir.Write("fifo/plan.yaml", plan);
-  REQUIRE(mkfifo((dir.path / "fifo/inventory.yaml").c_str(), 0600) == 0);
+  REQUIRE(mkfifo((dir.dir() / "fifo/inventory.yaml").c_str(), 0600) == 0);
   dir.Write("named/plan.yaml", plan);
   dir.Write("named/.capops.yaml", "inventories: [missing.yaml]\n");
   InProcess s;
   s.Initialize();
   for (const char* name : {"fifo", "named"}) {
-    std::string uri = UriOfPath((dir.path / name / "plan.yaml").string());
+    std::string uri = UriOfPath((dir.dir() / name / "plan.yaml").string());
     std::optional<Json> published = Published(s.Send({Open(uri, plan)}), uri);
     REQUIRE(published);
     INFO(name << ": " << published->dump());
@@ -832,6 +816,7 @@ class LspProcess {
     int to_child[2], from_child[2];
     REQUIRE(pipe(to_child) == 0);
     REQUIRE(pipe(from_child) == 0);
+    const char* binary = capops::testing::LspBinary().c_str();
     pid_ = fork();
     REQUIRE(pid_ >= 0);
     if (pid_ == 0) {
@@ -839,7 +824,7 @@ class LspProcess {
       dup2(from_child[1], 1);
       close(to_child[1]);
       close(from_child[0]);
-      execl(CAPOPS_LSP_BINARY, CAPOPS_LSP_BINARY, "--stdio", static_cast<char*>(nullptr));
+      execl(binary, binary, "--stdio", static_cast<char*>(nullptr));
       _exit(127);
     }
     close(to_child[0]);

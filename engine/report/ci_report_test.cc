@@ -11,13 +11,14 @@
 #include <sstream>
 
 #include "engine/cli/driver.h"
+#include "tests/support/paths.h"
 #include "tests/support/scratch_dir.h"
 
 namespace capops::report {
 namespace {
 
-const std::string kPlan = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/plan.yaml";
-const std::string kCi = std::string(CAPOPS_SOURCE_DIR) + "/examples/ci/.capops.yaml";
+const std::string kPlan = capops::testing::SourceDir() + "/examples/visual-inspection/plan.yaml";
+const std::string kCi = capops::testing::SourceDir() + "/examples/ci/.capops.yaml";
 
 std::string Lint(std::vector<std::string> args) {
   args.insert(args.begin(), "capops-lint");
@@ -374,7 +375,7 @@ TEST_CASE("SARIF: --explain gives each result its clause trace as a code flow, a
 }
 
 TEST_CASE("SARIF: --source-root says what %SRCROOT% stands for", "[report][sarif]") {
-  const std::string examples = std::string(CAPOPS_SOURCE_DIR) + "/examples";
+  const std::string examples = capops::testing::SourceDir() + "/examples";
   nlohmann::json run = nlohmann::json::parse(Lint(
       {"--no-config", "--format", "sarif", "--source-root", examples + "/./", kPlan}))["runs"][0];
   CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + examples + "/");

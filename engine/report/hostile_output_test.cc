@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/temp_file.h"
 
@@ -23,7 +24,7 @@ using testing::CliResult;
 using testing::RunCli;
 using testing::TempFile;
 
-const std::string kExample = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/";
+const std::string kExample = capops::testing::SourceDir() + "/examples/visual-inspection/";
 const std::string kInventory = kExample + "inventory.yaml";
 
 std::string ReadAll(const fs::path& path) {
@@ -107,7 +108,7 @@ const std::string kHostileName =
 TEST_CASE("a hostile file name is shown, not obeyed, in every format", "[report][hostile]") {
   TempFile tmp("");
   std::string plan = (tmp.dir() / kHostileName).string();
-  TempFile::Write(plan, ReadAll(kExample + "plan.yaml"));
+  capops::testing::WriteFile(plan, ReadAll(kExample + "plan.yaml"));
   for (std::vector<std::string> format :
        {std::vector<std::string>{"text"}, {"text", "--explain"}, {"short"}, {"github"}}) {
     CliResult r = Lint(format[0], plan, {format.begin() + 1, format.end()});
@@ -145,7 +146,7 @@ TEST_CASE("file names that are not UTF-8 give reports that parse", "[report][hos
   TempFile tmp("");
   // Latin-1 é, an encoded surrogate, U+FFFF: none of them may reach XML or JSON.
   std::string plan = (tmp.dir() / "plan-caf\xe9-\xed\xa0\x80-\xef\xbf\xbf.yaml").string();
-  TempFile::Write(plan, ReadAll(kExample + "plan.yaml"));
+  capops::testing::WriteFile(plan, ReadAll(kExample + "plan.yaml"));
   CliResult junit = Lint("junit", plan);
   INFO(junit.out << junit.err);
   CHECK(junit.exit_code == 1);
@@ -257,7 +258,7 @@ TEST_CASE("rules --diff shows hostile file names and facts, not obeys them", "[r
   std::ofstream(tmp.dir() / "old" / "rules.cpl") << ReplaceAll(kRule, "a.gpus > 1", "a.gpus > 9");
   std::ofstream(tmp.dir() / "new" / "rules.cpl") << kRule;
   std::string plan = (tmp.dir() / (kHostileName + "\xe9")).string();
-  TempFile::Write(plan, kFacts);
+  capops::testing::WriteFile(plan, kFacts);
   std::vector<std::string> args = {"rules", "--diff", (tmp.dir() / "old").string(),
                                    (tmp.dir() / "new").string(), plan};
   for (const char* format : {"text", "markdown", "json"}) {

@@ -10,6 +10,7 @@
 #include "engine/common/units.h"
 #include "engine/report/capacity_chart.h"
 #include "tests/support/fixture.h"
+#include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/temp_file.h"
 
@@ -20,7 +21,7 @@ using report::PoolChart;
 using testing::RunCli;
 using testing::TempFile;
 
-const std::string kExamples = std::string(CAPOPS_SOURCE_DIR) + "/examples/visual-inspection/";
+const std::string kExamples = capops::testing::SourceDir() + "/examples/visual-inspection/";
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -141,7 +142,7 @@ TEST_CASE("the confirmed supply behind each pool is a step function of what its 
 // at the reservation, and each pool citing it shows it at its step.
 TEST_CASE("a supply record counted twice is marked on every pool that cites it", "[report][html]") {
   Linted linted(
-      "", std::string(CAPOPS_SOURCE_DIR) + "/policies/capops-ai/fixtures/CAP-SUP-006/fires.yaml");
+      "", capops::testing::SourceDir() + "/policies/capops-ai/fixtures/CAP-SUP-006/fires.yaml");
   const auto& violations = linted.report->findings.violations;
   std::vector<PoolChart> charts = linted.Charts();
   REQUIRE(charts.size() == 3);
@@ -266,7 +267,7 @@ TEST_CASE("the page has a card per finding and links marks and cards both ways",
 TEST_CASE("the HTML report is refused over one of its inputs", "[report][html]") {
   TempFile tmp("");
   std::string plan = (tmp.dir() / "plan.yaml").string();
-  TempFile::Write(plan, testing::ReadSourceFile("examples/visual-inspection/plan.yaml"));
+  capops::testing::WriteFile(plan, testing::ReadSourceFile("examples/visual-inspection/plan.yaml"));
   auto r = RunCli({"--no-config", "--format", "html", "--inventory", kExamples + "inventory.yaml",
                    "-o", plan, plan});
   CHECK(r.exit_code == 2);
@@ -297,8 +298,8 @@ allocations:
 )";
   TempFile tmp("");
   std::string plan_path = (tmp.dir() / "<script>alert(3)<img src=x>.yaml").string();
-  TempFile::Write(plan_path, plan);
-  TempFile::Write((tmp.dir() / "inventory.yaml").string(), inventory);
+  capops::testing::WriteFile(plan_path, plan);
+  capops::testing::WriteFile((tmp.dir() / "inventory.yaml").string(), inventory);
   auto r = RunCli({"--no-config", "--format", "html", plan_path});
   INFO(r.err);
   REQUIRE(r.exit_code == 1);

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/paths.h"
+
 namespace capops::syntax {
 namespace {
 
@@ -366,7 +368,8 @@ TEST_CASE("fmt is idempotent and keeps the AST and comments of every shipped CPL
           "[syntax][fmt]") {
   size_t files = 0;
   for (const char* dir : {"policies", "stdlib"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(fs::path(CAPOPS_SOURCE_DIR) / dir)) {
+    for (const auto& entry :
+         fs::recursive_directory_iterator(fs::path(capops::testing::SourceDir()) / dir)) {
       if (entry.path().extension() != ".cpl") continue;
       ++files;
       INFO(entry.path().string());

@@ -7,10 +7,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tests/support/paths.h"
+
 namespace capops::testing {
 
 std::string ReadSourceFile(const std::string& relative_path) {
-  std::ifstream in(std::string(CAPOPS_SOURCE_DIR) + "/" + relative_path, std::ios::binary);
+  std::ifstream in(capops::testing::SourceDir() + "/" + relative_path, std::ios::binary);
   if (!in) throw std::runtime_error("test fixture missing: " + relative_path);
   std::ostringstream text;
   text << in.rdbuf();
@@ -24,7 +26,8 @@ void AddStdlib(Engine* engine) {
 void AddPolicyDir(const std::string& relative_dir, Engine* engine) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(fs::path(CAPOPS_SOURCE_DIR) / relative_dir)) {
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(capops::testing::SourceDir()) / relative_dir)) {
     if (entry.path().extension() == ".cpl")
       files.push_back(relative_dir + "/" + entry.path().filename().string());
   }

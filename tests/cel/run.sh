@@ -6,11 +6,5 @@
 #   tests/cel/run.sh build/engine/capops-lint
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-if ! command -v npm >/dev/null; then
-  echo "cel: npm is needed (scripts/install-deps installs it)" >&2
-  exit 2
-fi
-if [[ ! -e "$here/node_modules/@bufbuild/cel-spec/package.json" ]]; then
-  (cd "$here" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
-fi
+"$here/../support/npm_ci.sh" "$here"
 exec node "$here/conformance.js" "$@"

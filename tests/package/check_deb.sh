@@ -10,28 +10,28 @@
 #   - dpkg accepts it for installation (--dry-run, as root);
 #   - the man page renders without a groff warning, and it and the
 #     completion name every option and subcommand `--help` lists.
-# Usage: check_deb.sh BUILD_DIR SOURCE_DIR. Exit 77 (skipped) without cpack or dpkg-deb.
+# Usage: [DEBS=DIR] check_deb.sh BUILD_DIR SOURCE_DIR: the packages in DEBS
+# (tests/package/build_debs.sh made them), else made here by cpack.
+# Exit 77 (skipped) without cpack or dpkg-deb.
 set -uo pipefail
 
 build=$1
 src=$2
-for tool in cpack dpkg-deb dpkg-shlibdeps; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "skipped: $tool is not installed (scripts/install-deps installs it)"
-    exit 77
-  fi
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../support/checks.sh"
+debs=${DEBS:-$tmp/out}
+if [[ -z ${DEBS:-} ]]; then
+  "$here/build_debs.sh" "$build" "$debs" >"$tmp/build_debs.log"
+  status=$?
+  ((status == 0)) || { cat "$tmp/build_debs.log"; exit $status; }
+fi
+for tool in dpkg-deb dpkg-shlibdeps; do
+  command -v "$tool" >/dev/null || { echo "skipped: $tool is not installed (scripts/install-deps installs it)"; exit 77; }
 done
-source "$(dirname "$0")/../support/checks.sh"
-
-(cd "$build" && cpack -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1) || {
-  cat "$tmp/cpack.log"
-  fail "cpack failed"
-  exit 1
-}
-deb=$(ls "$tmp"/out/capops_*.deb 2>/dev/null)
-[[ -n $deb && -s $deb ]] || { fail "cpack wrote no capops .deb: $(ls "$tmp/out")"; exit 1; }
-dev=$(ls "$tmp"/out/capops-dev_*.deb 2>/dev/null)
-[[ -n $dev && -s $dev ]] || { fail "cpack wrote no capops-dev .deb: $(ls "$tmp/out")"; exit 1; }
+deb=$(ls "$debs"/capops_*.deb 2>/dev/null)
+[[ -n $deb && -s $deb ]] || { fail "no capops .deb in $debs: $(ls "$debs")"; exit 1; }
+dev=$(ls "$debs"/capops-dev_*.deb 2>/dev/null)
+[[ -n $dev && -s $dev ]] || { fail "no capops-dev .deb in $debs: $(ls "$debs")"; exit 1; }
 
 version=$("$build/engine/capops-lint" --version | head -1 | grep -o '[0-9][0-9.]*' | head -1)
 field() { dpkg-deb --field "$deb" "$1"; }

@@ -6,7 +6,8 @@
 # must name the installed headers only, never the source tree.
 # With FROM=deb, the prefix is the capops and capops-dev packages (cpack -G
 # DEB) unpacked instead: the packaged engine, as `apt install capops-dev`
-# gives it (exit 77, skipped, without cpack or dpkg-deb).
+# gives it, from DEBS when set (tests/package/build_debs.sh made them), else
+# made here (exit 77, skipped, without cpack or dpkg-deb).
 # Usage: check_installed_engine.sh BUILD_DIR SOURCE_DIR CAPOPS_LINT CXX BUILD_TYPE CXX_FLAGS LINKER_FLAGS [LAUNCHER]
 set -uo pipefail
 
@@ -19,11 +20,15 @@ fail() {
 }
 
 if [[ ${FROM:-install} == deb ]]; then
-  for tool in cpack dpkg-deb; do
-    command -v "$tool" >/dev/null || { echo "skipped: $tool is not installed"; exit 77; }
-  done
-  (cd "$build" && cpack -G DEB -B "$tmp/debs" >"$tmp/cpack.log" 2>&1) || fail "cpack: $(cat "$tmp/cpack.log")"
-  for deb in "$tmp"/debs/capops_*.deb "$tmp"/debs/capops-dev_*.deb; do
+  command -v dpkg-deb >/dev/null || { echo "skipped: dpkg-deb is not installed"; exit 77; }
+  debs=${DEBS:-$tmp/debs}
+  if [[ -z ${DEBS:-} ]]; then
+    "$(dirname "$0")/build_debs.sh" "$build" "$debs" >"$tmp/cpack.log"
+    status=$?
+    ((status == 77)) && { cat "$tmp/cpack.log"; exit 77; }
+    ((status == 0)) || fail "cpack: $(cat "$tmp/cpack.log")"
+  fi
+  for deb in "$debs"/capops_*.deb "$debs"/capops-dev_*.deb; do
     [[ -s $deb ]] || fail "cpack wrote no $deb"
     dpkg-deb -x "$deb" "$tmp/root" || fail "dpkg-deb -x $deb"
   done

@@ -20,14 +20,8 @@ if (($# == 0)); then
   echo "usage: $0 [--no-warnings] FILE.sarif…" >&2
   exit 2
 fi
-if ! command -v npm >/dev/null; then
-  echo "sarif: npm is needed (scripts/install-deps installs it)" >&2
-  exit 2
-fi
+"$here/../support/npm_ci.sh" "$here"
 pkg="$here/node_modules/@microsoft/sarif-multitool-linux"
-if [[ ! -x "$here/node_modules/.bin/ajv" || ! -e "$pkg/Sarif.Multitool" ]]; then
-  (cd "$here" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
-fi
 # npm does not run the package's postinstall, which would make it executable.
 chmod u+x "$pkg/Sarif.Multitool"
 

@@ -16,14 +16,7 @@ set -uo pipefail
 lint=$1
 src=$2
 here=$(cd "$(dirname "$0")" && pwd)
-modules=$src/tests/sarif/node_modules
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "schema: node and npm are needed (scripts/install-deps installs them)" >&2
-  exit 1
-fi
-if [[ ! -e $modules/ajv/dist/2020.js || ! -e $modules/ajv-formats || ! -e $modules/js-yaml ]]; then
-  (cd "$src/tests/sarif" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2)
-fi
+"$here/../support/npm_ci.sh" "$src/tests/sarif" || exit 1
 source "$(dirname "$0")/../support/checks.sh"
 
 "$lint" schema --format json-schema -o "$tmp/capops.schema.json" || { echo "FAIL: capops-lint schema"; exit 1; }

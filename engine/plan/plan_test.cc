@@ -115,8 +115,8 @@ allocations:
   auto [planned, as_written] =
       BothWays(cpl, plan, "apiVersion: capops.dev/v1\nkind: Inventory\n", false);
   CHECK(planned == as_written);
-  auto count = [&](const std::string& part) {
-    return std::count_if(planned.begin(), planned.end(),
+  auto count = [&, &lines = planned](const std::string& part) {
+    return std::count_if(lines.begin(), lines.end(),
                          [&](const std::string& s) { return s.find(part) != std::string::npos; });
   };
   CHECK(count("error") == 3);    // `dx` is no id, 7 no string, a6 has no `demand`

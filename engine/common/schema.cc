@@ -190,4 +190,16 @@ const RecordDef* TypeTable::Document(std::string_view kind) const {
   return &records[it->second];
 }
 
+std::vector<const FieldDef*> TypeTable::ListsOf(const RecordDef& holder, uint32_t record) const {
+  std::vector<const FieldDef*> out;
+  for (const FieldDef& f : holder.fields) {
+    const Type& t = Get(f.type);
+    if (t.kind == TypeKind::kList && KindOf(t.elem) == TypeKind::kRecord &&
+        Get(t.elem).index == record) {
+      out.push_back(&f);
+    }
+  }
+  return out;
+}
+
 }  // namespace capops

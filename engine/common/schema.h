@@ -132,6 +132,9 @@ class TypeTable {
 
   /// The document record named `kind`, or nullptr.
   const RecordDef* Document(std::string_view kind) const;
+  /// The fields of `holder` that are lists of records of index `record`: where
+  /// a record of that kind is written, and a reference to one is looked up.
+  std::vector<const FieldDef*> ListsOf(const RecordDef& holder, uint32_t record) const;
 
  private:
   TypeId Intern(const Type& t);

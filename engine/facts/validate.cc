@@ -848,13 +848,9 @@ Targets& RefChecker::TargetsOf(uint32_t record) {
   if (!inserted) return targets;
   for (const ValidatedRoot& root : roots_) {
     if (root.record == nullptr) continue;
-    for (const FieldDef& f : root.record->fields) {
-      const Type& t = schema_.Get(f.type);
-      if (t.kind != TypeKind::kList) continue;
-      const Type& elem = schema_.Get(t.elem);
-      if (elem.kind != TypeKind::kRecord || elem.index != record) continue;
+    for (const FieldDef* f : schema_.ListsOf(*root.record, record)) {
       targets.held = true;
-      const Value* list = root.value.Field(f.key);
+      const Value* list = root.value.Field(f->key);
       if (list == nullptr) continue;
       if (list->keyed()) {
         targets.keyed_lists.push_back(list);

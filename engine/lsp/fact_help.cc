@@ -170,13 +170,7 @@ std::vector<std::pair<std::string, std::string>> HoldersOf(const TypeTable& sche
   std::vector<std::pair<std::string, std::string>> out;
   for (const RecordDef& d : schema.records) {
     if (!d.is_document) continue;
-    for (const FieldDef& f : d.fields) {
-      const Type& t = schema.Get(f.type);
-      if (t.kind == TypeKind::kList && schema.KindOf(t.elem) == TypeKind::kRecord &&
-          schema.Get(t.elem).index == record) {
-        out.emplace_back(d.name, f.name);
-      }
-    }
+    for (const FieldDef* f : schema.ListsOf(d, record)) out.emplace_back(d.name, f->name);
   }
   return out;
 }

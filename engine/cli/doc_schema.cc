@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/check/schema_decls.h"
 #include "engine/common/escape.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/report/json_schema.h"
@@ -49,29 +50,29 @@ std::vector<Entry> BuildEntries(
     SourceLoc loc = sources.Resolve(span);
     return paths.Show(std::string(sources.Path(loc.file)), loc.line);
   };
-  for (const auto& module : program.modules) {
-    for (const syntax::RecordDecl& decl : module->records) {
-      auto it = schema.record_by_name.find(decl.name);
-      if (it == schema.record_by_name.end()) continue;
-      const RecordDef& def = schema.records[it->second];
-      Entry e(decl.is_document ? "document" : "record", decl.name, decl.doc, at(decl.name_span));
-      e.keyed = def.keyed();
-      for (const syntax::FieldDecl& f : decl.fields) {
-        const FieldDef* field = def.Find(f.name);
-        if (field == nullptr) continue;
-        FieldRow row;
-        row.name = f.name;
-        row.type = schema.Name(field->type);
-        row.required = !field->optional && !field->has_default;
-        if (f.default_value) row.default_text = SourceText(sources, f.default_value->span);
-        row.doc = f.doc;
-        row.values = report::ValueShape(schema, field->type);
-        auto r = readers.find(decl.name + "." + f.name);
-        if (r != readers.end()) row.readers = r->second;
-        e.fields.push_back(std::move(row));
-      }
-      entries.push_back(std::move(e));
+  const check::SchemaDecls decls(program);
+  for (const check::SchemaDecls::Declared& declared : decls.records()) {
+    const syntax::RecordDecl& decl = *declared.decl;
+    const RecordDef& def = *declared.def;
+    Entry e(decl.is_document ? "document" : "record", decl.name, decl.doc, at(decl.name_span));
+    e.keyed = def.keyed();
+    for (const syntax::FieldDecl& f : decl.fields) {
+      const FieldDef* field = def.Find(f.name);
+      if (field == nullptr) continue;
+      FieldRow row;
+      row.name = f.name;
+      row.type = schema.Name(field->type);
+      row.required = !field->optional && !field->has_default;
+      if (f.default_value) row.default_text = SourceText(sources, f.default_value->span);
+      row.doc = f.doc;
+      row.values = report::ValueShape(schema, field->type);
+      auto r = readers.find(decl.name + "." + f.name);
+      if (r != readers.end()) row.readers = r->second;
+      e.fields.push_back(std::move(row));
     }
+    entries.push_back(std::move(e));
+  }
+  for (const auto& module : program.modules) {
     for (const syntax::EnumDecl& decl : module->enums) {
       Entry e("enum", decl.name, decl.doc, at(decl.name_span));
       for (const syntax::EnumDecl::Member& m : decl.members)

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/api/engine.h"
+#include "engine/check/schema_decls.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
 #include "engine/lint/output_file.h"
@@ -96,15 +97,7 @@ class Annotator {
   // The field's doc comment, first sentence, on one line; once per field.
   std::string Doc(const std::string& record, const FieldDef& field) {
     if (!said_.insert(record + "." + field.name).second) return "";
-    std::string doc;
-    for (const auto& module : engine_.program()->modules) {
-      for (const syntax::RecordDecl& decl : module->records) {
-        if (decl.name != record) continue;
-        for (const syntax::FieldDecl& f : decl.fields) {
-          if (f.name == field.name) doc = f.doc;
-        }
-      }
-    }
+    std::string doc = decls_.FieldDoc(record, field.name);
     std::string shape = report::ValueShape(schema_, field.type);
     for (char& c : doc) {
       if (c == '\n') c = ' ';
@@ -116,6 +109,7 @@ class Annotator {
 
   const Engine& engine_;
   const TypeTable& schema_;
+  const check::SchemaDecls decls_{*engine_.program()};
   std::set<std::string> said_;
 };
 

@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/check/schema_decls.h"
 #include "engine/lsp/position.h"
 #include "engine/lsp/server.h"
 
@@ -107,15 +108,6 @@ struct Declaration {
   std::string markdown;
 };
 
-const syntax::RecordDecl* RecordDeclNamed(const check::Program& program, const std::string& name) {
-  for (const auto& module : program.modules) {
-    for (const syntax::RecordDecl& r : module->records) {
-      if (r.name == name) return &r;
-    }
-  }
-  return nullptr;
-}
-
 std::string WithDoc(std::string head, const std::string& doc) {
   return doc.empty() ? head : head + "\n\n" + doc;
 }
@@ -142,7 +134,7 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
     return std::nullopt;
   }
   if (found.type != nullptr) {
-    if (const syntax::RecordDecl* r = RecordDeclNamed(program, found.type->name)) {
+    if (const syntax::RecordDecl* r = check::SchemaDecls(program).Find(found.type->name)) {
       return Declaration{
           r->name_span,
           WithDoc(std::string(r->is_document ? "document " : "record ") + Code(r->name), r->doc)};
@@ -166,15 +158,10 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
     const RecordDef& record = schema.records[owner.index];
     const FieldDef* field = record.Find(e.name);
     if (field == nullptr) return std::nullopt;
-    std::string doc;
-    if (const syntax::RecordDecl* decl = RecordDeclNamed(program, record.name)) {
-      for (const syntax::FieldDecl& f : decl->fields) {
-        if (f.name == e.name) doc = f.doc;
-      }
-    }
-    return Declaration{field->span, WithDoc(Code(record.name + "." + field->name) + ": " +
-                                                Code(schema.Name(field->type)),
-                                            doc)};
+    return Declaration{
+        field->span,
+        WithDoc(Code(record.name + "." + field->name) + ": " + Code(schema.Name(field->type)),
+                check::SchemaDecls(program).FieldDoc(record.name, e.name))};
   }
   if (e.id >= tables.symbols.size()) return std::nullopt;
   const check::Symbol& symbol = tables.symbols[e.id];

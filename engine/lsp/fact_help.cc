@@ -84,14 +84,8 @@ FactHelp::FactHelp(std::shared_ptr<const Engine> engine,
                    std::map<std::string, std::vector<std::string>, std::less<>> readers)
     : engine_(std::move(engine)),
       schema_(engine_->program()->schema),
-      readers_(std::move(readers)) {
-  for (const auto& module : engine_->program()->modules) {
-    for (const syntax::RecordDecl& r : module->records) {
-      record_decls_[r.name] = &r;
-      for (const syntax::FieldDecl& f : r.fields) field_decls_[r.name + "." + f.name] = &f;
-    }
-  }
-}
+      readers_(std::move(readers)),
+      decls_(*engine_->program()) {}
 
 std::optional<FactHelp::Place> FactHelp::Resolve(const std::string& kind,
                                                  const std::vector<facts::PathStep>& path) const {
@@ -142,8 +136,9 @@ std::string FactHelp::FieldDoc(const RecordDef& owner, const FieldDef& field) co
   } else {
     out += " · required";
   }
-  auto decl = field_decls_.find(name);
-  if (decl != field_decls_.end() && !decl->second->doc.empty()) out += "\n\n" + decl->second->doc;
+  if (const std::string& doc = decls_.FieldDoc(owner.name, field.name); !doc.empty()) {
+    out += "\n\n" + doc;
+  }
   std::string shape = report::ValueShape(schema_, field.type);
   if (!shape.empty()) {
     shape[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(shape[0])));

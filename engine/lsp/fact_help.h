@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/check/schema_decls.h"
 #include "engine/facts/loader.h"
 
 namespace capops::lsp {
@@ -85,8 +86,7 @@ class FactHelp {
   std::shared_ptr<const Engine> engine_;
   const TypeTable& schema_;
   std::map<std::string, std::vector<std::string>, std::less<>> readers_;
-  std::map<std::string, const syntax::FieldDecl*, std::less<>> field_decls_;  // "Record.field"
-  std::map<std::string, const syntax::RecordDecl*, std::less<>> record_decls_;
+  check::SchemaDecls decls_;
 };
 
 }  // namespace capops::lsp

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/check/schema_decls.h"
 #include "engine/common/json_text.h"
 #include "engine/facts/loader.h"
 #include "engine/report/report.h"
@@ -26,13 +27,10 @@ class SchemaWriter {
   Json Write() {
     Json defs = Json::object();
     std::vector<std::string> kinds;
-    for (const auto& module : engine_.program()->modules) {
-      for (const syntax::RecordDecl& decl : module->records) {
-        auto it = schema_.record_by_name.find(decl.name);
-        if (it == schema_.record_by_name.end()) continue;
-        defs[decl.name] = Record(schema_.records[it->second], decl);
-        if (decl.is_document) kinds.push_back(decl.name);
-      }
+    const check::SchemaDecls decls(*engine_.program());
+    for (const check::SchemaDecls::Declared& r : decls.records()) {
+      defs[r.decl->name] = Record(*r.def, *r.decl);
+      if (r.decl->is_document) kinds.push_back(r.decl->name);
     }
     Json choices = Json::array();
     for (const std::string& kind : kinds) {

@@ -29,8 +29,7 @@ fs::path ConfigRoot(const fs::path& dir) {
 }
 
 bool Under(const fs::path& root, const fs::path& path) {
-  fs::path rel = path.lexically_relative(root);
-  return !rel.empty() && *rel.begin() != "..";
+  return !PathBelow(root, path).empty();
 }
 
 bool Inside(const fs::path& root, const fs::path& resolved) {
@@ -132,6 +131,11 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
 }
 
 }  // namespace
+
+fs::path PathBelow(const fs::path& dir, const fs::path& path) {
+  fs::path rel = path.lexically_relative(dir);
+  return rel.empty() || *rel.begin() == ".." ? fs::path() : rel;
+}
 
 std::optional<fs::path> RepositoryRoot(const fs::path& start) {
   std::error_code ec;

@@ -76,6 +76,11 @@ struct Config {
   std::string rules_url;
 };
 
+/// `path` relative to `dir` when it is `dir` or below it, else empty; both
+/// absolute and normalised (a lexical question: links are not followed).
+std::filesystem::path PathBelow(const std::filesystem::path& dir,
+                                const std::filesystem::path& path);
+
 /// The repository `start` is in: the nearest directory at or above it
 /// holding a `.git`, absolute and normalised; nullopt outside any.
 std::optional<std::filesystem::path> RepositoryRoot(const std::filesystem::path& start);

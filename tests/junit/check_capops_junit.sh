@@ -10,16 +10,12 @@
 set -euo pipefail
 lint="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-run() {  # exit 0 or 1 are reports; 2 is a failure of the tool
-  local name=$1 code=0
+source "$here/../support/checks.sh"
+out=$tmp
+run() {  # run NAME ARGS…: the JUnit report of ARGS as $out/NAME.xml
+  local name=$1
   shift
-  "$lint" "$@" --format junit --output "$out/$name.xml" || code=$?
-  if ((code > 1)); then
-    echo "junit: capops-lint $* exited $code" >&2
-    exit 1
-  fi
+  lint_report "$@" --format junit --output "$out/$name.xml"
 }
 run findings --no-config examples/visual-inspection/plan.yaml
 run clean --no-config examples/visual-inspection/clean/plan.yaml

@@ -8,16 +8,9 @@
 set -euo pipefail
 lint="$1"
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-run() {  # exit 0 or 1 are reports; 2 is a failure of the tool
-  local code=0
-  "$lint" "$@" || code=$?
-  if ((code > 1)); then
-    echo "sarif: capops-lint $* exited $code" >&2
-    exit 1
-  fi
-}
+source "$here/../support/checks.sh"
+out=$tmp
+run() { lint_report "$@"; }
 run --no-config --format sarif --output "$out/violations.sarif" examples/visual-inspection/plan.yaml
 run --config examples/ci/.capops.yaml --format sarif --output "$out/waived.sarif"
 run --no-config --format sarif --output "$out/errors.sarif" tests/golden/plan-schema-errors/plan.yaml

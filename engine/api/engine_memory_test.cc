@@ -18,7 +18,16 @@
 namespace capops {
 namespace {
 
+// g++ says a sanitizer is on with __SANITIZE_*__, clang with __has_feature.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CAPOPS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CAPOPS_SANITIZED 1
+#endif
+#endif
+
+#ifdef CAPOPS_SANITIZED
 // Sanitizers hold freed memory back (quarantine), so resident memory says
 // nothing there; fewer rounds keep the leak check quick.
 constexpr bool kMeasureResident = false;

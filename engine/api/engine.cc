@@ -135,16 +135,29 @@ bool Engine::Compile(Diagnostics* diagnostics) {
 // module (sorted, so file names and load order do not count) and every
 // param's current value by qualified name. Layout, comments and tests do not
 // count; see syntax::CanonicalModule.
-bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* problems) {
-  if (!program_) return false;
+std::vector<size_t> Engine::ParamsNamed(const std::string& name,
+                                        std::vector<std::string>* qualified) const {
   std::vector<size_t> matches;
-  std::vector<std::string> qualified;
   for (size_t i = 0; i < program_->params.size(); ++i) {
     const check::ParamInfo& p = program_->params[i];
     const std::string& package = program_->modules[p.module]->package;
-    qualified.push_back(package.empty() ? p.decl->name : package + "." + p.decl->name);
-    if (name == p.decl->name || name == qualified.back()) matches.push_back(i);
+    qualified->push_back(package.empty() ? p.decl->name : package + "." + p.decl->name);
+    if (name == p.decl->name || name == qualified->back()) matches.push_back(i);
   }
+  return matches;
+}
+
+const Value* Engine::Param(const std::string& name) const {
+  if (!program_) return nullptr;
+  std::vector<std::string> qualified;
+  std::vector<size_t> matches = ParamsNamed(name, &qualified);
+  return matches.size() == 1 && matches[0] < params_.size() ? &params_[matches[0]] : nullptr;
+}
+
+bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* problems) {
+  if (!program_) return false;
+  std::vector<std::string> qualified;
+  std::vector<size_t> matches = ParamsNamed(name, &qualified);
   if (matches.size() != 1) {
     Diagnostic& d = problems->Error(
         value.loc(), matches.empty() ? "unknown param `" + name + "`"

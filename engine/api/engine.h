@@ -186,6 +186,9 @@ class Engine {
 
   /// Current param values, in Program::params order.
   const std::vector<Value>& params() const { return params_; }
+  /// The current value of the param `name` (`package.name` or, when
+  /// unambiguous, the bare name), or null when no single param has it.
+  const Value* Param(const std::string& name) const;
 
   /// The compiled rule set, or null before a successful Compile().
   const check::Program* program() const { return program_.get(); }
@@ -215,6 +218,9 @@ class Engine {
   const EngineOptions& options() const { return options_; }
 
  private:
+  /// The indexes of the params `name` names, and each param's qualified name.
+  std::vector<size_t> ParamsNamed(const std::string& name,
+                                  std::vector<std::string>* qualified) const;
   void CheckRegexLiterals(Diagnostics* diagnostics) const;
   /// How rules are evaluated in a call: the engine's options with the plan
   /// and the call's choices.

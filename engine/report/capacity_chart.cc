@@ -181,6 +181,10 @@ class ChartBuilder {
   void AddAllocations();
   void AddFloors();
   void AddSupply();
+  bool Confirmed(const std::string& kind) const {
+    return std::find(options_.confirmed_supply.begin(), options_.confirmed_supply.end(), kind) !=
+           options_.confirmed_supply.end();
+  }
   void Place(size_t finding, const eval::Violation& v);
   void MarkPool(size_t pool, size_t finding, const Interval& window, bool from_step);
 
@@ -263,11 +267,6 @@ void ChartBuilder::AddFloors() {
       chart.floor.push_back({window, amount});
     });
   }
-}
-
-// The supply kinds that show capacity exists (the pack's `confirmed_supply`).
-bool Confirmed(const std::string& kind) {
-  return kind == "reservation" || kind == "physical-confirmation";
 }
 
 void ChartBuilder::AddSupply() {
@@ -371,6 +370,16 @@ std::vector<PoolChart> ChartBuilder::Build(const std::vector<eval::Violation>& v
 }
 
 }  // namespace
+
+std::vector<std::string> ConfirmedSupply(const Engine& engine) {
+  std::vector<std::string> kinds;
+  const Value* param = engine.Param("confirmed_supply");
+  if (param == nullptr || !param->is(ValueKind::kList)) return kinds;
+  for (const Value& kind : param->items()) {
+    if (kind.is(ValueKind::kString)) kinds.push_back(std::string(kind.string_value()));
+  }
+  return kinds;
+}
 
 std::vector<PoolChart> BuildPoolCharts(const PlanFacts& plan,
                                        const std::vector<eval::Violation>& violations,

@@ -113,7 +113,15 @@ struct TrainingStrip {
 
 struct ChartOptions {
   size_t max_segments = 4000;  // per chart
+  /// The supply kinds that show capacity exists, in their YAML spelling: the
+  /// rule set's `confirmed_supply` param (ConfirmedSupply). Supply of no such
+  /// kind is not drawn.
+  std::vector<std::string> confirmed_supply;
 };
+
+/// The value of the rule set's `confirmed_supply` param as supply kinds; none
+/// when the rule set has no such param.
+std::vector<std::string> ConfirmedSupply(const Engine& engine);
 
 /// The charts of one plan's pools that have allocations, in the
 /// inventory's order, with the findings of `violations` that belong to the

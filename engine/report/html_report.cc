@@ -126,9 +126,11 @@ void HtmlPage::BuildCharts() {
   for (const auto& [file, index] : plan_of_file_) plan_files.push_back(file);
   const auto& violations = report_.findings.violations;
   std::vector<DrawnChart> quiet;
+  ChartOptions options;
+  if (report_.engine != nullptr) options.confirmed_supply = ConfirmedSupply(*report_.engine);
   for (const PlanFacts& p : report_.facts) {
     size_t plan = plan_of_file_[p.document.file];
-    std::vector<PoolChart> charts = BuildPoolCharts(p, violations, plan_files, {});
+    std::vector<PoolChart> charts = BuildPoolCharts(p, violations, plan_files, options);
     std::vector<TrainingStrip> strips = BuildTrainingStrips(p, violations, plan_files);
     eval::Interval horizon = Horizon(charts, strips);
     for (PoolChart& c : charts) {

@@ -47,7 +47,10 @@ struct Linted {
   std::vector<PoolChart> Charts() const {
     std::vector<FileId> files;
     for (const PlanFacts& p : report->facts) files.push_back(p.document.file);
-    return report::BuildPoolCharts(report->facts.at(0), report->findings.violations, files, {});
+    report::ChartOptions options;
+    options.confirmed_supply = report::ConfirmedSupply(*report->engine);
+    return report::BuildPoolCharts(report->facts.at(0), report->findings.violations, files,
+                                   options);
   }
   const PoolChart& Chart(const std::vector<PoolChart>& charts, const std::string& pool) const {
     auto it = std::find_if(charts.begin(), charts.end(),
@@ -136,6 +139,23 @@ TEST_CASE("the confirmed supply behind each pool is a step function of what its 
   CHECK(Count(html.out, "<path class=\"supply-edge\"") == 4);
   CHECK(html.out.find(">floor 4</text>") !=
         std::string::npos);  // the floor named where it meets capacity
+}
+
+// The supply drawn is what the rule set counts as confirmed: a team that
+// counts reservations alone sees no physical confirmation drawn.
+TEST_CASE("the supply drawn follows the rule set's confirmed_supply param", "[report][html]") {
+  testing::TempDir dir("capops-html-supply");
+  dir.Write(".capops.yaml", "params:\n  capops.ai.supply.confirmed_supply: [reservation]\n");
+  dir.Write("plan.yaml", testing::ReadSourceFile("examples/visual-inspection/plan.yaml"));
+  dir.Write("inventory.yaml", testing::ReadSourceFile("examples/visual-inspection/inventory.yaml"));
+  auto html =
+      RunCli({"--config", dir.Path(".capops.yaml"), "--format", "html", dir.Path("plan.yaml")});
+  CHECK(html.exit_code == 1);
+  CHECK(Count(html.out, "<path class=\"supply\"") == 2);  // r-apr and r-apr2, not pc-serve-*
+
+  Linted linted("");
+  CHECK(report::ConfirmedSupply(*linted.report->engine) ==
+        std::vector<std::string>{"reservation", "physical-confirmation"});  // the pack's default
 }
 
 // One reservation cited by three allocations on three pools: the finding is

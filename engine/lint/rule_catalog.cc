@@ -113,6 +113,15 @@ std::string Joined(const std::vector<std::string>& items, const char* sep) {
   return out;
 }
 
+RuleReasons ReasonsOf(const syntax::Rule& rule) {
+  RuleReasons reasons;
+  for (const syntax::Emit& emit : rule.emits) {
+    if (!emit.because.empty()) reasons.because.push_back(emit.because);
+    if (!emit.fix.empty()) reasons.fix.push_back(emit.fix);
+  }
+  return reasons;
+}
+
 std::vector<RuleEntry> BuildCatalog(const Engine& engine) {
   std::vector<RuleEntry> entries;
   FieldWalker walker(*engine.program());
@@ -121,10 +130,9 @@ std::vector<RuleEntry> BuildCatalog(const Engine& engine) {
     e.info = &r;
     SourceLoc at = engine.sources().Resolve(r.rule->span);
     e.defined_at = std::string(engine.sources().Path(at.file)) + ":" + std::to_string(at.line);
-    for (const syntax::Emit& emit : r.rule->emits) {
-      if (!emit.because.empty()) e.because.push_back(emit.because);
-      if (!emit.fix.empty()) e.fix.push_back(emit.fix);
-    }
+    RuleReasons reasons = ReasonsOf(*r.rule);
+    e.because = std::move(reasons.because);
+    e.fix = std::move(reasons.fix);
     e.params = RuleParams(engine, r);
     e.source = Text(engine.sources(), r.rule->span);
     std::set<std::string> fields = walker.Rule(r);

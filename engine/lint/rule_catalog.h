@@ -36,6 +36,15 @@ struct RuleEntry {
 /// One entry per rule, in rule-id order. Requires a compiled engine.
 std::vector<RuleEntry> BuildCatalog(const Engine& engine);
 
+/// A rule's reasons: the `because` and the `fix` of each of its denies and
+/// warns that has one, in the order written (a text repeated by two
+/// statements is there twice).
+struct RuleReasons {
+  std::vector<std::string> because;
+  std::vector<std::string> fix;
+};
+RuleReasons ReasonsOf(const syntax::Rule& rule);
+
 /// The params a rule reads, in order of first use.
 std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule);
 

@@ -1,6 +1,7 @@
 // RuleDescriptor: the rule metadata the CI reports list for every rule.
 #include <algorithm>
 
+#include "engine/lint/rule_catalog.h"
 #include "engine/report/ci_report.h"
 
 namespace capops::report {
@@ -20,13 +21,15 @@ std::vector<RuleDescriptor> DescribeRules(const check::Program& program,
     const std::string& doc = info.rule->doc;
     d.summary = doc.empty() ? info.rule->name : doc.substr(0, doc.find('\n'));
     d.help = doc.empty() ? d.summary : doc;
-    for (const syntax::Emit& emit : info.rule->emits) {
-      if (!emit.because.empty() &&
-          std::find(d.because.begin(), d.because.end(), emit.because) == d.because.end())
-        d.because.push_back(emit.because);
-      if (!emit.fix.empty() && std::find(d.fix.begin(), d.fix.end(), emit.fix) == d.fix.end())
-        d.fix.push_back(emit.fix);
-    }
+    // Each text once: a code-scanning rule's help says a reason once.
+    auto once = [](std::vector<std::string> texts, std::vector<std::string>* out) {
+      for (std::string& t : texts) {
+        if (std::find(out->begin(), out->end(), t) == out->end()) out->push_back(std::move(t));
+      }
+    };
+    lint::RuleReasons reasons = lint::ReasonsOf(*info.rule);
+    once(std::move(reasons.because), &d.because);
+    once(std::move(reasons.fix), &d.fix);
     if (!info.rule->emits.empty()) {
       const auto& emit = info.rule->emits.front();
       if (!emit.because.empty()) d.help += "\nbecause: " + emit.because;

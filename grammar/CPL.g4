@@ -38,11 +38,11 @@ decl
     | TEST name=STRING '{' testFacts* testExpect* '}'                # TestDecl
     ;
 
-// A policy test (in `*_test.cpl` files): fact sources first, then what must
-// happen. The words `facts`, `inventory`, `yaml`, `expect`, `expect_none`,
+// A policy test (in `*_test.cpl` files): fact sources and `param` settings
+// first, then what must happen. The words `facts`, `inventory`, `yaml`, `expect`, `expect_none`,
 // `count` and `message` are names, not keywords, so rules may still use them.
 testFacts
-    : kind=IDENT value=STRING
+    : kind=(IDENT | PARAM) value=STRING
     ;
 
 testExpect

@@ -155,7 +155,17 @@ const Value* Engine::Param(const std::string& name) const {
 }
 
 bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* problems) {
-  if (!program_) return false;
+  std::optional<std::pair<size_t, Value>> checked = CheckParam(name, value, problems);
+  if (!checked) return false;
+  params_[checked->first] = std::move(checked->second);
+  ComputeDigest();
+  return true;
+}
+
+std::optional<std::pair<size_t, Value>> Engine::CheckParam(const std::string& name,
+                                                           const Value& value,
+                                                           Diagnostics* problems) const {
+  if (!program_) return std::nullopt;
   std::vector<std::string> qualified;
   std::vector<size_t> matches = ParamsNamed(name, &qualified);
   if (matches.size() != 1) {
@@ -173,7 +183,7 @@ bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* 
     d.help = matches.empty() && !guess.empty()
                  ? "did you mean `" + qualified[it - bare.begin()] + "`?"
                  : "name it as `package.name`";
-    return false;
+    return std::nullopt;
   }
   Diagnostics wrong;
   // A param value read from a config file: diagnostics about its keys point
@@ -183,10 +193,8 @@ bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* 
   Value checked = facts::ValidateValue(program_->schema, program_->params[matches[0]].type, value,
                                        &wrong, options);
   problems->Append(wrong);
-  if (wrong.HasErrors()) return false;
-  params_[matches[0]] = std::move(checked);
-  ComputeDigest();
-  return true;
+  if (wrong.HasErrors()) return std::nullopt;
+  return std::make_pair(matches[0], std::move(checked));
 }
 
 void Engine::ComputeDigest() {

@@ -183,6 +183,11 @@ class Engine {
   /// when unambiguous, the bare name; `value` is checked against the param's
   /// type. The ruleset digest follows. False with located `*problems`.
   bool SetParam(const std::string& name, const Value& value, Diagnostics* problems);
+  /// What SetParam checks, without setting: the index of the param `name`
+  /// names and `value` checked against its type; nullopt with located
+  /// `*problems`.
+  std::optional<std::pair<size_t, Value>> CheckParam(const std::string& name, const Value& value,
+                                                     Diagnostics* problems) const;
 
   /// Current param values, in Program::params order.
   const std::vector<Value>& params() const { return params_; }
@@ -222,6 +227,10 @@ class Engine {
   std::vector<size_t> ParamsNamed(const std::string& name,
                                   std::vector<std::string>* qualified) const;
   void CheckRegexLiterals(Diagnostics* diagnostics) const;
+  /// Applies a policy test's `param` settings to `*params`; false with the
+  /// problems in `*errors`.
+  bool TestParams(const PolicyTest& test, SourceManager* sources, std::vector<Value>* params,
+                  std::vector<std::string>* errors) const;
   /// How rules are evaluated in a call: the engine's options with the plan
   /// and the call's choices.
   eval::EvalOptions EvalOptionsFor(const LintOptions& lint) const;

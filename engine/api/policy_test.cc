@@ -75,6 +75,29 @@ bool Matches(const syntax::TestExpectation& e, const TestFinding& f,
 
 }  // namespace
 
+// A test's `param "name: value"` settings over `*params`: each is YAML text
+// holding a mapping, read and checked as a config file's `params` are.
+bool Engine::TestParams(const PolicyTest& test, SourceManager* sources, std::vector<Value>* params,
+                        std::vector<std::string>* errors) const {
+  for (const syntax::TestDecl::ParamSetting& setting : test.decl->params) {
+    FileId file = sources->Add(test.path + "#param", setting.yaml);
+    facts::RawLoadResult loaded = facts::LoadRawYaml(*sources, file, options_.facts);
+    Diagnostics problems = loaded.diagnostics;
+    if (loaded.documents.size() != 1 || loaded.documents[0].kind() != ValueKind::kMap) {
+      problems.Error(sources->Resolve(setting.span), "`param` takes `\"NAME: VALUE\"`, a mapping");
+    } else {
+      for (const auto& [name, value] : loaded.documents[0].entries()) {
+        if (auto checked = CheckParam(std::string(name), value, &problems))
+          (*params)[checked->first] = std::move(checked->second);
+      }
+    }
+    for (const Diagnostic& d : problems.items())
+      errors->push_back(LocText(*sources, d.loc) + ": " + d.message);
+    if (problems.HasErrors()) return false;
+  }
+  return true;
+}
+
 std::string ExpectationText(const syntax::TestExpectation& e) {
   std::string out = (e.none ? "expect_none " : "expect ") + e.rule_id;
   if (!e.at.empty()) out += " at \"" + e.at + "\"";
@@ -111,7 +134,9 @@ PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextF
   LintOptions lint;
   lint.coverage = coverage;
   eval::Facts facts;  // the facts the findings are in, to name their places
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), {}, sources);
+  std::vector<Value> params = params_;
+  if (!TestParams(test, sources, &params, &result.errors)) return result;
+  LintRun run(*program_, params, digest_, options_, EvalOptionsFor(lint), {}, sources);
   run.Load(inventories, plans);
   eval::LintReport report = run.Finish(&facts);
 

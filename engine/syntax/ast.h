@@ -241,6 +241,13 @@ struct TestDecl {
   Span name_span;
   std::string doc;
   std::vector<Facts> facts;
+  /// `param "name: value"`: a param's value for this test only (YAML text,
+  /// a mapping of param names to values), as a config file would set it.
+  struct ParamSetting {
+    std::string yaml;
+    Span span;
+  };
+  std::vector<ParamSetting> params;
   std::vector<TestExpectation> expectations;
   Span span;
 };

@@ -479,6 +479,10 @@ void AstBuilder::BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test) {
   test->span = SpanOf(ctx);
   for (auto* f : ctx->testFacts()) {
     std::string kind = f->kind->getText();
+    if (kind == "param") {
+      test->params.push_back({StringToken(f->value), SpanOf(f)});
+      continue;
+    }
     TestDecl::Facts facts{TestDecl::Facts::Kind::kFile, StringToken(f->value), SpanOf(f)};
     if (kind == "inventory") {
       facts.kind = TestDecl::Facts::Kind::kInventoryFile;
@@ -486,7 +490,8 @@ void AstBuilder::BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test) {
       facts.kind = TestDecl::Facts::Kind::kInlineYaml;
     } else if (kind != "facts") {
       Error(SpanOf(f->kind), "unknown fact source `" + kind + "`").help =
-          "write `facts \"FILE\"`, `inventory \"FILE\"` or `yaml \"TEXT\"`";
+          "write `facts \"FILE\"`, `inventory \"FILE\"`, `yaml \"TEXT\"` or `param \"NAME: "
+          "VALUE\"`";
     }
     test->facts.push_back(std::move(facts));
   }

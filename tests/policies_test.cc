@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "engine/facts/loader.h"
 #include "tests/support/fixture.h"
 #include "tests/support/paths.h"
 
@@ -56,16 +57,40 @@ std::vector<std::string> PlacesOf(const eval::LintReport& report, const std::str
   return places;
 }
 
-// The places listed in a fixture's `fires.at`: one `line:col` a line, `#` comments.
-std::vector<std::string> ExpectedPlaces(const fs::path& file) {
+// The places listed in a fixture's `fires.at`: one `line:col` a line, `#`
+// comments, and `param NAME: VALUE` lines for a rule that fires only once the
+// organisation sets a parameter (into `*params`, when given).
+std::vector<std::string> ExpectedPlaces(const fs::path& file,
+                                        std::vector<std::string>* params = nullptr) {
   std::vector<std::string> places;
   std::istringstream in(
       testing::ReadSourceFile(fs::relative(file, capops::testing::SourceDir()).string()));
   for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] != '#') places.push_back(line);
+    if (line.rfind("param ", 0) == 0) {
+      if (params != nullptr) params->push_back(line.substr(6));
+    } else if (!line.empty() && line[0] != '#') {
+      places.push_back(line);
+    }
   }
   std::sort(places.begin(), places.end());
   return places;
+}
+
+// The pack compiled with the `NAME: VALUE` settings of a `fires.at` applied,
+// each read as a config file's `params` are.
+std::unique_ptr<testing::Compiled> CompilePackWith(const std::vector<std::string>& params) {
+  auto c = CompilePack();
+  for (const std::string& setting : params) {
+    SourceManager sources;
+    FileId file = sources.Add("fires.at", setting);
+    facts::RawLoadResult loaded = facts::LoadRawYaml(sources, file, {});
+    REQUIRE(loaded.documents.size() == 1);
+    for (const auto& [name, value] : loaded.documents[0].entries()) {
+      Diagnostics problems;
+      CHECK(c->engine.SetParam(std::string(name), value, &problems));
+    }
+  }
+  return c;
 }
 
 TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the other",
@@ -86,10 +111,14 @@ TEST_CASE("every rule of the pack fires on its fixture and stays quiet on the ot
       INFO(name);
       std::string text = testing::ReadSourceFile(
           fs::relative(entry.path() / name, capops::testing::SourceDir()).string());
-      eval::LintReport r = pack->engine.Lint({{name, text}}, {});
+      std::vector<std::string> params;
+      std::vector<std::string> expected = ExpectedPlaces(entry.path() / "fires.at", &params);
+      std::unique_ptr<testing::Compiled> set = params.empty() ? nullptr : CompilePackWith(params);
+      Engine& engine = set ? set->engine : pack->engine;
+      eval::LintReport r = engine.Lint({{name, text}}, {});
       CHECK(testing::Lines(r.errors).empty());
       if (std::string(name) == "fires.yaml") {
-        CHECK(PlacesOf(r, rule) == ExpectedPlaces(entry.path() / "fires.at"));
+        CHECK(PlacesOf(r, rule) == expected);
       } else {
         CHECK(CountRule(r, rule) == 0);
       }

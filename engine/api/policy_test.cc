@@ -111,7 +111,7 @@ PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextF
   LintOptions lint;
   lint.coverage = coverage;
   eval::Facts facts;  // the facts the findings are in, to name their places
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), {}, sources);
+  LintRun run(*program_, values_, digest_, options_, EvalOptionsFor(lint), {}, sources);
   run.Load(inventories, plans);
   eval::LintReport report = run.Finish(&facts);
 

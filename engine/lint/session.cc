@@ -177,6 +177,7 @@ bool LintSession::LintPlans() {
   if (!LintPlanSet(*engine_, lint, sources_.get(), plan_set_, options_.engine.facts.max_file_bytes,
                    &report_.findings, &error, cache.get()))
     return Refuse(error);
+  engine_->NameParams(&report_.findings);  // cached findings too, as the config now says
   const eval::LintReport& findings = report_.findings;
   if (!options_.allow_empty && findings.plans == 0 && !findings.errors.HasErrors()) {
     return Refuse(

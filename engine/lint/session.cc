@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/lint/baseline.h"
+#include "engine/lint/config_params.h"
 #include "engine/lint/output_file.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/policy_loader.h"
@@ -121,8 +122,7 @@ bool LintSession::Prepare() {
   Diagnostics config_problems;
   selection_ = RuleSelection::Make(config_, program, &config_problems);
   report_.selection = &selection_;
-  for (const ParamOverride& p : config_.params)
-    engine_->SetParam(p.name.text, p.value, &config_problems);
+  ApplyConfigParams(config_, engine_.get(), &config_problems);
   if (config_problems.HasErrors()) {
     config_problems.Sort();
     report_.problems = std::move(config_problems);

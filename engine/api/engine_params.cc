@@ -68,8 +68,13 @@ bool Engine::CheckParamValue(size_t param, const Value& value, Value* checked,
   // at the value until the config reader can say where keys are.
   facts::ValidateOptions options;
   options.key_at = {};
-  *checked =
-      facts::ValidateValue(program_->schema, program_->params[param].type, value, &wrong, options);
+  const check::ParamInfo& p = program_->params[param];
+  *checked = facts::ValidateValue(program_->schema, p.type, value, &wrong, options);
+  // The schema's message says what the value is not; the help, which param wanted what.
+  wrong.Annotate([&](Diagnostic& d) {
+    if (d.help.empty())
+      d.help = "param `" + p.decl->name + "` is declared `" + program_->schema.Name(p.type) + "`";
+  });
   problems->Append(wrong);
   return !wrong.HasErrors();
 }

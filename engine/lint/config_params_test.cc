@@ -155,7 +155,7 @@ TEST_CASE("params: config mistakes are located errors", "[lint][params]") {
             "3:23: unknown param `team.gpu.max_gpu` | did you mean `team.gpu.max_gpus`?",
             "4:18: expected a duration such as `8h` or `5d`, got `5` | add a unit (w, d, h, m, "
             "s), e.g. `5h` or `5d`",
-            "5:22: expected an integer, got `12GB`",
+            "5:22: expected an integer, got `12GB` | param `min_gpus` is declared `int`",
             "8:24: unknown rule `T-BIGG` | did you mean `T-BIG`?",
             "9:25: `T-SMALL` does not read `max_gpus` | it reads `min_gpus`",
             "10:19: `T-BIG` does not read `lead` | it reads `max_gpus`",

@@ -6,7 +6,7 @@ function __capops_lint_in -d "true in the given subcommand; `lint` for none"
     set -l tokens (commandline -opc)
     set -l seen lint
     for t in $tokens[2..-1]
-        if contains -- $t explain eval check-rules test rules doc fmt why-not schema init
+        if contains -- $t explain eval check-rules test rules params doc fmt why-not schema init
             set seen $t
             break
         end
@@ -20,6 +20,7 @@ complete -c capops-lint -n "__capops_lint_in lint" -a eval -d "evaluate one CPL 
 complete -c capops-lint -n "__capops_lint_in lint" -a check-rules -d "compile and type-check policies"
 complete -c capops-lint -n "__capops_lint_in lint" -a test -d "run the policy tests"
 complete -c capops-lint -n "__capops_lint_in lint" -a rules -d "list rules, the ruleset digest, or --diff"
+complete -c capops-lint -n "__capops_lint_in lint" -a params -d "list params, their values and where each was set"
 complete -c capops-lint -n "__capops_lint_in lint" -a doc -d "write the rule catalogue"
 complete -c capops-lint -n "__capops_lint_in lint" -a fmt -d "rewrite CPL files in one layout"
 complete -c capops-lint -n "__capops_lint_in lint" -a why-not -d "why a rule did or did not fire"
@@ -58,7 +59,10 @@ end
 # Subcommands' own options.
 complete -c capops-lint -n "__capops_lint_in explain eval why-not" -l policy -r -F -d "policy file or directory"
 complete -c capops-lint -n "__capops_lint_in eval why-not rules" -l inventory -r -F -d "inventory file"
-complete -c capops-lint -n "__capops_lint_in eval test" -l format -x -a "text json" -d "output format"
+complete -c capops-lint -n "__capops_lint_in eval test params" -l format -x -a "text json" -d "output format"
+complete -c capops-lint -n "__capops_lint_in params" -l policies -r -F -d "policy file or directory"
+complete -c capops-lint -n "__capops_lint_in params" -l config -r -F -d "config file"
+complete -c capops-lint -n "__capops_lint_in params" -l no-config -d "do not look for .capops.yaml"
 complete -c capops-lint -n "__capops_lint_in eval" -l explain -d "each sub-expression's value"
 complete -c capops-lint -n "__capops_lint_in check-rules" -l cost -d "each rule's static cost bound"
 complete -c capops-lint -n "__capops_lint_in check-rules" -l plan -d "how each rule will run"

@@ -8,7 +8,6 @@
 #include <map>
 
 #include "engine/api/lint_run.h"
-#include "engine/facts/validate.h"
 
 namespace capops {
 
@@ -118,7 +117,8 @@ bool Engine::Compile(Diagnostics* diagnostics) {
     found.Append(checked.diagnostics);
     program_ = std::move(checked.program);
   }
-  if (program_) params_ = eval::EvaluateParams(*program_, sources_, &found);
+  std::vector<Value> defaults;
+  if (program_) defaults = eval::EvaluateParams(*program_, sources_, &found);
   if (program_) CheckRegexLiterals(&found);
   found.Sort();
   diagnostics->Append(found);
@@ -127,84 +127,24 @@ bool Engine::Compile(Diagnostics* diagnostics) {
     return false;
   }
   plan_ = std::make_unique<plan::ProgramPlan>(plan::Build(*program_));
-  ComputeDigest();
+  values_ = eval::ParamValues(std::move(defaults));
+  DefaultSettings();
+  SettingsChanged();
   return true;
 }
 
 // The digest ties a report to the exact rule set: the canonical form of each
-// module (sorted, so file names and load order do not count) and every
-// param's current value by qualified name. Layout, comments and tests do not
-// count; see syntax::CanonicalModule.
-std::vector<size_t> Engine::ParamsNamed(const std::string& name,
-                                        std::vector<std::string>* qualified) const {
-  std::vector<size_t> matches;
-  for (size_t i = 0; i < program_->params.size(); ++i) {
-    const check::ParamInfo& p = program_->params[i];
-    const std::string& package = program_->modules[p.module]->package;
-    qualified->push_back(package.empty() ? p.decl->name : package + "." + p.decl->name);
-    if (name == p.decl->name || name == qualified->back()) matches.push_back(i);
-  }
-  return matches;
-}
-
-const Value* Engine::Param(const std::string& name) const {
-  if (!program_) return nullptr;
-  std::vector<std::string> qualified;
-  std::vector<size_t> matches = ParamsNamed(name, &qualified);
-  return matches.size() == 1 && matches[0] < params_.size() ? &params_[matches[0]] : nullptr;
-}
-
-bool Engine::SetParam(const std::string& name, const Value& value, Diagnostics* problems) {
-  std::optional<std::pair<size_t, Value>> checked = CheckParam(name, value, problems);
-  if (!checked) return false;
-  params_[checked->first] = std::move(checked->second);
-  ComputeDigest();
-  return true;
-}
-
-std::optional<std::pair<size_t, Value>> Engine::CheckParam(const std::string& name,
-                                                           const Value& value,
-                                                           Diagnostics* problems) const {
-  if (!program_) return std::nullopt;
-  std::vector<std::string> qualified;
-  std::vector<size_t> matches = ParamsNamed(name, &qualified);
-  if (matches.size() != 1) {
-    Diagnostic& d = problems->Error(
-        value.loc(), matches.empty() ? "unknown param `" + name + "`"
-                                     : "`" + name + "` names params in several packages");
-    d.code = "config";
-    // A misspelling is usually in the name, whatever the package prefix says.
-    std::string wanted =
-        name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
-    std::vector<std::string> bare;
-    for (const check::ParamInfo& p : program_->params) bare.push_back(p.decl->name);
-    std::string guess = ClosestName(wanted, bare);
-    auto it = std::find(bare.begin(), bare.end(), guess);
-    d.help = matches.empty() && !guess.empty()
-                 ? "did you mean `" + qualified[it - bare.begin()] + "`?"
-                 : "name it as `package.name`";
-    return std::nullopt;
-  }
-  Diagnostics wrong;
-  // A param value read from a config file: diagnostics about its keys point
-  // at the value until the config reader can say where keys are.
-  facts::ValidateOptions options;
-  options.key_at = {};
-  Value checked = facts::ValidateValue(program_->schema, program_->params[matches[0]].type, value,
-                                       &wrong, options);
-  problems->Append(wrong);
-  if (wrong.HasErrors()) return std::nullopt;
-  return std::make_pair(matches[0], std::move(checked));
-}
-
+// module (sorted, so file names and load order do not count), every param's
+// current value by qualified name and every value set for a single rule.
+// Layout, comments and tests do not count; see syntax::CanonicalModule.
 void Engine::ComputeDigest() {
   std::vector<std::string> parts = CanonicalModules(*program_);
   std::vector<std::string> values;
-  for (size_t i = 0; i < program_->params.size() && i < params_.size(); ++i) {
-    const check::ParamInfo& p = program_->params[i];
-    values.push_back("value " + program_->modules[p.module]->package + "." + p.decl->name + " = " +
-                     params_[i].ToLiteral());
-  }
+  for (const ParamSetting& s : settings_)
+    values.push_back("value " + s.qualified + " = " + s.value.ToLiteral());
+  for (const auto& [at, s] : rule_settings_)
+    values.push_back("rule " + s.source.rule + " value " + s.qualified + " = " +
+                     s.value.ToLiteral());
   std::sort(values.begin(), values.end());
   parts.insert(parts.end(), values.begin(), values.end());
   std::vector<const std::string*> pointers;
@@ -244,11 +184,13 @@ eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile>
     eval::LintReport empty;
     return empty;
   }
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor(lint), lint.skip_rules,
+  LintRun run(*program_, values_, digest_, options_, EvalOptionsFor(lint), lint.skip_rules,
               sources);
   run.KeepFacts(lint.facts);
   run.Load(std::move(inventories), std::move(plans));
-  return run.Finish();
+  eval::LintReport report = run.Finish();
+  NameParams(&report);
+  return report;
 }
 
 eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile> inventories,
@@ -259,7 +201,7 @@ eval::LintReport Engine::Lint(std::vector<TextFile> plans, std::vector<TextFile>
 bool Engine::LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
                        eval::Facts* facts, Diagnostics* problems, SourceManager* sources) const {
   if (!program_) return false;
-  LintRun run(*program_, params_, digest_, options_, EvalOptionsFor({}), {}, sources);
+  LintRun run(*program_, values_, digest_, options_, EvalOptionsFor({}), {}, sources);
   run.Load(inventories, plans);
   return run.FirstPlanFacts(facts, problems);
 }
@@ -286,8 +228,8 @@ Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval
   result.compiled = true;
   result.type = program_->schema.Name(type);
   result.value =
-      eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, params_, facts, *sources,
-                               EvalOptionsFor({}), trace ? &result.trace : nullptr);
+      eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, values_.values(), facts,
+                               *sources, EvalOptionsFor({}), trace ? &result.trace : nullptr);
   return result;
 }
 
@@ -298,7 +240,7 @@ std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id,
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
     if (rule.id == rule_id)
-      return eval::WhyNot(*program_, rule, params_, facts, sources, EvalOptionsFor({}), focus);
+      return eval::WhyNot(*program_, rule, values_, facts, sources, EvalOptionsFor({}), focus);
   }
   return std::nullopt;
 }

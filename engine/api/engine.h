@@ -17,7 +17,7 @@
 // once per plan document. Problems in the YAML are errors in the report, not
 // exceptions.
 //
-// Threads: Compile, SetParam, AddPolicy, AddSource and options() change the
+// Threads: Compile, SetParam, SetRuleParam, AddPolicy, AddSource and options() change the
 // engine: call them while nothing else runs. Once compiled, Lint with
 // its own SourceManager (and every const member) may be called from any
 // number of threads at once; the other members add to the engine's own
@@ -33,12 +33,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "engine/api/param_setting.h"
 #include "engine/api/policy_test.h"
 #include "engine/check/checker.h"
 #include "engine/common/source.h"
@@ -179,21 +181,44 @@ class Engine {
     return RunTest(test, plans, inventories, coverage, &sources_);
   }
 
-  /// Sets a param from outside (a config file): `name` is `package.name` or,
-  /// when unambiguous, the bare name; `value` is checked against the param's
-  /// type. The ruleset digest follows. False with located `*problems`.
-  bool SetParam(const std::string& name, const Value& value, Diagnostics* problems);
-  /// What SetParam checks, without setting: the index of the param `name`
-  /// names and `value` checked against its type; nullopt with located
-  /// `*problems`.
-  std::optional<std::pair<size_t, Value>> CheckParam(const std::string& name, const Value& value,
-                                                     Diagnostics* problems) const;
+  /// Sets a param from outside (a config file) for every rule that reads
+  /// it: `name` is `package.name` or, when unambiguous, the bare name;
+  /// `value` is checked against the param's type (diagnostics at the
+  /// value's location); `source` says where it was set. The ruleset digest
+  /// follows. False with located `*problems`.
+  bool SetParam(const std::string& name, const Value& value, Diagnostics* problems,
+                ParamSource source = {});
+  /// Sets a param for rule `rule_id` alone (a per-rule config value): the
+  /// rule, and the functions it calls, read `value`; the other rules keep
+  /// theirs. `name` (bare or qualified) must be a param the rule reads
+  /// (check::RuleInfo::params). The digest follows. False with located
+  /// `*problems`: an unknown rule or param, a param the rule does not read,
+  /// a value of the wrong type.
+  bool SetRuleParam(const std::string& rule_id, const std::string& name, const Value& value,
+                    Diagnostics* problems, ParamSource source = {});
 
-  /// Current param values, in Program::params order.
-  const std::vector<Value>& params() const { return params_; }
+  /// Current param values for rules without values of their own, in
+  /// Program::params order.
+  const std::vector<Value>& params() const { return values_.values(); }
+  /// What each rule reads, its own values included.
+  const eval::ParamValues& param_values() const { return values_; }
   /// The current value of the param `name` (`package.name` or, when
   /// unambiguous, the bare name), or null when no single param has it.
   const Value* Param(const std::string& name) const;
+  /// Each param's value for rules without values of their own, and where it
+  /// was set, in Program::params order; empty before Compile().
+  const std::vector<ParamSetting>& param_settings() const { return settings_; }
+  /// The values set for single rules (ParamSource::Level::kRule), by rule
+  /// id, then in Program::params order.
+  std::vector<ParamSetting> RuleParamSettings() const;
+  /// What rule `rule` (an index into Program::rules) reads: one setting per
+  /// param of check::RuleInfo::params, in that order, its own value where
+  /// it has one.
+  std::vector<ParamSetting> SettingsRead(size_t rule) const;
+  /// Names on each violation of `report` the params its rule reads, with
+  /// their values and where they were set (eval::Violation::params). Lint
+  /// does it; a caller with findings from elsewhere (a result cache) calls it.
+  void NameParams(eval::LintReport* report) const;
 
   /// The compiled rule set, or null before a successful Compile().
   const check::Program* program() const { return program_.get(); }
@@ -226,11 +251,23 @@ class Engine {
   /// The indexes of the params `name` names, and each param's qualified name.
   std::vector<size_t> ParamsNamed(const std::string& name,
                                   std::vector<std::string>* qualified) const;
-  void CheckRegexLiterals(Diagnostics* diagnostics) const;
-  /// Applies a policy test's `param` settings to `*params`; false with the
+  /// The index of the param `name` (bare or qualified) names, or nullopt
+  /// with a located problem at `at` (with a did-you-mean).
+  std::optional<size_t> ParamIndex(const std::string& name, const SourceLoc& at,
+                                   Diagnostics* problems) const;
+  /// Applies a policy test's `param` settings to `*values`; false with the
   /// problems in `*errors`.
-  bool TestParams(const PolicyTest& test, SourceManager* sources, std::vector<Value>* params,
+  bool TestParams(const PolicyTest& test, SourceManager* sources, eval::ParamValues* values,
                   std::vector<std::string>* errors) const;
+  /// `value` checked against param `param`'s type, or false with `*problems`.
+  bool CheckParamValue(size_t param, const Value& value, Value* checked,
+                       Diagnostics* problems) const;
+  /// The settings of the pack's defaults (after Compile).
+  void DefaultSettings();
+  /// values_, the params each rule's findings name and the digest, after a
+  /// setting changed.
+  void SettingsChanged();
+  void CheckRegexLiterals(Diagnostics* diagnostics) const;
   /// How rules are evaluated in a call: the engine's options with the plan
   /// and the call's choices.
   eval::EvalOptions EvalOptionsFor(const LintOptions& lint) const;
@@ -240,7 +277,13 @@ class Engine {
   std::vector<FileId> policy_files_;
   std::unique_ptr<check::Program> program_;
   std::unique_ptr<plan::ProgramPlan> plan_;
-  std::vector<Value> params_;
+  std::vector<ParamSetting> settings_;  // one per Program::params
+  /// Values for single rules, by (rule index, param index).
+  std::map<std::pair<size_t, size_t>, ParamSetting> rule_settings_;
+  eval::ParamValues values_;  // what each rule reads, made from the settings
+  /// By rule id: the params its findings name (NameParams).
+  std::map<std::string, std::shared_ptr<const std::vector<eval::ParamUse>>, std::less<>>
+      param_uses_;
   std::string digest_;
 
   void ComputeDigest();

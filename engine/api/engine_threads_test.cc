@@ -56,6 +56,10 @@ std::string Signature(const eval::LintReport& r, const SourceManager& sources) {
     for (const eval::Evidence& e : v.evidence)
       out << "  " << e.name << "=" << e.value << " " << place(e.loc) << "\n";
     for (const eval::TraceStep& t : v.trace) out << "  " << t.clause << " -> " << t.value << "\n";
+    if (v.params) {
+      for (const eval::ParamUse& p : *v.params)
+        out << "  param " << p.name << "=" << p.value.ToLiteral() << " " << p.set_at << "\n";
+    }
   }
   for (const Diagnostic& d : r.errors.items()) out << place(d.loc) << " " << d.message << "\n";
   return out.str();
@@ -69,12 +73,14 @@ std::string LintOnce(const Engine& engine, const Scenario& s, bool trace) {
   return Signature(r, sources);
 }
 
-// The shipped pack, compiled into `engine`.
+// The shipped pack, compiled into `engine`, one rule reading a value of
+// its own (shared, as the package's values are, by every lint).
 void CompilePack(Engine* engine) {
   testing::AddStdlib(engine);
   testing::AddPolicyDir("policies/capops-ai", engine);
   Diagnostics problems;
   REQUIRE(engine->Compile(&problems));
+  REQUIRE(engine->SetRuleParam("CAP-DEM-003", "exploration_cap", Value::Int(1), &problems));
 }
 
 TEST_CASE("one compiled engine lints different plans from 8 threads at once", "[api][threads]") {

@@ -15,7 +15,7 @@
 
 namespace capops {
 
-LintRun::LintRun(const check::Program& program, const std::vector<Value>& params,
+LintRun::LintRun(const check::Program& program, const eval::ParamValues& params,
                  const std::string& digest, const EngineOptions& options, eval::EvalOptions eval,
                  std::set<std::string> skip_rules, SourceManager* sources)
     : program_(program),

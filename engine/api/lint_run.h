@@ -15,9 +15,9 @@ namespace capops {
 class LintRun {
  public:
   /// `eval` is how rules are evaluated; rules in `skip_rules` are not.
-  LintRun(const check::Program& program, const std::vector<Value>& params,
-          const std::string& digest, const EngineOptions& options, eval::EvalOptions eval,
-          std::set<std::string> skip_rules, SourceManager* sources);
+  LintRun(const check::Program& program, const eval::ParamValues& params, const std::string& digest,
+          const EngineOptions& options, eval::EvalOptions eval, std::set<std::string> skip_rules,
+          SourceManager* sources);
 
   /// Appends the facts of each plan evaluated to `*out` (LintOptions::facts).
   void KeepFacts(std::vector<PlanFacts>* out) { keep_facts_ = out; }
@@ -47,7 +47,7 @@ class LintRun {
   void PointAtAnchors();
 
   const check::Program& program_;
-  const std::vector<Value>& params_;
+  const eval::ParamValues& params_;
   const EngineOptions& options_;
   const eval::EvalOptions eval_;
   const std::set<std::string> skip_rules_;

@@ -77,7 +77,7 @@ bool Matches(const syntax::TestExpectation& e, const TestFinding& f,
 
 // A test's `param "name: value"` settings over `*params`: each is YAML text
 // holding a mapping, read and checked as a config file's `params` are.
-bool Engine::TestParams(const PolicyTest& test, SourceManager* sources, std::vector<Value>* params,
+bool Engine::TestParams(const PolicyTest& test, SourceManager* sources, eval::ParamValues* values,
                         std::vector<std::string>* errors) const {
   for (const syntax::TestDecl::ParamSetting& setting : test.decl->params) {
     FileId file = sources->Add(test.path + "#param", setting.yaml);
@@ -87,8 +87,10 @@ bool Engine::TestParams(const PolicyTest& test, SourceManager* sources, std::vec
       problems.Error(sources->Resolve(setting.span), "`param` takes `\"NAME: VALUE\"`, a mapping");
     } else {
       for (const auto& [name, value] : loaded.documents[0].entries()) {
-        if (auto checked = CheckParam(std::string(name), value, &problems))
-          (*params)[checked->first] = std::move(checked->second);
+        std::optional<size_t> index = ParamIndex(std::string(name), value.loc(), &problems);
+        Value checked;
+        if (index && CheckParamValue(*index, value, &checked, &problems))
+          values->SetEverywhere(*index, checked);
       }
     }
     for (const Diagnostic& d : problems.items())
@@ -134,9 +136,9 @@ PolicyTestResult Engine::RunTest(const PolicyTest& test, const std::vector<TextF
   LintOptions lint;
   lint.coverage = coverage;
   eval::Facts facts;  // the facts the findings are in, to name their places
-  std::vector<Value> params = params_;
-  if (!TestParams(test, sources, &params, &result.errors)) return result;
-  LintRun run(*program_, params, digest_, options_, EvalOptionsFor(lint), {}, sources);
+  eval::ParamValues values = values_;
+  if (!TestParams(test, sources, &values, &result.errors)) return result;
+  LintRun run(*program_, values, digest_, options_, EvalOptionsFor(lint), {}, sources);
   run.Load(inventories, plans);
   eval::LintReport report = run.Finish(&facts);
 

@@ -177,6 +177,7 @@ void Checker::CheckRule(uint32_t module, const syntax::Rule& rule) {
   for (const syntax::Emit& e : rule.emits) CheckEmit(e);
   info.slot_count = exprs_.slot_count();
   info.cost = internal::CostBound(rule, sources_);
+  info.params = internal::ParamsRead(*program_, rule, module);
   program_->rules.push_back(std::move(info));
 }
 

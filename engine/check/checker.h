@@ -62,6 +62,10 @@ struct RuleInfo {
   std::vector<std::string> tags;  // other annotations, as written without `@`
   uint32_t slot_count = 0;        // local variables of the rule and its macros
   std::string cost;               // static bound, e.g. "O(|plan.allocations| · |a.evidence|)"
+  /// The params it reads (indexes into Program::params), in order of first
+  /// use: in its clauses and statements, and in the functions it calls,
+  /// however deep, each where it is first called.
+  std::vector<uint32_t> params;
 };
 
 struct ParamInfo {

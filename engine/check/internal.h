@@ -71,6 +71,10 @@ inline bool IsStringLike(TypeKind k) {
 /// "O(|plan.allocations| · |a.evidence|)".
 std::string CostBound(const syntax::Rule& rule, const SourceManager& sources);
 
+/// The params a checked rule of module `module` reads, also through the
+/// functions it calls (RuleInfo::params). Its functions must be checked.
+std::vector<uint32_t> ParamsRead(const Program& program, const syntax::Rule& rule, uint32_t module);
+
 /// The result type of a built-in for the given argument types, or the error
 /// type with `*error` set.
 TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* types,

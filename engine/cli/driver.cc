@@ -21,6 +21,7 @@
 #include "engine/cli/explain_command.h"
 #include "engine/cli/fmt_command.h"
 #include "engine/cli/init_command.h"
+#include "engine/cli/params_command.h"
 #include "engine/cli/rules_command.h"
 #include "engine/cli/schema_command.h"
 #include "engine/cli/test_command.h"
@@ -298,6 +299,27 @@ Command AddRules(CLI::App* app, Shared* shared) {
           }};
 }
 
+Command AddParams(CLI::App* app, Shared* shared) {
+  auto o = std::make_shared<ParamsOptions>();
+  CLI::App* sub = app->add_subcommand(
+      "params",
+      "list every param: its type, default, the value in force and where it was set, the values "
+      "set for single rules and the rules that read it (exit 0, or 2 for a bad config)");
+  sub->add_option("--policy,--policies", o->policies,
+                  "policy file or directory (repeatable; default: the config's, else the shipped "
+                  "pack)")
+      ->allow_extra_args(false);
+  sub->add_option("--config", o->config,
+                  "config file (default: .capops.yaml here or in a parent directory)");
+  sub->add_flag("--no-config", o->no_config, "do not look for .capops.yaml: the defaults");
+  FormatOption(sub, shared, {"text", "json"});
+  return {sub, [o, shared] {
+            o->format = shared->format_enum();
+            o->color = shared->color_on();
+            return RunParams(*o, shared->out, shared->err);
+          }};
+}
+
 Command AddDoc(CLI::App* app, Shared* shared) {
   auto o = std::make_shared<DocOptions>();
   CLI::App* sub = app->add_subcommand(
@@ -404,11 +426,11 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
   app.add_option("--at", why_not.at,
                  "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
   const EngineOptions* limits = &options.session.engine;
-  std::vector<Command> commands = {AddExplain(&app, &shared),    AddEval(&app, &shared, limits),
-                                   AddCheckRules(&app, &shared), AddTest(&app, &shared),
-                                   AddRules(&app, &shared),      AddDoc(&app, &shared),
-                                   AddFmt(&app, &shared),        AddWhyNot(&app, &shared, limits),
-                                   AddSchema(&app, &shared),     AddInit(&app, &shared)};
+  std::vector<Command> commands = {
+      AddExplain(&app, &shared), AddEval(&app, &shared, limits),   AddCheckRules(&app, &shared),
+      AddTest(&app, &shared),    AddRules(&app, &shared),          AddDoc(&app, &shared),
+      AddFmt(&app, &shared),     AddWhyNot(&app, &shared, limits), AddSchema(&app, &shared),
+      AddInit(&app, &shared),    AddParams(&app, &shared)};
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

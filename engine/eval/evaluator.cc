@@ -60,21 +60,21 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
   return values;
 }
 
-EvalResult EvaluateRule(const check::Program& program, size_t rule,
-                        const std::vector<Value>& params, const Facts& facts,
-                        const SourceManager& sources, const EvalOptions& options) {
+EvalResult EvaluateRule(const check::Program& program, size_t rule, const ParamValues& params,
+                        const Facts& facts, const SourceManager& sources,
+                        const EvalOptions& options) {
   EvalResult result;
   std::unique_ptr<RunObserver> observer = ObserverFor(options);
-  RuleRun(program, rule, params, facts, sources, options, nullptr, nullptr, &result, observer.get())
+  RuleRun(program, rule, params.For(rule), facts, sources, options, nullptr, nullptr, &result,
+          observer.get())
       .Run();
   return result;
 }
 
 std::vector<EvalResult> EvaluateRules(const check::Program& program,
-                                      const std::vector<size_t>& rules,
-                                      const std::vector<Value>& params, const Facts& facts,
-                                      const SourceManager& sources, const EvalOptions& options,
-                                      SharedIndexes* indexes) {
+                                      const std::vector<size_t>& rules, const ParamValues& params,
+                                      const Facts& facts, const SourceManager& sources,
+                                      const EvalOptions& options, SharedIndexes* indexes) {
   std::vector<EvalResult> results(rules.size());
   SharedIndexes own_indexes;
   if (indexes == nullptr) indexes = &own_indexes;
@@ -87,8 +87,8 @@ std::vector<EvalResult> EvaluateRules(const check::Program& program,
   std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::vector<size_t>>> passes;
   for (size_t i = 0; i < rules.size(); ++i) {
     observers.push_back(ObserverFor(options));
-    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params, facts, sources, options,
-                                             &id_hints, indexes, &results[i],
+    runs.push_back(std::make_unique<RuleRun>(program, rules[i], params.For(rules[i]), facts,
+                                             sources, options, &id_hints, indexes, &results[i],
                                              observers.back().get()));
     if (!runs[i]->OpenLoop(&ranges[i])) {
       runs[i]->Run();
@@ -134,8 +134,8 @@ void AppendResult(EvalResult part, EvalResult* whole) {
   whole->errors.Append(part.errors);
 }
 
-EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params,
-                    const Facts& facts, const SourceManager& sources, const EvalOptions& options) {
+EvalResult Evaluate(const check::Program& program, const ParamValues& params, const Facts& facts,
+                    const SourceManager& sources, const EvalOptions& options) {
   EvalResult result;
   std::vector<size_t> rules(program.rules.size());
   for (size_t r = 0; r < rules.size(); ++r) rules[r] = r;

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "engine/check/checker.h"
+#include "engine/eval/param_values.h"
 #include "engine/eval/result.h"
 #include "engine/plan/plan.h"
 
@@ -89,16 +90,17 @@ std::vector<Value> EvaluateParams(const check::Program& program, const SourceMan
                                   Diagnostics* diagnostics);
 
 /// Runs every rule of `program` over `facts`; violations and errors are sorted.
-EvalResult Evaluate(const check::Program& program, const std::vector<Value>& params,
-                    const Facts& facts, const SourceManager& sources, const EvalOptions& options);
+/// Each rule reads its own list of `params` (ParamValues::For).
+EvalResult Evaluate(const check::Program& program, const ParamValues& params, const Facts& facts,
+                    const SourceManager& sources, const EvalOptions& options);
 
 /// One rule of Evaluate (`program.rules[rule]`), unsorted. Rules are
 /// independent: several may run at once on different threads (without
 /// `options.coverage`). Evaluate = AppendResult of each rule in order, then
 /// SortResult.
-EvalResult EvaluateRule(const check::Program& program, size_t rule,
-                        const std::vector<Value>& params, const Facts& facts,
-                        const SourceManager& sources, const EvalOptions& options);
+EvalResult EvaluateRule(const check::Program& program, size_t rule, const ParamValues& params,
+                        const Facts& facts, const SourceManager& sources,
+                        const EvalOptions& options);
 /// Several rules of Evaluate, each result as EvaluateRule gives it (in the
 /// order of `rules`). Planned rules that open with a `for` over the same
 /// list share one pass over it: each item's facts are read once for all
@@ -107,10 +109,9 @@ EvalResult EvaluateRule(const check::Program& program, size_t rule,
 /// the other calls given it (on any thread: engine/eval/shared_indexes.h),
 /// else for this call alone.
 std::vector<EvalResult> EvaluateRules(const check::Program& program,
-                                      const std::vector<size_t>& rules,
-                                      const std::vector<Value>& params, const Facts& facts,
-                                      const SourceManager& sources, const EvalOptions& options,
-                                      SharedIndexes* indexes = nullptr);
+                                      const std::vector<size_t>& rules, const ParamValues& params,
+                                      const Facts& facts, const SourceManager& sources,
+                                      const EvalOptions& options, SharedIndexes* indexes = nullptr);
 void AppendResult(EvalResult part, EvalResult* whole);
 void SortResult(const SourceManager& sources, EvalResult* result);
 
@@ -142,8 +143,7 @@ struct WhyNotResult {
 /// Replays `rule` over `facts`, following only the bindings in which a `for`
 /// variable is the fact `focus` selects (the first `for` whose items match).
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
-                    const std::vector<Value>& params, const Facts& facts,
-                    const SourceManager& sources, const EvalOptions& options,
-                    const std::function<bool(const Value&)>& focus);
+                    const ParamValues& params, const Facts& facts, const SourceManager& sources,
+                    const EvalOptions& options, const std::function<bool(const Value&)>& focus);
 
 }  // namespace capops::eval

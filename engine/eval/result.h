@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/common/diagnostic.h"
 #include "engine/common/source.h"
+#include "engine/common/value.h"
 
 namespace capops::eval {
 
@@ -66,6 +68,17 @@ struct Suppression {
   SourceLoc loc;              // the waiver's entry in its file
 };
 
+/// A param a finding rests on: its value when the rule ran, and where that
+/// value was set.
+struct ParamUse {
+  std::string name;       // as declared: `max_memory_pressure`
+  std::string qualified;  // with its package: `capops.ai.readiness.max_memory_pressure`
+  Value value;
+  /// "pack default, readiness.cpl:120", ".capops.yaml:7" or
+  /// ".capops.yaml:9, for CAP-RDY-003" (Engine's ParamSource::Text).
+  std::string set_at;
+};
+
 struct Violation {
   std::string rule_id;
   std::string rule_name;
@@ -89,6 +102,10 @@ struct Violation {
   /// window of the innermost step it was at when it fired, which is the
   /// stretch of time the finding is about. Unset for other findings.
   std::optional<Interval> interval;
+  /// The params the rule reads, in order of first use (also through the
+  /// functions it calls), as the rule read them; shared by the rule's
+  /// findings. Not part of a finding's identity. Null: none, or not named.
+  std::shared_ptr<const std::vector<ParamUse>> params;
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

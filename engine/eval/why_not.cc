@@ -83,13 +83,13 @@ void WhyNotObserver::Stop(size_t at, const Value& v) {
 }  // namespace
 
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
-                    const std::vector<Value>& params, const Facts& facts,
-                    const SourceManager& sources, const EvalOptions& options,
-                    const std::function<bool(const Value&)>& focus) {
+                    const ParamValues& params, const Facts& facts, const SourceManager& sources,
+                    const EvalOptions& options, const std::function<bool(const Value&)>& focus) {
   WhyNotObserver observer(focus);
   EvalResult ignored;  // a rule error stops a path; the outcome says so
   size_t index = static_cast<size_t>(&rule - program.rules.data());
-  RuleRun(program, index, params, facts, sources, options, nullptr, nullptr, &ignored, &observer)
+  RuleRun(program, index, params.For(index), facts, sources, options, nullptr, nullptr, &ignored,
+          &observer)
       .Run();
   return observer.Take();
 }

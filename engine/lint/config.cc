@@ -77,11 +77,28 @@ void ReadSeverities(const Value& map, Config* config, Diagnostics* diags) {
   }
 }
 
+// `rules: {params: {RULE: {name: value}}}`; which rules and params there
+// are is known once the policies are compiled (ApplyConfigParams).
+void ReadRuleParams(const Value& map, Config* config, Diagnostics* diags) {
+  for (const auto& [rule, params] : map.entries()) {
+    if (!params.is(ValueKind::kMap)) {
+      ConfigError(diags, params.loc(),
+                  "params of `" + rule + "` must be a map of param names to values, not `" +
+                      params.ToString() + "`")
+          .help = "e.g. `" + rule + ": {max_memory_pressure: 0.95}`";
+      continue;
+    }
+    for (const auto& [name, value] : params.entries())
+      config->rule_params.push_back({{rule, params.loc()}, {name, value.loc()}, value});
+  }
+}
+
 void ReadRules(const Value& rules, Config* config, Diagnostics* diags) {
   MapReader r(rules, "`rules` section", diags);
   r.Strings("enable", &config->enable);
   r.Strings("disable", &config->disable);
   if (const Value* severity = r.Map("severity")) ReadSeverities(*severity, config, diags);
+  if (const Value* params = r.Map("params")) ReadRuleParams(*params, config, diags);
   r.Finish();
 }
 

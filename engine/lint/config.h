@@ -18,8 +18,12 @@
 //     disable: [CAP-ALC-007, "tag:experimental"]   # ids, id globs, tag:NAME
 //     enable: []                          # if given, only these rules run
 //     severity: {CAP-ALC-008: error}      # error, warning or info
+//     params:                             # `param` values for one rule alone
+//       CAP-RDY-003: {max_memory_pressure: 0.95}
 //   params:                               # `param` values, by qualified name
 //     capops.ai.allocation.research_slices: [exploration, training, tuning]
+//     capops.ai.readiness:                # or by package
+//       max_memory_pressure: 0.9
 //   fail-on: error                        # error, warning, info or never
 //   waivers: .capops-waivers.yaml
 //   baseline: .capops-baseline.yaml
@@ -52,9 +56,19 @@ struct SeverityOverride {
   Severity severity = Severity::kError;
 };
 
-/// `params`: a `param`'s value replaced; `value` keeps its location.
+/// `params`: a `param`'s value replaced; `value` keeps its location. `name`
+/// is a param's qualified (or bare) name, or a package's whose `value` is
+/// a map of its params' names to values: which one is known only once the
+/// policies are compiled (ApplyConfigParams, config_params.h).
 struct ParamOverride {
   LocatedString name;
+  Value value;
+};
+
+/// `rules.params`: a `param`'s value for one rule alone.
+struct RuleParamOverride {
+  LocatedString rule;
+  LocatedString name;  // the param's bare or qualified name
   Value value;
 };
 
@@ -67,6 +81,7 @@ struct Config {
   std::vector<LocatedString> disable;
   std::vector<SeverityOverride> severity;
   std::vector<ParamOverride> params;
+  std::vector<RuleParamOverride> rule_params;
   std::optional<FailOn> fail_on;
   std::string waivers;   // resolved; empty: none
   std::string baseline;  // resolved; empty: none

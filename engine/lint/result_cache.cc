@@ -34,9 +34,11 @@ constexpr const char* kTagText =
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // A tripwire: a new field in a finding must be written and read below (and
 // kFormatVersion bumped), or cached reports would silently lose it.
+// Violation::params is not cached: the session names them again on every
+// finding, cached or not (Engine::NameParams), so they follow the config.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 472 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 488 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif

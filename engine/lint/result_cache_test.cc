@@ -357,7 +357,8 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                     eval::Suppression{"o", "j", "2099-01-01", {policy, 2, 1}},
                     "deny at a.gpus",
                     "a-1\x1f",
-                    eval::Interval{20000, eval::Interval::kOpenEnd}};
+                    eval::Interval{20000, eval::Interval::kOpenEnd},
+                    nullptr};  // params are named after the cache (Engine::NameParams)
   Findings f;
   f.violations = {v};
   f.plans = 2;

@@ -8,17 +8,6 @@ namespace capops::lint {
 
 namespace {
 
-// The params an expression reads, in order of first use.
-void CollectParams(const syntax::Expr& e, const check::ModuleTables& tables,
-                   std::vector<uint32_t>* out) {
-  const check::Symbol& sym = tables.symbols[e.id];
-  if (e.kind == syntax::ExprKind::kIdent && sym.kind == check::SymbolKind::kParam &&
-      std::find(out->begin(), out->end(), sym.index) == out->end()) {
-    out->push_back(sym.index);
-  }
-  for (const auto& arg : e.args) CollectParams(*arg, tables, out);
-}
-
 // The fields one rule reads, walking into the user functions it calls
 // (each function once per rule).
 class FieldWalker {
@@ -78,18 +67,8 @@ std::string Text(const SourceManager& sources, const Span& span) {
 
 std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule) {
   const check::Program& program = *engine.program();
-  const check::ModuleTables& tables = program.tables[rule.module];
-  std::vector<uint32_t> indexes;
-  for (const syntax::Clause& c : rule.rule->clauses) CollectParams(*c.expr, tables, &indexes);
-  for (const syntax::Emit& e : rule.rule->emits) {
-    if (e.when) CollectParams(*e.when, tables, &indexes);
-    if (e.at) CollectParams(*e.at, tables, &indexes);
-    for (const auto& part : e.message.parts) {
-      if (part.expr) CollectParams(*part.expr, tables, &indexes);
-    }
-  }
   std::vector<ParamEntry> params;
-  for (uint32_t i : indexes) {
+  for (uint32_t i : rule.params) {
     const check::ParamInfo& p = program.params[i];
     params.push_back({p.decl->name, program.schema.Name(p.type),
                       Text(engine.sources(), p.decl->default_value->span),

@@ -24,7 +24,7 @@ struct RuleEntry {
   std::string defined_at;            // file:line
   std::vector<std::string> because;  // one per deny/warn that has one
   std::vector<std::string> fix;
-  std::vector<ParamEntry> params;  // the params the rule reads, in order of first use
+  std::vector<ParamEntry> params;  // the params the rule reads (check::RuleInfo::params)
   std::string source;              // the rule's CPL text
   /// The record fields it reads ("Pool.hosts", sorted): every field access
   /// in its clauses, guards, places and messages, and in the functions it
@@ -45,7 +45,8 @@ struct RuleReasons {
 };
 RuleReasons ReasonsOf(const syntax::Rule& rule);
 
-/// The params a rule reads, in order of first use.
+/// The params a rule reads, in order of first use, also in the functions
+/// it calls.
 std::vector<ParamEntry> RuleParams(const Engine& engine, const check::RuleInfo& rule);
 
 /// The rules that read each field ("Pool.hosts" → rule ids, in catalogue order).

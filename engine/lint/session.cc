@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/lint/baseline.h"
+#include "engine/lint/config_params.h"
 #include "engine/lint/output_file.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/policy_loader.h"
@@ -121,8 +122,7 @@ bool LintSession::Prepare() {
   Diagnostics config_problems;
   selection_ = RuleSelection::Make(config_, program, &config_problems);
   report_.selection = &selection_;
-  for (const ParamOverride& p : config_.params)
-    engine_->SetParam(p.name.text, p.value, &config_problems);
+  ApplyConfigParams(config_, engine_.get(), &config_problems);
   if (config_problems.HasErrors()) {
     config_problems.Sort();
     report_.problems = std::move(config_problems);
@@ -177,6 +177,7 @@ bool LintSession::LintPlans() {
   if (!LintPlanSet(*engine_, lint, sources_.get(), plan_set_, options_.engine.facts.max_file_bytes,
                    &report_.findings, &error, cache.get()))
     return Refuse(error);
+  engine_->NameParams(&report_.findings);  // cached findings too, as the config now says
   const eval::LintReport& findings = report_.findings;
   if (!options_.allow_empty && findings.plans == 0 && !findings.errors.HasErrors()) {
     return Refuse(

@@ -584,6 +584,37 @@ TEST_CASE("LSP: a .capops.yaml is read as capops-lint reads it: inventories, rul
   CHECK(why["message"].get<std::string>().find("CAP-NOPE-999") != std::string::npos);
 }
 
+TEST_CASE("LSP: a .capops.yaml's params apply as capops-lint applies them, per rule too", "[lsp]") {
+  testing::TempDir dir("capops-lsp");
+  std::string plan = ReadText(kExample / "plan.yaml");
+  dir.Write("plan.yaml", plan);
+  dir.Write("inventory.yaml", ReadText(kExample / "inventory.yaml"));
+  std::string plan_uri = UriOfPath((dir.dir() / "plan.yaml").string());
+  auto lint = [&](InProcess* s, int version) {
+    std::optional<Json> published = Published(
+        s->Send({version == 1 ? Open(plan_uri, plan) : Change(plan_uri, plan, version)}), plan_uri);
+    REQUIRE(published);
+    return *published;
+  };
+  InProcess s;
+  s.Initialize();
+  CHECK(Has(Codes(lint(&s, 1)), "CAP-ALC-001"));
+  // Exploration is no longer a research slice for CAP-ALC-001 alone.
+  auto rewrite = [&](const std::string& text, int seconds) {
+    dir.Write(".capops.yaml", text);
+    fs::last_write_time(dir.dir() / ".capops.yaml",
+                        fs::file_time_type::clock::now() + std::chrono::seconds(seconds));
+  };
+  rewrite("rules:\n  params:\n    CAP-ALC-001: {research_slices: [training, tuning]}\n", 5);
+  CHECK_FALSE(Has(Codes(lint(&s, 2)), "CAP-ALC-001"));
+  // A param the rule does not read: nothing is linted, and the plan says why.
+  rewrite("rules:\n  params:\n    CAP-ALC-001: {exploration_cap: 3}\n", 10);
+  Json refused = lint(&s, 3);
+  REQUIRE(refused["params"]["diagnostics"].size() == 1);
+  CHECK(refused["params"]["diagnostics"][0]["message"].get<std::string>().find(
+            "`CAP-ALC-001` does not read `exploration_cap`") != std::string::npos);
+}
+
 TEST_CASE("LSP: the config's waivers hide what they cover, and only this plan's waivers are judged",
           "[lsp]") {
   testing::TempDir dir("capops-lsp");

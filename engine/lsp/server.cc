@@ -7,6 +7,7 @@
 
 #include "engine/common/source.h"
 #include "engine/lint/config.h"
+#include "engine/lint/config_params.h"
 #include "engine/lint/pack_locator.h"
 #include "engine/lint/plan_set.h"
 #include "engine/lint/policy_loader.h"
@@ -521,14 +522,12 @@ Server::Setting& Server::SettingFor(const std::string& path) {
   std::shared_ptr<const Engine> engine = base.engine;
   std::string error = base.error;
   bool own_policies = options_.policies.empty() && !r.config.policies.empty();
-  if (own_policies || !r.config.params.empty()) {
+  if (own_policies || !r.config.params.empty() || !r.config.rule_params.empty()) {
     std::vector<TextFile> files;
     std::shared_ptr<Engine> compiled =
         CompilePolicies(own_policies ? r.config.policies : options_.policies, &files, &error);
     Diagnostics problems;
-    for (const lint::ParamOverride& p : r.config.params) {
-      if (compiled) compiled->SetParam(p.name.text, p.value, &problems);
-    }
+    if (compiled) lint::ApplyConfigParams(r.config, compiled.get(), &problems);
     if (problems.HasErrors()) return refuse(problems);
     engine = compiled;
   }

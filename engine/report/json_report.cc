@@ -65,6 +65,7 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"evidence", std::move(evidence)},
               {"related", std::move(labels)},
               {"trace", std::move(trace)},
+              {"params", Json::parse(ParamsJson(v))},
               {"suppression", SuppressionJson(sources, v)}};
 }
 
@@ -119,6 +120,22 @@ Json ValueToJson(const Value& v) {
 }
 
 }  // namespace
+
+std::string ParamText(const eval::ParamUse& param) {
+  return param.name + " = " + param.value.ToLiteral() + " (" + param.set_at + ")";
+}
+
+std::string ParamsJson(const eval::Violation& violation) {
+  Json params = Json::array();
+  if (violation.params) {
+    for (const eval::ParamUse& p : *violation.params) {
+      params.push_back({{"name", p.qualified},
+                        {"value", Json::parse(ValueJson(p.value))},
+                        {"set_at", p.set_at}});
+    }
+  }
+  return JsonText(params);
+}
 
 std::string ValueJson(const Value& value) {
   return JsonText(ValueToJson(value));

@@ -56,6 +56,14 @@ void WriteTrace(const SourceManager& sources, const eval::TraceStep& step,
 /// CPL text, records as objects, an error as {"error": message}.
 std::string ValueJson(const Value& value);
 
+/// A param a finding rests on, as the text report shows it:
+/// "max_memory_pressure = 0.9 (pack default, readiness.cpl:120)".
+std::string ParamText(const eval::ParamUse& param);
+
+/// The params of a finding as a JSON array of {name (qualified), value (as
+/// ValueJson), set_at}; empty when it names none.
+std::string ParamsJson(const eval::Violation& violation);
+
 /// Diagnostics as a JSON array of {code, severity, message, location, help, related}.
 std::string DiagnosticsJson(const SourceManager& sources, const Diagnostics& diagnostics);
 

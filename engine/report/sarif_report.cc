@@ -8,6 +8,7 @@
 #include "engine/common/json_text.h"
 #include "engine/lint/finding_key.h"
 #include "engine/report/ci_report.h"
+#include "engine/report/report.h"
 #include "engine/report/snippet.h"
 
 namespace capops::report {
@@ -172,6 +173,9 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
   for (const eval::Label& l : v.labels) relate(l.loc, l.message);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
   if (!v.trace.empty()) result["codeFlows"] = Json::array({TraceFlow(sources, options, v.trace)});
+  // The params the finding rests on, each with its value and where it was set.
+  if (v.params && !v.params->empty())
+    result["properties"] = {{"params", Json::parse(ParamsJson(v))}};
   if (v.suppression) {
     const eval::Suppression& s = *v.suppression;
     Json suppression = {

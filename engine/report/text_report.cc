@@ -1,6 +1,7 @@
 // Text reports in the style of rustc: a header line, an arrow to the place,
 // the source line with the span underlined, secondary labels on the other
-// facts the rule read, then `= because:` and `= fix:`; with --explain the
+// facts the rule read, then `= because:`, `= fix:` and a `= param:` line
+// for each param the rule reads, with its value and where it was set; with --explain the
 // evidence and a power-assert trace of each clause. Also the one-line
 // `--format short` and the summary line.
 #include <algorithm>
@@ -61,6 +62,10 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v,
   std::string pad(gutter + 1, ' ');
   if (!v.because.empty()) out << pad << "= because: " << Visible(v.because) << '\n';
   if (!v.fix.empty()) out << pad << "= fix: " << Visible(v.fix) << '\n';
+  if (v.params) {
+    for (const eval::ParamUse& p : *v.params)
+      out << pad << "= param: " << Visible(ParamText(p)) << '\n';
+  }
   if (options.explain) WriteExplain(sources, v, gutter, style, out);
   out << '\n';
 }

@@ -213,8 +213,11 @@ TRUE_LIT  : 'true';
 FALSE_LIT : 'false';
 
 // Longest match makes `2027-04-12` a date, `5d` a duration and `80GiB` a
-// quantity rather than an integer followed by something else.
-DATE     : DIGIT DIGIT DIGIT DIGIT '-' DIGIT DIGIT '-' DIGIT DIGIT;
+// quantity rather than an integer followed by something else. A date may
+// carry a time; one without its UTC offset is a token too, so that the
+// parser can say what it lacks.
+DATE     : DIGIT DIGIT DIGIT DIGIT '-' DIGIT DIGIT '-' DIGIT DIGIT
+           ('T' DIGIT DIGIT ':' DIGIT DIGIT (':' DIGIT DIGIT)? ('Z' | ('+' | '-') DIGIT DIGIT ':' DIGIT DIGIT)?)?;
 DURATION : (DIGIT+ ('w' | 'd' | 'h' | 'm' | 's'))+;
 QUANTITY : DIGIT+ ('.' DIGIT+)? UNIT_PREFIX? 'B' ('/s')?;
 DOUBLE   : DIGIT+ '.' DIGIT+ EXPONENT? | DIGIT+ EXPONENT;

@@ -45,6 +45,23 @@ void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
   *y = static_cast<int64_t>(yoe) + era * 400 + (*m <= 2);
 }
 
+// The number written by the `n` digits of `text` from `at`; false when
+// they are not all there or not all digits.
+bool Digits(std::string_view text, size_t at, size_t n, int* out) {
+  if (at > text.size() || text.size() - at < n) return false;
+  int value = 0;
+  for (size_t i = at; i < at + n; ++i) {
+    if (!IsDigit(text[i])) return false;
+    value = value * 10 + (text[i] - '0');
+  }
+  *out = value;
+  return true;
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
 unsigned DaysInMonth(int64_t y, unsigned m) {
   static constexpr std::array<unsigned, 12> kDays = {31, 28, 31, 30, 31, 30,
                                                      31, 31, 30, 31, 30, 31};
@@ -102,6 +119,75 @@ bool ParseDate(std::string_view text, int64_t* days) {
   unsigned d = (text[8] - '0') * 10 + (text[9] - '0');
   if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m)) return false;
   *days = DaysFromCivil(y, m, d);
+  return true;
+}
+
+bool LooksLikeDate(std::string_view text) {
+  size_t year = 0;
+  while (year < text.size() && IsDigit(text[year])) ++year;
+  std::string_view rest = text.substr(year);  // `-MM-DD` and a time, if it is a date
+  int month = 0, day = 0;
+  if (year < 4 || rest.size() < 6 || rest[0] != '-' || !Digits(rest, 1, 2, &month) ||
+      rest[3] != '-' || !Digits(rest, 4, 2, &day)) {
+    return false;
+  }
+  if (rest.size() == 6) return true;
+  return (rest[6] == 'T' || rest[6] == 't') && rest.size() > 7 && IsDigit(rest[7]);
+}
+
+bool ParseDateTime(std::string_view text, DateTime* out, std::string* error) {
+  auto fail = [&](const std::string& why) {
+    *error = "`" + std::string(text) + "`" + why;
+    return false;
+  };
+  const std::string kShape =
+      " is not a valid date-time: write `HH:MM` or `HH:MM:SS` after the `T`, such as "
+      "`2027-04-20T09:00Z`";
+  if (!LooksLikeDate(text)) {
+    return fail(
+        " is not a date: write `YYYY-MM-DD`, or a time with its UTC offset such as "
+        "`2027-04-20T09:00+02:00`");
+  }
+  if (text.find('-') != 4) return fail(" is not a valid date: a year has four digits");
+  int64_t days = 0;
+  if (!ParseDate(text.substr(0, 10), &days)) return fail(" is not a valid date");
+  if (text.size() == 10) {
+    *out = DateTime::Day(days);
+    return true;
+  }
+  std::string_view time = text.substr(11);
+  int hour = 0, minute = 0, second = 0;
+  size_t at = 5;  // after `HH:MM`
+  if (!Digits(time, 0, 2, &hour) || time.size() < 5 || time[2] != ':' ||
+      !Digits(time, 3, 2, &minute)) {
+    return fail(kShape);
+  }
+  if (time.size() > at && time[at] == ':') {
+    if (!Digits(time, at + 1, 2, &second)) return fail(kShape);
+    at += 3;
+  }
+  if (time.size() > at && (time[at] == '.' || time[at] == ',')) {
+    return fail(" has a fraction of a second: times are given to the second");
+  }
+  if (hour > 23) return fail(" is not a valid time: the hour runs from 00 to 23");
+  if (minute > 59) return fail(" is not a valid time: the minute runs from 00 to 59");
+  if (second > 59) return fail(" is not a valid time: the second runs from 00 to 59");
+  std::string_view zone = time.substr(at);
+  int offset = 0, zone_hours = 0, zone_minutes = 0;
+  if (zone.empty()) return fail(": a time needs a UTC offset, such as `Z` or `+02:00`");
+  if (zone != "Z" && zone != "z") {
+    if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':' ||
+        !Digits(zone, 1, 2, &zone_hours) || !Digits(zone, 4, 2, &zone_minutes)) {
+      return fail(" has an invalid UTC offset `" + std::string(zone) +
+                  "`: write `Z`, or `+HH:MM` or `-HH:MM` such as `+02:00`");
+    }
+    if (zone_hours > 23 || zone_minutes > 59) {
+      return fail(" has a UTC offset out of range: offsets run from `-23:59` to `+23:59`");
+    }
+    offset = (zone[0] == '-' ? -1 : 1) * (zone_hours * 60 + zone_minutes);
+  }
+  out->seconds = days * DateTime::kSecondsPerDay + hour * 3600 + minute * 60 + second - offset * 60;
+  out->offset = static_cast<int16_t>(offset);
   return true;
 }
 
@@ -194,6 +280,28 @@ std::string FormatDate(int64_t days) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u", static_cast<long long>(y), m, d);
   return buf;
+}
+
+std::string FormatDateTime(const DateTime& t) {
+  if (t.date_only()) return FormatDate(t.seconds / DateTime::kSecondsPerDay);
+  int offset = t.offset == DateTime::kDateOnly ? 0 : t.offset;
+  int64_t local = t.seconds + int64_t{offset} * 60;
+  int64_t days = FloorDiv(local, DateTime::kSecondsPerDay);
+  int64_t clock = local - days * DateTime::kSecondsPerDay;
+  char buf[32];
+  int n = std::snprintf(buf, sizeof buf, "T%02d:%02d", static_cast<int>(clock / 3600),
+                        static_cast<int>(clock / 60 % 60));
+  if (clock % 60 != 0) {
+    n += std::snprintf(buf + n, sizeof buf - n, ":%02d", static_cast<int>(clock % 60));
+  }
+  if (offset == 0) {
+    std::snprintf(buf + n, sizeof buf - n, "Z");
+  } else {
+    int size = offset < 0 ? -offset : offset;
+    std::snprintf(buf + n, sizeof buf - n, "%c%02d:%02d", offset < 0 ? '-' : '+', size / 60,
+                  size % 60);
+  }
+  return FormatDate(days) + buf;
 }
 
 std::string FormatDuration(int64_t seconds) {

@@ -29,6 +29,124 @@ TEST_CASE("dates parse to days and print back", "[common]") {
   CHECK_FALSE(ParseDate("2027-4-12", &days));
 }
 
+TEST_CASE("dates and date-times parse to instants and print as written", "[common]") {
+  struct Case {
+    const char* text;
+    int64_t seconds;      // since 1970-01-01T00:00Z
+    const char* printed;  // FormatDateTime
+  };
+  const Case cases[] = {
+      {"1970-01-01", 0, "1970-01-01"},
+      {"2027-04-12", 1807488000, "2027-04-12"},  // a plain date is 00:00 UTC
+      {"2027-04-12T00:00Z", 1807488000, "2027-04-12T00:00Z"},
+      {"2027-04-20T09:00+02:00", 1808204400, "2027-04-20T09:00+02:00"},
+      {"2027-04-20T07:00Z", 1808204400, "2027-04-20T07:00Z"},
+      {"2027-04-20T09:00:00Z", 1808211600, "2027-04-20T09:00Z"},  // zero seconds are not shown
+      {"2027-04-20T17:30:15Z", 1808242215, "2027-04-20T17:30:15Z"},
+      {"2027-04-20T09:00-05:30", 1808231400, "2027-04-20T09:00-05:30"},
+      {"2027-04-20T09:00+00:00", 1808211600, "2027-04-20T09:00Z"},  // offset zero prints `Z`
+      {"2027-04-20t09:00z", 1808211600, "2027-04-20T09:00Z"},       // RFC 3339 allows lower case
+      {"2028-02-29T23:59:59+23:59", 1835395259, "2028-02-29T23:59:59+23:59"},
+      {"0000-01-01T00:00Z", -62167219200, "0000-01-01T00:00Z"},
+      {"9999-12-31T23:59:59-23:59", 253402387139, "9999-12-31T23:59:59-23:59"},
+      {"1969-12-31T23:00Z", -3600, "1969-12-31T23:00Z"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    DateTime t;
+    std::string error;
+    REQUIRE(ParseDateTime(c.text, &t, &error));
+    CHECK(error.empty());
+    CHECK(t.seconds == c.seconds);
+    CHECK(FormatDateTime(t) == c.printed);
+    // What a Value packs comes back whole, negative instants too.
+    CHECK(Value::Date(t).date_value().seconds == t.seconds);
+    CHECK(Value::Date(t).ToString() == c.printed);
+  }
+}
+
+TEST_CASE("invalid dates and date-times say what is wrong", "[common]") {
+  const std::pair<const char*, const char*> cases[] = {
+      {"2027-02-30", "`2027-02-30` is not a valid date"},
+      {"2027-02-30T09:00Z", "`2027-02-30T09:00Z` is not a valid date"},
+      {"2027-13-01T09:00Z", "`2027-13-01T09:00Z` is not a valid date"},
+      {"2027-04-20T25:00Z", "`2027-04-20T25:00Z` is not a valid time: the hour runs from 00 to 23"},
+      {"2027-04-20T09:60Z",
+       "`2027-04-20T09:60Z` is not a valid time: the minute runs from 00 to 59"},
+      {"2027-04-20T23:59:60Z",
+       "`2027-04-20T23:59:60Z` is not a valid time: the second runs from 00 to 59"},
+      {"2027-04-20T09:00",
+       "`2027-04-20T09:00`: a time needs a UTC offset, such as `Z` or `+02:00`"},
+      {"2027-04-20T09:00:30",
+       "`2027-04-20T09:00:30`: a time needs a UTC offset, such as `Z` or `+02:00`"},
+      {"2027-04-20T09:00+24:00",
+       "`2027-04-20T09:00+24:00` has a UTC offset out of range: offsets run from `-23:59` to "
+       "`+23:59`"},
+      {"2027-04-20T09:00+02:60",
+       "`2027-04-20T09:00+02:60` has a UTC offset out of range: offsets run from `-23:59` to "
+       "`+23:59`"},
+      {"2027-04-20T09:00-0530",
+       "`2027-04-20T09:00-0530` has an invalid UTC offset `-0530`: write `Z`, or `+HH:MM` or "
+       "`-HH:MM` such as `+02:00`"},
+      {"2027-04-20T09:00 CEST",
+       "`2027-04-20T09:00 CEST` has an invalid UTC offset ` CEST`: write `Z`, or `+HH:MM` or "
+       "`-HH:MM` such as `+02:00`"},
+      {"2027-04-20T09:00:00.5Z",
+       "`2027-04-20T09:00:00.5Z` has a fraction of a second: times are given to the second"},
+      {"2027-04-20T9:00Z",
+       "`2027-04-20T9:00Z` is not a valid date-time: write `HH:MM` or `HH:MM:SS` after the `T`, "
+       "such as `2027-04-20T09:00Z`"},
+      {"2027-04-20T0900Z",
+       "`2027-04-20T0900Z` is not a valid date-time: write `HH:MM` or `HH:MM:SS` after the `T`, "
+       "such as `2027-04-20T09:00Z`"},
+      {"12027-04-20T09:00Z", "`12027-04-20T09:00Z` is not a valid date: a year has four digits"},
+      {"99999999999999999999-01-01",
+       "`99999999999999999999-01-01` is not a valid date: a year has four digits"},
+      {"2027-04-20Z",
+       "`2027-04-20Z` is not a date: write `YYYY-MM-DD`, or a time with its UTC offset such as "
+       "`2027-04-20T09:00+02:00`"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    DateTime t;
+    std::string error;
+    CHECK_FALSE(ParseDateTime(text, &t, &error));
+    CHECK(error == message);
+  }
+}
+
+TEST_CASE("what looks like a date is judged as one", "[common]") {
+  for (const char* text :
+       {"2027-04-12", "2027-04-12T09:00", "2027-04-12t9", "12027-04-12", "2027-02-30"}) {
+    INFO(text);
+    CHECK(LooksLikeDate(text));
+  }
+  // Text that merely starts with a date stays text (a waiver's reason, say).
+  for (const char* text : {"2027-04-12 outage", "2027-04-12 09:00Z", "2027-04-12Tuesday",
+                           "2027-04-12Z", "2027-4-12", "27-04-12", "2027-04-12T"}) {
+    INFO(text);
+    CHECK_FALSE(LooksLikeDate(text));
+  }
+}
+
+TEST_CASE("dates compare by instant, whatever offset they were written at", "[common]") {
+  auto date = [](const char* text) {
+    DateTime t;
+    std::string error;
+    REQUIRE(ParseDateTime(text, &t, &error));
+    return Value::Date(t);
+  };
+  CHECK(date("2027-04-12T23:00+02:00").date_value().seconds <
+        date("2027-04-12T22:00Z").date_value().seconds);
+  CHECK(date("2027-04-20T09:00+02:00") == date("2027-04-20T07:00Z"));
+  CHECK(date("2027-04-12") == date("2027-04-12T02:00+02:00"));
+  CHECK_FALSE(date("2027-04-12") == date("2027-04-12T00:00:01Z"));
+  // A plain date off midnight (moved by hours) prints as a UTC date-time.
+  CHECK(Value::Date({DateTime::Day(1).seconds + 3600, DateTime::kDateOnly}).ToString() ==
+        "1970-01-02T01:00Z");
+  CHECK(Value::Date(DateTime::Day(-1)).ToString() == "1969-12-31");
+}
+
 TEST_CASE("durations parse with mixed units", "[common]") {
   int64_t s = 0;
   REQUIRE(ParseDuration("5d", &s));
@@ -36,6 +154,11 @@ TEST_CASE("durations parse with mixed units", "[common]") {
   REQUIRE(ParseDuration("1d12h", &s));
   CHECK(s == 129600);
   CHECK(FormatDuration(s) == "1d12h");
+  REQUIRE(ParseDuration("90m", &s));
+  CHECK(FormatDuration(s) == "1h30m");
+  REQUIRE(ParseDuration("8h", &s));
+  CHECK(s == 8 * 3600);
+  CHECK_FALSE(ParseDuration("1.5h", &s));  // no fractions: `1h30m`
   REQUIRE(ParseDuration("2w", &s));
   CHECK(FormatDuration(s) == "14d");
   CHECK_FALSE(ParseDuration("5", &s));

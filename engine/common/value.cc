@@ -511,8 +511,10 @@ Value Value::PlainText(std::string_view text) {
   return v;
 }
 
-Value Value::Date(int64_t days) {
-  Value v = Int(days);
+Value Value::Date(const DateTime& t) {
+  auto code = static_cast<uint16_t>(static_cast<uint16_t>(t.offset) ^ kDateFormFlip);
+  int64_t seconds = std::clamp(t.seconds, DateTime::kMinSeconds, DateTime::kMaxSeconds);
+  Value v = Int(seconds * kDateFormScale + code);
   v.set_kind(ValueKind::kDate);
   return v;
 }
@@ -769,7 +771,7 @@ std::string Value::ToString() const {
     case ValueKind::kError:
       return std::string(string_value());
     case ValueKind::kDate:
-      return FormatDate(u_.i);
+      return FormatDateTime(date_value());
     case ValueKind::kDuration:
       return FormatDuration(u_.i);
     case ValueKind::kQuantity:
@@ -858,9 +860,10 @@ bool operator==(const Value& a, const Value& b) {
     case ValueKind::kBool:
       return a.u_.b == b.u_.b;
     case ValueKind::kInt:
-    case ValueKind::kDate:
     case ValueKind::kDuration:
       return a.u_.i == b.u_.i;
+    case ValueKind::kDate:  // the same instant, however written
+      return a.date_value().seconds == b.date_value().seconds;
     case ValueKind::kQuantity:
       return a.quantity_value() == b.quantity_value();
     case ValueKind::kDouble:

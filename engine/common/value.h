@@ -39,7 +39,7 @@ enum class ValueKind : uint8_t {
   kInt,
   kDouble,
   kString,
-  kDate,      // days since 1970-01-01
+  kDate,      // an instant to the second, and how it was written: see DateTime
   kDuration,  // seconds
   kQuantity,  // amount in base units + dimension
   kList,
@@ -150,7 +150,9 @@ class Value {
   /// respect (equality, text, identity); copies keep the mark. Validation
   /// leaves none in the trees it returns, so nothing evaluated sees one.
   static Value PlainText(std::string_view text);
-  static Value Date(int64_t days);
+  /// A date: an instant, and the form it prints in. `t.seconds` must be
+  /// within DateTime::kMinSeconds and kMaxSeconds (operators check).
+  static Value Date(const DateTime& t);
   static Value Duration(int64_t seconds);
   static Value Quantity(capops::Quantity q);
   /// A list is keyed when every item is a map with a string `id` and no id
@@ -206,7 +208,13 @@ class Value {
   }
 
   bool bool_value() const { return u_.b; }
-  int64_t int_value() const { return u_.i; }  // also days and seconds
+  int64_t int_value() const { return u_.i; }  // also a duration's seconds
+  /// kDate: the instant, and how it was written (its instant is
+  /// date_value().seconds, by which dates compare).
+  DateTime date_value() const {
+    auto code = static_cast<uint16_t>(static_cast<uint64_t>(u_.i) & kDateFormBits);
+    return {(u_.i - code) / kDateFormScale, static_cast<int16_t>(code ^ kDateFormFlip)};
+  }
   double double_value() const { return u_.d; }
   capops::Quantity quantity_value() const { return {u_.i, dimension()}; }
   std::string_view string_value() const;  // kString and kError (the message)
@@ -327,6 +335,11 @@ class Value {
   static constexpr uint64_t kLineBits = (1 << 26) - 1;
   static constexpr int kColumnShift = 48;
   static constexpr uint64_t kColumnBits = 0xFFFF;
+  // A date's payload: its seconds times 2^16, plus its offset as 16 bits
+  // with the sign bit flipped (DateTime::kDateOnly is 0).
+  static constexpr uint64_t kDateFormBits = 0xFFFF;
+  static constexpr int64_t kDateFormScale = int64_t{1} << 16;
+  static constexpr uint16_t kDateFormFlip = 0x8000;
 
   Dimension dimension() const {
     return (meta_ & kQuantityPerSecond) != 0 ? Dimension::kBytesPerSecond : Dimension::kBytes;

@@ -88,9 +88,38 @@ TEST_CASE("quantities, durations and dates with units", "[eval]") {
         "error: cannot compare bytes with bytes/s");
   CHECK(ValueOf("plan.demands[1].window.start + plan.demands[1].window.duration") == "2027-04-17");
   CHECK(ValueOf("2027-04-26 - 2027-04-12") == "14d");
-  CHECK(ValueOf("2027-04-12 + 8h") == "error: a date moves only by whole days, not by 8h");
+  CHECK(ValueOf("2027-04-12 + 8h") == "2027-04-12T08:00Z");
+  CHECK(ValueOf("2027-04-12 + 8h - 8h") == "2027-04-12");
   CHECK(ValueOf("5d > 36h") == "true");
   CHECK(ValueOf("1d12h * 2") == "3d");
+}
+
+TEST_CASE("date-times: exact arithmetic, comparison by instant, printing as written", "[eval]") {
+  // A date moves to the second and keeps the offset it was written at.
+  CHECK(ValueOf("2027-04-20T09:00+02:00 + 8h") == "2027-04-20T17:00+02:00");
+  CHECK(ValueOf("2027-04-20T09:00+02:00 + 90m") == "2027-04-20T10:30+02:00");
+  CHECK(ValueOf("2027-04-20T23:00-05:00 + 1d12h") == "2027-04-22T11:00-05:00");
+  CHECK(ValueOf("2027-04-20T09:00:00Z - 1s") == "2027-04-20T08:59:59Z");
+  CHECK(ValueOf("2027-04-20T17:30Z - 2027-04-20T09:00Z") == "8h30m");
+  CHECK(ValueOf("2027-04-20T09:00Z - 2027-04-20T17:30Z") == "-8h30m");
+  // Across offsets, by instant.
+  CHECK(ValueOf("2027-04-12T23:00+02:00 < 2027-04-12T22:00Z") == "true");
+  CHECK(ValueOf("2027-04-12T23:00+02:00 == 2027-04-12T21:00Z") == "true");
+  CHECK(ValueOf("2027-04-12 == 2027-04-12T02:00+02:00") == "true");
+  CHECK(ValueOf("2027-04-12 < 2027-04-12T00:00:01Z") == "true");
+  CHECK(ValueOf("max([2027-04-12T23:00+02:00, 2027-04-12T22:00Z])") == "2027-04-12T22:00Z");
+  CHECK(ValueOf("[2027-04-12T02:00+02:00, 2027-04-12].distinct()") == "[2027-04-12T02:00+02:00]");
+  // Leap days, and a change of daylight saving time as its writer's offsets say.
+  CHECK(ValueOf("2028-03-01 - 2028-02-28") == "2d");
+  CHECK(ValueOf("2027-03-01 - 2027-02-28") == "1d");
+  CHECK(ValueOf("2027-03-28T12:00+02:00 - 2027-03-27T12:00+01:00") == "23h");
+  // Out of the range of dates, and a literal time without its offset.
+  CHECK(ValueOf("9999-12-31 + 2000000000000000s") ==
+        "error: date out of range: 9999-12-31 + 23148148148d3h33m20s");
+  CHECK(ValueOf("2027-04-20T09:00 + 8h") ==
+        "compile error: `2027-04-20T09:00`: a time needs a UTC offset, such as `Z` or `+02:00`");
+  CHECK(ValueOf("2027-04-20T25:00Z") ==
+        "compile error: `2027-04-20T25:00Z` is not a valid time: the hour runs from 00 to 23");
 }
 
 TEST_CASE("keyed lookup by id, and dangling references fail closed", "[eval]") {
@@ -756,11 +785,11 @@ std::string Steps(const std::string& timeline_expr) {
 
 TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[eval][timeline]") {
   std::string used = "plan.allocations.timeline(b, has(b.window) ? [b.window] : [], b.gpus)";
-  // a3 ends on 04-16 (36h rounds up to two days); a2 ends as a5 begins.
+  // a3 ends 36h after it starts, at noon on 04-15; a2 ends as a5 begins.
   CHECK(Steps(used) ==
         "[until `2027-04-12`: 2 a1, from `2027-04-12` to `2027-04-14`: 10 a1+a2, "
-        "from `2027-04-14` to `2027-04-15`: 14 a1+a2+a3, from `2027-04-15` to `2027-04-16`: 14 "
-        "a1+a3+a5, "
+        "from `2027-04-14` to `2027-04-15`: 14 a1+a2+a3, from `2027-04-15` to "
+        "`2027-04-15T12:00Z`: 14 a1+a3+a5, from `2027-04-15T12:00Z` to `2027-04-16`: 10 a1+a5, "
         "from `2027-04-16` to `2027-04-20`: 2 a1, from `2027-04-20` on: 3 a1+a4]");
   CHECK(TimeValueOf(used + ".peak().amount") == "14");
   CHECK(TimeValueOf("during(" + used + ".peak().window)") == "from `2027-04-14` to `2027-04-15`");
@@ -802,8 +831,8 @@ TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts 
   CHECK(shown["idle"] == "at all times: 0");
   CHECK(shown["o"] == "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3)");
   CHECK(shown["first"] ==
-        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04-16`: 14 "
-        "(a1, a3, a5)");
+        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to "
+        "`2027-04-15T12:00Z`: 14 (a1, a3, a5)");
 }
 
 TEST_CASE("a finding made at a timeline step carries the step's window", "[eval][timeline]") {
@@ -823,12 +852,14 @@ TEST_CASE("a finding made at a timeline step carries the step's window", "[eval]
   std::vector<std::string> got;
   for (const Violation& v : r.violations) {
     std::string when = "none";
-    if (v.interval) when = FormatDate(v.interval->start) + ".." + FormatDate(v.interval->end);
+    if (v.interval)
+      when = FormatDateTime(v.interval->Start()) + ".." + FormatDateTime(v.interval->End());
     got.push_back(v.rule_id + " " + when);
   }
   std::sort(got.begin(), got.end());
-  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15", "T-1 2027-04-15..2027-04-16",
-                                        "T-2 none", "T-2 none"});
+  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15",
+                                        "T-1 2027-04-15..2027-04-15T12:00Z", "T-2 none",
+                                        "T-2 none"});
 }
 
 TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {
@@ -840,8 +871,8 @@ TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][tim
       "b.gpus)";
   CHECK(Steps(a + ".minus(" + b + ")") ==
         "[until `2027-04-12`: 0 , from `2027-04-12` to `2027-04-14`: 8 a2, "
-        "from `2027-04-14` to `2027-04-15`: 4 a2+a3, from `2027-04-15` to `2027-04-16`: -4 a3, "
-        "from `2027-04-16` on: 0 ]");
+        "from `2027-04-14` to `2027-04-15`: 4 a2+a3, from `2027-04-15` to `2027-04-15T12:00Z`: "
+        "-4 a3, from `2027-04-15T12:00Z` on: 0 ]");
   CHECK(TimeValueOf(a + ".plus(" + b + ").peak().amount") == "12");
   std::string none =
       "plan.allocations.filter(b, false).timeline(b, windows_of(b, plan.demands[b.demand]), "
@@ -851,6 +882,57 @@ TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][tim
   // Durations add up as durations, and a zero step compares with them.
   CHECK(TimeValueOf(
             "plan.demands.timeline(d, has(d.window) ? [d.window] : [], 2h).peak().amount") == "4h");
+}
+
+// Sessions of hours on one day: 09:00 to 17:00 and 18:00 to 22:00 local
+// time (+02:00; the second written in UTC), and a short one that overlaps
+// the first by an hour.
+const char* kHourPlan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+metadata: {name: hours, owner: test}
+demands:
+  - {id: explore, slice: exploration, gpus: 8, max_hold: 8h}
+allocations:
+  - {id: day, demand: explore, pool: p, gpus: 8, window: {start: 2027-04-20T09:00+02:00, duration: 8h}}
+  - {id: evening, demand: explore, pool: p, gpus: 8, window: {start: 2027-04-20T16:00Z, end: 2027-04-20T20:00Z}}
+  - {id: late, demand: explore, pool: p, gpus: 4, window: {start: 2027-04-20T16:00+02:00, end: 2027-04-20T17:30+02:00}}
+)";
+
+TEST_CASE("a timeline of hour windows steps at the second they start and end", "[eval][timeline]") {
+  auto hours = [](const std::string& expr) {
+    return ValueIn(expr, true, kHourPlan, kTimelineInventory);
+  };
+  auto w = [](const std::string& id) {
+    return "windows_of(plan.allocations['" + id + "'], plan.demands['explore'])[0]";
+  };
+  std::string sessions =
+      "plan.allocations.filter(b, b.id != 'late').timeline(b, windows_of(b, "
+      "plan.demands[b.demand]), b.gpus)";
+  // Two sessions of one day do not overlap: the pool holds 8, not 16.
+  CHECK(hours(sessions + ".peak().amount") == "8");
+  CHECK(hours(w("day") + ".overlaps(" + w("evening") + ")") == "false");
+  CHECK(hours(w("day") + ".overlaps(" + w("late") + ")") == "true");
+  CHECK(hours(w("day") + ".end()") == "2027-04-20T17:00+02:00");
+  CHECK(hours(w("day") + ".duration()") == "8h");
+  CHECK(hours(w("late") + ".duration()") == "1h30m");
+  CHECK(hours(w("day") + ".contains(2027-04-20T14:59:59Z)") == "true");
+  CHECK(hours(w("day") + ".contains(2027-04-20T17:00+02:00)") == "false");  // ends are exclusive
+  CHECK(hours("during(" + w("day") + ".intersect(" + w("late") + "))") ==
+        "from `2027-04-20T16:00+02:00` to `2027-04-20T17:00+02:00`");
+  // Each step's ends are printed as the window they come from was written.
+  std::string all = "plan.allocations.timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
+  CHECK(hours(all + ".over(-1000).map(s, during(s.window) + ': ' + string(s.amount))") ==
+        "[until `2027-04-20T09:00+02:00`: 0, "
+        "from `2027-04-20T09:00+02:00` to `2027-04-20T16:00+02:00`: 8, "
+        "from `2027-04-20T16:00+02:00` to `2027-04-20T17:00+02:00`: 12, "
+        "from `2027-04-20T17:00+02:00` to `2027-04-20T17:30+02:00`: 4, "
+        "from `2027-04-20T17:30+02:00` to `2027-04-20T16:00Z`: 0, "
+        "from `2027-04-20T16:00Z` to `2027-04-20T20:00Z`: 8, from `2027-04-20T20:00Z` on: 0]");
+  CHECK(hours("during(" + all + ".peak().window)") ==
+        "from `2027-04-20T16:00+02:00` to `2027-04-20T17:00+02:00`");
+  CHECK(hours(all + ".at(2027-04-20T14:59:59Z)") == "12");
+  CHECK(hours(all + ".at(2027-04-20T18:00+02:00)") == "8");
+  CHECK(hours(all + ".at(2027-04-20T17:45+02:00)") == "0");
 }
 
 TEST_CASE("a timeline kept as its steps prints, compares and reads as the list of its step maps",
@@ -933,8 +1015,8 @@ TEST_CASE("intervals: overlaps, contains, intersect, start, end, duration", "[ev
   CHECK(TimeValueOf("during(" + w("a2") + ".intersect(" + w("a3") + "))") ==
         "from `2027-04-14` to `2027-04-15`");
   CHECK(TimeValueOf(w("a2") + ".intersect(" + w("a4") + ").duration()") == "0s");
-  CHECK(TimeValueOf(w("a3") + ".end()") == "2027-04-16");
-  CHECK(TimeValueOf(w("a3") + ".duration()") == "2d");
+  CHECK(TimeValueOf(w("a3") + ".end()") == "2027-04-15T12:00Z");  // 36h on, to the second
+  CHECK(TimeValueOf(w("a3") + ".duration()") == "1d12h");
   CHECK(TimeValueOf(w("a2") + ".start()") == "2027-04-12");
   CHECK(TimeValueOf(w("a4") + ".end()") == "error: the interval {start: 2027-04-20} is open-ended");
   CHECK(ValueOf("'abc'.contains('b')") == "true");

@@ -1,5 +1,5 @@
 // Binary and unary operators with CPL's unit rules:
-//   date ± duration → date (whole days), date − date → duration,
+//   date ± duration → date (to the second), date − date → duration,
 //   quantity ± quantity of one dimension, quantity × int, quantity ÷ int,
 //   bytes ÷ bytes/s → duration (transfer time), like ÷ like → double.
 // Integer overflow and division by zero are errors, as in CEL.
@@ -12,8 +12,6 @@ namespace capops::eval {
 namespace {
 
 using syntax::BinaryOp;
-
-constexpr int64_t kDay = 86400;
 
 bool IsNumber(const Value& v) {
   return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble);
@@ -73,8 +71,6 @@ Value Rewrap(const Value& result, const Value& like) {
   switch (like.kind()) {
     case ValueKind::kDuration:
       return Value::Duration(result.int_value());
-    case ValueKind::kDate:
-      return Value::Date(result.int_value());
     case ValueKind::kQuantity:
       return Value::Quantity({result.int_value(), like.quantity_value().dimension});
     default:
@@ -82,24 +78,28 @@ Value Rewrap(const Value& result, const Value& like) {
   }
 }
 
+// Exact to the second; the result is written as the date it moved (a
+// plain date moved off midnight UTC prints as a UTC date-time).
 Value DateArithmetic(BinaryOp op, const Value& a, const Value& b) {
   if (a.is(ValueKind::kDate) && b.is(ValueKind::kDate) && op == BinaryOp::kSub) {
-    int64_t days = 0, seconds = 0;
-    if (__builtin_sub_overflow(a.int_value(), b.int_value(), &days) ||
-        __builtin_mul_overflow(days, kDay, &seconds)) {
-      return Overflow();
-    }
-    return Value::Duration(seconds);
+    // Both within DateTime's range: the difference cannot overflow.
+    return Value::Duration(a.date_value().seconds - b.date_value().seconds);
   }
   const Value& date = a.is(ValueKind::kDate) ? a : b;
   const Value& span = a.is(ValueKind::kDate) ? b : a;
   bool ok = span.is(ValueKind::kDuration) &&
             (op == BinaryOp::kAdd || (op == BinaryOp::kSub && a.is(ValueKind::kDate)));
   if (!ok) return Mismatch(op, a, b);
-  if (span.int_value() % kDay != 0) {
-    return Value::Error("a date moves only by whole days, not by " + span.ToString());
+  DateTime t = date.date_value();
+  int64_t seconds = 0;
+  bool overflow = op == BinaryOp::kAdd
+                      ? __builtin_add_overflow(t.seconds, span.int_value(), &seconds)
+                      : __builtin_sub_overflow(t.seconds, span.int_value(), &seconds);
+  if (overflow || seconds < DateTime::kMinSeconds || seconds > DateTime::kMaxSeconds) {
+    return Value::Error("date out of range: " + date.ToString() + " " + syntax::BinaryOpText(op) +
+                        " " + span.ToString());
   }
-  return Rewrap(IntArithmetic(op, date.int_value(), span.int_value() / kDay), date);
+  return Value::Date({seconds, t.offset});
 }
 
 // Quantities and durations: like ± like; × and ÷ by an int; like ÷ like.
@@ -214,8 +214,11 @@ bool Compare(const Value& a, const Value& b, int* order, std::string* error) {
   bool same_kind =
       a.kind() == b.kind() &&
       (!a.is(ValueKind::kQuantity) || a.quantity_value().dimension == b.quantity_value().dimension);
-  if (same_kind &&
-      (a.is(ValueKind::kDate) || a.is(ValueKind::kDuration) || a.is(ValueKind::kQuantity))) {
+  if (same_kind && a.is(ValueKind::kDate)) {
+    *order = sign(a.date_value().seconds, b.date_value().seconds);
+    return true;
+  }
+  if (same_kind && (a.is(ValueKind::kDuration) || a.is(ValueKind::kQuantity))) {
     *order = sign(a.int_value(), b.int_value());
     return true;
   }

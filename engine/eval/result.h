@@ -10,18 +10,28 @@
 
 #include "engine/common/diagnostic.h"
 #include "engine/common/source.h"
+#include "engine/common/units.h"
 #include "engine/common/value.h"
 
 namespace capops::eval {
 
-/// A span of days [start, end), open at either side: what a `Window` or
-/// `Interval` fact covers, and a step of a timeline.
+/// A span of time [start, end), to the second and open at either side: what
+/// a `Window` or `Interval` fact covers, and a step of a timeline. Each side
+/// keeps the form its date was written in, to print it so; intervals are
+/// equal when they span the same time.
 struct Interval {
   static constexpr int64_t kOpenStart = INT64_MIN;
   static constexpr int64_t kOpenEnd = INT64_MAX;
-  int64_t start = kOpenStart;  // days since 1970-01-01, inclusive
-  int64_t end = kOpenEnd;      // exclusive
-  friend bool operator==(const Interval&, const Interval&) = default;
+  int64_t start = kOpenStart;                  // seconds since 1970-01-01T00:00Z, inclusive
+  int64_t end = kOpenEnd;                      // exclusive
+  int16_t start_offset = DateTime::kDateOnly;  // DateTime::offset of each side
+  int16_t end_offset = DateTime::kDateOnly;
+
+  DateTime Start() const { return {start, start_offset}; }
+  DateTime End() const { return {end, end_offset}; }
+  friend bool operator==(const Interval& a, const Interval& b) {
+    return a.start == b.start && a.end == b.end;
+  }
 };
 
 /// One binding of a rule's `for`/`let` variable when the violation fired.

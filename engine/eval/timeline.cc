@@ -16,7 +16,6 @@ using check::FunctionId;
 
 namespace {
 
-constexpr int64_t kSecondsPerDay = 86400;
 constexpr size_t kStepChars = 120;  // where a step's list of items is cut
 
 // The field names of intervals and steps, interned once.
@@ -156,6 +155,7 @@ struct Event {
   int64_t at;
   uint32_t item;
   bool starts;
+  int16_t offset;  // how the date of `at` was written
 };
 
 // The state of a sweep: how many windows of each item hold now, the items
@@ -204,8 +204,12 @@ struct Sweep {
 };
 
 Value Timeline(const std::vector<TimelineItem>& items, std::vector<Event>* events, Budget* budget) {
+  // Ends first: windows are half-open. Then by item, so that the form a
+  // moment is printed in (its first event's) does not depend on the sort.
   std::sort(events->begin(), events->end(), [](const Event& a, const Event& b) {
-    return a.at != b.at ? a.at < b.at : a.starts < b.starts;  // ends first: windows are half-open
+    if (a.at != b.at) return a.at < b.at;
+    if (a.starts != b.starts) return a.starts < b.starts;
+    return a.item != b.item ? a.item < b.item : a.offset < b.offset;
   });
   auto out = std::make_unique<Steps>();
   out->items.reserve(items.size());
@@ -214,23 +218,26 @@ Value Timeline(const std::vector<TimelineItem>& items, std::vector<Event>* event
   Sweep sweep;
   sweep.open.assign(items.size(), 0);
   sweep.holds.assign(items.size(), false);
-  int64_t from = Interval::kOpenStart;
+  Interval step;  // from the last change on
   for (size_t i = 0; i < events->size();) {
     int64_t at = (*events)[i].at;
+    int16_t offset = (*events)[i].offset;
     sweep.Apply(*events, &i);
     if (sweep.changed.empty()) continue;
     if (at != Interval::kOpenStart) {
       if (!Steps::Charge(1, sweep.holding.size(), budget)) return budget->Error();
-      out->Add({from, at}, sweep.amount, sweep.holding.data(), sweep.holding.size());
+      step.end = at;
+      step.end_offset = offset;
+      out->Add(step, sweep.amount, sweep.holding.data(), sweep.holding.size());
     }
     for (uint32_t item : sweep.changed) {
       Value bad = sweep.Flip(item, items[item].amount, budget);
       if (bad.is_error()) return bad;
     }
-    from = at;
+    step = Interval{at, Interval::kOpenEnd, offset};
   }
   if (!Steps::Charge(1, sweep.holding.size(), budget)) return budget->Error();
-  out->Add({from, Interval::kOpenEnd}, sweep.amount, sweep.holding.data(), sweep.holding.size());
+  out->Add(step, sweep.amount, sweep.holding.data(), sweep.holding.size());
   return Value::Make(std::move(out));
 }
 
@@ -270,7 +277,7 @@ Value At(const Value& timeline, const Value& date) {
   if (steps == nullptr) return NotATimeline(timeline);
   if (!date.is(ValueKind::kDate))
     return Value::Error("`at` needs a date, not " + DescribeKind(date));
-  auto it = std::upper_bound(steps->steps.begin(), steps->steps.end(), date.int_value(),
+  auto it = std::upper_bound(steps->steps.begin(), steps->steps.end(), date.date_value().seconds,
                              [](int64_t t, const Steps::Step& s) { return t < s.window.end; });
   if (it == steps->steps.end()) return NotATimeline(timeline);
   return it->amount;
@@ -290,27 +297,30 @@ Value Merge(const Value& a, const Value& b, syntax::BinaryOp op, Budget* budget)
   uint32_t offset = static_cast<uint32_t>(x->items.size());
   std::vector<uint32_t> holding;
   size_t i = 0, j = 0;
-  int64_t from = Interval::kOpenStart;
+  Interval step;  // from the last change of either on
   while (i < x->steps.size() && j < y->steps.size()) {
     const Steps::Step& s = x->steps[i];
     const Steps::Step& t = y->steps[j];
-    int64_t to = std::min(s.window.end, t.window.end);
+    const Interval& first = t.window.end < s.window.end ? t.window : s.window;
+    step.end = first.end;
+    step.end_offset = first.end_offset;
     Value amount = Combine(op, s.amount, t.amount, budget);
     if (amount.is_error()) return amount;
     holding.assign(x->held.begin() + s.first, x->held.begin() + s.first + s.count);
     for (uint32_t k = 0; k < t.count; ++k) holding.push_back(offset + y->held[t.first + k]);
     if (!Steps::Charge(1, holding.size(), budget)) return budget->Error();
-    out->Add({from, to}, std::move(amount), holding.data(), holding.size());
-    from = to;
-    if (s.window.end == to) ++i;
-    if (t.window.end == to) ++j;
+    out->Add(step, std::move(amount), holding.data(), holding.size());
+    step = Interval{step.end, Interval::kOpenEnd, step.end_offset};
+    if (s.window.end == step.start) ++i;
+    if (t.window.end == step.start) ++j;
   }
   return Value::Make(std::move(out));
 }
 
-// What makes two values equal for `distinct`: numbers by value, else the
-// literal text.
+// What makes two values equal for `distinct`: numbers by value, dates by
+// instant, else the literal text.
 std::string DistinctKey(const Value& v) {
+  if (v.is(ValueKind::kDate)) return "t" + std::to_string(v.date_value().seconds);
   if (v.is(ValueKind::kDouble) && std::nearbyint(v.double_value()) == v.double_value() &&
       std::fabs(v.double_value()) < 9e15) {
     return Value::Int(static_cast<int64_t>(v.double_value())).ToLiteral();
@@ -355,12 +365,12 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
                 (id != FunctionId::kStart && a.end == Interval::kOpenEnd);
     if (open)
       return Value::Error("the interval " + IntervalValue(a).ToLiteral() + " is open-ended");
-    if (id == FunctionId::kStart) return Value::Date(a.start);
-    if (id == FunctionId::kEnd) return Value::Date(a.end);
-    return Value::Duration((a.end - a.start) * kSecondsPerDay);
+    if (id == FunctionId::kStart) return Value::Date(a.Start());
+    if (id == FunctionId::kEnd) return Value::Date(a.End());
+    return Value::Duration(a.end - a.start);
   }
   if (id == FunctionId::kContains && args[1].is(ValueKind::kDate)) {
-    int64_t t = args[1].int_value();
+    int64_t t = args[1].date_value().seconds;
     return Value::Bool(a.start <= t && t < a.end);
   }
   bad = ToInterval(args[1], &b);
@@ -372,8 +382,11 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
       return Value::Bool(a.start <= b.start && b.end <= a.end);
     default: {  // kIntersect: empty (start == end) when they do not overlap
       if (!budget->Allocate(MapBytes(2))) return budget->Error();
-      Interval both{std::max(a.start, b.start), std::min(a.end, b.end)};
-      if (both.end < both.start) both.end = both.start;
+      const Interval& later = b.start > a.start ? b : a;
+      const Interval& sooner = b.end < a.end ? b : a;
+      Interval both{later.start, sooner.end, later.start_offset, sooner.end_offset};
+      if (both.end < both.start)
+        both = Interval{both.start, both.start, both.start_offset, both.start_offset};
       return IntervalValue(both);
     }
   }
@@ -382,11 +395,11 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
 // As the stdlib's `during` words it: "from `2027-04-15` to `2027-04-17`",
 // "from `2027-04-15` on", "until `2027-04-17`", "at all times".
 std::string IntervalText(const Interval& i) {
-  auto date = [](int64_t day) { return "`" + Value::Date(day).ToString() + "`"; };
+  auto date = [](const DateTime& t) { return "`" + FormatDateTime(t) + "`"; };
   bool from = i.start != Interval::kOpenStart, to = i.end != Interval::kOpenEnd;
-  if (from && to) return "from " + date(i.start) + " to " + date(i.end);
-  if (from) return "from " + date(i.start) + " on";
-  if (to) return "until " + date(i.end);
+  if (from && to) return "from " + date(i.Start()) + " to " + date(i.End());
+  if (from) return "from " + date(i.Start()) + " on";
+  if (to) return "until " + date(i.End());
   return "at all times";
 }
 
@@ -434,21 +447,28 @@ Value ToInterval(const Value& v, Interval* out) {
   const Value* start = v.Field(N().start);
   const Value* end = v.Field(N().end);
   const Value* duration = v.Field(N().duration);
-  if (start != nullptr && start->is(ValueKind::kDate)) out->start = start->int_value();
+  if (start != nullptr && start->is(ValueKind::kDate)) {
+    out->start = start->date_value().seconds;
+    out->start_offset = start->date_value().offset;
+  }
   if (end != nullptr && end->is(ValueKind::kDate)) {
-    out->end = end->int_value();
+    out->end = end->date_value().seconds;
+    out->end_offset = end->date_value().offset;
   } else if (duration != nullptr && duration->is(ValueKind::kDuration) &&
              out->start != Interval::kOpenStart) {
-    int64_t seconds = std::max<int64_t>(duration->int_value(), 0);
-    out->end = out->start + (seconds + kSecondsPerDay - 1) / kSecondsPerDay;
+    // Exact to the second, and written as its start is; a window past the
+    // last date a value holds ends there.
+    int64_t seconds = std::clamp<int64_t>(duration->int_value(), 0, DateTime::kMaxSeconds);
+    out->end = std::min(out->start + seconds, DateTime::kMaxSeconds);
+    out->end_offset = out->start_offset;
   }
   return Value();
 }
 
 Value IntervalValue(const Interval& i) {
   MapEntries entries;
-  if (i.start != Interval::kOpenStart) entries.emplace_back(N().start, Value::Date(i.start));
-  if (i.end != Interval::kOpenEnd) entries.emplace_back(N().end, Value::Date(i.end));
+  if (i.start != Interval::kOpenStart) entries.emplace_back(N().start, Value::Date(i.Start()));
+  if (i.end != Interval::kOpenEnd) entries.emplace_back(N().end, Value::Date(i.End()));
   return Value::Map(std::move(entries));
 }
 
@@ -463,13 +483,13 @@ Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget) {
   for (uint32_t k = 0; k < items.size(); ++k) {
     const TimelineItem& item = items[k];
     if (item.windows.empty()) {
-      events.push_back({Interval::kOpenStart, k, true});
+      events.push_back({Interval::kOpenStart, k, true, DateTime::kDateOnly});
       continue;
     }
     for (const Interval& w : item.windows) {
       if (w.end <= w.start) continue;  // holds at no moment
-      events.push_back({w.start, k, true});
-      if (w.end != Interval::kOpenEnd) events.push_back({w.end, k, false});
+      events.push_back({w.start, k, true, w.start_offset});
+      if (w.end != Interval::kOpenEnd) events.push_back({w.end, k, false, w.end_offset});
     }
   }
   if (!budget->Allocate(events.size() * sizeof(Event))) return budget->Error();

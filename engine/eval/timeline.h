@@ -1,9 +1,9 @@
 // Intervals and timelines (engine/eval; reports read fact windows and
 // findings' steps with ToInterval and StepWindow).
 //
-// An interval is a span of days [start, end), open at either side. A
-// `Window` fact is one: its end is `end`, or `start + duration` rounded up
-// to a day, or open. A timeline is a step function of an amount over time,
+// An interval is a span of time [start, end), to the second and open at
+// either side. A `Window` fact is one: its end is `end`, or exactly
+// `start + duration`, or open. A timeline is a step function of an amount over time,
 // made from items that each hold an amount in their windows, and built by
 // one sweep over their sorted endpoints: O(n log n) for n windows, plus the
 // items it lists per step. It stands for the list of its steps, in time

@@ -10,7 +10,8 @@ namespace capops::facts {
 
 namespace {
 
-constexpr int64_t kDay = 86400;  // seconds
+constexpr int64_t kDay = DateTime::kSecondsPerDay;  // seconds
+constexpr int64_t kHour = 3600;
 
 std::string Tick(const std::string& text) {
   return "`" + text + "`";
@@ -44,15 +45,20 @@ std::vector<IntervalProblem> CheckInterval(MapView fields) {
   if (start == nullptr) return problems;
   const Value* end = FieldOf(fields, kEnd, ValueKind::kDate);
   const Value* duration = FieldOf(fields, kDuration, ValueKind::kDuration);
-  std::string from = Tick(FormatDate(start->int_value()));
+  DateTime from = start->date_value();
   bool end_ok = true, duration_ok = true;
-  if (end != nullptr && end->int_value() <= start->int_value()) {
+  if (end != nullptr && end->date_value().seconds <= from.seconds) {
     end_ok = false;
+    // The shortest window in the unit it is written in: a day from a plain
+    // date, an hour from a date-time.
+    bool days = from.date_only();
+    DateTime next{from.seconds + (days ? kDay : kHour), from.offset};
     problems.push_back(
         {end->loc(),
-         "`end` " + Tick(FormatDate(end->int_value())) + " is not after `start` " + from,
-         "`end` is exclusive: a window of one day from " + from + " ends on " +
-             Tick(FormatDate(start->int_value() + 1))});
+         "`end` " + Tick(end->ToString()) + " is not after `start` " + Tick(start->ToString()),
+         "`end` is exclusive: a window of one " + std::string(days ? "day" : "hour") + " from " +
+             Tick(start->ToString()) + " ends " + (days ? "on " : "at ") +
+             Tick(FormatDateTime(next))});
   }
   if (duration != nullptr && duration->int_value() <= 0) {
     duration_ok = false;
@@ -63,12 +69,12 @@ std::vector<IntervalProblem> CheckInterval(MapView fields) {
                         "that runs on from its start"});
   }
   if (end != nullptr && duration != nullptr && end_ok && duration_ok &&
-      (end->int_value() - start->int_value()) * kDay != duration->int_value()) {
-    std::string span = FormatDuration((end->int_value() - start->int_value()) * kDay);
+      end->date_value().seconds - from.seconds != duration->int_value()) {
+    std::string span = FormatDuration(end->date_value().seconds - from.seconds);
     problems.push_back({duration->loc(),
                         "`duration` " + Tick(FormatDuration(duration->int_value())) +
-                            " disagrees with `end` " + Tick(FormatDate(end->int_value())) +
-                            ", which is " + Tick(span) + " after `start` " + from,
+                            " disagrees with `end` " + Tick(end->ToString()) + ", which is " +
+                            Tick(span) + " after `start` " + Tick(start->ToString()),
                         "give either `end` or `duration`: rules read `end` when both are given"});
   }
   return problems;

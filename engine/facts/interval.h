@@ -10,7 +10,9 @@
 //   - `end` must be after `start` (ends are exclusive), reported at `end`;
 //   - `duration` must be positive, reported at `duration`;
 //   - when both `end` and `duration` are given they must agree
-//     (`start` + `duration` == `end`), reported at `duration`.
+//     (`start` + `duration` == `end`, to the second: from
+//     `2027-03-27T12:00+01:00` to `2027-03-28T12:00+02:00` is `23h`),
+//     reported at `duration`.
 //
 // The check is by shape, not by record name: stdlib's `Window` is the one
 // such record today, and any other record declared with the same fields

@@ -50,9 +50,10 @@ Value QuantityOf(const char* text) {
 }
 
 Value DateOf(const char* text) {
-  int64_t days = 0;
-  REQUIRE(ParseDate(text, &days));
-  return Value::Date(days);
+  DateTime t;
+  std::string error;
+  REQUIRE(ParseDateTime(text, &t, &error));
+  return Value::Date(t);
 }
 
 TEST_CASE("plain scalars are typed by their text", "[facts]") {
@@ -96,7 +97,9 @@ TEST_CASE("plain scalars are typed by their text", "[facts]") {
       {"1.2.3", Value::String("1.2.3")},
       {"12:30", Value::String("12:30")},
       {"0x", Value::String("0x")},
-      {"2027-04-12T10:00:00Z", Value::String("2027-04-12T10:00:00Z")},
+      {"2027-04-12T10:00:00Z", DateOf("2027-04-12T10:00Z")},
+      {"2027-04-20T09:00+02:00", DateOf("2027-04-20T07:00Z")},          // the same instant
+      {"2027-04-12 10:00:00Z", Value::String("2027-04-12 10:00:00Z")},  // RFC 3339's `T` only
       {"-", Value::String("-")},
       {".", Value::String(".")},
   };
@@ -122,6 +125,14 @@ TEST_CASE("scalars out of range or impossible are strings with an error", "[fact
       {"-1e400", "number `-1e400` is out of range"},
       {"2027-02-30", "`2027-02-30` is not a valid date"},
       {"2027-13-01", "`2027-13-01` is not a valid date"},
+      {"2027-02-30T09:00Z", "`2027-02-30T09:00Z` is not a valid date"},
+      {"2027-04-20T25:00Z", "`2027-04-20T25:00Z` is not a valid time: the hour runs from 00 to 23"},
+      {"2027-04-20T09:00",
+       "`2027-04-20T09:00`: a time needs a UTC offset, such as `Z` or `+02:00`"},
+      {"2027-04-20T09:00+24:00",
+       "`2027-04-20T09:00+24:00` has a UTC offset out of range: offsets run from `-23:59` to "
+       "`+23:59`"},
+      {"99999-04-20", "`99999-04-20` is not a valid date: a year has four digits"},
   };
   for (const auto& [text, message] : cases) {
     std::string error;

@@ -132,14 +132,6 @@ bool TypeNumber(std::string_view text, Value* out, std::string* error) {
   return true;
 }
 
-bool HasDateShape(std::string_view t) {
-  if (t.size() != 10 || t[4] != '-' || t[7] != '-') return false;
-  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-    if (!IsDigit(t[i])) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Value TypePlainScalar(std::string_view text, std::string* error) {
@@ -148,10 +140,9 @@ Value TypePlainScalar(std::string_view text, std::string* error) {
   if (IsFalse(text)) return Value::Bool(false);
   Value number;
   if (TypeNumber(text, &number, error)) return number;
-  if (HasDateShape(text)) {
-    int64_t days = 0;
-    if (ParseDate(text, &days)) return Value::Date(days);
-    *error = "`" + std::string(text) + "` is not a valid date";
+  if (LooksLikeDate(text)) {
+    DateTime t;
+    if (ParseDateTime(text, &t, error)) return Value::Date(t);
     return Value::String(std::string(text));
   }
   int64_t seconds = 0;

@@ -25,10 +25,11 @@ namespace capops::facts {
 ///   `true` `True` `TRUE` `false` `False` `FALSE` → bool;
 ///   `[-+]?[0-9]+`, `0x[0-9a-fA-F]+`, `0o[0-7]+` → int;
 ///   `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `.inf`, `-.inf`, `.nan` → double;
-///   `YYYY-MM-DD` → date; ParseDuration → duration; ParseQuantity → quantity;
-///   anything else → string.
-/// Text shaped like an int, a double or a date that is not a valid one (out of
-/// range, `2027-02-30`) sets `*error` to a message and comes back as a string,
+///   `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM[:SS](Z|±HH:MM)` → date (ParseDateTime);
+///   ParseDuration → duration; ParseQuantity → quantity; anything else → string.
+/// Text shaped like an int, a double or a date (LooksLikeDate) that is not a
+/// valid one (out of range, `2027-02-30`, a time without its UTC offset)
+/// sets `*error` to a message and comes back as a string,
 /// so that later stages still see the text the user wrote. `*error` is left
 /// alone otherwise; `error` must not be null.
 Value TypePlainScalar(std::string_view text, std::string* error);

@@ -156,6 +156,20 @@ std::string QuotedHint(const Value& v, ValueKind want, const char* noun,
   return fits ? std::string("quoted: remove the quotes to make it ") + noun : "";
 }
 
+// The help where a date is expected and `v` is not one: QuotedHint's, or,
+// for a date and a time apart (`2027-04-20 09:00Z`), the same joined by `T`.
+std::string DateHint(const Value& v) {
+  std::string quoted = QuotedHint(v, ValueKind::kDate, "a date");
+  if (!quoted.empty() || !v.is(ValueKind::kString)) return quoted;
+  std::string text(v.string_value());
+  DateTime t;
+  std::string error;
+  if (text.size() < 12 || text[10] != ' ') return "";
+  text[10] = 'T';
+  if (!ParseDateTime(text, &t, &error)) return "";
+  return "write `T` between the date and the time: " + Tick(text);
+}
+
 // The value of `key` among `entries`, or nullptr.
 const Value* Find(MapView entries, Key key) {
   for (const auto& entry : entries) {
@@ -619,7 +633,7 @@ Value Validator::Scalar(TypeKind kind, const Value& v) {
     case TypeKind::kDate:
       if (!v.is(ValueKind::kDate)) {
         out_->Error(v.loc(), "expected a date such as `2027-04-12`, got " + Got(v)).help =
-            QuotedHint(v, ValueKind::kDate, "a date");
+            DateHint(v);
       }
       return v;
     default: {

@@ -507,6 +507,81 @@ TEST_CASE("a window must end after it starts", "[schema]") {
   });
 }
 
+// Windows of hours: exact to the second, whatever offsets their ends are
+// written at.
+TEST_CASE("a window of date-times is checked to the second", "[schema]") {
+  auto window = [](const std::string& fields) {
+    return Plan("demands:\n  - {id: d, slice: exploration, window: {" + fields + "}}\n");
+  };
+  CheckCases({
+      {"eight hours", window("start: 2027-04-20T09:00+02:00, duration: 8h"), ""},
+      {"an end and a duration that agree",
+       window("start: 2027-04-20T09:00:00Z, end: 2027-04-20T17:30Z, duration: 8h30m"), ""},
+      // A change of daylight saving time is the writer's: this day is 23h.
+      {"across a change of offset",
+       window("start: 2027-03-27T12:00+01:00, end: 2027-03-28T12:00+02:00, duration: 23h"), ""},
+      {"a day that is not 24h",
+       window("start: 2027-03-27T12:00+01:00, end: 2027-03-28T12:00+02:00, duration: 1d"),
+       "5:112: `duration` `1d` disagrees with `end` `2027-03-28T12:00+02:00`, which is `23h` "
+       "after `start` `2027-03-27T12:00+01:00`\n"
+       "  help: give either `end` or `duration`: rules read `end` when both are given\n"},
+      {"a leap day", window("start: 2028-02-28, end: 2028-03-01, duration: 2d"), ""},
+      {"a date and a date-time", window("start: 2027-04-20, end: 2027-04-20T08:00Z, duration: 8h"),
+       ""},
+      {"an end at the start's instant, written at another offset",
+       window("start: 2027-04-20T09:00+02:00, end: 2027-04-20T07:00Z"),
+       "5:78: `end` `2027-04-20T07:00Z` is not after `start` `2027-04-20T09:00+02:00`\n"
+       "  help: `end` is exclusive: a window of one hour from `2027-04-20T09:00+02:00` ends at "
+       "`2027-04-20T10:00+02:00`\n"},
+      {"just after", window("start: 2027-04-20T09:00+02:00, end: 2027-04-20T07:00:01Z"), ""},
+      {"an end before the start in another offset",
+       window("start: 2027-04-20T09:00+02:00, end: 2027-04-20T06:00Z"),
+       "5:78: `end` `2027-04-20T06:00Z` is not after `start` `2027-04-20T09:00+02:00`\n"
+       "  help: `end` is exclusive: a window of one hour from `2027-04-20T09:00+02:00` ends at "
+       "`2027-04-20T10:00+02:00`\n"},
+  });
+}
+
+// Each spelling a planner may get wrong is reported where it is written,
+// saying what is wrong with it.
+TEST_CASE("an invalid date-time is reported at its text", "[schema]") {
+  auto start = [](const std::string& text) {
+    return Plan("demands:\n  - {id: d, slice: exploration, window: {start: " + text +
+                ", duration: 8h}}\n");
+  };
+  struct Spelling {
+    const char* name;
+    std::string text;
+    std::string expected;
+  };
+  const Spelling cases[] = {
+      {"no such day", start("2027-02-30T09:00Z"),
+       "5:49: expected a date such as `2027-04-12`, got string `2027-02-30T09:00Z`\n"
+       "5:49: `2027-02-30T09:00Z` is not a valid date\n"},
+      {"no such hour", start("2027-04-20T25:00Z"),
+       "5:49: expected a date such as `2027-04-12`, got string `2027-04-20T25:00Z`\n"
+       "5:49: `2027-04-20T25:00Z` is not a valid time: the hour runs from 00 to 23\n"},
+      {"no offset", start("2027-04-20T09:00"),
+       "5:49: expected a date such as `2027-04-12`, got string `2027-04-20T09:00`\n"
+       "5:49: `2027-04-20T09:00`: a time needs a UTC offset, such as `Z` or `+02:00`\n"},
+      {"an offset of a day", start("2027-04-20T09:00+24:00"),
+       "5:49: expected a date such as `2027-04-12`, got string `2027-04-20T09:00+24:00`\n"
+       "5:49: `2027-04-20T09:00+24:00` has a UTC offset out of range: offsets run from `-23:59` "
+       "to `+23:59`\n"},
+      {"a year of five digits", start("12027-04-20T09:00Z"),
+       "5:49: expected a date such as `2027-04-12`, got string `12027-04-20T09:00Z`\n"
+       "5:49: `12027-04-20T09:00Z` is not a valid date: a year has four digits\n"},
+      {"a space for the T", start("2027-04-20 09:00Z"),
+       "5:49: expected a date such as `2027-04-12`, got string `2027-04-20 09:00Z`\n"
+       "  help: write `T` between the date and the time: `2027-04-20T09:00Z`\n"},
+  };
+  for (const Spelling& c : cases) {
+    INFO(c.name << "\n" << c.text);
+    Checked checked(c.text);
+    CHECK(checked.Dump() == c.expected);
+  }
+}
+
 TEST_CASE("dangling references are diagnosed at the referring value", "[schema]") {
   const std::string alloc = std::string(kDemands) + "allocations:\n";
   CheckCases({

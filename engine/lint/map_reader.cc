@@ -106,7 +106,13 @@ bool MapReader::Date(std::string_view key, int64_t* days, SourceLoc* loc, bool r
     if (!reported) WrongType(key, *v, "a date (YYYY-MM-DD)");
     return false;
   }
-  *days = v->int_value();
+  if (!v->date_value().date_only()) {
+    Diagnostic& d = diags_->Error(v->loc(), "`" + std::string(key) + "` must be a day, not a time");
+    d.code = "config";
+    d.help = "write the date alone, such as `" + v->ToString().substr(0, 10) + "`";
+    return false;
+  }
+  *days = v->date_value().seconds / DateTime::kSecondsPerDay;
   *loc = v->loc();
   return true;
 }

@@ -48,7 +48,8 @@ class MapReader {
   /// A string or a list of strings; a single string becomes a one-item list.
   bool Strings(std::string_view key, std::vector<LocatedString>* out);
   bool Strings(std::string_view key, std::vector<std::string>* out);
-  /// A date (`2027-01-31`), as days since 1970-01-01.
+  /// A plain date (`2027-01-31`), as days since 1970-01-01; a date with a
+  /// time is refused.
   bool Date(std::string_view key, int64_t* days, SourceLoc* loc, bool required = false);
   /// A map or a list; nullptr (after an error) when of another type.
   const Value* Map(std::string_view key);

@@ -23,7 +23,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 4;
+constexpr int kFormatVersion = 5;
 constexpr const char* kMagic = "capops-cache";
 constexpr const char* kTagName = "CACHEDIR.TAG";
 constexpr const char* kTagText =
@@ -38,7 +38,7 @@ constexpr const char* kTagText =
 // finding, cached or not (Engine::NameParams), so they follow the config.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 488 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 496 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif
@@ -72,22 +72,24 @@ class Encoder {
     Json suppression = nullptr;
     if (const auto& s = v.suppression)
       suppression = {s->owner, s->justification, s->expires, Loc(s->loc)};
-    return {{"rule", v.rule_id},
-            {"name", v.rule_name},
-            {"severity", static_cast<int>(v.severity)},
-            {"message", v.message},
-            {"loc", Loc(v.loc)},
-            {"policy_loc", Loc(v.policy_loc)},
-            {"because", v.because},
-            {"fix", v.fix},
-            {"evidence", evidence},
-            {"labels", labels},
-            {"trace", trace},
-            {"suppression", suppression},
-            {"statement", v.statement},
-            {"subject", v.subject},
-            {"interval",
-             v.interval ? Json::array({v.interval->start, v.interval->end}) : Json(nullptr)}};
+    return {
+        {"rule", v.rule_id},
+        {"name", v.rule_name},
+        {"severity", static_cast<int>(v.severity)},
+        {"message", v.message},
+        {"loc", Loc(v.loc)},
+        {"policy_loc", Loc(v.policy_loc)},
+        {"because", v.because},
+        {"fix", v.fix},
+        {"evidence", evidence},
+        {"labels", labels},
+        {"trace", trace},
+        {"suppression", suppression},
+        {"statement", v.statement},
+        {"subject", v.subject},
+        {"interval", v.interval ? Json::array({v.interval->start, v.interval->end,
+                                               v.interval->start_offset, v.interval->end_offset})
+                                : Json(nullptr)}};
   }
 
   Json Error(const Diagnostic& d) {
@@ -161,7 +163,10 @@ class Decoder {
     const Json& s = j.at("suppression");
     if (!s.is_null()) v.suppression = eval::Suppression{s.at(0), s.at(1), s.at(2), Loc(s.at(3))};
     const Json& i = j.at("interval");
-    if (!i.is_null()) v.interval = eval::Interval{i.at(0).get<int64_t>(), i.at(1).get<int64_t>()};
+    if (!i.is_null()) {
+      v.interval = eval::Interval{i.at(0).get<int64_t>(), i.at(1).get<int64_t>(),
+                                  i.at(2).get<int16_t>(), i.at(3).get<int16_t>()};
+    }
     return v;
   }
 

@@ -54,6 +54,7 @@ struct Event {
   int64_t at;
   uint32_t item;
   bool starts;
+  int16_t offset;  // how the date of `at` was written
 };
 
 // One sweep over the sorted window ends of `items`: `on_step(window,
@@ -64,20 +65,26 @@ void Sweep(const std::vector<Item>& items, OnStep on_step) {
   std::vector<Event> events;
   events.reserve(items.size() * 2);
   for (uint32_t k = 0; k < items.size(); ++k) {
-    if (items[k].window.start >= items[k].window.end) continue;
-    events.push_back({items[k].window.start, k, true});
-    if (items[k].window.end != Interval::kOpenEnd)
-      events.push_back({items[k].window.end, k, false});
+    const Interval& w = items[k].window;
+    if (w.start >= w.end) continue;
+    events.push_back({w.start, k, true, w.start_offset});
+    if (w.end != Interval::kOpenEnd) events.push_back({w.end, k, false, w.end_offset});
   }
+  // Ends first: windows are half-open. Then by item, so that the form a
+  // moment is printed in (its first event's) does not depend on the sort.
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return a.at != b.at ? a.at < b.at : a.starts < b.starts;  // ends first: windows are half-open
+    if (a.at != b.at) return a.at < b.at;
+    if (a.starts != b.starts) return a.starts < b.starts;
+    return a.item != b.item ? a.item < b.item : a.offset < b.offset;
   });
   std::vector<uint32_t> holding;
   int64_t amount = 0;
-  int64_t from = Interval::kOpenStart;
+  Interval step;  // from the last change on
   for (size_t i = 0; i < events.size();) {
     int64_t at = events[i].at;
-    if (at != from) on_step(Interval{from, at}, amount, holding);
+    int16_t offset = events[i].offset;
+    if (at != step.start)
+      on_step(Interval{step.start, at, step.start_offset, offset}, amount, holding);
     for (; i < events.size() && events[i].at == at; ++i) {
       const Event& e = events[i];
       if (e.starts) {
@@ -88,9 +95,9 @@ void Sweep(const std::vector<Item>& items, OnStep on_step) {
         amount -= items[e.item].amount;
       }
     }
-    from = at;
+    step = Interval{at, Interval::kOpenEnd, offset};
   }
-  on_step(Interval{from, Interval::kOpenEnd}, amount, holding);
+  on_step(step, amount, holding);
 }
 
 // The usage, peak and stacked segments of a chart's bands.
@@ -142,6 +149,17 @@ bool BelongsTo(const eval::Violation& v, FileId plan_file, const std::set<FileId
   return !elsewhere;  // located in no plan at all: an inventory finding
 }
 
+// How long `run` takes at `minimum` GPUs rather than `preferred`, rounded
+// up: to a whole day for a run of whole days from a plain date, else to a
+// second.
+int64_t StretchedLength(const Interval& run, int64_t preferred, int64_t minimum) {
+  bool days = run.Start().date_only() && run.End().date_only();
+  __int128 unit = days ? DateTime::kSecondsPerDay : 1;
+  __int128 units = (run.end - run.start) / unit;
+  __int128 stretched = (units * preferred + minimum - 1) / minimum * unit;
+  return static_cast<int64_t>(std::min<__int128>(stretched, DateTime::kMaxSeconds - run.start));
+}
+
 // A training demand's strip, when it has a window and both sizes.
 std::optional<TrainingStrip> StripOf(const Value& d) {
   const Value* minimum = d.Field("minimum_viable");
@@ -158,12 +176,11 @@ std::optional<TrainingStrip> StripOf(const Value& d) {
                                           : IntField(d, "hosts") * IntField(d, "gpus_per_host");
   if (t.minimum_gpus <= 0 || t.preferred_gpus <= 0) return std::nullopt;
   t.preferred_run = *run;
-  int64_t days = run->end - run->start;  // whole days, as the window's end rounds up
-  t.minimum_run = Interval{
-      run->start, run->start + (days * t.preferred_gpus + t.minimum_gpus - 1) / t.minimum_gpus};
+  t.minimum_run = *run;
+  t.minimum_run.end = run->start + StretchedLength(*run, t.preferred_gpus, t.minimum_gpus);
   if (const Value* end = d.Field("business_window_end");
       end != nullptr && end->is(ValueKind::kDate)) {
-    t.business_end = end->int_value();
+    t.business_end = end->date_value();
   }
   return t;
 }
@@ -410,8 +427,11 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
       if (it == by_record.end()) continue;
       TrainingStrip& t = strips[it->second];
       Interval past = t.minimum_run;
-      if (t.business_end && *t.business_end > past.start && *t.business_end < past.end)
-        past.start = *t.business_end;
+      if (t.business_end && t.business_end->seconds > past.start &&
+          t.business_end->seconds < past.end) {
+        past.start = t.business_end->seconds;
+        past.start_offset = t.business_end->offset;
+      }
       t.marks.push_back({i, v.interval.value_or(past), v.interval.has_value()});
       break;
     }
@@ -421,12 +441,12 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
 
 eval::Interval Horizon(const std::vector<PoolChart>& charts,
                        const std::vector<TrainingStrip>& strips) {
-  int64_t lo = Interval::kOpenEnd, hi = Interval::kOpenStart;
+  Interval span{Interval::kOpenEnd, Interval::kOpenStart};  // none seen yet
   auto see = [&](const Interval& w) {
-    for (int64_t day : {w.start, w.end}) {
-      if (day == Interval::kOpenStart || day == Interval::kOpenEnd) continue;
-      lo = std::min(lo, day);
-      hi = std::max(hi, day);
+    for (DateTime t : {w.Start(), w.End()}) {
+      if (t.seconds == Interval::kOpenStart || t.seconds == Interval::kOpenEnd) continue;
+      if (t.seconds < span.start) span.start = t.seconds, span.start_offset = t.offset;
+      if (t.seconds > span.end) span.end = t.seconds, span.end_offset = t.offset;
     }
   };
   auto marks = [&](const std::vector<Mark>& all) {
@@ -440,15 +460,18 @@ eval::Interval Horizon(const std::vector<PoolChart>& charts,
   for (const TrainingStrip& t : strips) {
     see(t.preferred_run);
     see(t.minimum_run);
-    if (t.business_end) see(Interval{*t.business_end, *t.business_end});
+    if (t.business_end) {
+      const DateTime& end = *t.business_end;
+      see(Interval{end.seconds, end.seconds, end.offset, end.offset});
+    }
     marks(t.marks);
   }
-  if (lo > hi) return Interval{0, 0};
-  return Interval{lo, hi};
+  if (span.start > span.end) return Interval{0, 0};
+  return span;
 }
 
-std::string DayText(int64_t day) {
-  return FormatDate(day);
+std::string DayText(const DateTime& t) {
+  return FormatDateTime(t);
 }
 
 }  // namespace capops::report

@@ -102,9 +102,9 @@ struct TrainingStrip {
   std::string demand;
   int64_t preferred_gpus = 0;
   int64_t minimum_gpus = 0;
-  eval::Interval preferred_run;         // the demand's window
-  eval::Interval minimum_run;           // from the same start, stretched
-  std::optional<int64_t> business_end;  // `business_window_end`
+  eval::Interval preferred_run;          // the demand's window
+  eval::Interval minimum_run;            // from the same start, stretched
+  std::optional<DateTime> business_end;  // `business_window_end`
   /// Findings about the demand: at their timeline step, else over the part
   /// of the minimum viable run past the business window (the whole run
   /// when it fits).
@@ -137,12 +137,13 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
                                                const std::vector<eval::Violation>& violations,
                                                const std::vector<FileId>& plan_files);
 
-/// The days a plan's x axes span: every finite window end of the bands,
+/// The time a plan's x axes span: every finite window end of the bands,
 /// the floors, the strips and the marks; [0, 0) when there is none.
 eval::Interval Horizon(const std::vector<PoolChart>& charts,
                        const std::vector<TrainingStrip>& strips);
 
-/// Days since 1970-01-01 as text, `YYYY-MM-DD`.
-std::string DayText(int64_t day);
+/// A moment as text, as its date was written: `2027-04-12`, or
+/// `2027-04-20T09:00+02:00` (FormatDateTime).
+std::string DayText(const DateTime& t);
 
 }  // namespace capops::report

@@ -17,7 +17,8 @@ using eval::Interval;
 constexpr double kWidth = 960, kHeight = 220;
 constexpr double kLeft = 44, kRight = 12, kTop = 22, kBottom = 26;
 constexpr size_t kTicks = 6;
-constexpr double kMinTickGap = 110;  // between date labels
+constexpr double kMinTickGap = 110;     // between date labels
+constexpr double kTickCharWidth = 6.5;  // a long label (a date-time) needs more
 
 std::string Num(double v) {
   char buf[32];
@@ -25,31 +26,49 @@ std::string Num(double v) {
   return buf;
 }
 
-// Day and GPU coordinates on one chart.
+// Time and GPU coordinates on one chart.
 class Scale {
  public:
   Scale(const Interval& horizon, int64_t top_gpus)
-      : from_(horizon.start),
-        days_(std::max<int64_t>(1, horizon.end - horizon.start)),
+      : horizon_(horizon),
+        span_(std::max<int64_t>(1, horizon.end - horizon.start)),
         gpus_(static_cast<double>(std::max<int64_t>(1, top_gpus))) {}
 
-  // Open sides run to the chart's edges.
-  double X(int64_t day) const {
-    if (day == Interval::kOpenStart) return kLeft;
-    if (day == Interval::kOpenEnd) return kWidth - kRight;
-    double f = static_cast<double>(day - from_) / static_cast<double>(days_);
+  // Seconds since 1970 to x; open sides run to the chart's edges.
+  double X(int64_t t) const {
+    if (t == Interval::kOpenStart) return kLeft;
+    if (t == Interval::kOpenEnd) return kWidth - kRight;
+    double f = static_cast<double>(t - horizon_.start) / static_cast<double>(span_);
     return kLeft + std::clamp(f, 0.0, 1.0) * (kWidth - kLeft - kRight);
   }
   double Y(int64_t gpus) const {
     return kHeight - kBottom - static_cast<double>(gpus) / gpus_ * (kHeight - kTop - kBottom);
   }
-  int64_t from() const { return from_; }
-  int64_t days() const { return days_; }
+  const Interval& horizon() const { return horizon_; }
+  int64_t span() const { return span_; }
 
  private:
-  int64_t from_, days_;
+  Interval horizon_;
+  int64_t span_;  // seconds, at least one
   double gpus_;
 };
+
+// The moment of tick `t` of kTicks on `s`'s axis: a whole day when the
+// horizon runs from a plain date to a plain date, else a whole hour (a
+// minute, on a horizon under six hours), printed at the horizon's offset.
+DateTime Tick(const Scale& s, size_t t) {
+  const Interval& h = s.horizon();
+  constexpr int64_t kDay = DateTime::kSecondsPerDay;
+  if (h.Start().date_only() && h.End().date_only()) {
+    int64_t days = std::max<int64_t>(1, s.span() / kDay);
+    return DateTime::Day(h.start / kDay +
+                         static_cast<int64_t>(static_cast<double>(days) * t / kTicks));
+  }
+  int64_t unit = s.span() >= 6 * 3600 ? 3600 : 60;
+  int64_t at = h.start + static_cast<int64_t>(static_cast<double>(s.span()) * t / kTicks);
+  at -= ((at % unit) + unit) % unit;
+  return {std::max(at, h.start), h.start_offset};
+}
 
 std::string Rect(double x0, double y0, double x1, double y1) {
   return "x=\"" + Num(std::min(x0, x1)) + "\" y=\"" + Num(std::min(y0, y1)) + "\" width=\"" +
@@ -80,14 +99,16 @@ const char* SliceClass(const std::string& slice) {
 void WriteDayTicks(const Scale& s, double baseline, double label_y, std::ostream& out) {
   double last = -kWidth;  // where the last tick's label is centred
   for (size_t t = 0; t <= kTicks; ++t) {
-    int64_t day = s.from() + static_cast<int64_t>(static_cast<double>(s.days()) * t / kTicks);
-    double x = s.X(day);
-    if (x - last < kMinTickGap) continue;
+    DateTime when = Tick(s, t);
+    std::string text = DayText(when);
+    double x = s.X(when.seconds);
+    double gap = std::max(kMinTickGap, kTickCharWidth * static_cast<double>(text.size()));
+    if (x - last < gap) continue;
     last = x;
     const char* anchor = t == 0 ? "start" : t == kTicks ? "end" : "middle";
     out << "<line x1=\"" << Num(x) << "\" x2=\"" << Num(x) << "\" y1=\"" << Num(baseline)
         << "\" y2=\"" << Num(baseline + 4) << "\"/><text x=\"" << Num(x) << "\" y=\""
-        << Num(label_y) << "\" text-anchor=\"" << anchor << "\">" << DayText(day) << "</text>";
+        << Num(label_y) << "\" text-anchor=\"" << anchor << "\">" << text << "</text>";
   }
 }
 
@@ -179,9 +200,9 @@ void WriteMarks(const std::vector<Mark>& marks, const Scale& s, const std::strin
 
 std::string WindowText(const Interval& w) {
   bool start = w.start != Interval::kOpenStart, end = w.end != Interval::kOpenEnd;
-  if (start && end) return "from " + DayText(w.start) + " to " + DayText(w.end);
-  if (start) return "from " + DayText(w.start) + " on";
-  if (end) return "until " + DayText(w.end);
+  if (start && end) return "from " + DayText(w.Start()) + " to " + DayText(w.End());
+  if (start) return "from " + DayText(w.Start()) + " on";
+  if (end) return "until " + DayText(w.End());
   return "at all times";
 }
 
@@ -222,7 +243,7 @@ void WriteStripSvg(const TrainingStrip& strip, const Interval& horizon, const st
         Row{strip.minimum_run, "minimum viable", strip.minimum_gpus, kTop + kBar + 8}}) {
     double x0 = scale.X(r.run.start), x1 = scale.X(r.run.end);
     std::string label = std::string(r.what) + " · " + std::to_string(r.gpus) + " GPUs · until " +
-                        DayText(r.run.end);
+                        DayText(r.run.End());
     // After the bar where it fits, else before it, else inside it: never over
     // the bar's end, which is what the strip is read for.
     double width = 7.0 * static_cast<double>(CodePoints(label));
@@ -237,7 +258,7 @@ void WriteStripSvg(const TrainingStrip& strip, const Interval& horizon, const st
         << label << "</text>";
   }
   if (strip.business_end) {
-    double x = scale.X(*strip.business_end);
+    double x = scale.X(strip.business_end->seconds);
     out << "<line class=\"business-end\" x1=\"" << Num(x) << "\" x2=\"" << Num(x) << "\" y1=\""
         << kTop - 8 << "\" y2=\"" << kBaseline << "\"><title>business window ends "
         << DayText(*strip.business_end) << "</title></line>";

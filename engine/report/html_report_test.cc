@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <map>
 #include <regex>
 
 #include "engine/common/units.h"
@@ -62,17 +63,18 @@ struct Linted {
   const lint::Report* report = nullptr;
 };
 
+// 00:00 UTC of a day, in seconds.
 int64_t Day(const char* text) {
   int64_t day = 0;
   REQUIRE(ParseDate(text, &day));
-  return day;
+  return day * DateTime::kSecondsPerDay;
 }
 
 // An interval as the stdlib's `during` writes it in messages.
 std::string During(const eval::Interval& w) {
   bool start = w.start != eval::Interval::kOpenStart, end = w.end != eval::Interval::kOpenEnd;
-  std::string from = start ? "`" + report::DayText(w.start) + "`" : "",
-              to = end ? "`" + report::DayText(w.end) + "`" : "";
+  std::string from = start ? "`" + report::DayText(w.Start()) + "`" : "",
+              to = end ? "`" + report::DayText(w.End()) + "`" : "";
   if (start && end) return "from " + from + " to " + to;
   if (start) return "from " + from + " on";
   return end ? "until " + to : "at all times";
@@ -244,7 +246,8 @@ TEST_CASE("a late training run: the minimum viable size ends past the business w
   CHECK(t.preferred_run.start == Day("2027-04-19"));
   CHECK(t.preferred_run.end == Day("2027-04-24"));
   CHECK(t.minimum_run.end == Day("2027-04-29"));  // 8 of 16 GPUs: twice as long
-  CHECK(t.business_end == Day("2027-04-26"));
+  REQUIRE(t.business_end);
+  CHECK(t.business_end->seconds == Day("2027-04-26"));
   REQUIRE(t.marks.size() == 1);
   CHECK(linted.report->findings.violations.at(t.marks[0].finding).rule_id == "CAP-DEM-006");
   CHECK(t.marks[0].window.start == Day("2027-04-26"));  // the part past the business window
@@ -299,6 +302,60 @@ TEST_CASE("the HTML report is refused over one of its inputs", "[report][html]")
 
 // `<script>` through fact values, ids and a file name: shown as text, never
 // markup; the page's one script is its own.
+// Two sessions of one day, 09:00 to 17:00 and 18:00 to 22:00 (+02:00):
+// each is drawn as long as it lasts, and they stack at the same height.
+TEST_CASE("hour windows are drawn to the second, side by side when they do not overlap",
+          "[report][html]") {
+  const std::string inventory = R"(apiVersion: capops.dev/v1
+kind: Inventory
+accelerator_types:
+  - {id: h100-80, model: H100-SXM, memory: 80GiB, interconnect: nvlink4}
+pools:
+  - {id: lab, accelerator: h100-80, hosts: 1, gpus_per_host: 8, region: eu, role: research}
+)";
+  const std::string plan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+metadata: {name: sessions, owner: me}
+demands:
+  - {id: explore, slice: exploration, gpus: 8, max_hold: 8h}
+allocations:
+  - {id: day, demand: explore, pool: lab, gpus: 8, window: {start: 2027-04-20T09:00+02:00, duration: 8h}}
+  - {id: evening, demand: explore, pool: lab, gpus: 8, window: {start: 2027-04-20T18:00+02:00, end: 2027-04-20T22:00+02:00}}
+)";
+  TempFile tmp("");
+  std::string plan_path = (tmp.dir() / "plan.yaml").string();
+  capops::testing::WriteFile(plan_path, plan);
+  capops::testing::WriteFile((tmp.dir() / "inventory.yaml").string(), inventory);
+  Linted linted("", plan_path);
+  std::vector<PoolChart> charts = linted.Charts();
+  const PoolChart& lab = linted.Chart(charts, "lab");
+  CHECK(lab.peak == 8);
+  REQUIRE(lab.segments.size() == 2);
+  int64_t day = Day("2027-04-20");
+  CHECK(lab.segments[0].window.start == day + 7 * 3600);  // 09:00+02:00
+  CHECK(lab.segments[0].window.end == day + 15 * 3600);
+  CHECK(lab.segments[1].window.start == day + 16 * 3600);
+  CHECK(lab.segments[1].base == 0);
+
+  auto html = RunCli({"--no-config", "--format", "html", plan_path});
+  INFO(html.err);
+  // The horizon is 13 hours: the boxes are 8 and 4 of them wide.
+  std::regex band("data-allocation=\"([01])\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"([0-9.]+)\"");
+  std::map<std::string, double> width;
+  for (auto it = std::sregex_iterator(html.out.begin(), html.out.end(), band);
+       it != std::sregex_iterator(); ++it) {
+    width[(*it)[1]] = std::stod((*it)[2]);
+  }
+  REQUIRE(width.size() == 2);
+  CHECK(width["0"] == Approx(904.0 * 8 / 13).margin(0.1));
+  CHECK(width["1"] == Approx(904.0 * 4 / 13).margin(0.1));
+  CHECK(html.out.find("8 GPUs from 2027-04-20T09:00+02:00 to 2027-04-20T17:00+02:00") !=
+        std::string::npos);
+  // The axis is labelled in hours, at the offset the plan's first moment is written at.
+  CHECK(html.out.find(">2027-04-20T09:00+02:00</text>") != std::string::npos);
+  CHECK(html.out.find(">2027-04-20T22:00+02:00</text>") != std::string::npos);
+}
+
 TEST_CASE("input cannot add markup or script to the HTML report", "[report][html][hostile]") {
   const std::string evil = "<script>alert(1)</script>";
   const std::string inventory = R"(apiVersion: capops.dev/v1

@@ -17,7 +17,12 @@ using Json = nlohmann::ordered_json;
 // The loader's literal forms (common/units.h), as patterns.
 constexpr const char* kQuantity = "[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B";
 constexpr const char* kDurationPattern = "^([0-9]+[wdhms])+$";
-constexpr const char* kDatePattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+// A plain date, or a date-time with its UTC offset (ParseDateTime).
+constexpr const char* kDatePattern =
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}(:[0-9]{2})?([Zz]|[+-][0-9]{2}:[0-9]{2}))?$";
+// A date-time without seconds, which JSON Schema's `date-time` format
+// (RFC 3339's) requires: only the pattern checks it.
+constexpr const char* kMinutePattern = "^.{10}[Tt][0-9]{2}:[0-9]{2}([Zz]|[+-])";
 
 class SchemaWriter {
  public:
@@ -103,9 +108,10 @@ class SchemaWriter {
         return {{"type", {"string", "number", "boolean"}}};
       case TypeKind::kDate:
         return {{"type", "string"},
-                {"format", "date"},
                 {"pattern", kDatePattern},
-                {"examples", {"2027-04-15"}}};
+                {"anyOf",
+                 {{{"format", "date"}}, {{"format", "date-time"}}, {{"pattern", kMinutePattern}}}},
+                {"examples", {"2027-04-15", "2027-04-20T09:00+02:00"}}};
       case TypeKind::kDuration:
         return {
             {"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
@@ -169,7 +175,8 @@ std::string ValueShape(const TypeTable& schema, TypeId type) {
     case TypeKind::kDuration:
       return "a duration: `5d`, `36h`, `2w`, `1d12h`";
     case TypeKind::kDate:
-      return "a calendar date: `2027-04-15`";
+      return "a calendar date, `2027-04-15` (00:00 UTC), or a date and time with its UTC offset, "
+             "`2027-04-20T09:00+02:00`";
     case TypeKind::kDouble:
       return "a number: `0.8`";
     case TypeKind::kRef:

@@ -971,9 +971,10 @@ ExprPtr AstBuilder::BuildLiteral(CPLParser::LiteralContext* ctx) {
   } else if (auto* s = dynamic_cast<CPLParser::StringLitContext*>(ctx)) {
     e->literal = Value::String(StringToken(s->STRING()->getSymbol()));
   } else if (dynamic_cast<CPLParser::DateLitContext*>(ctx)) {
-    int64_t days = 0;
-    if (!ParseDate(text, &days)) bad("`" + text + "` is not a valid date");
-    e->literal = Value::Date(days);
+    DateTime t;
+    std::string error;
+    if (!ParseDateTime(text, &t, &error)) bad(error);
+    e->literal = Value::Date(t);
   } else if (dynamic_cast<CPLParser::DurationLitContext*>(ctx)) {
     int64_t seconds = 0;
     if (!ParseDuration(text, &seconds)) bad("duration `" + text + "` is out of range");

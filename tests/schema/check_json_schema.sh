@@ -5,6 +5,7 @@
 #   - every shipped example, every fact fixture of the pack and what
 #     `capops-lint init` writes is valid;
 #   - a misspelt field, a wrong enum value and a unit-less size are not;
+#   - a plan of date-times is valid, and a time without its offset is not;
 #   - over tests/bad-inputs/*.yaml, the schema and capops-lint's own schema
 #     check agree (a file is rejected by both or by neither), but for the
 #     cases listed in known_disagreements.txt, each with its reason; a case
@@ -45,6 +46,16 @@ grep -q "misspelt.yaml: invalid: .*must NOT have additional properties" "$tmp/mi
 grep -q "unitless.yaml: invalid: .*/memory must be string" "$tmp/mistakes.txt" || fail "a unit-less size passes: $(cat "$tmp/mistakes.txt")"
 grep -q "enum.yaml: invalid: .*/role must be equal to one of the allowed values" "$tmp/mistakes.txt" || fail "a wrong enum value passes: $(cat "$tmp/mistakes.txt")"
 grep -q "good.yaml: valid" "$tmp/mistakes.txt" || fail "the same inventory without a mistake fails: $(cat "$tmp/mistakes.txt")"
+
+# Dates: plain dates and date-times with their offsets pass; a time without
+# its offset, or with one of a whole day, does not.
+hours=$src/tests/golden/hour-windows/plan.yaml
+sed 's/2027-04-20T09:00+02:00/2027-04-20T09:00/' "$hours" >"$tmp/no-offset.yaml"
+sed 's/2027-04-20T09:00+02:00/2027-04-20T09:00:00+24:00/' "$hours" >"$tmp/day-offset.yaml"
+validate "$hours" "$tmp"/{no-offset,day-offset}.yaml >"$tmp/dates.txt" 2>&1
+grep -q "hour-windows/plan.yaml: valid$" "$tmp/dates.txt" || fail "date-times fail the schema: $(cat "$tmp/dates.txt")"
+grep -q "no-offset.yaml: invalid: .*/start must match pattern" "$tmp/dates.txt" || fail "a time without its offset passes: $(cat "$tmp/dates.txt")"
+grep -q "day-offset.yaml: invalid: .*/start must match" "$tmp/dates.txt" || fail "an offset of a day passes: $(cat "$tmp/dates.txt")"
 
 # Agreement with capops-lint on the hostile-input corpus.
 known=$here/known_disagreements.txt

@@ -85,8 +85,8 @@ std::optional<size_t> Engine::ParamIndex(const std::string& name, const SourceLo
   std::vector<std::string> qualified;
   std::vector<size_t> matches = ParamsNamed(name, &qualified);
   if (matches.size() != 1) {
-    Diagnostic& d = problems->Error(at, matches.empty()
-                                            ? "unknown param `" + name + "`"
+    Diagnostic& d =
+        problems->Error(at, matches.empty() ? "unknown param `" + name + "`"
                                             : "`" + name + "` names params in several packages");
     d.code = "config";
     // A misspelling is usually in the name, whatever the package prefix says.

@@ -31,7 +31,7 @@ namespace {
 // Sanitizers hold freed memory back (quarantine), so resident memory says
 // nothing there; fewer rounds keep the leak check quick.
 constexpr bool kMeasureResident = false;
-constexpr int kEngines = 100;
+constexpr int kEngines = 20;
 #else
 constexpr bool kMeasureResident = true;
 constexpr int kEngines = 1000;

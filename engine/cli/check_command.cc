@@ -6,13 +6,13 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/output_file.h"
 #include "engine/report/report.h"
+#include "engine/workspace/output_file.h"
 
 namespace capops::cli {
 
 int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  lint::LintSession session(options.session);
+  workspace::LintSession session(options.session);
   const lint::Report& report = session.Run();
   if (report.status == lint::Status::kUsage) return FailWith(report, options.color, err);
   report::LintReportOptions render{CAPOPS_VERSION, options.session.trace, options.color};
@@ -23,7 +23,7 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
     std::ostringstream text;
     report::WriteLintReport(report, options.format, render, text);
     std::string error;
-    if (!lint::WriteFileAtomically(output, text.str(), &error)) return Fail(err, error);
+    if (!workspace::WriteFileAtomically(output, text.str(), &error)) return Fail(err, error);
   }
   return report.status == lint::Status::kFindings ? kExitFindings : kExitClean;
 }

@@ -3,13 +3,13 @@
 
 #include <ostream>
 
-#include "engine/lint/session.h"
 #include "engine/report/lint_report.h"
+#include "engine/workspace/session.h"
 
 namespace capops::cli {
 
 struct CheckOptions {
-  lint::SessionOptions session;  // what to lint and how (session.output: -o)
+  workspace::SessionOptions session;  // what to lint and how (session.output: -o)
   report::Format format = report::Format::kText;
   bool color = false;
 };

@@ -6,14 +6,14 @@
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/policy_loader.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
 int RunCheckRules(const CheckRulesOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   const check::Program& program = *engine.program();
   if (options.plan) {

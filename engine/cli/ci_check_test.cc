@@ -13,10 +13,12 @@
 #include "engine/cli/check_command.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/config.h"
-#include "engine/lint/plan_set.h"
-#include "engine/lint/policy_loader.h"
+#include "engine/lint/glob_match.h"
 #include "engine/report/report.h"
+#include "engine/workspace/config_file.h"
+#include "engine/workspace/plan_set.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/session.h"
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/scratch_dir.h"
@@ -46,10 +48,10 @@ std::string LineOf(const std::string& text, const std::string& part) {
 
 using Scratch = testing::ScratchDir;
 
-lint::ConfigResult ParseText(SourceManager* sm, const std::string& text,
-                             const std::string& path = "cfg/.capops.yaml") {
+workspace::ConfigResult ParseText(SourceManager* sm, const std::string& text,
+                                  const std::string& path = "cfg/.capops.yaml") {
   FileId f = sm->Add(path, text);
-  return lint::ParseConfig(*sm, f, {});
+  return workspace::ParseConfig(workspace::DiskFileSystem(), *sm, f, {});
 }
 
 std::string Messages(const Diagnostics& diags) {
@@ -66,15 +68,16 @@ TEST_CASE("config: found in the start directory or above", "[cli][config]") {
   Scratch s;
   s.Write(".capops.yaml", "plans: [plan.yaml]\n");
   fs::create_directories(s.dir() / "a/b");
-  std::optional<fs::path> found = lint::FindConfig(s.dir() / "a/b");
+  std::optional<fs::path> found =
+      workspace::FindConfig(workspace::DiskFileSystem(), s.dir() / "a/b");
   REQUIRE(found);
   CHECK(fs::equivalent(*found, s.dir() / ".capops.yaml"));
-  CHECK(lint::FindConfig(s.dir()) == s.dir() / ".capops.yaml");
+  CHECK(workspace::FindConfig(workspace::DiskFileSystem(), s.dir()) == s.dir() / ".capops.yaml");
 }
 
 TEST_CASE("config: keys, types and paths relative to the file", "[cli][config]") {
   SourceManager sm;
-  lint::ConfigResult r =
+  workspace::ConfigResult r =
       ParseText(&sm,
                 "policies: ../packs/ai\n"
                 "plans: [plans/*.yaml, q2.yaml]\n"
@@ -128,7 +131,7 @@ TEST_CASE("config: unknown keys and wrong types are located errors", "[cli][conf
   for (const Case& c : cases) {
     INFO(c.text);
     SourceManager sm;
-    lint::ConfigResult r = ParseText(&sm, c.text);
+    workspace::ConfigResult r = ParseText(&sm, c.text);
     CHECK(r.diagnostics.HasErrors());
     CHECK(Messages(r.diagnostics) == c.expected);
   }
@@ -261,23 +264,24 @@ TEST_CASE("plans: directories and globs expand to sorted plan files", "[cli][pla
   CHECK_FALSE(lint::GlobMatch("plans/*.yaml", "plans/.hidden.yaml"));
   Diagnostic note;
   auto role = [&](const std::string& text) {
-    return lint::ClassifyFile("x.yaml", text, {}, &note);
+    return workspace::ClassifyFile("x.yaml", text, {}, &note);
   };
-  CHECK(role("apiVersion: capops.dev/v1\nkind: CapacityPlan\n") == lint::FileRole::kPlan);
-  CHECK(role("---\nkind: \"CapacityPlan\"  # quoted\n") == lint::FileRole::kPlan);
-  CHECK(role("kind: Inventory\nx:\n  kind: CapacityPlan\n") == lint::FileRole::kInventory);
+  CHECK(role("apiVersion: capops.dev/v1\nkind: CapacityPlan\n") == workspace::FileRole::kPlan);
+  CHECK(role("---\nkind: \"CapacityPlan\"  # quoted\n") == workspace::FileRole::kPlan);
+  CHECK(role("kind: Inventory\nx:\n  kind: CapacityPlan\n") == workspace::FileRole::kInventory);
 
   Scratch s;
   s.Write("eu/plan.yaml", s.Read("plan.yaml"));
   s.Write("eu/inventory.yaml", s.Read("inventory.yaml"));
   s.Write("eu/notes.yaml", "title: not a plan\n");
-  lint::PlanSet set;
+  workspace::DiskFileSystem disk;
+  workspace::PlanSet set(disk);
   std::string error;
   REQUIRE(set.Add(s.dir().string(), &error));
   CHECK(set.plans() == std::vector<std::string>{s.Path("eu/plan.yaml"), s.Path("plan.yaml")});
   set.Group({});
   CHECK(set.groups().size() == 2);  // each directory with its own inventory
-  lint::PlanSet none;
+  workspace::PlanSet none(disk);
   CHECK_FALSE(none.Add(s.Path("*.yml"), &error));
   CHECK(error == "no plan files match `" + s.Path("*.yml") + "`");
 }
@@ -507,13 +511,15 @@ TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing 
 
   auto lint = [&](size_t release_text_bytes, Engine* engine) {
     std::string error;
-    REQUIRE(lint::LoadPolicies({}, engine, &error));
+    REQUIRE(workspace::LoadPolicies({}, engine, &error));
     std::ostringstream problems;
     REQUIRE(CompileOrReport(engine, false, problems));
     engine->options().release_text_bytes = release_text_bytes;
     std::vector<TextFile> plans, inventories;
-    REQUIRE(lint::ReadAll({s.Path("plan.yaml")}, SIZE_MAX, &plans, &error));  // no limit
-    REQUIRE(lint::ReadAll({s.Path("inventory.yaml")}, SIZE_MAX, &inventories, &error));
+    REQUIRE(workspace::ReadAll(workspace::DiskFileSystem(), {s.Path("plan.yaml")}, SIZE_MAX, &plans,
+                               &error));  // no limit
+    REQUIRE(workspace::ReadAll(workspace::DiskFileSystem(), {s.Path("inventory.yaml")}, SIZE_MAX,
+                               &inventories, &error));
     CHECK(plans[0].stamp.has_value());
     return engine->Lint(std::move(plans), std::move(inventories));
   };

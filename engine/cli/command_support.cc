@@ -3,8 +3,9 @@
 
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
+#include "engine/workspace/plan_set.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
@@ -34,13 +35,14 @@ int PrepareEngine(const std::vector<std::string>& policies, const std::vector<st
                   const std::vector<std::string>& inventories, bool color, Engine* engine,
                   eval::Facts* facts, std::ostream& err) {
   std::string error;
-  if (!lint::LoadPolicies(policies, engine, &error)) return Fail(err, error);
+  workspace::DiskFileSystem disk;
+  if (!workspace::LoadPolicies(disk, policies, engine, &error)) return Fail(err, error);
   if (!CompileOrReport(engine, color, err)) return kExitUsage;
   std::vector<TextFile> plan_files, inventory_files;
   size_t limit = engine->options().facts.max_file_bytes;
-  if (!lint::ReadAll(plans, limit, &plan_files, &error) ||
-      !lint::ReadAll(lint::DefaultInventories(plans, inventories), limit, &inventory_files,
-                     &error)) {
+  if (!workspace::ReadAll(disk, plans, limit, &plan_files, &error) ||
+      !workspace::ReadAll(disk, workspace::InventoriesOfAll(disk, plans, inventories), limit,
+                          &inventory_files, &error)) {
     return Fail(err, error);
   }
   if (plan_files.empty() && inventory_files.empty()) return -1;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine/api/engine.h"
-#include "engine/lint/session.h"
+#include "engine/workspace/session.h"
 
 namespace capops::cli {
 

@@ -15,11 +15,11 @@
 #include "engine/cli/doc_schema.h"
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
-#include "engine/lint/output_file.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/policy_tests.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/workspace/output_file.h"
+#include "engine/workspace/pack_locator.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/policy_tests.h"
 
 namespace capops::cli {
 
@@ -53,7 +53,8 @@ std::map<std::string, RuleExamples> CollectExamples(const Engine& engine) {
       if (f.kind != syntax::TestDecl::Facts::Kind::kInlineYaml) {
         ex.path = (fs::path(t.path).parent_path() / f.value).lexically_normal().string();
         std::string error;
-        if (!lint::ReadFile(ex.path, &ex.text, &error, kMaxExampleBytes)) ex.text = "# " + error;
+        if (!workspace::ReadFile(ex.path, &ex.text, &error, kMaxExampleBytes))
+          ex.text = "# " + error;
       }
       if (ex.text.size() > kMaxExampleBytes)
         ex.text = ex.text.substr(0, kMaxExampleBytes) + "\n# …cut\n";
@@ -97,18 +98,18 @@ std::vector<Area> Areas(const Engine& engine, const std::vector<lint::RuleEntry>
 struct Tests {
   size_t run = 0, failed = 0;
   std::vector<std::string> failures;  // names of failing tests
-  std::optional<lint::CoverageSummary> coverage;
-  std::map<std::string, const lint::RuleCoverage*> by_rule;
+  std::optional<workspace::CoverageSummary> coverage;
+  std::map<std::string, const workspace::RuleCoverage*> by_rule;
 };
 
 Tests RunTests(Engine* engine) {
-  lint::PolicyTestRun run = lint::RunPolicyTests(engine, /*coverage=*/true);
+  workspace::PolicyTestRun run = workspace::RunPolicyTests(engine, /*coverage=*/true);
   Tests t{run.results.size(), run.failed, {}, std::move(run.coverage), {}};
   for (const PolicyTestResult& r : run.results) {
     if (!r.passed) t.failures.push_back(r.name);
   }
   if (t.coverage) {
-    for (const lint::RuleCoverage& rc : t.coverage->rules) t.by_rule[rc.rule->id] = &rc;
+    for (const workspace::RuleCoverage& rc : t.coverage->rules) t.by_rule[rc.rule->id] = &rc;
   }
   return t;
 }
@@ -133,7 +134,7 @@ std::string TestsLine(const Tests& t) {
 }
 
 // One condition of a rule as the tests saw it: "covered", or what is missing.
-const char* Seen(const lint::Condition& c) {
+const char* Seen(const workspace::Condition& c) {
   return c.covered()             ? "covered"
          : c.seen.seen_true > 0  ? "never false"
          : c.seen.seen_false > 0 ? "never true"
@@ -146,11 +147,11 @@ struct Shown {
   const Tests& tests;
   const std::map<std::string, RuleExamples>& examples;
 
-  std::string ConditionAt(const lint::Condition& c) const {
+  std::string ConditionAt(const workspace::Condition& c) const {
     SourceLoc loc = engine.sources().Resolve(c.span);
     return paths.Show(std::string(engine.sources().Path(loc.file)), loc.line);
   }
-  const lint::RuleCoverage* Coverage(const std::string& id) const {
+  const workspace::RuleCoverage* Coverage(const std::string& id) const {
     auto it = tests.by_rule.find(id);
     return it == tests.by_rule.end() ? nullptr : it->second;
   }
@@ -202,12 +203,12 @@ void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_c
         out << "| `" << Visible(p.name) << "` | `" << Visible(p.type) << "` | `" << Visible(p.value)
             << "` | `" << Visible(p.default_text) << "` |\n";
       }
-      if (const lint::RuleCoverage* rc = s.Coverage(r.id)) {
+      if (const workspace::RuleCoverage* rc = s.Coverage(r.id)) {
         out << "\n**Tests:** " << (rc->fired ? "fired" : "**never fired**") << ", "
             << (rc->quiet ? "quiet" : "**never quiet**") << ".\n";
         if (!rc->conditions.empty()) out << "\n| condition | at | tests |\n|---|---|---|\n";
-        for (const lint::Condition& c : rc->conditions) {
-          out << "| `" << Visible(lint::ConditionText(s.engine.sources(), c)) << "` | `"
+        for (const workspace::Condition& c : rc->conditions) {
+          out << "| `" << Visible(workspace::ConditionText(s.engine.sources(), c)) << "` | `"
               << Visible(s.ConditionAt(c)) << "` | " << Seen(c) << " |\n";
         }
       }
@@ -269,14 +270,14 @@ void WriteHtmlRule(const Shown& s, const lint::RuleEntry& e, std::ostream& out) 
         << Html(p.default_text) << "</code></td></tr>\n";
   }
   if (!e.params.empty()) out << "</table>\n";
-  if (const lint::RuleCoverage* rc = s.Coverage(r.id)) {
+  if (const workspace::RuleCoverage* rc = s.Coverage(r.id)) {
     out << "<p class=\"tests\">Tests: <span class=\""
         << (rc->fired ? "ok\">fired" : "gap\">never fired") << "</span>, <span class=\""
         << (rc->quiet ? "ok\">quiet" : "gap\">never quiet") << "</span></p>\n";
     if (!rc->conditions.empty())
       out << "<table class=\"conditions\">\n<tr><th>condition</th><th>at</th><th>tests</th></tr>\n";
-    for (const lint::Condition& c : rc->conditions) {
-      out << "<tr><td><code>" << Html(lint::ConditionText(s.engine.sources(), c))
+    for (const workspace::Condition& c : rc->conditions) {
+      out << "<tr><td><code>" << Html(workspace::ConditionText(s.engine.sources(), c))
           << "</code></td><td><code>" << Html(s.ConditionAt(c)) << "</code></td><td class=\""
           << (c.covered() ? "ok" : "gap") << "\">" << Seen(c) << "</td></tr>\n";
     }
@@ -339,7 +340,7 @@ void WriteHtml(const Shown& s, const std::vector<Area>& areas, size_t rule_count
 int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
@@ -347,7 +348,7 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   Tests tests = RunTests(&engine);
   std::vector<lint::RuleEntry> rules = lint::BuildCatalog(engine);
   std::map<std::string, RuleExamples> examples = CollectExamples(engine);
-  std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(options.policies, &error);
+  std::optional<std::vector<fs::path>> roots = workspace::PolicyRoots(options.policies, &error);
   if (!roots) return Fail(err, error);
   doc::CatalogPaths paths(*roots);
   std::vector<Area> areas = Areas(engine, rules, paths);
@@ -360,7 +361,7 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   for (const auto& [name, text] :
        {std::pair{"rules.md", &md}, std::pair{"index.html", &html},
         std::pair{"schema.md", &schema_md}, std::pair{"schema.html", &schema_html}}) {
-    if (!lint::WriteFileAtomically((dir / name).string(), text->str(), &error))
+    if (!workspace::WriteFileAtomically((dir / name).string(), text->str(), &error))
       return Fail(err, error);
   }
   out << "wrote " << (dir / "index.html").string() << ", schema.html, rules.md and schema.md ("

@@ -5,7 +5,7 @@
 #include <system_error>
 
 #include "engine/common/escape.h"
-#include "engine/lint/config.h"
+#include "engine/workspace/config_file.h"
 
 namespace capops::cli::doc {
 
@@ -141,7 +141,7 @@ CatalogPaths::CatalogPaths(const std::vector<fs::path>& roots) {
 std::string CatalogPaths::Show(const std::string& path) const {
   fs::path abs = Absolute(path);
   for (const Root& root : roots_) {
-    if (fs::path rel = lint::PathBelow(root.dir, abs); !rel.empty())
+    if (fs::path rel = workspace::PathBelow(root.dir, abs); !rel.empty())
       return (fs::path(root.name) / rel).generic_string();
   }
   // Beside a root (a pack's tests reading the examples next to it): from
@@ -150,7 +150,7 @@ std::string CatalogPaths::Show(const std::string& path) const {
     for (const Root& root : roots_) {
       fs::path dir = root.dir;
       for (int i = 0; i < up; ++i) dir = dir.parent_path();
-      if (fs::path rel = lint::PathBelow(dir, abs); !rel.empty()) return rel.generic_string();
+      if (fs::path rel = workspace::PathBelow(dir, abs); !rel.empty()) return rel.generic_string();
     }
   }
   return abs.filename().generic_string();

@@ -27,10 +27,10 @@
 #include "engine/cli/test_command.h"
 #include "engine/cli/why_not_command.h"
 #include "engine/common/escape.h"
-#include "engine/lint/config.h"
 #include "engine/lint/fail_on.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/result_cache.h"
+#include "engine/workspace/config_file.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/result_cache_dir.h"
 
 namespace capops::cli {
 
@@ -148,7 +148,7 @@ void FactOptions(CLI::App* app, std::vector<std::string>* policies,
 
 // The top-level command: lint plans (check_command.h).
 void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
-  lint::SessionOptions& s = o->session;
+  workspace::SessionOptions& s = o->session;
   FactOptions(app, &s.policies, &s.inventories);
   app->add_option("-o,--output", s.output, "write the report to FILE instead of stdout");
   app->add_option("--config", s.config,
@@ -162,9 +162,9 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   app->add_flag("--explain", s.trace, "show each violation's evidence and clause trace");
   // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
   // `--cache plans/` lints plans/ with the default cache, never caches into it.
-  app->add_flag(std::string("--cache{") + lint::kDefaultCacheDir + "}", s.cache,
+  app->add_flag(std::string("--cache{") + workspace::kDefaultCacheDir + "}", s.cache,
                 std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") +
-                    lint::kDefaultCacheDir + ")");
+                    workspace::kDefaultCacheDir + ")");
   app->add_option("--fail-on", *fail_on,
                   "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
@@ -176,7 +176,7 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
          "where the rule catalogue (`doc`) is published: SARIF links each rule to URL#RULE-ID")
       ->check([](const std::string& url) {
         std::string why;
-        return lint::ValidRulesUrl(url, &why) ? std::string() : why;
+        return workspace::ValidRulesUrl(url, &why) ? std::string() : why;
       });
   app->add_option("-j,--jobs", s.engine.jobs,
                   "threads for files, plans and rules (default: the cores available)")
@@ -379,7 +379,7 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   lint::FailOn threshold;
   if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
   if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);
-  const lint::SessionOptions& s = options->session;
+  const workspace::SessionOptions& s = options->session;
   WhyNotOptions w{why_not.rule,  why_not.at,     s.policies, s.plans,
                   s.inventories, options->color, s.engine};
   return RunWhyNot(w, shared->out, shared->err);
@@ -394,7 +394,7 @@ int PrintVersion(std::ostream& out, std::ostream& err) {
       << (*kBuildCommit != '\0' ? kBuildCommit : "unknown (not built from a git checkout)") << '\n';
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies({}, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies({}, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
   out << "ruleset: " << engine.ruleset_digest() << " (the shipped pack, "
       << engine.program()->rules.size() << " rules)\n";

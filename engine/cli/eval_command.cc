@@ -5,8 +5,8 @@
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 

@@ -7,8 +7,8 @@
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
@@ -47,7 +47,7 @@ void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& 
 int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   // An id names one rule; a name may be used in several packages.
   const check::Program& program = *engine.program();

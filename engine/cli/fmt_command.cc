@@ -5,11 +5,11 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/output_file.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
 #include "engine/syntax/formatter.h"
+#include "engine/workspace/output_file.h"
+#include "engine/workspace/pack_locator.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
@@ -19,13 +19,14 @@ int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<fs::path> files;
   std::string error;
   for (const std::string& p : options.paths) {
-    if (!lint::CollectPolicyFiles(p, &files, &error)) return Fail(err, error);
+    if (!workspace::CollectPolicyFiles(workspace::DiskFileSystem(), p, &files, &error))
+      return Fail(err, error);
   }
   SourceManager sources;
   int exit_code = kExitClean;
   for (const fs::path& f : files) {
     std::string text;
-    if (!lint::ReadFile(f, &text, &error)) return Fail(err, error);
+    if (!workspace::ReadFile(f, &text, &error)) return Fail(err, error);
     FileId id = sources.Add(f.string(), text);
     syntax::FormatResult r = syntax::Format(sources, id);
     if (!r.internal_error.empty()) return Fail(err, r.internal_error);
@@ -42,7 +43,7 @@ int RunFmt(const FmtOptions& options, std::ostream& out, std::ostream& err) {
       continue;
     }
     // Replaced whole or not at all: a full disk never leaves half a policy.
-    if (!lint::WriteFileAtomically(f.string(), r.text, &error)) return Fail(err, error);
+    if (!workspace::WriteFileAtomically(f.string(), r.text, &error)) return Fail(err, error);
     out << "formatted " << f.string() << '\n';
   }
   return exit_code;

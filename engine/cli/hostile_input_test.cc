@@ -13,7 +13,8 @@
 #include <sstream>
 
 #include "engine/cli/driver.h"
-#include "engine/lint/output_file.h"
+#include "engine/workspace/output_file.h"
+#include "engine/workspace/session.h"
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/scratch_dir.h"
@@ -290,14 +291,14 @@ TEST_CASE("WriteFileAtomically keeps the mode and refuses what is not a file", "
   std::string path = s.Write("kept.txt", "old");
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   std::string error;
-  REQUIRE(lint::WriteFileAtomically(path, "new", &error));
+  REQUIRE(workspace::WriteFileAtomically(path, "new", &error));
   CHECK(s.Read("kept.txt") == "new");
   CHECK((fs::status(path).permissions() & fs::perms::all) ==
         (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
   REQUIRE(::mkfifo(s.Path("fifo").c_str(), 0600) == 0);
-  CHECK_FALSE(lint::WriteFileAtomically(s.Path("fifo"), "x", &error));
+  CHECK_FALSE(workspace::WriteFileAtomically(s.Path("fifo"), "x", &error));
   CHECK(Has(error, "not a regular file"));
-  CHECK_FALSE(lint::WriteFileAtomically(s.Path("no/such/dir/file"), "x", &error));
+  CHECK_FALSE(workspace::WriteFileAtomically(s.Path("no/such/dir/file"), "x", &error));
 }
 
 // A stream that fails every write, as stdout does on a full disk or a

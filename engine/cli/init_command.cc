@@ -10,10 +10,10 @@
 #include "engine/check/schema_decls.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/output_file.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/report/json_schema.h"
+#include "engine/workspace/output_file.h"
+#include "engine/workspace/pack_locator.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
@@ -125,9 +125,9 @@ int RunInit(const InitOptions& options, std::ostream& out, std::ostream& err) {
   }
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies({}, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies({}, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
-  std::optional<fs::path> data = lint::FindDataDir(&error);
+  std::optional<fs::path> data = workspace::FindDataDir(&error);
   if (!data) return Fail(err, error);
   fs::path example = *data / "examples" / "visual-inspection" / "clean";
   YAML::Node plan, inventory;
@@ -157,7 +157,8 @@ int RunInit(const InitOptions& options, std::ostream& out, std::ostream& err) {
   if (ec) return Fail(err, "cannot create `" + dir.string() + "`: " + ec.message());
   const std::string texts[] = {plan_text, inventory_text, report::FactJsonSchema(engine)};
   for (size_t i = 0; i < 3; ++i) {
-    if (!lint::WriteFileAtomically(files[i].string(), texts[i], &error)) return Fail(err, error);
+    if (!workspace::WriteFileAtomically(files[i].string(), texts[i], &error))
+      return Fail(err, error);
   }
   out << "wrote " << files[0].string() << ", " << files[1].string() << " and " << files[2].string()
       << "; next: capops-lint " << files[0].string() << "\n";

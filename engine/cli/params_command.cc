@@ -11,11 +11,11 @@
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
-#include "engine/lint/config.h"
 #include "engine/lint/config_params.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/report/report.h"
+#include "engine/workspace/config_file.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
@@ -109,14 +109,15 @@ void WriteJson(const Engine& engine, const std::vector<ParamRow>& rows, std::ost
 // printing its errors.
 std::optional<lint::Config> ReadConfig(const ParamsOptions& options, SourceManager* sources,
                                        std::ostream& err) {
+  workspace::DiskFileSystem disk;
   std::optional<std::filesystem::path> path;
   if (!options.config.empty()) {
     path = options.config;
   } else if (!options.no_config) {
-    path = lint::FindConfig(".");
+    path = workspace::FindConfig(disk, ".");
   }
   if (!path) return lint::Config{};
-  lint::ConfigResult r = lint::LoadConfig(sources, *path, facts::LoadOptions{});
+  workspace::ConfigResult r = workspace::LoadConfig(disk, sources, *path, facts::LoadOptions{});
   if (!r.diagnostics.HasErrors()) return std::move(r.config);
   report::WriteDiagnostics(*sources, r.diagnostics, {false, options.color}, err);
   return std::nullopt;
@@ -132,7 +133,7 @@ int RunParams(const ParamsOptions& options, std::ostream& out, std::ostream& err
   std::string error;
   const std::vector<std::string>& policies =
       options.policies.empty() ? config->policies : options.policies;
-  if (!lint::LoadPolicies(policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   std::vector<ParamSetting> defaults = engine.param_settings();
   Diagnostics problems;

@@ -11,8 +11,8 @@
 #include "engine/cli/rules_diff_command.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 
@@ -107,7 +107,7 @@ int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) 
   }
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
   if (options.digest) {
     out << engine.ruleset_digest() << '\n';

@@ -4,15 +4,15 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/rules_diff.h"
 #include "engine/report/report.h"
 #include "engine/report/rules_diff_report.h"
+#include "engine/workspace/rules_diff_session.h"
 
 namespace capops::cli {
 
 int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostream& err) {
-  lint::RulesDiffSession session;
-  const lint::RulesDiffResult& r =
+  workspace::RulesDiffSession session;
+  const workspace::RulesDiffResult& r =
       session.Run({options.old_rules, options.new_rules, options.plans, options.inventories});
   if (!r.ok) {
     if (!r.problems.empty())

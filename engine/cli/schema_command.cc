@@ -4,17 +4,17 @@
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/lint/output_file.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/same_file.h"
 #include "engine/report/json_schema.h"
+#include "engine/workspace/output_file.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/same_file.h"
 
 namespace capops::cli {
 
 int RunSchema(const SchemaOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, false, err)) return kExitUsage;
   std::string text = report::FactJsonSchema(engine);
   if (options.output.empty()) {
@@ -25,8 +25,9 @@ int RunSchema(const SchemaOptions& options, std::ostream& out, std::ostream& err
   std::vector<std::string> inputs;
   for (FileId id = 0; id < engine.sources().size(); ++id)
     inputs.emplace_back(engine.sources().Path(id));
-  if (lint::IsSameFileAsAny(options.output, inputs, &error)) return Fail(err, error);
-  if (!lint::WriteFileAtomically(options.output, text, &error)) return Fail(err, error);
+  if (workspace::IsSameFileAsAny(workspace::DiskFileSystem(), options.output, inputs, &error))
+    return Fail(err, error);
+  if (!workspace::WriteFileAtomically(options.output, text, &error)) return Fail(err, error);
   return kExitClean;
 }
 

@@ -10,8 +10,8 @@
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/policy_tests.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/policy_tests.h"
 
 namespace capops::cli {
 
@@ -45,22 +45,23 @@ std::string Percent(double p) {
   return buf;
 }
 
-void WriteCoverageText(const Engine& engine, const lint::CoverageSummary& s, std::ostream& out) {
+void WriteCoverageText(const Engine& engine, const workspace::CoverageSummary& s,
+                       std::ostream& out) {
   out << "\ncoverage:\n";
-  for (const lint::RuleCoverage& rc : s.rules) {
+  for (const workspace::RuleCoverage& rc : s.rules) {
     size_t covered = 0;
-    for (const lint::Condition& c : rc.conditions) covered += c.covered();
+    for (const workspace::Condition& c : rc.conditions) covered += c.covered();
     out << "  " << rc.rule->id << "  " << (rc.fired ? "fired" : "NEVER FIRED") << ", "
         << (rc.quiet ? "quiet" : "NEVER QUIET") << ", conditions " << covered << "/"
         << rc.conditions.size() << '\n';
-    for (const lint::Condition& c : rc.conditions) {
+    for (const workspace::Condition& c : rc.conditions) {
       if (c.covered()) continue;
       SourceLoc loc = engine.sources().Resolve(c.span);
       const char* seen = c.seen.seen_true > 0    ? "only true"
                          : c.seen.seen_false > 0 ? "only false"
                                                  : "never evaluated";
       out << "      " << Visible(engine.sources().Path(loc.file)) << ":" << loc.line << ": `"
-          << Visible(lint::ConditionText(engine.sources(), c)) << "` seen " << seen << '\n';
+          << Visible(workspace::ConditionText(engine.sources(), c)) << "` seen " << seen << '\n';
     }
   }
   out << "rules: " << s.rules_covered << "/" << s.rules.size() << " (" << Percent(s.rule_percent())
@@ -68,16 +69,16 @@ void WriteCoverageText(const Engine& engine, const lint::CoverageSummary& s, std
       << Percent(s.clause_percent()) << ")\n";
 }
 
-json CoverageJson(const Engine& engine, const lint::CoverageSummary& s) {
+json CoverageJson(const Engine& engine, const workspace::CoverageSummary& s) {
   json rules = json::array();
-  for (const lint::RuleCoverage& rc : s.rules) {
+  for (const workspace::RuleCoverage& rc : s.rules) {
     json clauses = json::array();
-    for (const lint::Condition& c : rc.conditions) {
+    for (const workspace::Condition& c : rc.conditions) {
       SourceLoc loc = engine.sources().Resolve(c.span);
       clauses.push_back({{"kind", c.keyword},
                          {"file", engine.sources().Path(loc.file)},
                          {"line", loc.line},
-                         {"text", lint::ConditionText(engine.sources(), c)},
+                         {"text", workspace::ConditionText(engine.sources(), c)},
                          {"seen_true", c.seen.seen_true},
                          {"seen_false", c.seen.seen_false}});
     }
@@ -118,13 +119,13 @@ json ResultJson(const PolicyTestResult& r) {
 int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!lint::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
+  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
   if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
   if (engine.Tests().empty())
     return Fail(err, "no `test` declarations found (tests go in `*_test.cpl` files)");
   // --min-coverage alone counts coverage too: it cannot be judged uncounted.
-  lint::PolicyTestRun run =
-      lint::RunPolicyTests(&engine, options.coverage || options.min_coverage >= 0);
+  workspace::PolicyTestRun run =
+      workspace::RunPolicyTests(&engine, options.coverage || options.min_coverage >= 0);
   const std::vector<PolicyTestResult>& results = run.results;
   bool coverage_ok = !run.coverage || options.min_coverage < 0 ||
                      (run.coverage->rule_percent() >= options.min_coverage &&

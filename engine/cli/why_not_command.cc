@@ -6,8 +6,8 @@
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
 #include "engine/lint/fact_selector.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/report/report.h"
+#include "engine/workspace/policy_loader.h"
 
 namespace capops::cli {
 

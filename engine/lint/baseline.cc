@@ -2,8 +2,6 @@
 // back through the YAML adapter, and leaving known findings out of a report.
 #include "engine/lint/baseline.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -85,11 +83,10 @@ Diagnostics Baseline::Parse(const SourceManager& sources, FileId file,
     }
   }
   if (size_t old = legacy_size(); old > 0) {
-    spdlog::warn(
-        "baseline `{}` has {} entries of the older form, which do not say which statement of a "
-        "rule fired: each hides any one finding of its rule at its fact; write it again with "
-        "`--write-baseline` to tell them apart",
-        sources.Path(file), old);
+    warning_ = "baseline `" + std::string(sources.Path(file)) + "` has " + std::to_string(old) +
+               " entries of the older form, which do not say which statement of a rule fired: "
+               "each hides any one finding of its rule at its fact; write it again with "
+               "`--write-baseline` to tell them apart";
   }
   diags.Sort();
   return diags;

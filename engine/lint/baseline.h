@@ -48,11 +48,14 @@ class Baseline {
   /// Entries of the older form, without `statement`.
   size_t legacy_size() const;
   const std::filesystem::path& base_dir() const { return base_dir_; }
+  /// After Parse: what the host should say about the file ("" when nothing).
+  const std::string& warning() const { return warning_; }
 
  private:
   std::map<std::string, size_t> counts_;         // fingerprint → how many findings it absorbs
   std::map<std::string, size_t> legacy_counts_;  // the same by LegacyFingerprint
   std::filesystem::path base_dir_;
+  std::string warning_;
 };
 
 /// Writes the report's unwaived violations as a baseline (sorted, one per line).

@@ -5,17 +5,13 @@
 #include "engine/lint/baseline.h"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 
 #include "engine/cli/driver.h"
 #include "tests/support/fixture.h"
-#include "tests/support/run_cli.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/memory_workspace.h"
 
 namespace capops::lint {
 namespace {
-
-namespace fs = std::filesystem;
 
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -27,24 +23,33 @@ size_t Count(const std::string& text, const std::string& part) {
   return n;
 }
 
-// A scratch directory with the rules-diff golden plan (allocations `a-one`
-// to `a-four` of 1 to 4 GPUs, on lines 8 to 11) and its inventory.
-class Scratch : public testing::TempDir {
+// A workspace in memory with the rules-diff golden plan (allocations
+// `a-one` to `a-four` of 1 to 4 GPUs, on lines 8 to 11) and its inventory.
+class Scratch : public testing::MemoryWorkspace {
  public:
-  Scratch() : TempDir("capops-baseline-test") {
+  Scratch() {
     Write("plan.yaml", testing::ReadSourceFile("tests/golden/rules-diff/plans/plan.yaml"));
     Write("inventory.yaml",
           testing::ReadSourceFile("tests/golden/rules-diff/plans/inventory.yaml"));
   }
 
-  // capops-lint over plan.yaml with the given rules and extra arguments.
-  testing::CliResult Lint(const std::string& rules, std::vector<std::string> args) const {
-    std::vector<std::string> all = {
-        "--no-config",         "--format", "short", "--policy", rules, "--inventory",
-        Path("inventory.yaml")};
-    all.insert(all.end(), args.begin(), args.end());
-    all.push_back(Path("plan.yaml"));
-    return testing::RunCli(all);
+  std::string Path(const std::string& name) const { return "/repo/" + name; }
+  std::string Write(const std::string& name, const std::string& text) {
+    files.Add(Path(name), text);
+    return Path(name);
+  }
+  std::string Read(const std::string& name) const { return MemoryWorkspace::Read(Path(name)); }
+
+  // A lint of plan.yaml with the given rules, writing or reading a baseline.
+  testing::MemoryLint Lint(const std::string& rules, const std::string& flag,
+                           const std::string& baseline) {
+    workspace::SessionOptions o;
+    o.no_config = true;
+    o.policies = {rules};
+    o.inventories = {Path("inventory.yaml")};
+    o.plans = {Path("plan.yaml")};
+    (flag == "--write-baseline" ? o.write_baseline : o.baseline) = baseline;
+    return MemoryWorkspace::Lint(o);
   }
 };
 
@@ -78,36 +83,34 @@ rule sizes {
 }
 
 TEST_CASE("baseline: a second statement firing at a known fact is a new finding",
-          "[cli][baseline]") {
+          "[lint][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", TwoStatements(10));
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
-          cli::kExitClean);
+  REQUIRE(s.Lint(rules, "--write-baseline", s.Path("baseline.yaml")).exit_code == cli::kExitClean);
   CHECK(Count(s.Read("baseline.yaml"), "rule: \"T-001\"") == 1);
 
   // A param change makes the second statement fire at the same fact.
   s.Write("rules.cpl", TwoStatements(4));
-  testing::CliResult r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});
+  testing::MemoryLint r = s.Lint(rules, "--baseline", s.Path("baseline.yaml"));
   CHECK(r.exit_code == cli::kExitFindings);
   CHECK(Count(r.out, "\n") == 1);
   CHECK(Has(r.out, "plan.yaml:11:"));
   CHECK(Has(r.out, "error[T-001]: allocation `a-four` is at the cap of 4\n"));
 
   // Written again, both are known, each under its own statement.
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("both.yaml")}).exit_code == cli::kExitClean);
+  REQUIRE(s.Lint(rules, "--write-baseline", s.Path("both.yaml")).exit_code == cli::kExitClean);
   std::string both = s.Read("both.yaml");
   CHECK(Count(both, "rule: \"T-001\"") == 2);
   CHECK(Count(both, "statement: \"") == 2);
 }
 
 TEST_CASE("baseline: a param change that moves a finding to another statement is reported",
-          "[cli][baseline]") {
+          "[lint][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", EitherStatement(10));
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
-          cli::kExitClean);
+  REQUIRE(s.Lint(rules, "--write-baseline", s.Path("baseline.yaml")).exit_code == cli::kExitClean);
   s.Write("rules.cpl", EitherStatement(4));
-  testing::CliResult r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});
+  testing::MemoryLint r = s.Lint(rules, "--baseline", s.Path("baseline.yaml"));
   CHECK(r.exit_code == cli::kExitFindings);
   CHECK(Has(r.out, "error[T-001]: allocation `a-four` is at the cap of 4\n"));
 }
@@ -127,18 +130,17 @@ rule split {
 TEST_CASE(
     "baseline: a finding whose message names more at the same fact is new, and "
     "one that only moved stays known",
-    "[cli][baseline]") {
+    "[lint][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", kSplit);
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
-          cli::kExitClean);
+  REQUIRE(s.Lint(rules, "--write-baseline", s.Path("baseline.yaml")).exit_code == cli::kExitClean);
   std::string plan = s.Read("plan.yaml");
 
   // Lines move (a comment on top, a demand inserted before): still known.
   std::string moved = "# moved\n\n" + plan;
   moved.insert(moved.find("  - {id: explore"), "  - {id: other, slice: exploration, gpus: 1}\n");
   s.Write("plan.yaml", moved);
-  testing::CliResult r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});
+  testing::MemoryLint r = s.Lint(rules, "--baseline", s.Path("baseline.yaml"));
   CHECK(r.exit_code == cli::kExitClean);
   CHECK(r.out.empty());
 
@@ -146,27 +148,26 @@ TEST_CASE(
   // (only its count is a number, which alone would not make it so).
   std::string grown = plan + "  - {id: a-five, demand: train, pool: p, gpus: 1}\n";
   s.Write("plan.yaml", grown);
-  r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});
+  r = s.Lint(rules, "--baseline", s.Path("baseline.yaml"));
   CHECK(r.exit_code == cli::kExitFindings);
   CHECK(Has(r.out, "error[T-002]: demand `train` is split across a-three, a-four, a-five (3)"));
   CHECK_FALSE(Has(r.out, "`explore`"));
 }
 
 TEST_CASE("baseline: a number in the message alone does not make a finding new",
-          "[cli][baseline]") {
+          "[lint][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", TwoStatements(4));
-  REQUIRE(s.Lint(rules, {"--write-baseline", s.Path("baseline.yaml")}).exit_code ==
-          cli::kExitClean);
+  REQUIRE(s.Lint(rules, "--write-baseline", s.Path("baseline.yaml")).exit_code == cli::kExitClean);
   // The cap in the second message changes with the param; both still fire.
   s.Write("rules.cpl", TwoStatements(3));
-  testing::CliResult r = s.Lint(rules, {"--baseline", s.Path("baseline.yaml")});
+  testing::MemoryLint r = s.Lint(rules, "--baseline", s.Path("baseline.yaml"));
   CHECK(r.exit_code == cli::kExitClean);
   CHECK(r.out.empty());
 }
 
 TEST_CASE("baseline: entries of the older form, without `statement`, still match",
-          "[cli][baseline]") {
+          "[lint][baseline]") {
   Scratch s;
   std::string rules = s.Write("rules.cpl", TwoStatements(4));
   std::string old =
@@ -182,11 +183,11 @@ TEST_CASE("baseline: entries of the older form, without `statement`, still match
   CHECK(b.size() == 1);
 
   // One old entry hides one of the two findings at its fact, as it used to.
-  testing::CliResult r = s.Lint(rules, {"--baseline", old});
+  testing::MemoryLint r = s.Lint(rules, "--baseline", old);
   CHECK(r.exit_code == cli::kExitFindings);
   CHECK(Count(r.out, "error[T-001]") == 1);
   s.Write("old.yaml", s.Read("old.yaml") + s.Read("old.yaml").substr(10));  // listed twice
-  r = s.Lint(rules, {"--baseline", old});
+  r = s.Lint(rules, "--baseline", old);
   CHECK(r.exit_code == cli::kExitClean);
   CHECK(r.out.empty());
 }

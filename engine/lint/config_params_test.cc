@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/report/report.h"
+#include "engine/workspace/config_file.h"
 #include "tests/support/fixture.h"
 
 namespace capops::lint {
@@ -63,7 +64,8 @@ std::unique_ptr<Compiled> Pack() {
 // The config text applied to `c`'s engine: "line:col: message | help" per problem.
 std::vector<std::string> Apply(Compiled* c, SourceManager* sources, const std::string& text) {
   FileId f = sources->Add("cfg/.capops.yaml", text);
-  ConfigResult r = ParseConfig(*sources, f, {});
+  workspace::ConfigResult r =
+      workspace::ParseConfig(workspace::MemoryFileSystem(), *sources, f, {});
   Diagnostics problems = r.diagnostics;
   if (!problems.HasErrors()) ApplyConfigParams(r.config, &c->engine, &problems);
   problems.Sort();

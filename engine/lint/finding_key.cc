@@ -2,8 +2,6 @@
 // the line-free identity of findings that waivers and the baseline use.
 #include "engine/lint/finding_key.h"
 
-#include <spdlog/spdlog.h>
-
 #include <optional>
 
 #include "engine/lint/result_cache.h"
@@ -66,17 +64,20 @@ std::string ContentDigest(std::string_view subject) {
   return Sha256().Add("content").Add(subject).Hex().substr(0, 16);
 }
 
-std::string RelativePath(std::string_view path, const fs::path& base_dir) {
-  std::error_code ec;
-  fs::path p = fs::absolute(fs::path(path), ec).lexically_normal();
-  fs::path base = fs::absolute(base_dir.empty() ? fs::path(".") : base_dir, ec).lexically_normal();
+std::string RelativePath(std::string_view path, const fs::path& base_dir,
+                         const fs::path& working_dir) {
+  fs::path p = (working_dir / fs::path(path)).lexically_normal();
+  fs::path base = (working_dir / base_dir).lexically_normal();
   fs::path rel = p.lexically_relative(base);
   return (rel.empty() ? p : rel).generic_string();
 }
 
 FindingKeys::FindingKeys(const SourceManager& sources, facts::LoadOptions options,
-                         fs::path base_dir)
-    : sources_(sources), options_(options), base_dir_(std::move(base_dir)) {}
+                         fs::path base_dir, fs::path working_dir)
+    : sources_(sources),
+      options_(options),
+      base_dir_(std::move(base_dir)),
+      working_dir_(std::move(working_dir)) {}
 
 const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId file) {
   auto [it, inserted] = paths_.try_emplace(file);
@@ -89,8 +90,8 @@ const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId fi
   if (source.released()) {
     text = source.ReadText();
     if (!text) {
-      spdlog::warn("`{}` changed on disk while it was linted; its findings have no fact paths",
-                   source.path());
+      warnings_.push_back("`" + std::string(source.path()) +
+                          "` changed on disk while it was linted; its findings have no fact paths");
       return it->second;
     }
   }
@@ -114,7 +115,7 @@ std::string FindingKeys::FactPath(const SourceLoc& loc) {
 FindingKey FindingKeys::Of(const eval::Violation& v) {
   FindingKey key;
   key.rule = v.rule_id;
-  key.file = RelativePath(sources_.Path(v.loc.file), base_dir_);
+  key.file = RelativePath(sources_.Path(v.loc.file), base_dir_, working_dir_);
   key.at = FactPath(v.loc);
   for (const eval::Evidence& e : v.evidence) {
     if (!e.loc.valid() || e.at_fact)

@@ -60,22 +60,28 @@ std::string StatementDigest(std::string_view statement);
 /// 16 hex digits of SHA-256 over a Violation's `subject`; "" for an empty one.
 std::string ContentDigest(std::string_view subject);
 
-/// `path` relative to `base_dir`, `/`-separated (absolute paths are made so
-/// against the working directory first).
-std::string RelativePath(std::string_view path, const std::filesystem::path& base_dir);
+/// `path` relative to `base_dir`, `/`-separated (relative paths are made
+/// absolute against `working_dir`, itself absolute, first).
+std::string RelativePath(std::string_view path, const std::filesystem::path& base_dir,
+                         const std::filesystem::path& working_dir);
 
 /// Computes keys; caches each fact file's paths. The SourceManager must
 /// outlive it and hold the files of the violations. A fact file whose text
 /// was released is read back from disk; if it changed since it was linted,
-/// its findings get no fact path (and a warning says why).
+/// its findings get no fact path (and warnings() says why).
 class FindingKeys {
  public:
+  /// Files are keyed relative to `base_dir`; relative paths are against
+  /// `working_dir` (absolute).
   FindingKeys(const SourceManager& sources, facts::LoadOptions options,
-              std::filesystem::path base_dir);
+              std::filesystem::path base_dir, std::filesystem::path working_dir);
 
   FindingKey Of(const eval::Violation& v);
   /// The fact path of the value at `loc`, or "" if no value starts there.
   std::string FactPath(const SourceLoc& loc);
+  const std::filesystem::path& working_dir() const { return working_dir_; }
+  /// What the host should say: fact files that changed while they were linted.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   using LocKey = std::pair<uint32_t, uint32_t>;  // line, column
@@ -84,6 +90,8 @@ class FindingKeys {
   const SourceManager& sources_;
   facts::LoadOptions options_;
   std::filesystem::path base_dir_;
+  std::filesystem::path working_dir_;
+  std::vector<std::string> warnings_;
   std::unordered_map<FileId, std::map<LocKey, std::string>> paths_;
 };
 

@@ -1,22 +1,17 @@
-// ResultCache: entry files under the cache directory, their keys, and the
-// JSON form of the findings they hold. Entry point: ResultCache::Open.
+// Result cache entries: their keys, their seal and the JSON form of the
+// findings they hold (the directory they live in is workspace/result_cache_dir).
 #include "engine/lint/result_cache.h"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <spdlog/spdlog.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "engine/common/json_text.h"
-#include "engine/lint/output_file.h"
-#include "engine/lint/pack_locator.h"
 
 namespace capops::lint {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -25,11 +20,6 @@ using Json = nlohmann::json;
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
 constexpr int kFormatVersion = 5;
 constexpr const char* kMagic = "capops-cache";
-constexpr const char* kTagName = "CACHEDIR.TAG";
-constexpr const char* kTagText =
-    "Signature: 8a477f597d28d172789f06886806bc55\n"
-    "# This file is a cache directory tag created by capops-lint (--cache).\n"
-    "# The directory holds lint results and may be deleted at any time.\n";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
 // A tripwire: a new field in a finding must be written and read below (and
@@ -301,73 +291,17 @@ std::string CacheKeys::GroupKey(const std::vector<std::string>& plan_keys) const
   return h.Hex();
 }
 
-std::unique_ptr<ResultCache> ResultCache::Open(const fs::path& dir, std::string* warning) {
-  std::error_code ec;
-  const std::string shown = "`" + dir.string() + "`";
-  if (fs::exists(dir, ec)) {
-    if (!fs::is_directory(dir, ec)) {
-      *warning = "the cache directory " + shown + " is not a directory; running without the cache";
-      return nullptr;
-    }
-    if (!fs::exists(dir / kTagName, ec) && !fs::is_empty(dir, ec)) {
-      *warning = shown + " is not a capops-lint cache directory (no " + kTagName +
-                 "), so it is left alone; running without the cache";
-      return nullptr;
-    }
-  }
-  fs::create_directories(dir, ec);
-  std::string problem;
-  if (ec) {
-    problem = "cannot create it: " + ec.message();
-  } else if (!fs::exists(dir / kTagName, ec)) {
-    WriteFileAtomically((dir / kTagName).string(), kTagText, &problem);
-  }
-  if (!problem.empty()) {
-    *warning = "the cache directory " + shown + " is unusable (" + problem +
-               "); running without the cache";
-    return nullptr;
-  }
-  return std::unique_ptr<ResultCache>(new ResultCache(dir));
-}
-
-std::string ResultCache::Seal(const std::string& key, std::string_view body) {
+std::string SealEntry(const std::string& key, std::string_view body) {
   return fmt::format("{} {} {} {}\n", kMagic, kFormatVersion, key, Sha256().Add(body).Hex()) +
          std::string(body);
 }
 
-std::optional<std::string> ResultCache::Lookup(const std::string& key) {
-  // Read like any input: an entry that is not a regular file (a directory,
-  // a FIFO someone left there) is a miss, never a hang or a crash.
-  std::string text, error;
-  bool read = ReadFile(dir_ / key, &text, &error);
+std::optional<std::string_view> UnsealEntry(const std::string& key, std::string_view text) {
   size_t newline = text.find('\n');
-  if (read && newline != std::string::npos) {
-    std::string_view body = std::string_view(text).substr(newline + 1);
-    if (Seal(key, body) == text) {
-      ++hits_;
-      return std::string(body);
-    }
-    spdlog::debug("cache entry {} is corrupt; ignored", key);
-  }
-  ++misses_;
-  return std::nullopt;
-}
-
-void ResultCache::Reject() {
-  --hits_;
-  ++misses_;
-}
-
-void ResultCache::Store(const std::string& key, std::string_view body) {
-  if (!writable_) return;
-  std::string problem;
-  if (WriteFileAtomically((dir_ / key).string(), Seal(key, body), &problem)) {
-    ++stored_;
-    return;
-  }
-  writable_ = false;
-  spdlog::warn("the cache directory `{}` is not writable ({}); no more results are stored this run",
-               dir_.string(), problem);
+  if (newline == std::string_view::npos) return std::nullopt;
+  std::string_view body = text.substr(newline + 1);
+  if (SealEntry(key, body) != text) return std::nullopt;
+  return body;
 }
 
 }  // namespace capops::lint

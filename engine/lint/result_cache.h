@@ -1,5 +1,5 @@
-// ResultCache: findings of earlier runs, reused when nothing they depend on
-// has changed (`capops-lint --cache[=DIR]`).
+// Result cache entries: findings of earlier runs, reused when nothing they
+// depend on has changed (`capops-lint --cache[=DIR]`).
 //
 // An entry is a file `DIR/<key>` named by a SHA-256 key over everything the
 // findings depend on (CacheKeys: the cache format, the capops version, the
@@ -13,21 +13,14 @@
 // Entries hold findings with locations by path (CacheEntry, EncodeEntry);
 // DecodeEntry maps the paths back to FileIds of the engine's SourceManager,
 // so reports quote source lines as after a fresh lint. Which findings go
-// into which entry is LintPlanSet's business (plan_set.cc).
+// into which entry is LintGroups's business (group_lint.h); where entries
+// are kept, a FindingStore's (the directory: workspace/result_cache_dir.h).
 //
-//   std::string warning;
-//   std::unique_ptr<ResultCache> cache = ResultCache::Open(".capops-cache", &warning);
-//   if (!cache) spdlog::warn("{}", warning);            // the run goes on uncached
-//   if (std::optional<std::string> body = cache->Lookup(key)) …DecodeEntry(*body, resolve, &entry)
-//   cache->Store(key, EncodeEntry(entry, engine.sources()));
-//
-// Not thread-safe. Several processes may share a directory: entries are
-// written to a temporary file and renamed into place. The directory is
-// trusted like a build directory: the checksum catches damage, not forgery.
+//   if (std::optional<std::string> body = store->Lookup(key)) …DecodeEntry(*body, resolve, &entry)
+//   store->Store(key, EncodeEntry(entry, engine.sources()));
 #pragma once
 
 #include <cstddef>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -103,40 +96,23 @@ class CacheKeys {
   std::string context_;
 };
 
-class ResultCache {
+/// The file text of an entry: a header line with the format, the key and
+/// the SHA-256 of `body`, then `body`.
+std::string SealEntry(const std::string& key, std::string_view body);
+/// The body of a sealed entry; nullopt when `text` is not `key`'s entry of
+/// this format with an intact checksum.
+std::optional<std::string_view> UnsealEntry(const std::string& key, std::string_view text);
+
+/// Where a run's entries are kept (the cache directory, workspace/): looked
+/// up and stored by key. Lint (group_lint.h) decides what goes in an entry.
+class FindingStore {
  public:
-  /// Opens `dir`, creating it with a CACHEDIR.TAG file. Null, with
-  /// `*warning` set, when it cannot be created, or when it exists, is not
-  /// empty and has no CACHEDIR.TAG (so `--cache=plans/` never litters a
-  /// directory of plans).
-  static std::unique_ptr<ResultCache> Open(const std::filesystem::path& dir, std::string* warning);
-
-  /// The body of the entry under `key`, or nullopt: absent, unreadable, of
-  /// another format or key, or failing its checksum. Counts a hit or a miss.
-  std::optional<std::string> Lookup(const std::string& key);
+  virtual ~FindingStore() = default;
+  /// The body stored under `key`, or nullopt; counts a hit or a miss.
+  virtual std::optional<std::string> Lookup(const std::string& key) = 0;
   /// Counts a hit found by Lookup as a miss after all (its body did not decode).
-  void Reject();
-  /// Writes the entry atomically. On the first failure logs a warning and
-  /// stores nothing more this run.
-  void Store(const std::string& key, std::string_view body);
-
-  size_t hits() const { return hits_; }
-  size_t misses() const { return misses_; }
-  size_t stored() const { return stored_; }
-  const std::filesystem::path& dir() const { return dir_; }
-
-  /// The file text of an entry: a header line with the format, the key and
-  /// the SHA-256 of `body`, then `body` (tests build entries with it).
-  static std::string Seal(const std::string& key, std::string_view body);
-
- private:
-  explicit ResultCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-  std::filesystem::path dir_;
-  bool writable_ = true;
-  size_t hits_ = 0;
-  size_t misses_ = 0;
-  size_t stored_ = 0;
+  virtual void Reject() = 0;
+  virtual void Store(const std::string& key, std::string_view body) = 0;
 };
 
 }  // namespace capops::lint

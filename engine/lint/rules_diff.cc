@@ -1,6 +1,6 @@
 // Rule set diff (rules_diff.h): rules compared by id and clause by clause,
 // findings compared by their line-free identity over shared fact sets.
-// Entry points: DiffRules, DiffFindingsOn, DiffPlanFindings.
+// Entry points: DiffRules, DiffFindingsOn, DiffPlanReports.
 #include "engine/lint/rules_diff.h"
 
 #include <algorithm>
@@ -218,7 +218,7 @@ std::multimap<std::string, DiffFinding> KeyFindings(const Linted& linted) {
   const Engine& engine = linted.engine;
   const eval::LintReport& report = linted.report;
   std::multimap<std::string, DiffFinding> out;
-  FindingKeys keys(linted.sources, engine.options().facts, ".");
+  FindingKeys keys(linted.sources, engine.options().facts, ".", "/");  // files: as run
   auto add = [&](FindingKey k, const std::string& severity, const SourceLoc& loc,
                  const std::string& message) {
     k.file = std::string(linted.sources.Path(loc.file));
@@ -323,18 +323,12 @@ void DiffFindingsOn(Engine* old_rules, Engine* new_rules, const FactSet& facts,
   ++diff->fixtures;
 }
 
-bool DiffPlanFindings(Engine* old_rules, Engine* new_rules, const PlanSet& plans,
-                      size_t max_file_bytes, FindingsDiff* diff, std::string* error) {
-  if (plans.plans().empty()) return true;
-  eval::LintReport a, b;
-  SourceManager old_facts(&old_rules->sources()), new_facts(&new_rules->sources());
-  if (!LintPlanSet(*old_rules, {}, &old_facts, plans, max_file_bytes, &a, error) ||
-      !LintPlanSet(*new_rules, {}, &new_facts, plans, max_file_bytes, &b, error)) {
-    return false;
-  }
-  Compare({*old_rules, old_facts, a}, {*new_rules, new_facts, b}, diff);
-  diff->plans += plans.plans().size();
-  return true;
+void DiffPlanReports(const Engine& old_rules, const SourceManager& old_facts,
+                     const eval::LintReport& old_report, const Engine& new_rules,
+                     const SourceManager& new_facts, const eval::LintReport& new_report,
+                     size_t plan_files, FindingsDiff* diff) {
+  Compare({old_rules, old_facts, old_report}, {new_rules, new_facts, new_report}, diff);
+  diff->plans += plan_files;
 }
 
 }  // namespace capops::lint

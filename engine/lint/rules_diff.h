@@ -24,7 +24,7 @@
 //   RulesDiff rules = DiffRules(old_engine, new_engine);
 //   FindingsDiff findings;
 //   for (const FactSet& s : fixtures) DiffFindingsOn(&old_engine, &new_engine, s, &findings);
-//   DiffPlanFindings(&old_engine, &new_engine, plans, limit, &findings, &error);
+//   DiffPlanReports(old_engine, old_facts, a, new_engine, new_facts, b, plans, &findings);
 //   report::WriteRulesDiff(rules, findings, "text", out);   // report/rules_diff_report.h
 #pragma once
 
@@ -35,8 +35,6 @@
 #include <vector>
 
 #include "engine/api/engine.h"
-#include "engine/lint/git_snapshot.h"
-#include "engine/lint/plan_set.h"
 
 namespace capops::lint {
 
@@ -118,43 +116,11 @@ void DiffFindingsOn(Engine* old_rules, Engine* new_rules, const FactSet& facts, 
 
 /// The same over plan files with their inventories (plan_set.h). False with
 /// `*error` set when a file cannot be read.
-bool DiffPlanFindings(Engine* old_rules, Engine* new_rules, const PlanSet& plans,
-                      size_t max_file_bytes, FindingsDiff* diff, std::string* error);
-
-/// `rules --diff OLD NEW [PLAN…]`: OLD is a policy file or directory, or
-/// `git:REV` for NEW as of git revision REV; NEW a policy file or directory.
-struct RulesDiffRequest {
-  std::string old_rules;
-  std::string new_rules;
-  std::vector<std::string> plans;        // files, directories or globs
-  std::vector<std::string> inventories;  // default: each plan's inventory.yaml
-};
-
-struct RulesDiffResult {
-  bool ok = false;  // false: `problems` (in `problem_sources`) and `error` say why
-  Diagnostics problems;
-  const SourceManager* problem_sources = nullptr;
-  std::string error;
-  RulesDiff rules;
-  FindingsDiff findings;
-};
-
-/// Reads and compiles both versions (checking OLD out of git when asked),
-/// gathers the fact sets both will lint — their policy tests' fixtures,
-/// each distinct set once, and the plans given — and diffs rules and
-/// findings. The result refers to the session's engines.
-class RulesDiffSession {
- public:
-  RulesDiffSession();
-  ~RulesDiffSession();
-  const RulesDiffResult& Run(const RulesDiffRequest& request);
-
-  struct Version;
-
- private:
-  std::unique_ptr<GitSnapshot> snapshot_;
-  std::unique_ptr<Version> old_version_, new_version_;
-  RulesDiffResult result_;
-};
+/// Compares two lints of the same plan files, each located in its own
+/// sources (an extension of its engine's), and counts `plan_files`.
+void DiffPlanReports(const Engine& old_rules, const SourceManager& old_facts,
+                     const eval::LintReport& old_report, const Engine& new_rules,
+                     const SourceManager& new_facts, const eval::LintReport& new_report,
+                     size_t plan_files, FindingsDiff* diff);
 
 }  // namespace capops::lint

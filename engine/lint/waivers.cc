@@ -6,7 +6,7 @@
 #include <chrono>
 
 #include "engine/common/units.h"
-#include "engine/lint/plan_set.h"
+#include "engine/lint/glob_match.h"
 
 namespace capops::lint {
 
@@ -99,7 +99,7 @@ void Waivers::Apply(eval::LintReport* report, FindingKeys* keys, int64_t today,
   auto tested = [&](const Waiver& w) {
     if (partial_files == nullptr) return true;
     return std::any_of(partial_files->begin(), partial_files->end(), [&](const std::string& f) {
-      return GlobMatch(w.file.text, RelativePath(f, base_dir_));
+      return GlobMatch(w.file.text, RelativePath(f, base_dir_, keys->working_dir()));
     });
   };
   std::vector<bool> used(entries_.size(), false);

@@ -6,18 +6,16 @@
 #include <utility>
 
 #include "engine/common/source.h"
-#include "engine/lint/config.h"
-#include "engine/lint/config_params.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/plan_set.h"
-#include "engine/lint/policy_loader.h"
 #include "engine/lint/rule_catalog.h"
-#include "engine/lint/waivers.h"
 #include "engine/lsp/cpl_help.h"
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/position.h"
 #include "engine/report/report.h"
 #include "engine/report/snippet.h"
+#include "engine/workspace/config_file.h"
+#include "engine/workspace/plan_set.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/session.h"
 
 #ifndef CAPOPS_VERSION
 #define CAPOPS_VERSION "0.0.0"
@@ -269,7 +267,7 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
       return;
     }
     initialized_ = true;
-    if (!CompilePack()) Log(kLogError, "capops-lsp: " + settings_[""].error);
+    if (!CompilePack()) Log(kLogError, "capops-lsp: " + pack_error_);
     Json capabilities = {
         {"positionEncoding", "utf-16"},
         {"textDocumentSync", {{"openClose", true}, {"change", 1}}},
@@ -345,9 +343,10 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
     return;
   }
   Setting& setting = SettingFor(doc.path);
-  if (setting.engine && !setting.help) {  // made on first use: the catalogue walks every rule
-    setting.help = std::make_shared<FactHelp>(
-        setting.engine, lint::FieldReaders(lint::BuildCatalog(*setting.engine)));
+  if (setting.project && !setting.help) {  // made on first use: the catalogue walks every rule
+    std::shared_ptr<const Engine> engine(setting.project, &setting.project->engine());
+    setting.help =
+        std::make_shared<FactHelp>(engine, lint::FieldReaders(lint::BuildCatalog(*engine)));
   }
   std::shared_ptr<FactHelp> help = setting.help;
   if (!help) {
@@ -365,22 +364,12 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   }
 }
 
-std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc,
-                                          std::vector<std::string>* unreadable) {
+std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc) {
   std::vector<TextFile> out;
   if (!IsInventoryDocument(doc.path)) {
-    // A config's inventory must be read; `inventory.yaml` beside the plan
-    // only when it is there (else the lint says no inventory was given).
-    bool named = !SettingFor(doc.path).inventories.empty();
     for (const std::string& inventory : InventoriesOf(doc.path)) {
-      std::string error;
-      std::error_code ec;
-      if (std::optional<std::string> text = TextOf(inventory, &error)) {
+      if (std::optional<std::string> text = TextOf(inventory))
         out.push_back({inventory, std::move(*text)});
-      } else if (unreadable != nullptr &&
-                 (named || fs::symlink_status(inventory, ec).type() != fs::file_type::not_found)) {
-        unreadable->push_back("the inventory cannot be read: " + error);
-      }
     }
     return out;
   }
@@ -409,6 +398,7 @@ void Server::Notification(const std::string& method, const Json& params) {
     doc.text = item.at("text").get<std::string>();
     doc.language = item.value("languageId", std::string());
     doc.version = item.value("version", int64_t{0});
+    files_.Set(doc.path, doc.text);
     documents_[uri] = std::move(doc);
   } else if (change) {
     auto it = documents_.find(uri);
@@ -425,12 +415,14 @@ void Server::Notification(const std::string& method, const Json& params) {
       return;
     }
     it->second.text = last.at("text").get<std::string>();
+    files_.Set(it->second.path, it->second.text);
     it->second.version = item.value("version", it->second.version);
   } else {
     auto it = documents_.find(uri);
     std::string closed = it == documents_.end() ? "" : it->second.path;
     if (it != documents_.end()) {
       cpl_compiled_.erase(it->second.path);
+      files_.Remove(it->second.path);
       documents_.erase(it);
     }
     Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
@@ -452,125 +444,83 @@ void Server::Flush() {
   for (const std::string& uri : pending) Refresh(uri);
 }
 
-std::shared_ptr<Engine> Server::CompilePolicies(const std::vector<std::string>& policies,
-                                                std::vector<TextFile>* files,
-                                                std::string* error) const {
-  std::optional<std::vector<fs::path>> roots = lint::PolicyRoots(policies, error);
-  if (!roots) return nullptr;
+bool Server::CompilePack() {
+  pack_ = options_.engine;
+  if (pack_) return true;
+  // The pack's files by absolute path, as the `.cpl` documents are opened.
+  auto engine = std::make_shared<Engine>();
+  std::optional<std::vector<fs::path>> roots =
+      workspace::PolicyRoots(options_.policies, &pack_error_);
+  if (!roots) return false;
   std::set<std::string> seen;
   for (const fs::path& root : *roots) {
     std::vector<fs::path> found;
-    if (!lint::CollectPolicyFiles(root, &found, error)) return nullptr;
+    if (!workspace::CollectPolicyFiles(files_, root, &found, &pack_error_)) return false;
     for (const fs::path& f : found) {
-      std::string path = Normal(fs::absolute(f).string());
-      if (!seen.insert(path).second) continue;
+      std::string path = files_.Absolute(f.string());
       std::string text;
-      if (!lint::ReadFile(f, &text, error)) return nullptr;
-      files->push_back({path, std::move(text)});
+      if (!seen.insert(path).second) continue;
+      if (!files_.Read(path, options_.max_message_bytes, &text, &pack_error_)) return false;
+      policy_files_.push_back({path, text});
+      engine->AddPolicy(path, std::move(text));
     }
   }
-  auto engine = std::make_shared<Engine>();
-  for (const TextFile& f : *files) engine->AddPolicy(f.path, f.text);
   Diagnostics problems;
   if (!engine->Compile(&problems)) {
-    *error = "the policies do not compile (" + std::to_string(problems.size()) +
-             " problems); open them to see where";
-    return nullptr;
+    pack_error_ = "the policies do not compile (" + std::to_string(problems.size()) +
+                  " problems); open them to see where";
+    return false;
   }
-  return engine;
-}
-
-Server::Setting Server::MakeSetting(std::shared_ptr<const Engine> engine, std::string error) const {
-  Setting setting;
-  setting.engine = std::move(engine);
-  setting.error = std::move(error);
-  setting.rules_url = options_.rules_url;
-  return setting;
-}
-
-bool Server::CompilePack() {
-  std::string error;
-  std::shared_ptr<const Engine> engine = options_.engine;
-  if (!engine) engine = CompilePolicies(options_.policies, &policy_files_, &error);
-  settings_[""] = MakeSetting(engine, error);
-  return engine != nullptr;
+  pack_ = engine;
+  return true;
 }
 
 Server::Setting& Server::SettingFor(const std::string& path) {
-  std::error_code ec;
   std::optional<fs::path> config;
-  if (fs::path(path).is_absolute()) config = lint::FindConfig(fs::path(path).parent_path());
-  if (!config) return settings_[""];
-  std::string key = Normal(fs::absolute(*config, ec).string());
-  fs::file_time_type stamp = fs::last_write_time(key, ec);
+  if (fs::path(path).is_absolute())
+    config = workspace::FindConfig(files_, fs::path(path).parent_path());
+  std::string key = config ? files_.Absolute(config->string()) : "";
   auto it = settings_.find(key);
-  if (it != settings_.end() && it->second.stamp == stamp) return it->second;
-  // Read as capops-lint reads it: its errors stop the lint; its policies
+  if (it != settings_.end()) {
+    bool same = std::all_of(it->second.read.begin(), it->second.read.end(),
+                            [&](const auto& r) { return TextOf(r.first) == r.second; });
+    if (same) return it->second;
+  }
+  // Opened as capops-lint opens it: its errors stop the lint; its policies
   // and params make an engine of their own; an option given wins.
-  SourceManager config_sources;
-  lint::ConfigResult r = lint::LoadConfig(&config_sources, key, facts::LoadOptions{});
-  auto refuse = [&](const Diagnostics& problems) -> Setting& {
-    const Diagnostic& first = problems.items().front();
-    Setting s = MakeSetting(nullptr, "the config " + report::Where(config_sources, first.loc) +
-                                         " is not usable: " + first.message +
-                                         (problems.size() > 1 ? " (and more)" : ""));
-    s.stamp = stamp;
-    return settings_[key] = std::move(s);
-  };
-  if (r.diagnostics.HasErrors()) return refuse(r.diagnostics);
-  const Setting& base = settings_[""];
-  std::shared_ptr<const Engine> engine = base.engine;
-  std::string error = base.error;
-  bool own_policies = options_.policies.empty() && !r.config.policies.empty();
-  if (own_policies || !r.config.params.empty() || !r.config.rule_params.empty()) {
-    std::vector<TextFile> files;
-    std::shared_ptr<Engine> compiled =
-        CompilePolicies(own_policies ? r.config.policies : options_.policies, &files, &error);
-    Diagnostics problems;
-    if (compiled) lint::ApplyConfigParams(r.config, compiled.get(), &problems);
-    if (problems.HasErrors()) return refuse(problems);
-    engine = compiled;
+  workspace::SessionOptions options;
+  options.config = key;
+  options.no_config = key.empty();
+  options.policies = options_.policies;
+  options.rules_url = options_.rules_url;
+  options.allow_empty = true;  // an inventory alone is linted too
+  options.compiled = pack_;
+  workspace::OpenedProject opened = workspace::OpenProject(files_, options);
+  Setting setting;
+  if (!key.empty()) setting.read.emplace_back(key, TextOf(key));
+  for (const std::string* side : {&opened.options.waivers, &opened.options.baseline}) {
+    if (!side->empty()) setting.read.emplace_back(*side, TextOf(*side));
   }
-  Setting setting = MakeSetting(engine, error);
-  setting.stamp = stamp;
-  if (engine) {
-    Diagnostics problems;
-    setting.selection = lint::RuleSelection::Make(r.config, *engine->program(), &problems);
-    if (problems.HasErrors()) return refuse(problems);
+  setting.project = opened.project;
+  setting.inventories = opened.options.inventories;
+  setting.rules_url = opened.refused.rules_url;
+  const lint::Report& refused = opened.refused;
+  if (!setting.project && key.empty() && !pack_error_.empty()) {
+    setting.error = pack_error_;
+  } else if (!setting.project && !refused.problems.empty() && refused.problem_sources) {
+    const Diagnostic& first = refused.problems.items().front();
+    bool in_config = refused.problem_sources->Path(first.loc.file) == key;
+    setting.error =
+        (in_config ? "the config " : "") + report::Where(*refused.problem_sources, first.loc) +
+        " is not usable: " + first.message + (refused.problems.size() > 1 ? " (and more)" : "");
+  } else if (!setting.project) {
+    setting.error = refused.error;
   }
-  for (const std::string& inventory : r.config.inventories)
-    setting.inventories.push_back(Normal(inventory));
-  if (!r.config.waivers.empty())
-    setting.waivers = Normal(fs::absolute(r.config.waivers, ec).string());
-  if (options_.rules_url.empty()) setting.rules_url = r.config.rules_url;
   return settings_[key] = std::move(setting);
 }
 
-void Server::ApplyWaivers(const std::string& path, const Engine& engine,
-                          const std::vector<std::string>& files, SourceManager* sources,
-                          eval::LintReport* report) const {
-  std::string error;
-  std::optional<std::string> text = TextOf(path, &error);
-  if (!text) {
-    report->errors.Error(SourceLoc{}, "the waivers file cannot be read: " + error);
-    return;
-  }
-  FileId file = engine.AddSource(sources, path, std::move(*text));
-  lint::Waivers waivers;
-  Diagnostics problems = waivers.Parse(*sources, file, engine.options().facts);
-  if (problems.HasErrors()) {
-    // As capops-lint refuses the run: the findings stand, each entry's error beside them.
-    report->errors.Append(problems);
-    return;
-  }
-  lint::FindingKeys keys(*sources, engine.options().facts, waivers.base_dir());
-  waivers.Apply(report, &keys, lint::TodayUtc(), &files);
-}
-
 std::vector<std::string> Server::InventoriesOf(const std::string& path) {
-  const Setting& setting = SettingFor(path);
-  if (!setting.inventories.empty()) return setting.inventories;
-  return {Normal((fs::path(path).parent_path() / "inventory.yaml").string())};
+  return workspace::InventoriesOf(files_, path, SettingFor(path).inventories, {path});
 }
 
 bool Server::IsInventoryOf(const std::string& inventory, const std::string& plan) {
@@ -586,15 +536,60 @@ bool Server::IsInventoryDocument(const std::string& path) {
 }
 
 std::optional<std::string> Server::TextOf(const std::string& path, std::string* error) const {
-  for (const auto& [uri, doc] : documents_) {
-    if (doc.path == path) return doc.text;
-  }
   std::string text, why;
-  if (!lint::ReadFile(path, &text, &why, options_.max_message_bytes)) {
+  if (!files_.Read(path, options_.max_message_bytes, &text, &why)) {
     if (error != nullptr) *error = why;
     return std::nullopt;
   }
   return text;
+}
+
+Json Server::Lint(const Setting& setting, const std::string& path,
+                  const std::vector<TextFile>& plans, const std::vector<std::string>& inventories) {
+  std::set<std::string> open_files;
+  for (const auto& [u, d] : documents_) open_files.insert(d.path);
+  open_files.erase(path);
+  lint::RunInput input;
+  // This lint's files: the waivers judged on them only (a partial run, as
+  // a pre-commit batch is), so no waiver of another plan is called stale.
+  std::vector<std::string> files;
+  for (const TextFile& f : plans) files.push_back(f.path);
+  files.insert(files.end(), inventories.begin(), inventories.end());
+  input.partial = files;
+  input.groups.count = 1;
+  input.groups.read = [&](size_t, std::vector<TextFile>* p, std::vector<TextFile>* i,
+                          std::string* error) {
+    *p = plans;
+    for (const std::string& inventory : inventories) {
+      TextFile f{inventory, {}};
+      if (!files_.Read(inventory, options_.max_message_bytes, &f.text, error)) {
+        *error = "the inventory cannot be read: " + *error;
+        return false;
+      }
+      i->push_back(std::move(f));
+    }
+    return true;
+  };
+  lint::Report report = setting.project->Run(std::move(input));
+  Json out = DiagnosticsFor(*report.sources, report.findings, path, open_files, setting.rules_url);
+  if (report.status != lint::Status::kUsage) return out;
+  // The lint could not be finished as capops-lint would: say why, as it does.
+  if (!report.problems.empty()) {
+    eval::LintReport problems;
+    problems.errors = report.problems;
+    for (Json& d : DiagnosticsFor(*report.problem_sources, problems, path, {}, setting.rules_url))
+      out.push_back(std::move(d));
+  }
+  if (!report.error.empty()) {
+    out.push_back(
+        {{"range",
+          {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+         {"severity", 1},
+         {"code", "io"},
+         {"source", "capops"},
+         {"message", report.error}});
+  }
+  return out;
 }
 
 void Server::Refresh(const std::string& uri) {
@@ -633,7 +628,7 @@ void Server::Publish(const std::string& uri) {
 
 Json Server::LintYaml(const std::string& uri, const Document& doc) {
   const Setting& setting = SettingFor(doc.path);
-  if (!setting.engine) {
+  if (!setting.project) {
     return Json::array(
         {{{"range",
            {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
@@ -647,10 +642,10 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
     // baseline) are not facts, and any other YAML gets one located note
     // saying it is not linted, never a page of schema errors.
     Diagnostic note;
-    lint::FileRole role =
-        lint::ClassifyFile(doc.path, doc.text, setting.engine->options().facts, &note);
-    if (role == lint::FileRole::kCapopsFile) return Json::array();
-    if (role == lint::FileRole::kOther) {
+    workspace::FileRole role = workspace::ClassifyFile(
+        doc.path, doc.text, setting.project->engine().options().facts, &note);
+    if (role == workspace::FileRole::kCapopsFile) return Json::array();
+    if (role == workspace::FileRole::kOther) {
       Json at = PositionIn(doc.text, note.loc.line, note.loc.column);
       return Json::array({{{"range", {{"start", at}, {"end", at}}},
                            {"severity", SeverityOf(note.severity)},
@@ -658,39 +653,7 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
                            {"source", "capops"},
                            {"message", note.message + "\nhelp: " + note.help}}});
     }
-  }
-  const Engine& engine = *setting.engine;
-  LintOptions lint;
-  lint.skip_rules = setting.selection.disabled();
-  std::set<std::string> open_files;
-  for (const auto& [u, d] : documents_) open_files.insert(d.path);
-  open_files.erase(doc.path);
-  auto diagnostics = [&](std::vector<TextFile> plans, std::vector<TextFile> inventories) {
-    // This lint's files: the waivers judged on them only (a partial run, as
-    // a pre-commit batch is), so no waiver of another plan is called stale.
-    std::vector<std::string> files;
-    for (const TextFile& f : plans) files.push_back(f.path);
-    for (const TextFile& f : inventories) files.push_back(f.path);
-    SourceManager sources(&engine.sources());
-    eval::LintReport report = engine.Lint(std::move(plans), std::move(inventories), lint, &sources);
-    setting.selection.Apply(&report);
-    if (!setting.waivers.empty()) ApplyWaivers(setting.waivers, engine, files, &sources, &report);
-    return DiagnosticsFor(sources, report, doc.path, open_files, setting.rules_url);
-  };
-  if (!IsInventoryDocument(doc.path)) {
-    std::vector<std::string> unreadable;
-    std::vector<TextFile> inventories = FactsBeside(uri, doc, &unreadable);
-    Json out = diagnostics({{doc.path, doc.text}}, std::move(inventories));
-    for (const std::string& message : unreadable) {
-      out.push_back(
-          {{"range",
-            {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
-           {"severity", 1},
-           {"code", "io"},
-           {"source", "capops"},
-           {"message", message}});
-    }
-    return out;
+    return Lint(setting, doc.path, {{doc.path, doc.text}}, InventoriesOf(doc.path));
   }
   // An inventory: what the open plans that use it find in it, each once.
   Json out = Json::array();
@@ -705,20 +668,12 @@ Json Server::LintYaml(const std::string& uri, const Document& doc) {
   }
   for (const auto& [path, text] : plans) {
     linted = true;
-    std::vector<TextFile> inventories;
-    for (const std::string& inventory : InventoriesOf(path)) {
-      if (inventory == doc.path) {
-        inventories.push_back({doc.path, doc.text});
-      } else if (std::optional<std::string> other = TextOf(inventory)) {
-        inventories.push_back({inventory, std::move(*other)});
-      }
-    }
     // What is located in an open file (the plan, say) is that file's to show.
-    for (Json& d : diagnostics({{path, text}}, std::move(inventories))) {
+    for (Json& d : Lint(setting, doc.path, {{path, text}}, InventoriesOf(path))) {
       if (seen.insert(d.dump()).second) out.push_back(std::move(d));
     }
   }
-  if (!linted) out = diagnostics({}, {{doc.path, doc.text}});
+  if (!linted) out = Lint(setting, doc.path, {}, {doc.path});
   return out;
 }
 

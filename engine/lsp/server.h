@@ -5,15 +5,14 @@
 // document sync (didOpen, didChange, didClose), publishDiagnostics, hover,
 // definition and completion:
 //
-//   - a YAML document is linted with the compiled pack, as `capops-lint`
-//     lints it: the nearest `.capops.yaml` above it gives its inventories,
-//     policies, params and rule selection (Setting); else its inventory is
-//     `inventory.yaml` beside it. An inventory is the open buffer when it
-//     is open, else the file on disk; an inventory's diagnostics come from
-//     the open plans that use it (or, with none open, from loading it
-//     alone). Findings carry the rule id as `code`, the other facts the
-//     rule read as `relatedInformation`, and `because`/`fix` in the message.
-//     Hover, definition and completion are FactHelp's;
+//   - a YAML document is linted as `capops-lint` lints it, by the same
+//     lint::Project: the nearest `.capops.yaml` above it gives its
+//     inventories, policies, params, rule selection, waivers and baseline
+//     (Setting); else its inventory is `inventory.yaml` beside it. An inventory is the open buffer
+//     when it is open, else the file on disk; an inventory's diagnostics come from the open plans
+//     that use it (or, with none open, from loading it alone). Findings carry the rule id as
+//     `code`, the other facts the rule read as `relatedInformation`, and `because`/`fix` in the
+//     message. Hover, definition and completion are FactHelp's;
 //   - a `.cpl` document is compiled with the stdlib and the shipped pack,
 //     its own text standing in for the file of the same path; hover and
 //     definition are cpl_help.h's, on the program of its current text;
@@ -41,8 +40,9 @@
 #include <vector>
 
 #include "engine/api/engine.h"
-#include "engine/lint/rule_selection.h"
+#include "engine/lint/project.h"
 #include "engine/lsp/fact_help.h"
+#include "engine/workspace/file_system.h"
 
 namespace capops::lsp {
 
@@ -96,35 +96,27 @@ class Server {
   void Notify(const std::string& method, nlohmann::json params);
   void Log(int type, const std::string& message);
 
-  /// What the rule set is for the documents under one `.capops.yaml`, or
-  /// under none: compiled with its policies and params, its rules
-  /// selected, its inventories (as capops-lint reads it; an option given
-  /// to the server wins over the config).
+  /// The lint for the documents under one `.capops.yaml`, or under none:
+  /// the project capops-lint would open there (workspace::OpenProject: its
+  /// policies, params, rule selection, inventories, waivers and baseline;
+  /// an option given to the server wins over the config).
   struct Setting {
-    std::shared_ptr<const Engine> engine;  // null: `error` says why nothing is linted
+    std::shared_ptr<const lint::Project> project;  // null: `error` says why nothing is linted
     std::string error;
-    lint::RuleSelection selection;
     std::vector<std::string> inventories;  // the config's; empty: inventory.yaml beside each plan
-    std::string waivers;                   // the config's waivers file; empty: none
     std::string rules_url;
     std::shared_ptr<FactHelp> help;  // made on the first hover, definition or completion
-    std::optional<std::filesystem::file_time_type> stamp;  // of the config file read
+    /// What it was made from, as read: the config, the waivers and baseline
+    /// (a change to any, on disk or in a buffer, makes it again).
+    std::vector<std::pair<std::string, std::optional<std::string>>> read;
   };
-  /// Compiles the setting of no config (the server's own policies).
+  /// Compiles the pack of no config (the server's own policies), shared by
+  /// every setting whose config names no policies and sets no params.
   bool CompilePack();
-  std::shared_ptr<Engine> CompilePolicies(const std::vector<std::string>& policies,
-                                          std::vector<TextFile>* files, std::string* error) const;
-  Setting MakeSetting(std::shared_ptr<const Engine> engine, std::string error) const;
-  /// The setting of the nearest `.capops.yaml` above `path` (read again
-  /// when the file changed), or of none.
+  /// The setting of the nearest `.capops.yaml` above `path` (made again
+  /// when what it was made from changed), or of none.
   Setting& SettingFor(const std::string& path);
-  /// Marks the findings of `report` the waivers file at `path` covers, as
-  /// capops-lint does, judging only the waivers for `files`; a waivers
-  /// file with errors leaves the findings and adds its errors.
-  void ApplyWaivers(const std::string& path, const Engine& engine,
-                    const std::vector<std::string>& files, SourceManager* sources,
-                    eval::LintReport* report) const;
-  /// The inventory files of a plan: its config's, else `inventory.yaml` beside it.
+  /// The inventory files of a plan (workspace::InventoriesOf).
   std::vector<std::string> InventoriesOf(const std::string& plan);
   bool IsInventoryOf(const std::string& inventory, const std::string& plan);
   /// `inventory.yaml`, or a file its config names as an inventory.
@@ -140,13 +132,15 @@ class Server {
   /// The text of `path`: an open buffer's, else the file's; nullopt (and
   /// `*error` why) when neither can be had.
   std::optional<std::string> TextOf(const std::string& path, std::string* error = nullptr) const;
-  /// The fact files that go with a YAML document: a plan's inventory; an
-  /// inventory's plans open beside it.
-  /// `*unreadable` (when given) gets a message for each inventory that
-  /// should be read and cannot be (a FIFO, a directory, a config's file
-  /// that is not there).
-  std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc,
-                                    std::vector<std::string>* unreadable = nullptr);
+  /// Lints `plans` with `inventories` (read through files_: an open
+  /// buffer, else the disk) as the setting's project does, and the
+  /// diagnostics of it for the document at `path`.
+  nlohmann::json Lint(const Setting& setting, const std::string& path,
+                      const std::vector<TextFile>& plans,
+                      const std::vector<std::string>& inventories);
+  /// The fact files that go with a YAML document (for hover, definition
+  /// and completion): a plan's inventory; an inventory's plans open beside it.
+  std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc);
   /// Answers hover, definition and completion at `params`' position.
   void Answer(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
 
@@ -159,7 +153,11 @@ class Server {
   int exit_code_ = 1;
   std::map<std::string, Document> documents_;  // by URI
   std::map<std::string, Setting> settings_;    // by config path; "" for none
-  std::vector<TextFile> policy_files_;         // what the pack was compiled from, by absolute path
+  workspace::DiskFileSystem disk_;
+  workspace::OverlayFileSystem files_{&disk_};  // the open documents over the disk
+  std::shared_ptr<const Engine> pack_;          // the server's pack, compiled; null: `pack_error_`
+  std::string pack_error_;
+  std::vector<TextFile> policy_files_;  // what the pack was compiled from, by absolute path
   /// Each open `.cpl` file's program as last compiled, with the text it was
   /// compiled from (hover and definition need the current text's).
   struct CompiledCpl {

@@ -63,6 +63,8 @@ struct CiOptions {
   /// SARIF: the directory the `%SRCROOT%` base URI stands for (absolute);
   /// files under it are given relative to it. "" for none.
   std::string source_root;
+  /// The absolute directory relative paths are against (for source_root).
+  std::string working_dir;
   /// SARIF: each violation's identity (the baseline's, relative to
   /// `source_root`), parallel to the report's violations; empty for none.
   std::vector<std::string> fingerprints;

@@ -39,7 +39,7 @@
 #include <ostream>
 #include <string>
 
-#include "engine/lint/session.h"
+#include "engine/lint/project.h"
 
 namespace capops::report {
 

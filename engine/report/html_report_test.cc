@@ -10,6 +10,7 @@
 
 #include "engine/common/units.h"
 #include "engine/report/capacity_chart.h"
+#include "engine/workspace/session.h"
 #include "tests/support/fixture.h"
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
@@ -38,11 +39,11 @@ std::string Lower(std::string s) {
 // A session over an example folder that keeps the facts, as --format html does.
 struct Linted {
   explicit Linted(const std::string& folder, const std::string& plan = "") {
-    lint::SessionOptions options;
+    workspace::SessionOptions options;
     options.no_config = true;
     options.keep_facts = true;
     options.plans = {plan.empty() ? kExamples + folder + "plan.yaml" : plan};
-    session = std::make_unique<lint::LintSession>(options);
+    session = std::make_unique<workspace::LintSession>(options);
     report = &session->Run();
   }
   std::vector<PoolChart> Charts() const {
@@ -59,7 +60,7 @@ struct Linted {
     REQUIRE(it != charts.end());
     return *it;
   }
-  std::unique_ptr<lint::LintSession> session;
+  std::unique_ptr<workspace::LintSession> session;
   const lint::Report* report = nullptr;
 };
 

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <utility>
 
-#include "engine/lint/config.h"
 #include "engine/lint/finding_key.h"
 #include "engine/lint/result_cache.h"
 #include "engine/lint/rule_catalog.h"
@@ -57,26 +56,23 @@ std::vector<RuleDescriptor> DescribeRules(const lint::Report& report) {
 
 namespace {
 
-// The source root SARIF's %SRCROOT% stands for: the one given
-// (--source-root), else the repository the working directory is in (the
-// nearest with `.git`), else the working directory;
-// and each finding's identity relative to it, as a baseline keys it.
+// The source root SARIF's %SRCROOT% stands for (Report::source_root, as the
+// host settled it) and each finding's identity relative to it, as a
+// baseline keys it.
 void SarifIdentities(const lint::Report& report, CiOptions* ci) {
-  std::error_code ec;
-  fs::path cwd = fs::current_path(ec);
-  if (ec) return;
-  fs::path root = !report.source_root.empty() ? fs::path(report.source_root)
-                                              : lint::RepositoryRoot(cwd).value_or(cwd);
+  if (report.source_root.empty() || report.working_dir.empty()) return;
+  fs::path root(report.source_root);
   ci->source_root = root.string();
+  ci->working_dir = report.working_dir;
   // One analysis per config file, named by where it is in the repository.
   if (!report.config_path.empty()) {
-    fs::path config = fs::absolute(report.config_path, ec).lexically_normal();
+    fs::path config = (fs::path(report.working_dir) / report.config_path).lexically_normal();
     fs::path rel = config.lexically_relative(root);
-    if (!ec && !rel.empty() && *rel.begin() != "..")
+    if (!rel.empty() && *rel.begin() != "..")
       ci->automation_id = "capops/" + rel.generic_string() + "/";
   }
   if (report.engine == nullptr) return;
-  lint::FindingKeys keys(*report.sources, report.engine->options().facts, root);
+  lint::FindingKeys keys(*report.sources, report.engine->options().facts, root, report.working_dir);
   for (const eval::Violation& v : report.findings.violations) {
     ci->fingerprints.push_back(lint::Sha256().Add(keys.Of(v).Fingerprint()).Hex());
   }

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/lint/session.h"
+#include "engine/lint/project.h"
 #include "engine/report/ci_report.h"
 
 namespace capops::report {

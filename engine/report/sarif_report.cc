@@ -45,9 +45,10 @@ std::string Uri(std::string_view path) {
 
 // Where a file is: relative to %SRCROOT% when it is under the source root,
 // else by its path as given (absolute ones as file:// URIs).
-Json ArtifactLocation(std::string_view path, const std::string& source_root) {
+Json ArtifactLocation(std::string_view path, const std::string& source_root,
+                      const std::string& working_dir) {
   if (!source_root.empty()) {
-    std::string relative = lint::RelativePath(path, source_root);
+    std::string relative = lint::RelativePath(path, source_root, working_dir);
     if (!relative.empty() && relative[0] != '/' && relative.rfind("../", 0) != 0 &&
         relative != "..") {
       return {{"uri", Uri(relative)}, {"uriBaseId", "SRCROOT"}};
@@ -61,7 +62,8 @@ Json ArtifactLocation(std::string_view path, const std::string& source_root) {
 Json PhysicalLocation(const SourceManager& sources, const CiOptions& options, const SourceLoc& loc,
                       uint32_t length = 0) {
   Json physical = {
-      {"artifactLocation", ArtifactLocation(sources.Path(loc.file), options.source_root)}};
+      {"artifactLocation",
+       ArtifactLocation(sources.Path(loc.file), options.source_root, options.working_dir)}};
   if (loc.valid()) {
     Json region = {{"startLine", loc.line}};
     if (loc.column > 0) region["startColumn"] = loc.column;

@@ -2,19 +2,19 @@
 // its waivers, then a baseline. Usage: embed CONFIG BASELINE-TO-WRITE
 #include <iostream>
 
-#include "engine/lint/session.h"
 #include "engine/report/lint_report.h"
+#include "engine/workspace/session.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {
     std::cerr << "usage: embed CONFIG BASELINE\n";
     return 2;
   }
-  capops::lint::SessionOptions options;
+  capops::workspace::SessionOptions options;
   options.config = argv[1];  // its plans, policies, rule severities and waivers
 
   // First lint: every finding, waived ones flagged.
-  capops::lint::LintSession first(options);
+  capops::workspace::LintSession first(options);
   const capops::lint::Report& all = first.Run();
   if (all.status == capops::lint::Status::kUsage) {
     std::cerr << "cannot lint: " << all.error << " (" << all.problems.size() << " problems)\n";
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   // Second lint: record the findings as a baseline; only unlisted ones stay
   // (a waived finding is not recorded: the waiver covers it).
   options.write_baseline = argv[2];
-  capops::lint::LintSession again(options);
+  capops::workspace::LintSession again(options);
   const capops::lint::Report& news = again.Run();
   std::cout << news.findings.violations.size() << " new, " << news.findings.baselined
             << " baselined\n";

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The engine's stages depend one way (STYLE.md):
-#   common ← syntax ← check ← plan ← eval ← api ← lint ← report ← cli, lsp;  facts ← common
-# (cli and lsp are two front ends on the same stages: neither includes the other)
+#   common ← syntax ← check ← plan ← eval ← api ← lint ← workspace, report ← cli, lsp;
+#   facts ← common
+# (cli and lsp are two front ends on the same stages: neither includes the
+# other; workspace, the only stage that touches the disk, and report, which
+# renders, do not include each other)
 # Every library sees the whole source tree as its include root, so the
 # compiler alone would let a lower stage include a higher one; this check
 # fails on any such include in production code (tests beside the code may
@@ -18,9 +21,10 @@ declare -A allowed=(
   [eval]="common syntax check plan eval"
   [api]="common syntax check plan eval facts api"
   [lint]="common syntax check plan eval facts api lint"
+  [workspace]="common syntax check plan eval facts api lint workspace"
   [report]="common syntax check plan eval facts api lint report"
-  [cli]="common syntax check plan eval facts api lint report cli"
-  [lsp]="common syntax check plan eval facts api lint report lsp"
+  [cli]="common syntax check plan eval facts api lint workspace report cli"
+  [lsp]="common syntax check plan eval facts api lint workspace report lsp"
 )
 
 fail=0
@@ -42,6 +46,15 @@ for dir in */; do
     fi
   done < <(grep -n '#include "engine/' --include='*.h' --include='*.cc' -r "$stage" | grep -v '_test\.cc:')
 done
+# The lint and its reports are pure: files reach them as text through the
+# workspace (engine/workspace/file_system.h). No stream on a file, no log,
+# no std::filesystem call that reads the disk or the working directory
+# (path arithmetic such as lexically_normal is fine).
+disk_calls='<fstream>|spdlog|getenv|current_path|(fs|filesystem)::(absolute|canonical|weakly_canonical|proximate|relative|exists|status|symlink_status|is_[a-z_]*|file_size|last_write_time|directory_iterator|recursive_directory_iterator|create_director[a-z]*|remove[a-z_]*|rename|copy[a-z_]*|temp_directory_path|equivalent|read_symlink|space)\b'
+while IFS=: read -r file line text; do
+  echo "engine/$file:$line: \`${file%%/*}\` touches the disk or the environment: $text"
+  fail=1
+done < <(grep -nE "$disk_calls" --include='*.h' --include='*.cc' -r lint report | grep -v '_test\.cc:')
 if [[ $stages -lt ${#allowed[@]} ]]; then
   echo "only $stages of ${#allowed[@]} stages found under engine/"
   fail=1

@@ -36,7 +36,7 @@ if [[ ${FROM:-install} == deb ]]; then
 else
   cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 || fail "install: $(cat "$tmp/install.log")"
 fi
-for f in lib/cmake/capops/capopsConfig.cmake include/capops/engine/lint/session.h lib/capops/libcapops_report.a; do
+for f in lib/cmake/capops/capopsConfig.cmake include/capops/engine/workspace/session.h lib/capops/libcapops_report.a; do
   [[ -e $tmp/prefix/$f ]] || fail "the install has no $f"
 done
 [[ -e $tmp/prefix/include/capops/engine/cli ]] && fail "the install carries the command line's headers"

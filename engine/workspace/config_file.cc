@@ -1,12 +1,14 @@
 // Config files: finding `.capops.yaml`, reading it through the YAML adapter
 // (so every value keeps its line and column) and checking every key.
-#include "engine/lint/config.h"
+#include "engine/workspace/config_file.h"
 
-#include "engine/lint/pack_locator.h"
-
-namespace capops::lint {
+namespace capops::workspace {
 
 namespace fs = std::filesystem;
+using lint::FailOn;
+using lint::LocatedString;
+using lint::MapReader;
+using lint::ParseFailOn;
 
 namespace {
 
@@ -22,32 +24,28 @@ Diagnostic& ConfigError(Diagnostics* diags, SourceLoc loc, std::string message) 
 // into a repository must not make a run read (and quote) files elsewhere on
 // the machine. Checked by text first (`..`, absolute paths), then where the
 // path really leads (a symbolic link out).
-fs::path ConfigRoot(const fs::path& dir) {
-  std::error_code ec;
-  fs::path start = fs::absolute(dir.empty() ? fs::path(".") : dir, ec).lexically_normal();
-  return RepositoryRoot(start).value_or(start);
+fs::path ConfigRoot(const FileSystem& files, const fs::path& dir) {
+  fs::path start = files.Absolute(dir.empty() ? "." : dir.string());
+  return RepositoryRoot(files, start).value_or(start);
 }
 
 bool Under(const fs::path& root, const fs::path& path) {
   return !PathBelow(root, path).empty();
 }
 
-bool Inside(const fs::path& root, const fs::path& resolved) {
-  std::error_code ec;
-  fs::path absolute = fs::absolute(resolved, ec).lexically_normal();
-  if (ec || !Under(root, absolute)) return false;
-  fs::path real_root = fs::weakly_canonical(root, ec);
-  if (ec) return true;
-  fs::path real = fs::weakly_canonical(absolute, ec);
-  return ec || Under(real_root, real);
+bool Inside(const FileSystem& files, const fs::path& root, const fs::path& resolved) {
+  fs::path absolute = files.Absolute(resolved.string());
+  if (!Under(root, absolute)) return false;
+  return Under(files.RealPath(root.string()), files.RealPath(absolute.string()));
 }
 
-std::string Resolve(const fs::path& dir, const LocatedString& path, Diagnostics* diags) {
+std::string Resolve(const FileSystem& files, const fs::path& dir, const LocatedString& path,
+                    Diagnostics* diags) {
   fs::path p(path.text);
   fs::path resolved =
       (p.is_absolute() || dir.empty()) ? p.lexically_normal() : (dir / p).lexically_normal();
-  fs::path root = ConfigRoot(dir);
-  if (path.text.empty() || !Inside(root, resolved)) {
+  fs::path root = ConfigRoot(files, dir);
+  if (path.text.empty() || !Inside(files, root, resolved)) {
     ConfigError(diags, path.loc, "path `" + path.text + "` is outside `" + root.string() + "`")
         .help =
         "paths in a config file stay inside the repository that holds it (or its directory, "
@@ -57,10 +55,10 @@ std::string Resolve(const fs::path& dir, const LocatedString& path, Diagnostics*
   return resolved.string();
 }
 
-std::vector<std::string> ResolveAll(const fs::path& dir, const std::vector<LocatedString>& paths,
-                                    Diagnostics* diags) {
+std::vector<std::string> ResolveAll(const FileSystem& files, const fs::path& dir,
+                                    const std::vector<LocatedString>& paths, Diagnostics* diags) {
   std::vector<std::string> out;
-  for (const LocatedString& p : paths) out.push_back(Resolve(dir, p, diags));
+  for (const LocatedString& p : paths) out.push_back(Resolve(files, dir, p, diags));
   return out;
 }
 
@@ -114,15 +112,16 @@ void ReadFailOn(MapReader* r, Config* config, Diagnostics* diags) {
   config->fail_on = f;
 }
 
-void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostics* diags) {
+void ReadRoot(const FileSystem& files, const Value& root, const fs::path& dir, Config* config,
+              Diagnostics* diags) {
   MapReader r(root, "config", diags);
   std::vector<LocatedString> paths;
   r.Strings("policies", &paths);
-  config->policies = ResolveAll(dir, std::exchange(paths, {}), diags);
+  config->policies = ResolveAll(files, dir, std::exchange(paths, {}), diags);
   r.Strings("inventories", &paths);
-  config->inventories = ResolveAll(dir, std::exchange(paths, {}), diags);
+  config->inventories = ResolveAll(files, dir, std::exchange(paths, {}), diags);
   r.Strings("plans", &paths);
-  config->plans = ResolveAll(dir, std::exchange(paths, {}), diags);
+  config->plans = ResolveAll(files, dir, std::exchange(paths, {}), diags);
   if (const Value* rules = r.Map("rules")) ReadRules(*rules, config, diags);
   if (const Value* params = r.Map("params")) {
     for (const auto& [name, value] : params->entries())
@@ -130,9 +129,9 @@ void ReadRoot(const Value& root, const fs::path& dir, Config* config, Diagnostic
   }
   ReadFailOn(&r, config, diags);
   LocatedString file;
-  if (r.String("waivers", &file)) config->waivers = Resolve(dir, file, diags);
-  if (r.String("baseline", &file)) config->baseline = Resolve(dir, file, diags);
-  if (r.String("cache", &file)) config->cache = Resolve(dir, file, diags);
+  if (r.String("waivers", &file)) config->waivers = Resolve(files, dir, file, diags);
+  if (r.String("baseline", &file)) config->baseline = Resolve(files, dir, file, diags);
+  if (r.String("cache", &file)) config->cache = Resolve(files, dir, file, diags);
   LocatedString url;
   if (r.String("rules-url", &url)) {
     std::string why;
@@ -154,12 +153,10 @@ fs::path PathBelow(const fs::path& dir, const fs::path& path) {
   return rel.empty() || *rel.begin() == ".." ? fs::path() : rel;
 }
 
-std::optional<fs::path> RepositoryRoot(const fs::path& start) {
-  std::error_code ec;
-  fs::path dir = fs::absolute(start.empty() ? fs::path(".") : start, ec).lexically_normal();
-  if (ec) return std::nullopt;
+std::optional<fs::path> RepositoryRoot(const FileSystem& files, const fs::path& start) {
+  fs::path dir = files.Absolute(start.empty() ? "." : start.string());
   for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
-    if (fs::exists(p / ".git", ec)) return p;
+    if (files.Exists((p / ".git").string())) return p;
     if (!p.has_relative_path()) break;
   }
   return std::nullopt;
@@ -191,14 +188,12 @@ bool ValidRulesUrl(const std::string& url, std::string* why) {
   return true;
 }
 
-std::optional<fs::path> FindConfig(const fs::path& start) {
-  std::error_code ec;
-  fs::path dir = fs::absolute(start, ec).lexically_normal();
-  if (ec) return std::nullopt;
+std::optional<fs::path> FindConfig(const FileSystem& files, const fs::path& start) {
+  fs::path dir = files.Absolute(start.string());
   fs::path up;  // `start`, then `start/..`, … as the user would write them
   while (true) {
     fs::path candidate = dir / kConfigFileName;
-    if (fs::is_regular_file(candidate, ec)) {
+    if (files.Kind(candidate.string()) == FileKind::kRegular) {
       fs::path shown =
           start.is_absolute() ? candidate : (start / up / kConfigFileName).lexically_normal();
       return shown;
@@ -209,7 +204,7 @@ std::optional<fs::path> FindConfig(const fs::path& start) {
   }
 }
 
-ConfigResult ParseConfig(const SourceManager& sources, FileId file,
+ConfigResult ParseConfig(const FileSystem& files, const SourceManager& sources, FileId file,
                          const facts::LoadOptions& options) {
   ConfigResult result;
   result.config.path = std::string(sources.Path(file));
@@ -220,16 +215,16 @@ ConfigResult ParseConfig(const SourceManager& sources, FileId file,
   }
   if (!loaded.documents.empty()) {
     fs::path dir = fs::path(result.config.path).parent_path();
-    ReadRoot(loaded.documents[0], dir, &result.config, &result.diagnostics);
+    ReadRoot(files, loaded.documents[0], dir, &result.config, &result.diagnostics);
   }
   result.diagnostics.Sort();
   return result;
 }
 
-ConfigResult LoadConfig(SourceManager* sources, const fs::path& path,
+ConfigResult LoadConfig(const FileSystem& files, SourceManager* sources, const fs::path& path,
                         const facts::LoadOptions& options) {
   std::string text, error;
-  if (!ReadFile(path, &text, &error, options.max_file_bytes)) {
+  if (!files.Read(path.string(), options.max_file_bytes, &text, &error)) {
     ConfigResult result;
     result.config.path = path.string();
     FileId f = sources->Add(path.string(), "");
@@ -237,7 +232,7 @@ ConfigResult LoadConfig(SourceManager* sources, const fs::path& path,
     return result;
   }
   FileId f = sources->Add(path.string(), std::move(text));
-  return ParseConfig(*sources, f, options);
+  return ParseConfig(files, *sources, f, options);
 }
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

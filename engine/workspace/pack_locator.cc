@@ -1,5 +1,5 @@
 // Finding the shipped data directory, collecting policy files, reading files.
-#include "engine/lint/pack_locator.h"
+#include "engine/workspace/pack_locator.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace capops::lint {
+namespace capops::workspace {
 
 namespace fs = std::filesystem;
 
@@ -39,30 +39,6 @@ std::optional<fs::path> FindDataDir(std::string* error) {
   }
   *error = "cannot find the shipped `stdlib/` and `policies/` (set CAPOPS_DATA_DIR)";
   return std::nullopt;
-}
-
-bool CollectPolicyFiles(const fs::path& path, std::vector<fs::path>* out, std::string* error) {
-  std::error_code ec;
-  if (fs::is_regular_file(path, ec)) {
-    out->push_back(path);
-    return true;
-  }
-  if (!fs::is_directory(path, ec)) {
-    *error = "no policy file or directory `" + path.string() + "`";
-    return false;
-  }
-  std::vector<fs::path> found;
-  for (auto it = fs::recursive_directory_iterator(path, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file(ec) && it->path().extension() == ".cpl") found.push_back(it->path());
-  }
-  if (ec) {
-    *error = "cannot read `" + path.string() + "`: " + ec.message();
-    return false;
-  }
-  std::sort(found.begin(), found.end());
-  out->insert(out->end(), found.begin(), found.end());
-  return true;
 }
 
 const char* FileTypeName(mode_t mode) {
@@ -132,4 +108,4 @@ bool ReadFile(const fs::path& path, std::string* text, std::string* error, size_
   return true;
 }
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

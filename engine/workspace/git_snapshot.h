@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace capops::lint {
+namespace capops::workspace {
 
 class GitSnapshot {
  public:
@@ -49,4 +49,4 @@ class GitSnapshot {
   std::string label_;
 };
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

@@ -12,7 +12,7 @@
 
 #include "engine/api/engine.h"
 
-namespace capops::lint {
+namespace capops::workspace {
 
 /// A `where` clause or a `when` guard and how the tests saw it.
 struct Condition {
@@ -51,4 +51,4 @@ PolicyTestRun RunPolicyTests(Engine* engine, bool coverage);
 /// A condition's source text on one line, cut at 80 characters.
 std::string ConditionText(const SourceManager& sources, const Condition& c);
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

@@ -10,7 +10,7 @@
 
 #include "engine/common/source.h"
 
-namespace capops::lint {
+namespace capops::workspace {
 
 /// The directory holding `stdlib/` and `policies/`: $CAPOPS_DATA_DIR, then
 /// `<exe>/../share/capops` (an install), then the source tree the binary was
@@ -18,11 +18,6 @@ namespace capops::lint {
 /// saying why, when none exists, or when $CAPOPS_DATA_DIR is set and is not
 /// one: a directory asked for by name is never silently replaced.
 std::optional<std::filesystem::path> FindDataDir(std::string* error);
-
-/// The `*.cpl` files under a directory (recursively, sorted), or the file itself.
-/// False with `*error` set when the path does not exist.
-bool CollectPolicyFiles(const std::filesystem::path& path, std::vector<std::filesystem::path>* out,
-                        std::string* error);
 
 /// What kind of file a `st_mode` names, as a user reads it: "a directory",
 /// "a FIFO (named pipe)", "a character device" …
@@ -40,4 +35,4 @@ int OpenRegularFile(const std::filesystem::path& path, std::string* error);
 bool ReadFile(const std::filesystem::path& path, std::string* text, std::string* error,
               size_t limit = SIZE_MAX - 1, std::optional<FileStamp>* stamp = nullptr);
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

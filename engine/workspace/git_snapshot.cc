@@ -1,6 +1,6 @@
 // GitSnapshot (git_snapshot.h): `git archive` of one path at one revision,
 // unpacked with `tar` into a temporary directory.
-#include "engine/lint/git_snapshot.h"
+#include "engine/workspace/git_snapshot.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -14,7 +14,7 @@
 
 extern char** environ;
 
-namespace capops::lint {
+namespace capops::workspace {
 
 namespace fs = std::filesystem;
 
@@ -140,4 +140,4 @@ fs::path GitSnapshot::InWorkTree(const fs::path& file) const {
   return (top_ / rel).lexically_normal();
 }
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

@@ -21,78 +21,70 @@
 // order of the file system.
 //
 // Plans sharing their inventories form a group, linted in one Engine::Lint
-// call (inventories merge within a call): with `--inventory` one group, else
-// one per directory whose `inventory.yaml` the plans use.
+// call (lint/group_lint.h): with `--inventory` one group, else one per
+// directory whose `inventory.yaml` the plans use (InventoriesOf, the one
+// answer to "which inventories" for the CLI, the editor and every command).
+// Every file goes through a FileSystem, and each is read once: a plan read
+// to find out what it is is handed to the lint as read.
 //
-//   PlanSet set;
+//   PlanSet set(files);
 //   if (!set.Add("plans/", &error)) … exit 2
 //   set.Group({});                          // no --inventory
-//   SourceManager facts(&engine.sources());   // the run's fact files go here
-//   LintPlanSet(engine, {}, &facts, set, limit, &report, &error);
-//
-// With a ResultCache (`--cache`), a plan file whose key (result_cache.h) is
-// unchanged is not parsed or evaluated again: its stored findings are read
-// back, and the report is byte for byte the one a fresh lint gives. A group
-// is linted in one call over the plans that missed; but since findings
-// located in the inventory cannot be told apart by plan within one call,
-// when such findings exist any miss relints the whole group (an unchanged
-// group is still read from its group entry). A group without inventory
-// files, or with a plan file holding an `Inventory` document, is never cached.
+//   input.groups = set.Reader();            // lint::RunInput
 #pragma once
 
-#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "engine/api/engine.h"
-#include "engine/lint/result_cache.h"
+#include "engine/lint/group_lint.h"
+#include "engine/workspace/file_system.h"
 
-namespace capops::lint {
+namespace capops::workspace {
 
 struct PlanGroup {
   std::vector<std::string> plans;
   std::vector<std::string> inventories;
 };
 
-/// A YAML file found under a plan directory or glob and not linted, with
-/// the reason as an `info` located in it (its `loc.file` is set when the
-/// report is made, LintPlanSet).
-struct SkippedFile {
-  std::string path;
-  std::string text;
-  Diagnostic note;
-};
-
 class PlanSet {
  public:
-  /// `limits` bound the parse of each file a directory or glob yields.
-  explicit PlanSet(facts::LoadOptions limits = {}) : limits_(limits) {}
+  /// `limits` bound the read and parse of each file. `files` must outlive the set.
+  explicit PlanSet(const FileSystem& files, facts::LoadOptions limits = {})
+      : files_(files), limits_(limits) {}
 
   /// Adds a file, a directory or a glob. False with `*error` set when a file
   /// does not exist or is not a regular file, or a directory or glob yields
   /// no plan file. A file named on its own that holds `Inventory`
   /// documents and no plan is an inventory, as if given with --inventory.
   bool Add(const std::string& arg, std::string* error);
-  /// Splits the plans into groups; `inventories` (from --inventory or the
-  /// config) and the inventory files named to Add apply to all plans, else
-  /// each plan's sibling `inventory.yaml`.
+  /// Splits the plans into groups by InventoriesOf; `inventories` (from
+  /// --inventory or the config) and the inventory files named to Add are
+  /// the given ones.
   void Group(const std::vector<std::string>& inventories);
 
   const std::vector<std::string>& plans() const { return plans_; }
   const std::vector<PlanGroup>& groups() const { return groups_; }
   /// YAML files that directories and globs yielded but that are not plans,
   /// nor inventories, nor capops's own files; sorted by path.
-  const std::vector<SkippedFile>& skipped() const { return skipped_; }
+  const std::vector<lint::SkippedFile>& skipped() const { return skipped_; }
+  /// The groups' files for a lint (lint::RunInput::groups), each read once:
+  /// a file read by Add is handed over as read. Valid while the set lives.
+  lint::GroupFiles Reader();
 
  private:
-  void Consider(const std::filesystem::path& file, std::vector<std::string>* plans);
-  bool IsInventoryFile(const std::string& path) const;
+  void Consider(const std::string& file, std::vector<std::string>* plans);
+  bool IsInventoryFile(const std::string& path);
+  bool ReadOnce(const std::string& path, TextFile* file, std::string* error);
 
+  const FileSystem& files_;
   facts::LoadOptions limits_;
   std::vector<std::string> plans_;              // sorted, unique
   std::vector<std::string> named_inventories_;  // inventory files named to Add
   std::vector<PlanGroup> groups_;
-  std::vector<SkippedFile> skipped_;
+  std::vector<lint::SkippedFile> skipped_;
+  std::map<std::string, TextFile> read_;  // read by Add, not yet handed to the lint
 };
 
 /// What a YAML file found under a plan directory is (see above).
@@ -103,17 +95,19 @@ enum class FileRole { kPlan, kInventory, kCapopsFile, kOther };
 FileRole ClassifyFile(const std::string& path, const std::string& text,
                       const facts::LoadOptions& limits, Diagnostic* note);
 
-/// True when `path` (`/`-separated) matches `pattern`: `*` and `?` within a
-/// segment, `[…]` classes, `**` for any number of segments.
-bool GlobMatch(std::string_view pattern, std::string_view path);
+/// The inventories `plan` is linted against — the one rule, for every host
+/// and command: `given` (--inventory, the config's `inventories`, inventory
+/// files named among the plans) when any; else `inventory.yaml` beside the
+/// plan when there is anything by that name (what is not a readable file is
+/// refused when read) and it is not itself one of `plans`; else none.
+std::vector<std::string> InventoriesOf(const FileSystem& files, const std::string& plan,
+                                       const std::vector<std::string>& given,
+                                       const std::vector<std::string>& plans);
 
-/// Reads each group's files and lints them with `lint`; the reports are
-/// merged into one, sorted like a single run's. The fact files are added
-/// to `*sources`, an extension of the engine's (Engine::Lint). False with
-/// `*error` set when a file cannot be read. With `cache` (may be null),
-/// findings are reused and stored there.
-bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources,
-                 const PlanSet& set, size_t max_file_bytes, eval::LintReport* report,
-                 std::string* error, ResultCache* cache = nullptr);
+/// The inventories of one lint over `plans` together (eval, why-not):
+/// InventoriesOf each plan, each file once however it is spelt.
+std::vector<std::string> InventoriesOfAll(const FileSystem& files,
+                                          const std::vector<std::string>& plans,
+                                          const std::vector<std::string>& given);
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace capops::lint {
+namespace capops::workspace {
 
 /// Replaces (or creates) `path` with `content` atomically. The new file
 /// keeps the old one's permission bits, or gets 0644 less the umask. False
@@ -22,4 +22,4 @@ namespace capops::lint {
 /// any, is then unchanged and no temporary file is left behind.
 bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error);
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

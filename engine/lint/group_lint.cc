@@ -1,242 +1,17 @@
-// PlanSet: expands plan arguments (files, directories, globs) into sorted
-// plan files, groups them by inventory, and lints the groups into one report.
-#include "engine/lint/plan_set.h"
-
-#include <fnmatch.h>
-#include <spdlog/spdlog.h>
+// Linting groups of fact files (plans sharing their inventories) into one
+// report, reusing stored findings of unchanged plans (result_cache.h).
+// Entry point: LintGroups.
+#include "engine/lint/group_lint.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <numeric>
 #include <optional>
 #include <set>
-#include <tuple>
 
 #include "engine/facts/loader.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/policy_loader.h"
 
 namespace capops::lint {
-
-namespace fs = std::filesystem;
-
-namespace {
-
-bool IsGlob(std::string_view s) {
-  return s.find_first_of("*?[") != std::string_view::npos;
-}
-
-bool IsYaml(const fs::path& p) {
-  return p.extension() == ".yaml" || p.extension() == ".yml";
-}
-
-// Regular YAML files under `root` (hidden directories skipped), in order.
-std::vector<fs::path> YamlFilesUnder(const fs::path& root) {
-  std::vector<fs::path> found;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    const fs::path& p = it->path();
-    if (it->is_directory(ec) && p.filename().string().starts_with(".")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    // Not only regular files: a FIFO or device named `*.yaml` is refused, not passed over.
-    if (!it->is_directory(ec) && IsYaml(p)) found.push_back(p.lexically_normal());
-  }
-  std::sort(found.begin(), found.end());
-  return found;
-}
-
-// The directory a glob's walk starts from: its segments before the first wildcard.
-fs::path GlobRoot(const std::string& pattern) {
-  fs::path root;
-  for (const fs::path& segment : fs::path(pattern)) {
-    if (IsGlob(segment.string())) break;
-    root /= segment;
-  }
-  return root.empty() ? fs::path(".") : root;
-}
-
-bool SegmentsMatch(const std::vector<std::string>& pat, size_t i,
-                   const std::vector<std::string>& path, size_t j) {
-  while (i < pat.size()) {
-    if (pat[i] == "**") {
-      for (size_t k = j; k <= path.size(); ++k) {
-        if (SegmentsMatch(pat, i + 1, path, k)) return true;
-      }
-      return false;
-    }
-    if (j >= path.size() || fnmatch(pat[i].c_str(), path[j].c_str(), FNM_PERIOD) != 0) return false;
-    ++i;
-    ++j;
-  }
-  return j == path.size();
-}
-
-std::vector<std::string> Segments(std::string_view path) {
-  std::vector<std::string> out;
-  for (const fs::path& s : fs::path(path).lexically_normal()) {
-    if (!s.empty() && s != ".") out.push_back(s.string());
-  }
-  return out;
-}
-
-}  // namespace
-
-namespace {
-
-// Top-level keys of capops's own YAML files: the config, waivers, a baseline.
-bool IsCapopsFile(const std::string& path, const Value& root) {
-  std::string name = fs::path(path).filename().string();
-  if (name == ".capops.yaml" || name == ".capops.yml") return true;
-  if (!root.is(ValueKind::kMap) || root.Field("kind") != nullptr) return false;
-  return root.Field("waivers") != nullptr || root.Field("findings") != nullptr;
-}
-
-Diagnostic NotLinted(const Value& at, std::string why) {
-  Diagnostic d;
-  d.severity = Severity::kInfo;
-  d.loc = at.loc().valid() ? at.loc() : SourceLoc{0, 1, 1};
-  d.code = "discovery";
-  d.message = "not linted: " + std::move(why);
-  d.help = "only `CapacityPlan` documents are linted; name the file outright to lint it anyway";
-  return d;
-}
-
-}  // namespace
-
-FileRole ClassifyFile(const std::string& path, const std::string& text,
-                      const facts::LoadOptions& limits, Diagnostic* note) {
-  SourceManager scratch;
-  FileId id = scratch.Add(path, text);
-  facts::RawLoadResult loaded = facts::LoadRawYaml(scratch, id, limits);
-  // Broken YAML may be a broken plan: the lint says what is wrong with it.
-  if (loaded.diagnostics.HasErrors()) return FileRole::kPlan;
-  std::vector<std::string> kinds;
-  for (facts::DocumentKind k :
-       {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
-    kinds.push_back(facts::DocumentKindName(k));
-  FileRole role = FileRole::kOther;
-  std::optional<Diagnostic> first;
-  for (const Value& root : loaded.documents) {
-    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
-    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
-    std::string name = kind != nullptr ? kind->ToString() : "";
-    bool ours = api != nullptr && api->ToString() == facts::kApiVersion;
-    if (kind != nullptr && name == kinds[0]) return FileRole::kPlan;
-    if (kind != nullptr && name == kinds[1]) {
-      role = FileRole::kInventory;
-    } else if (ours || (kind != nullptr && !ClosestName(name, kinds).empty())) {
-      return FileRole::kPlan;  // meant for capops: the lint reports the kind
-    } else if (IsCapopsFile(path, root)) {
-      if (role == FileRole::kOther) role = FileRole::kCapopsFile;
-    } else if (!first) {
-      first = kind != nullptr ? NotLinted(*kind, "kind `" + name + "`")
-                              : NotLinted(root, "a YAML document without `kind`");
-    }
-  }
-  if (role != FileRole::kOther) return role;
-  *note = first ? *first : NotLinted(Value(), "no YAML documents");
-  return FileRole::kOther;
-}
-
-bool GlobMatch(std::string_view pattern, std::string_view path) {
-  return SegmentsMatch(Segments(pattern), 0, Segments(path), 0);
-}
-
-bool PlanSet::Add(const std::string& arg, std::string* error) {
-  std::error_code ec;
-  std::vector<std::string> found;
-  if (fs::is_regular_file(arg, ec)) {
-    std::string path = fs::path(arg).lexically_normal().string();
-    if (IsInventoryFile(path)) {
-      named_inventories_.push_back(path);
-      return true;
-    }
-    found.push_back(path);
-  } else if (fs::is_directory(arg, ec)) {
-    for (const fs::path& p : YamlFilesUnder(arg)) Consider(p, &found);
-    if (found.empty()) *error = "no plan files (with `kind: CapacityPlan`) under `" + arg + "`";
-  } else if (IsGlob(arg) && !fs::exists(fs::symlink_status(arg, ec))) {
-    fs::path root = GlobRoot(arg);
-    if (fs::is_directory(root, ec)) {
-      for (const fs::path& p : YamlFilesUnder(root)) {
-        if (GlobMatch(arg, p.string())) Consider(p, &found);
-      }
-    }
-    if (found.empty()) *error = "no plan files match `" + arg + "`";
-  } else {
-    // Not a regular file nor a directory: say what it is (a FIFO, a device…).
-    std::string text;
-    ReadFile(arg, &text, error, 0);
-  }
-  if (found.empty()) return false;
-  for (const std::string& p : found) spdlog::debug("plan {}", p);
-  plans_.insert(plans_.end(), found.begin(), found.end());
-  std::sort(plans_.begin(), plans_.end());
-  plans_.erase(std::unique(plans_.begin(), plans_.end()), plans_.end());
-  plans_ = FilesOnce(plans_, "plan");  // a link to a plan named with it is one plan
-  return true;
-}
-
-// A file a directory or glob yielded: a plan, or not linted (and said so).
-void PlanSet::Consider(const fs::path& p, std::vector<std::string>* plans) {
-  std::string text, error;
-  if (!ReadFile(p, &text, &error, limits_.max_file_bytes)) {
-    plans->push_back(p.string());  // the lint stops on it with `error`
-    return;
-  }
-  Diagnostic note;
-  FileRole role = ClassifyFile(p.string(), text, limits_, &note);
-  if (role == FileRole::kPlan) plans->push_back(p.string());
-  if (role != FileRole::kOther) return;
-  if (std::any_of(skipped_.begin(), skipped_.end(),
-                  [&](const SkippedFile& f) { return f.path == p.string(); }))
-    return;
-  spdlog::debug("not linted: {}: {}", p.string(), note.message);
-  skipped_.push_back({p.string(), std::move(text), std::move(note)});
-}
-
-// A file named on the command line is linted as a plan unless it is an
-// inventory: `capops-lint plan.yaml inventory.yaml` must not lint the
-// inventory as a plan file and leave the plan without it. Most plans do
-// not spell the kind, so most need no parse here.
-bool PlanSet::IsInventoryFile(const std::string& path) const {
-  std::string text, error;
-  if (!ReadFile(path, &text, &error, limits_.max_file_bytes)) return false;  // the lint says why
-  if (text.find("Inventory") == std::string::npos && text.find('\\') == std::string::npos)
-    return false;
-  Diagnostic note;
-  return ClassifyFile(path, text, limits_, &note) == FileRole::kInventory;
-}
-
-void PlanSet::Group(const std::vector<std::string>& given) {
-  std::vector<std::string> inventories = given;
-  for (const std::string& named : named_inventories_) {
-    if (std::find(inventories.begin(), inventories.end(), named) == inventories.end())
-      inventories.push_back(named);
-  }
-  groups_.clear();
-  if (!inventories.empty() || plans_.empty()) {
-    if (!plans_.empty()) groups_.push_back({plans_, inventories});
-    return;
-  }
-  std::map<std::vector<std::string>, size_t> index;  // inventories → group
-  for (const std::string& plan : plans_) {
-    std::vector<std::string> own;
-    fs::path sibling = fs::path(plan).parent_path() / "inventory.yaml";
-    std::error_code ec;
-    bool is_plan =
-        std::binary_search(plans_.begin(), plans_.end(), sibling.lexically_normal().string());
-    if (fs::is_regular_file(sibling, ec) && !is_plan)
-      own.push_back(sibling.lexically_normal().string());
-    auto [it, inserted] = index.emplace(own, groups_.size());
-    if (inserted) groups_.push_back({{}, own});
-    groups_[it->second].plans.push_back(plan);
-  }
-}
 
 namespace {
 
@@ -297,7 +72,7 @@ std::vector<TextFile> Handed(std::vector<TextFile>* files) {
 class GroupLint {
  public:
   GroupLint(const Engine* engine, const LintOptions& lint, SourceManager* sources,
-            ResultCache* cache, const CacheKeys& keys,
+            FindingStore* cache, const CacheKeys& keys,
             const std::map<std::string, FileId, std::less<>>& policies,
             std::vector<TextFile>& plans, std::vector<TextFile>& inventories)
       : engine_(engine),
@@ -328,7 +103,7 @@ class GroupLint {
   const Engine* engine_;
   const LintOptions& lint_;
   SourceManager* sources_;  // the run's: the engine's extended by the fact files
-  ResultCache* cache_;
+  FindingStore* cache_;
   const CacheKeys& keys_;
   const std::map<std::string, FileId, std::less<>>& policies_;
   std::vector<TextFile>& plans_;  // their texts are moved out by the last lint
@@ -381,12 +156,8 @@ eval::LintReport GroupLint::Run() {
     if (!entries_[i]) misses.push_back(i);
     solo = solo && (!entries_[i] || entries_[i]->solo);
   }
-  spdlog::debug("cache: {} of {} plans with `{}` found", plans_.size() - misses.size(),
-                plans_.size(), inventories_[0].path);
   for (size_t i : misses) {
     if (!HoldsInventory(plans_[i], engine_->options().facts)) continue;
-    spdlog::debug("cache: `{}` holds an `Inventory` document; its group is linted uncached",
-                  plans_[i].path);
     return engine_->Lint(Handed(&plans_), Handed(&inventories_), lint_, sources_);
   }
   if (misses.size() == plans_.size()) return LintWhole();
@@ -409,7 +180,6 @@ eval::LintReport GroupLint::Run() {
 // Lints the whole group and stores what can be told apart: each missed
 // plan's own findings, and the group's shared ones.
 eval::LintReport GroupLint::LintWhole() {
-  spdlog::debug("cache: linting the {} plans with `{}`", plans_.size(), inventories_[0].path);
   std::vector<size_t> all(plans_.size());
   std::iota(all.begin(), all.end(), 0);
   eval::LintReport report;
@@ -540,9 +310,9 @@ eval::LintReport GroupLint::Compose(const std::vector<const Findings*>& parts, s
 
 }  // namespace
 
-bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* sources,
-                 const PlanSet& set, size_t max_file_bytes, eval::LintReport* report,
-                 std::string* error, ResultCache* cache) {
+bool LintGroups(const Engine& engine, const LintOptions& lint, SourceManager* sources,
+                const GroupFiles& groups, const std::vector<SkippedFile>& skipped,
+                eval::LintReport* report, std::string* error, FindingStore* cache) {
   *report = eval::LintReport{};
   report->ruleset_digest = engine.ruleset_digest();
   report->rules = engine.program() != nullptr ? engine.program()->rules.size() : 0;
@@ -556,27 +326,20 @@ bool LintPlanSet(const Engine& engine, const LintOptions& lint, SourceManager* s
   // Each group's files are read as it comes, so that only one group's texts
   // are held at a time. A file that cannot be read still stops the run
   // before anything is printed: the report is printed when all are linted.
-  for (size_t g = 0; g < set.groups().size(); ++g) {
+  for (size_t g = 0; g < groups.count; ++g) {
     std::vector<TextFile> plans, inventories;
-    if (!ReadAll(set.groups()[g].plans, max_file_bytes, &plans, error) ||
-        !ReadAll(set.groups()[g].inventories, max_file_bytes, &inventories, error)) {
-      return false;
-    }
+    if (!groups.read(g, &plans, &inventories, error)) return false;
     Merge(keys ? GroupLint(&engine, lint, sources, cache, *keys, policies, plans, inventories).Run()
                : engine.Lint(std::move(plans), std::move(inventories), lint, sources),
           report);
   }
-  for (const SkippedFile& f : set.skipped()) {
+  for (const SkippedFile& f : skipped) {
     Diagnostic note = f.note;
     note.loc.file = engine.AddSource(sources, f.path, f.text);
     Push(note, &report->errors);
   }
   eval::SortViolations(*sources, &report->violations);
   report->errors.Sort();
-  if (keys) {
-    spdlog::debug("cache `{}`: {} hits, {} misses, {} stored", cache->dir().string(), cache->hits(),
-                  cache->misses(), cache->stored());
-  }
   return true;
 }
 

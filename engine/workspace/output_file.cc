@@ -1,5 +1,5 @@
 // Atomic file replacement and file identity for the files a run writes.
-#include "engine/lint/output_file.h"
+#include "engine/workspace/output_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace capops::lint {
+namespace capops::workspace {
 
 namespace fs = std::filesystem;
 
@@ -75,4 +75,4 @@ bool WriteFileAtomically(const std::string& path, std::string_view content, std:
   return true;
 }
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

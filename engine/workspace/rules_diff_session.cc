@@ -1,16 +1,19 @@
 // Both versions of a rule set read and compiled, and the fact sets both
-// lint gathered, for the diff of rules_diff.h. Entry point: RulesDiffSession::Run.
+// lint gathered, for the diff of lint/rules_diff.h. Entry point:
+// RulesDiffSession::Run.
+#include "engine/workspace/rules_diff_session.h"
+
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
 #include <set>
 
-#include "engine/lint/git_snapshot.h"
-#include "engine/lint/pack_locator.h"
-#include "engine/lint/policy_loader.h"
-#include "engine/lint/rules_diff.h"
+#include "engine/lint/group_lint.h"
+#include "engine/workspace/pack_locator.h"
+#include "engine/workspace/plan_set.h"
+#include "engine/workspace/policy_loader.h"
 
-namespace capops::lint {
+namespace capops::workspace {
 
 namespace {
 
@@ -55,6 +58,9 @@ struct RulesDiffSession::Version {
 namespace {
 
 using Version = RulesDiffSession::Version;
+using lint::DiffFindingsOn;
+using lint::DiffRules;
+using lint::FactSet;
 
 std::string Normal(const std::string& path) {
   std::string out = fs::path(path).lexically_normal().generic_string();
@@ -71,7 +77,7 @@ bool LoadVersion(Version* v, RulesDiffResult* result) {
   if (!data) return false;
   if (!LoadPolicies({(*data / "stdlib").string()}, &v->engine, &error)) return false;
   std::vector<fs::path> files;
-  if (!CollectPolicyFiles(v->disk, &files, &error)) return false;
+  if (!CollectPolicyFiles(DiskFileSystem(), v->disk, &files, &error)) return false;
   if (files.empty()) {
     error = "no policy file in `" + v->label + "`";
     return false;
@@ -159,6 +165,21 @@ bool LocateOld(const RulesDiffRequest& options, GitSnapshot* snapshot, Version* 
   return true;
 }
 
+// Lints the plans with both versions and compares the findings.
+bool DiffPlanFindings(Engine* old_rules, Engine* new_rules, PlanSet* plans, FindingsDiff* diff,
+                      std::string* error) {
+  if (plans->plans().empty()) return true;
+  eval::LintReport a, b;
+  SourceManager old_facts(&old_rules->sources()), new_facts(&new_rules->sources());
+  if (!lint::LintGroups(*old_rules, {}, &old_facts, plans->Reader(), {}, &a, error) ||
+      !lint::LintGroups(*new_rules, {}, &new_facts, plans->Reader(), {}, &b, error)) {
+    return false;
+  }
+  lint::DiffPlanReports(*old_rules, old_facts, a, *new_rules, new_facts, b, plans->plans().size(),
+                        diff);
+  return true;
+}
+
 }  // namespace
 
 RulesDiffSession::RulesDiffSession()
@@ -182,7 +203,8 @@ const RulesDiffResult& RulesDiffSession::Run(const RulesDiffRequest& request) {
   for (Version* v : {&old_version, &new_version}) {
     if (!LoadVersion(v, &r)) return r;
   }
-  PlanSet plans;
+  DiskFileSystem disk;
+  PlanSet plans(disk);
   for (const std::string& arg : request.plans) {
     if (!plans.Add(arg, &r.error)) return r;
   }
@@ -192,12 +214,10 @@ const RulesDiffResult& RulesDiffSession::Run(const RulesDiffRequest& request) {
   r.rules.new_label = new_version.label;
   for (const FactSet& facts : CollectFixtures(new_version, old_version))
     DiffFindingsOn(&old_version.engine, &new_version.engine, facts, &r.findings);
-  size_t limit = new_version.engine.options().facts.max_file_bytes;
-  if (!DiffPlanFindings(&old_version.engine, &new_version.engine, plans, limit, &r.findings,
-                        &r.error))
+  if (!DiffPlanFindings(&old_version.engine, &new_version.engine, &plans, &r.findings, &r.error))
     return r;
   r.ok = true;
   return r;
 }
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

@@ -1,12 +1,12 @@
 // Runs a rule set's policy tests and sums up their coverage. Entry point:
 // RunPolicyTests.
-#include "engine/lint/policy_tests.h"
+#include "engine/workspace/policy_tests.h"
 
 #include <filesystem>
 
-#include "engine/lint/pack_locator.h"
+#include "engine/workspace/pack_locator.h"
 
-namespace capops::lint {
+namespace capops::workspace {
 
 namespace {
 
@@ -92,4 +92,4 @@ PolicyTestRun RunPolicyTests(Engine* engine, bool coverage) {
   return run;
 }
 
-}  // namespace capops::lint
+}  // namespace capops::workspace

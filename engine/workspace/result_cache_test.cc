@@ -144,7 +144,7 @@ TEST_CASE("cache: a hit is read from its entry, not linted again", "[cli][cache]
   std::string key = entry.filename().string();
 
   // Sealed as the cache seals it, the edited entry is trusted: it was read, not recomputed.
-  Spit(entry, ResultCache::Seal(key, body));
+  Spit(entry, SealEntry(key, body));
   Outcome edited = c.Cached();
   CHECK(edited.err == "5 hits, 0 misses, 0 stored");
   CHECK(Contains(edited.out, "EDITED IN THE CACHE"));
@@ -164,15 +164,14 @@ TEST_CASE("cache: corrupt entries are ignored and linted again", "[cli][cache]")
   other_path.replace(other_path.find("solo/plan.yaml"), 14, "solo/gone.yaml");
   std::string other_format = good;
   other_format.replace(0, std::string("capops-cache 1").size(), "capops-cache 0");
-  for (const std::string& bad :
-       {good.substr(0, good.size() / 2),
-        std::string("\x7f"
-                    "ELF\0\0garbage",
-                    12),
-        std::string(), other_format, ResultCache::Seal(key, "{not json"),
-        ResultCache::Seal(key, "{\"files\": [], \"main\": 1}"),
-        ResultCache::Seal(key, body.substr(0, body.size() - 1)), ResultCache::Seal(key, other_path),
-        ResultCache::Seal("0" + key, body)}) {
+  for (const std::string& bad : {good.substr(0, good.size() / 2),
+                                 std::string("\x7f"
+                                             "ELF\0\0garbage",
+                                             12),
+                                 std::string(), other_format, SealEntry(key, "{not json"),
+                                 SealEntry(key, "{\"files\": [], \"main\": 1}"),
+                                 SealEntry(key, body.substr(0, body.size() - 1)),
+                                 SealEntry(key, other_path), SealEntry("0" + key, body)}) {
     INFO(bad.substr(0, 40));
     ExpectIgnored(c, entry, bad, good);
   }

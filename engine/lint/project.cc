@@ -1,0 +1,172 @@
+// lint::Project: a settled lint, made once and run on fact files through
+// one triage pipeline. Entry points: Project::Make, Project::Run.
+#include "engine/lint/project.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "engine/lint/baseline.h"
+#include "engine/lint/config_params.h"
+#include "engine/lint/finding_key.h"
+#include "engine/lint/waivers.h"
+
+namespace capops::lint {
+
+namespace {
+
+std::string Plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string DirOf(const std::string& path) {
+  return std::filesystem::path(path).parent_path().string();
+}
+
+}  // namespace
+
+Report Refusal(std::string reason) {
+  Report r;
+  r.status = Status::kUsage;
+  r.error = std::move(reason);
+  return r;
+}
+
+std::shared_ptr<const Project> Project::Make(ProjectSpec spec, Report* refused) {
+  *refused = Refusal("");
+  refused->config_path = spec.config.path;
+  std::shared_ptr<const Engine> engine = spec.compiled;
+  if (!engine) {
+    if (!spec.engine) {
+      refused->error = "no policies to lint with";
+      return nullptr;
+    }
+    refused->engine = spec.engine.get();
+    refused->keep = spec.engine;
+    if (!spec.engine->Compile(&refused->problems)) {
+      refused->problem_sources = &spec.engine->sources();
+      refused->error = "the policies do not compile (" +
+                       Plural(refused->problems.size(), "problem)", "problems)");
+      return nullptr;
+    }
+    engine = spec.engine;
+  } else if (!spec.config.params.empty() || !spec.config.rule_params.empty()) {
+    refused->error = "a shared compiled pack cannot take the config's params";
+    return nullptr;
+  }
+  const check::Program& program = *engine->program();
+  if (program.rules.empty()) {
+    refused->error = "the policies define no rules, so nothing would be checked";
+    return nullptr;
+  }
+  std::shared_ptr<Project> project(new Project(std::move(spec)));
+  project->engine_ = engine;
+  Diagnostics config_problems;
+  project->selection_ = RuleSelection::Make(project->spec_.config, program, &config_problems);
+  if (project->spec_.engine)
+    ApplyConfigParams(project->spec_.config, project->spec_.engine.get(), &config_problems);
+  if (config_problems.HasErrors()) {
+    config_problems.Sort();
+    refused->problems = std::move(config_problems);
+    refused->problem_sources = project->spec_.config_sources.get();
+    refused->keep = project;
+    return nullptr;
+  }
+  return project;
+}
+
+bool Project::NothingEnabled() const {
+  return selection_.disabled().size() >= engine().program()->rules.size();
+}
+
+Report Project::Run(RunInput input) const {
+  Report r;
+  r.fail_on = spec_.fail_on;
+  r.rules_url = spec_.rules_url;
+  r.source_root = spec_.source_root;
+  r.working_dir = spec_.working_dir;
+  r.config_path = spec_.config.path;
+  r.plan_files = std::move(input.plan_files);
+  r.engine = engine_.get();
+  r.selection = &selection_;
+  r.keep = shared_from_this();
+  r.own_sources = std::make_unique<SourceManager>(&engine().sources());
+  r.sources = r.own_sources.get();
+  auto refuse = [&r](std::string reason) {
+    r.status = Status::kUsage;
+    r.error = std::move(reason);
+    return std::move(r);
+  };
+  LintOptions lint;
+  lint.trace = spec_.trace;
+  lint.skip_rules = selection_.disabled();
+  if (spec_.keep_facts) lint.facts = &r.facts;
+  std::string error;
+  if (!LintGroups(engine(), lint, r.own_sources.get(), input.groups, input.skipped, &r.findings,
+                  &error, spec_.keep_facts ? nullptr : input.cache)) {
+    return refuse(error);
+  }
+  engine().NameParams(&r.findings);  // cached findings too, as the config now says
+  if (!spec_.allow_empty && r.findings.plans == 0 && !r.findings.errors.HasErrors()) {
+    return refuse(
+        "no `CapacityPlan` document in the files given, so nothing was checked "
+        "(inventories go with `--inventory`; pass `--allow-empty` to accept an empty run)");
+  }
+  selection_.Apply(&r.findings);
+  if (!Triage(input, &r)) {
+    r.status = Status::kUsage;
+    return r;
+  }
+  r.status = Fails(r.findings, r.fail_on) ? Status::kFindings : Status::kClean;
+  return r;
+}
+
+// Parses a waivers or baseline file into the run's sources; false with its
+// problems in the report when it cannot be used.
+template <typename Parsed>
+bool Project::ParseSideFile(const SideFile& file, Report* report, Parsed* parsed) const {
+  FileId id = engine().AddSource(report->own_sources.get(), file.path, file.text);
+  Diagnostics problems = parsed->Parse(*report->sources, id, engine().options().facts);
+  if (!problems.HasErrors()) return true;
+  report->problems = std::move(problems);
+  report->problem_sources = report->sources;
+  return false;
+}
+
+// Waivers, then the baseline (recorded first if asked): known findings go.
+bool Project::Triage(const RunInput& input, Report* r) const {
+  const facts::LoadOptions& facts = engine().options().facts;
+  auto keys_at = [&](const std::filesystem::path& base) {
+    return FindingKeys(*r->sources, facts, base, spec_.working_dir);
+  };
+  auto collect = [r](const FindingKeys& keys) {
+    r->warnings.insert(r->warnings.end(), keys.warnings().begin(), keys.warnings().end());
+  };
+  if (spec_.waivers) {
+    Waivers waivers;
+    if (!ParseSideFile(*spec_.waivers, r, &waivers)) return false;
+    FindingKeys keys = keys_at(waivers.base_dir());
+    waivers.Apply(&r->findings, &keys, input.today.value_or(TodayUtc()),
+                  input.partial ? &*input.partial : nullptr);
+    collect(keys);
+  }
+  std::optional<SideFile> baseline = spec_.baseline;
+  if (input.record_baseline) {
+    std::ostringstream text;
+    FindingKeys keys = keys_at(DirOf(input.baseline_path));
+    WriteBaseline(r->findings, &keys, text);
+    collect(keys);
+    r->new_baseline = text.str();
+    baseline = SideFile{input.baseline_path, r->new_baseline};
+  }
+  if (baseline) {
+    Baseline known;
+    if (!ParseSideFile(*baseline, r, &known)) return false;
+    if (!known.warning().empty()) r->warnings.push_back(known.warning());
+    FindingKeys keys = keys_at(known.base_dir());
+    known.Filter(&r->findings, &keys);
+    collect(keys);
+  }
+  return true;
+}
+
+}  // namespace capops::lint

@@ -1,0 +1,257 @@
+// PlanSet: expands plan arguments (files, directories, globs) into sorted
+// plan files, groups them by inventory, and lints the groups into one report.
+#include "engine/workspace/plan_set.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "engine/facts/loader.h"
+#include "engine/lint/glob_match.h"
+#include "engine/workspace/policy_loader.h"
+#include "engine/workspace/same_file.h"
+
+namespace capops::workspace {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsGlob(std::string_view s) {
+  return s.find_first_of("*?[") != std::string_view::npos;
+}
+
+bool IsYaml(const std::string& p) {
+  std::string ext = fs::path(p).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+// YAML files under `root` (hidden directories skipped), in order. Not only
+// regular files: a FIFO or device named `*.yaml` is refused, not passed over.
+std::vector<std::string> YamlFilesUnder(const FileSystem& files, const std::string& root) {
+  std::vector<std::string> found;
+  for (std::string& p : files.FilesUnder(root)) {
+    if (IsYaml(p)) found.push_back(std::move(p));
+  }
+  return found;
+}
+
+// The directory a glob's walk starts from: its segments before the first wildcard.
+fs::path GlobRoot(const std::string& pattern) {
+  fs::path root;
+  for (const fs::path& segment : fs::path(pattern)) {
+    if (IsGlob(segment.string())) break;
+    root /= segment;
+  }
+  return root.empty() ? fs::path(".") : root;
+}
+
+// Top-level keys of capops's own YAML files: the config, waivers, a baseline.
+bool IsCapopsFile(const std::string& path, const Value& root) {
+  std::string name = fs::path(path).filename().string();
+  if (name == ".capops.yaml" || name == ".capops.yml") return true;
+  if (!root.is(ValueKind::kMap) || root.Field("kind") != nullptr) return false;
+  return root.Field("waivers") != nullptr || root.Field("findings") != nullptr;
+}
+
+Diagnostic NotLinted(const Value& at, std::string why) {
+  Diagnostic d;
+  d.severity = Severity::kInfo;
+  d.loc = at.loc().valid() ? at.loc() : SourceLoc{0, 1, 1};
+  d.code = "discovery";
+  d.message = "not linted: " + std::move(why);
+  d.help = "only `CapacityPlan` documents are linted; name the file outright to lint it anyway";
+  return d;
+}
+
+}  // namespace
+
+FileRole ClassifyFile(const std::string& path, const std::string& text,
+                      const facts::LoadOptions& limits, Diagnostic* note) {
+  SourceManager scratch;
+  FileId id = scratch.Add(path, text);
+  facts::RawLoadResult loaded = facts::LoadRawYaml(scratch, id, limits);
+  // Broken YAML may be a broken plan: the lint says what is wrong with it.
+  if (loaded.diagnostics.HasErrors()) return FileRole::kPlan;
+  std::vector<std::string> kinds;
+  for (facts::DocumentKind k :
+       {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
+    kinds.push_back(facts::DocumentKindName(k));
+  FileRole role = FileRole::kOther;
+  std::optional<Diagnostic> first;
+  for (const Value& root : loaded.documents) {
+    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
+    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
+    std::string name = kind != nullptr ? kind->ToString() : "";
+    bool ours = api != nullptr && api->ToString() == facts::kApiVersion;
+    if (kind != nullptr && name == kinds[0]) return FileRole::kPlan;
+    if (kind != nullptr && name == kinds[1]) {
+      role = FileRole::kInventory;
+    } else if (ours || (kind != nullptr && !ClosestName(name, kinds).empty())) {
+      return FileRole::kPlan;  // meant for capops: the lint reports the kind
+    } else if (IsCapopsFile(path, root)) {
+      if (role == FileRole::kOther) role = FileRole::kCapopsFile;
+    } else if (!first) {
+      first = kind != nullptr ? NotLinted(*kind, "kind `" + name + "`")
+                              : NotLinted(root, "a YAML document without `kind`");
+    }
+  }
+  if (role != FileRole::kOther) return role;
+  *note = first ? *first : NotLinted(Value(), "no YAML documents");
+  return FileRole::kOther;
+}
+
+bool PlanSet::Add(const std::string& arg, std::string* error) {
+  std::vector<std::string> found;
+  FileKind kind = files_.Kind(arg);
+  if (kind == FileKind::kRegular) {
+    std::string path = fs::path(arg).lexically_normal().string();
+    if (IsInventoryFile(path)) {
+      named_inventories_.push_back(path);
+      return true;
+    }
+    found.push_back(path);
+  } else if (kind == FileKind::kDirectory) {
+    for (const std::string& p : YamlFilesUnder(files_, arg)) Consider(p, &found);
+    if (found.empty()) *error = "no plan files (with `kind: CapacityPlan`) under `" + arg + "`";
+  } else if (IsGlob(arg) && !files_.Exists(arg)) {
+    fs::path root = GlobRoot(arg);
+    if (files_.Kind(root.string()) == FileKind::kDirectory) {
+      for (const std::string& p : YamlFilesUnder(files_, root.string())) {
+        if (lint::GlobMatch(arg, p)) Consider(p, &found);
+      }
+    }
+    if (found.empty()) *error = "no plan files match `" + arg + "`";
+  } else {
+    // Not a regular file nor a directory: say what it is (a FIFO, a device…).
+    std::string text;
+    files_.Read(arg, 0, &text, error);
+  }
+  if (found.empty()) return false;
+  for (const std::string& p : found) spdlog::debug("plan {}", p);
+  plans_.insert(plans_.end(), found.begin(), found.end());
+  std::sort(plans_.begin(), plans_.end());
+  plans_.erase(std::unique(plans_.begin(), plans_.end()), plans_.end());
+  plans_ = FilesOnce(files_, plans_, "plan");  // a link to a plan named with it is one plan
+  return true;
+}
+
+bool PlanSet::ReadOnce(const std::string& path, TextFile* file, std::string* error) {
+  if (auto it = read_.find(path); it != read_.end()) {
+    *file = std::move(it->second);
+    read_.erase(it);
+    return true;
+  }
+  file->path = path;
+  return files_.Read(path, limits_.max_file_bytes, &file->text, error, &file->stamp);
+}
+
+// A file a directory or glob yielded: a plan, or not linted (and said so).
+void PlanSet::Consider(const std::string& p, std::vector<std::string>* plans) {
+  TextFile file{p, {}};
+  std::string error;
+  if (!files_.Read(p, limits_.max_file_bytes, &file.text, &error, &file.stamp)) {
+    plans->push_back(p);  // the lint stops on it with `error`
+    return;
+  }
+  Diagnostic note;
+  FileRole role = ClassifyFile(p, file.text, limits_, &note);
+  if (role == FileRole::kPlan) {
+    plans->push_back(p);
+    read_.insert_or_assign(p, std::move(file));  // read once: the lint takes it from here
+  }
+  if (role != FileRole::kOther) return;
+  if (std::any_of(skipped_.begin(), skipped_.end(),
+                  [&](const lint::SkippedFile& f) { return f.path == p; }))
+    return;
+  spdlog::debug("not linted: {}: {}", p, note.message);
+  skipped_.push_back({p, std::move(file.text), std::move(note)});
+}
+
+// A file named on the command line is linted as a plan unless it is an
+// inventory: `capops-lint plan.yaml inventory.yaml` must not lint the
+// inventory as a plan file and leave the plan without it. Most plans do
+// not spell the kind, so most need no parse here.
+bool PlanSet::IsInventoryFile(const std::string& path) {
+  TextFile file{path, {}};
+  std::string error;
+  if (!files_.Read(path, limits_.max_file_bytes, &file.text, &error, &file.stamp))
+    return false;  // the lint says why
+  bool maybe =
+      file.text.find("Inventory") != std::string::npos || file.text.find('\\') != std::string::npos;
+  Diagnostic note;
+  bool inventory = maybe && ClassifyFile(path, file.text, limits_, &note) == FileRole::kInventory;
+  read_.insert_or_assign(path, std::move(file));
+  return inventory;
+}
+
+std::vector<std::string> InventoriesOf(const FileSystem& files, const std::string& plan,
+                                       const std::vector<std::string>& given,
+                                       const std::vector<std::string>& plans) {
+  if (!given.empty()) return given;
+  std::string sibling =
+      (fs::path(plan).parent_path() / "inventory.yaml").lexically_normal().string();
+  // Anything there is read, so that a FIFO or a directory by that name is
+  // refused with a reason, not taken for no inventory.
+  if (!files.Exists(sibling)) return {};
+  std::optional<std::string> id = files.Identity(sibling);
+  bool is_plan = std::any_of(plans.begin(), plans.end(), [&](const std::string& p) {
+    return p == sibling || (id && files.Identity(p) == id);
+  });
+  if (is_plan) return {};
+  return {sibling};
+}
+
+std::vector<std::string> InventoriesOfAll(const FileSystem& files,
+                                          const std::vector<std::string>& plans,
+                                          const std::vector<std::string>& given) {
+  if (!given.empty() || plans.empty()) return FilesOnce(files, given, "inventory");
+  std::vector<std::string> beside;
+  for (const std::string& plan : plans) {
+    for (std::string& inventory : InventoriesOf(files, plan, given, plans))
+      beside.push_back(std::move(inventory));
+  }
+  return DedupByIdentity(files, beside, nullptr);
+}
+
+void PlanSet::Group(const std::vector<std::string>& given) {
+  std::vector<std::string> inventories = given;
+  for (const std::string& named : named_inventories_) {
+    if (std::find(inventories.begin(), inventories.end(), named) == inventories.end())
+      inventories.push_back(named);
+  }
+  groups_.clear();
+  std::map<std::vector<std::string>, size_t> index;  // inventories → group
+  for (const std::string& plan : plans_) {
+    std::vector<std::string> own = InventoriesOf(files_, plan, inventories, plans_);
+    auto [it, inserted] = index.emplace(own, groups_.size());
+    if (inserted) groups_.push_back({{}, own});
+    groups_[it->second].plans.push_back(plan);
+  }
+}
+
+lint::GroupFiles PlanSet::Reader() {
+  lint::GroupFiles out;
+  out.count = groups_.size();
+  out.read = [this](size_t g, std::vector<TextFile>* plans, std::vector<TextFile>* inventories,
+                    std::string* error) {
+    for (const auto& [paths, into] :
+         {std::pair{&groups_[g].plans, plans}, std::pair{&groups_[g].inventories, inventories}}) {
+      for (const std::string& p : *paths) {
+        TextFile f;
+        if (!ReadOnce(p, &f, error)) return false;
+        into->push_back(std::move(f));
+      }
+    }
+    return true;
+  };
+  return out;
+}
+
+}  // namespace capops::workspace

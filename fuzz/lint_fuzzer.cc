@@ -1,5 +1,5 @@
 // libFuzzer harness for a whole lint: the fuzzed text is first classified as
-// directory discovery does (lint::ClassifyFile), then linted as a plan file
+// directory discovery does (workspace::ClassifyFile), then linted as a plan file
 // with the shipped pack (policies/capops-ai/*.cpl + stdlib) against the
 // example inventory, and the report is rendered in every output format
 // capops-lint writes (text with --explain traces, short, JSON, SARIF, JUnit,
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/lint/plan_set.h"
 #include "engine/report/ci_report.h"
 #include "engine/report/report.h"
+#include "engine/workspace/plan_set.h"
 #include "fuzz/fuzz_support.h"
 
 namespace {
@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Engine& engine = setup.Fresh();
   std::string text(reinterpret_cast<const char*>(data), size);
   Diagnostic note;
-  lint::ClassifyFile("plan.yaml", text, engine.options().facts, &note);
+  workspace::ClassifyFile("plan.yaml", text, engine.options().facts, &note);
   LintOptions traced;  // exercise --explain
   traced.trace = true;
   SourceManager sources(&engine.sources());

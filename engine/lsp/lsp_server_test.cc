@@ -21,6 +21,7 @@
 
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/server.h"
+#include "engine/report/lint_report.h"
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/temp_dir.h"
@@ -1028,6 +1029,69 @@ TEST_CASE(
   CHECK((*bye)["result"].is_null());
   lsp.Send(Note("exit"));
   CHECK(lsp.Wait() == 0);
+}
+
+}  // namespace
+}  // namespace capops::lsp
+
+namespace capops::lsp {
+namespace {
+
+// The editor and capops-lint are two hosts of one lint::Project: for a plan
+// under a config that disables a rule, re-grades one, sets a param, waives a
+// finding and keeps a baseline, the editor's report is the CLI's, byte for
+// byte in JSON, and its diagnostics are the CLI's unwaived findings.
+TEST_CASE("LSP and capops-lint give one plan under one config the same report, byte for byte",
+          "[lsp]") {
+  testing::TempDir dir("capops-lsp");
+  std::string plan = ReadText(kExample / "plan.yaml");
+  std::string tune_line = "  - {id: a-tune,";
+  size_t at = plan.find(tune_line);
+  REQUIRE(at != std::string::npos);
+  std::string without_tune = plan;
+  without_tune.erase(at, plan.find('\n', at) + 1 - at);
+  std::string plan_path = dir.Write("plans/plan.yaml", without_tune);
+  dir.Write("plans/inventory.yaml", ReadText(kExample / "inventory.yaml"));
+  dir.Write("waivers.yaml",
+            "waivers:\n  - rule: CAP-GOV-001\n    file: plans/plan.yaml\n"
+            "    owner: reliability-lead\n    reason: the record is being written\n"
+            "    expires: 2099-12-31\n");
+  std::string config =
+      dir.Write(".capops.yaml",
+                "rules:\n  disable: [CAP-FIN-004]\n  severity: {CAP-ALC-006: warning}\n"
+                "params:\n  capops.ai.allocation.research_slices: [exploration, training, tuning]\n"
+                "waivers: waivers.yaml\nbaseline: baseline.yaml\n");
+  // The baseline holds what the plan broke before `a-tune` was added.
+  REQUIRE(testing::RunCli({"--config", config, "--write-baseline",
+                           (dir.dir() / "baseline.yaml").string(), plan_path})
+              .exit_code == 0);
+  dir.Write("plans/plan.yaml", plan);
+
+  testing::CliResult cli = testing::RunCli({"--config", config, "--format", "json", plan_path});
+  REQUIRE(cli.exit_code == 1);
+  Json cli_report = Json::parse(cli.out);
+  REQUIRE(cli_report["violations"].size() >= 2);  // what `a-tune` adds, the rest known or waived
+
+  InProcess s;
+  s.Initialize();
+  std::string uri = UriOfPath(plan_path);
+  std::optional<Json> published = Published(s.Send({Open(uri, plan)}), uri);
+  REQUIRE(published);
+  std::optional<lint::Report> editor = s.server.LintReport(uri);
+  REQUIRE(editor);
+  std::ostringstream json;
+  report::WriteLintReport(*editor, report::Format::kJson, {cli_report.value("version", "")}, json);
+  CHECK(json.str() == cli.out);
+
+  std::vector<std::string> unwaived;
+  for (const Json& v : cli_report["violations"]) {
+    if (v["suppression"].is_null()) unwaived.push_back(v["rule"]);
+  }
+  CHECK(Codes(*published) == unwaived);
+  CHECK_FALSE(Has(unwaived, "CAP-GOV-001"));  // waived
+  CHECK_FALSE(Has(unwaived, "CAP-FIN-004"));  // disabled
+  CHECK_FALSE(Has(unwaived, "CAP-ALC-010"));  // in the baseline
+  CHECK(Has(unwaived, "CAP-SUP-001"));        // new: `a-tune`'s
 }
 
 }  // namespace

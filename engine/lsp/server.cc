@@ -544,16 +544,13 @@ std::optional<std::string> Server::TextOf(const std::string& path, std::string* 
   return text;
 }
 
-Json Server::Lint(const Setting& setting, const std::string& path,
-                  const std::vector<TextFile>& plans, const std::vector<std::string>& inventories) {
-  std::set<std::string> open_files;
-  for (const auto& [u, d] : documents_) open_files.insert(d.path);
-  open_files.erase(path);
+lint::Report Server::Run(const Setting& setting, const std::vector<TextFile>& plans,
+                         const std::vector<std::string>& inventories) {
   lint::RunInput input;
+  for (const TextFile& f : plans) input.plan_files.push_back(f.path);
   // This lint's files: the waivers judged on them only (a partial run, as
   // a pre-commit batch is), so no waiver of another plan is called stale.
-  std::vector<std::string> files;
-  for (const TextFile& f : plans) files.push_back(f.path);
+  std::vector<std::string> files = input.plan_files;
   files.insert(files.end(), inventories.begin(), inventories.end());
   input.partial = files;
   input.groups.count = 1;
@@ -570,7 +567,25 @@ Json Server::Lint(const Setting& setting, const std::string& path,
     }
     return true;
   };
-  lint::Report report = setting.project->Run(std::move(input));
+  return setting.project->Run(std::move(input));
+}
+
+std::optional<lint::Report> Server::LintReport(const std::string& uri) {
+  auto it = documents_.find(uri);
+  if (it == documents_.end() || !IsYaml(it->second.path) || IsInventoryDocument(it->second.path))
+    return std::nullopt;
+  const Document& doc = it->second;
+  const Setting& setting = SettingFor(doc.path);
+  if (!setting.project) return std::nullopt;
+  return Run(setting, {{doc.path, doc.text}}, InventoriesOf(doc.path));
+}
+
+Json Server::Lint(const Setting& setting, const std::string& path,
+                  const std::vector<TextFile>& plans, const std::vector<std::string>& inventories) {
+  std::set<std::string> open_files;
+  for (const auto& [u, d] : documents_) open_files.insert(d.path);
+  open_files.erase(path);
+  lint::Report report = Run(setting, plans, inventories);
   Json out = DiagnosticsFor(*report.sources, report.findings, path, open_files, setting.rules_url);
   if (report.status != lint::Status::kUsage) return out;
   // The lint could not be finished as capops-lint would: say why, as it does.

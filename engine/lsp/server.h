@@ -79,6 +79,10 @@ class Server {
   void Defer(bool defer) { deferred_ = defer; }
   /// Lints and publishes the documents changed since the last Flush().
   void Flush();
+  /// The lint report a plan document's diagnostics are made from, as the
+  /// document stands (for embedders and tests); nullopt when `uri` is not
+  /// an open plan, or nothing is linted (the setting says why).
+  std::optional<lint::Report> LintReport(const std::string& uri);
 
  private:
   struct Document {
@@ -132,6 +136,10 @@ class Server {
   /// The text of `path`: an open buffer's, else the file's; nullopt (and
   /// `*error` why) when neither can be had.
   std::optional<std::string> TextOf(const std::string& path, std::string* error = nullptr) const;
+  /// Runs the setting's project on `plans` with `inventories` (read
+  /// through files_: an open buffer, else the disk).
+  lint::Report Run(const Setting& setting, const std::vector<TextFile>& plans,
+                   const std::vector<std::string>& inventories);
   /// Lints `plans` with `inventories` (read through files_: an open
   /// buffer, else the disk) as the setting's project does, and the
   /// diagnostics of it for the document at `path`.

@@ -12,9 +12,7 @@ namespace capops::cli {
 
 int RunCheckRules(const CheckRulesOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
-  std::string error;
-  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  if (!LoadPack(options.policies, options.color, &engine, err)) return kExitUsage;
   const check::Program& program = *engine.program();
   if (options.plan) {
     out << plan::Dump(program, *engine.plan(), engine.sources());

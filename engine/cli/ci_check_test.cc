@@ -511,9 +511,8 @@ TEST_CASE("a fact file changed on disk after a lint loses its snippets, nothing 
 
   auto lint = [&](size_t release_text_bytes, Engine* engine) {
     std::string error;
-    REQUIRE(workspace::LoadPolicies({}, engine, &error));
     std::ostringstream problems;
-    REQUIRE(CompileOrReport(engine, false, problems));
+    REQUIRE(LoadPack({}, false, engine, problems));
     engine->options().release_text_bytes = release_text_bytes;
     std::vector<TextFile> plans, inventories;
     REQUIRE(workspace::ReadAll(workspace::DiskFileSystem(), {s.Path("plan.yaml")}, SIZE_MAX, &plans,

@@ -22,7 +22,13 @@ int FailWith(const lint::Report& report, bool color, std::ostream& err) {
   return kExitUsage;
 }
 
-bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
+bool LoadPack(const std::vector<std::string>& policies, bool color, Engine* engine,
+              std::ostream& err) {
+  std::string error;
+  if (!workspace::LoadPolicies(policies, engine, &error)) {
+    Fail(err, error);
+    return false;
+  }
   Diagnostics problems;
   if (engine->Compile(&problems)) return true;
   report::WriteDiagnostics(engine->sources(), problems, {false, color}, err);
@@ -34,10 +40,9 @@ bool CompileOrReport(Engine* engine, bool color, std::ostream& err) {
 int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
                   const std::vector<std::string>& inventories, bool color, Engine* engine,
                   eval::Facts* facts, std::ostream& err) {
+  if (!LoadPack(policies, color, engine, err)) return kExitUsage;
   std::string error;
   workspace::DiskFileSystem disk;
-  if (!workspace::LoadPolicies(disk, policies, engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(engine, color, err)) return kExitUsage;
   std::vector<TextFile> plan_files, inventory_files;
   size_t limit = engine->options().facts.max_file_bytes;
   if (!workspace::ReadAll(disk, plans, limit, &plan_files, &error) ||

@@ -19,9 +19,11 @@ int Fail(std::ostream& err, const std::string& reason);
 /// reason as a Fail line) and returns the usage exit code (2).
 int FailWith(const lint::Report& report, bool color, std::ostream& err);
 
-/// Compiles the engine's policies; on errors prints them and a summary line
-/// to `err` and returns false.
-bool CompileOrReport(Engine* engine, bool color, std::ostream& err);
+/// Reads the shipped stdlib and `policies` (the shipped pack when empty)
+/// from the disk and compiles them: the one load-and-compile of the
+/// commands. False after printing why (the command exits kExitUsage).
+bool LoadPack(const std::vector<std::string>& policies, bool color, Engine* engine,
+              std::ostream& err);
 
 /// Loads and compiles the policies, then reads, validates and merges the
 /// facts of `plans` (the first plan) and their inventories into `*facts`

@@ -340,8 +340,7 @@ void WriteHtml(const Shown& s, const std::vector<Area>& areas, size_t rule_count
 int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  if (!LoadPack(options.policies, false, &engine, err)) return kExitUsage;
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
   if (ec) return Fail(err, "cannot create `" + options.out_dir + "`: " + ec.message());

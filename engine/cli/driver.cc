@@ -393,9 +393,7 @@ int PrintVersion(std::ostream& out, std::ostream& err) {
   out << "commit: "
       << (*kBuildCommit != '\0' ? kBuildCommit : "unknown (not built from a git checkout)") << '\n';
   Engine engine;
-  std::string error;
-  if (!workspace::LoadPolicies({}, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  if (!LoadPack({}, false, &engine, err)) return kExitUsage;
   out << "ruleset: " << engine.ruleset_digest() << " (the shipped pack, "
       << engine.program()->rules.size() << " rules)\n";
   return kExitClean;

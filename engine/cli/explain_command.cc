@@ -46,9 +46,7 @@ void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& 
 
 int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
-  std::string error;
-  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  if (!LoadPack(options.policies, options.color, &engine, err)) return kExitUsage;
   // An id names one rule; a name may be used in several packages.
   const check::Program& program = *engine.program();
   std::vector<const check::RuleInfo*> named;

@@ -125,8 +125,7 @@ int RunInit(const InitOptions& options, std::ostream& out, std::ostream& err) {
   }
   Engine engine;
   std::string error;
-  if (!workspace::LoadPolicies({}, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  if (!LoadPack({}, false, &engine, err)) return kExitUsage;
   std::optional<fs::path> data = workspace::FindDataDir(&error);
   if (!data) return Fail(err, error);
   fs::path example = *data / "examples" / "visual-inspection" / "clean";

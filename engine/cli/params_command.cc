@@ -133,8 +133,7 @@ int RunParams(const ParamsOptions& options, std::ostream& out, std::ostream& err
   std::string error;
   const std::vector<std::string>& policies =
       options.policies.empty() ? config->policies : options.policies;
-  if (!workspace::LoadPolicies(policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  if (!LoadPack(policies, options.color, &engine, err)) return kExitUsage;
   std::vector<ParamSetting> defaults = engine.param_settings();
   Diagnostics problems;
   if (!lint::ApplyConfigParams(*config, &engine, &problems)) {

@@ -106,9 +106,7 @@ int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) 
                         out, err);
   }
   Engine engine;
-  std::string error;
-  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  if (!LoadPack(options.policies, false, &engine, err)) return kExitUsage;
   if (options.digest) {
     out << engine.ruleset_digest() << '\n';
   } else if (options.canonical) {

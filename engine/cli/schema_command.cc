@@ -14,8 +14,7 @@ namespace capops::cli {
 int RunSchema(const SchemaOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
   std::string error;
-  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, false, err)) return kExitUsage;
+  if (!LoadPack(options.policies, false, &engine, err)) return kExitUsage;
   std::string text = report::FactJsonSchema(engine);
   if (options.output.empty()) {
     out << text;

@@ -118,9 +118,7 @@ json ResultJson(const PolicyTestResult& r) {
 
 int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
   Engine engine;
-  std::string error;
-  if (!workspace::LoadPolicies(options.policies, &engine, &error)) return Fail(err, error);
-  if (!CompileOrReport(&engine, options.color, err)) return kExitUsage;
+  if (!LoadPack(options.policies, options.color, &engine, err)) return kExitUsage;
   if (engine.Tests().empty())
     return Fail(err, "no `test` declarations found (tests go in `*_test.cpl` files)");
   // --min-coverage alone counts coverage too: it cannot be judged uncounted.

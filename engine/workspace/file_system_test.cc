@@ -36,8 +36,7 @@ TEST_CASE("MemoryFileSystem: files, the directories above them, and reads as fro
   CHECK(files.Kind("../elsewhere/x.yaml") == FileKind::kRegular);
   // Below a directory, spelt as the directory was; hidden directories skipped.
   CHECK(files.FilesUnder("plans") == std::vector<std::string>{"plans/eu/plan.yaml"});
-  CHECK(files.FilesUnder("/repo/plans/eu") ==
-        std::vector<std::string>{"/repo/plans/eu/plan.yaml"});
+  CHECK(files.FilesUnder("/repo/plans/eu") == std::vector<std::string>{"/repo/plans/eu/plan.yaml"});
   std::string text, error;
   CHECK_FALSE(files.Read("plans", 10, &text, &error));
   CHECK(error == "cannot read `plans`: it is a directory, not a regular file");

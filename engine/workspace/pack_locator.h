@@ -1,4 +1,5 @@
-// Where the shipped stdlib and default policy pack live, and reading files.
+// Where the shipped stdlib and default policy pack live, and reading a file
+// from the disk (DiskFileSystem reads through ReadFile).
 #pragma once
 
 #include <sys/types.h>

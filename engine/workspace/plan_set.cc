@@ -1,5 +1,6 @@
 // PlanSet: expands plan arguments (files, directories, globs) into sorted
-// plan files, groups them by inventory, and lints the groups into one report.
+// plan files, groups them by inventory (InventoriesOf) and hands each file
+// to the lint as it was read.
 #include "engine/workspace/plan_set.h"
 
 #include <spdlog/spdlog.h>

@@ -1,5 +1,6 @@
-// Finding and reading policy packs and fact files: the shipped stdlib and
-// pack, `*.cpl` files under directories, fact files with their stamps.
+// Finding and reading policy packs and fact files through a FileSystem: the
+// shipped stdlib and pack, `*.cpl` files under directories, fact files with
+// their stamps.
 #pragma once
 
 #include <filesystem>

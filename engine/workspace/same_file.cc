@@ -1,8 +1,7 @@
-// SameFile and DedupByIdentity: file identity by stat(2), so that one file
-// named twice on a command line or in a config is read once.
+// SameFile and DedupByIdentity: file identity (FileSystem::Identity: by
+// stat(2) on disk), so that one file named twice on a command line or in a
+// config is read once.
 #include "engine/workspace/same_file.h"
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <optional>

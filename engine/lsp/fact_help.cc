@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/facts/loader.h"
 #include "engine/lsp/position.h"
 #include "engine/lsp/server.h"
 #include "engine/report/json_schema.h"

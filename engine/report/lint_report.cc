@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <utility>
 
+#include "engine/common/sha256.h"
 #include "engine/lint/config.h"
 #include "engine/lint/finding_key.h"
-#include "engine/lint/result_cache.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/report/html_report.h"
 #include "engine/report/report.h"
@@ -78,7 +78,7 @@ void SarifIdentities(const lint::Report& report, CiOptions* ci) {
   if (report.engine == nullptr) return;
   lint::FindingKeys keys(*report.sources, report.engine->options().facts, root);
   for (const eval::Violation& v : report.findings.violations) {
-    ci->fingerprints.push_back(lint::Sha256().Add(keys.Of(v).Fingerprint()).Hex());
+    ci->fingerprints.push_back(Sha256().Add(keys.Of(v).Fingerprint()).Hex());
   }
 }
 

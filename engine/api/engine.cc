@@ -2,36 +2,25 @@
 // through facts → eval. The stages do the work; this file sequences them.
 #include "engine/api/engine.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <map>
 
 #include "engine/api/lint_run.h"
+#include "engine/common/sha256.h"
 
 namespace capops {
 
 namespace {
 
 std::string Sha256Hex(const std::vector<const std::string*>& parts) {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  Sha256 h;
   for (const std::string* p : parts) {
+    // Length-prefixed, no ambiguity at joins: this digest's own framing (8
+    // bytes in host order, not Sha256::Add's), which reports and caches record.
     uint64_t size = p->size();
-    EVP_DigestUpdate(ctx, &size, sizeof size);  // length-prefixed: no ambiguity at joins
-    EVP_DigestUpdate(ctx, p->data(), p->size());
+    h.Update(std::string_view(reinterpret_cast<const char*>(&size), sizeof size)).Update(*p);
   }
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx, digest, &length);
-  EVP_MD_CTX_free(ctx);
-  static const char kHex[] = "0123456789abcdef";
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
-  }
-  return out;
+  return "sha256:" + h.Hex();
 }
 
 // Tests live in `*_test.cpl` files, which hold nothing else, so a test file

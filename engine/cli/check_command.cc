@@ -1,4 +1,4 @@
-// The check command: a lint session (lint/session.h), its report written
+// The check command: a lint session (workspace/session.h), its report written
 // in the format asked for, and its status as the exit code.
 #include "engine/cli/check_command.h"
 

@@ -1,6 +1,8 @@
 // The YAML adapter: LoadYaml turns a file's documents into located Values and
 // MergeDocuments joins documents of one kind. libfyaml is used nowhere else in
-// the engine; its errors stop here and become diagnostics.
+// the engine but engine/facts (through yaml_events.h); its errors stop here and
+// become diagnostics. KeyLocator and PointAt, which read a text again for
+// places a Value does not keep, are in locate.cc.
 //
 // Decisions worth knowing:
 //   - In fact documents a plain scalar keeps its text (Value::PlainText) and
@@ -28,13 +30,10 @@
 //     in capops facts"; "invalid YAML" is kept for text that is not YAML.
 #include "engine/facts/loader.h"
 
-#include <libfyaml.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
-#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -43,12 +42,18 @@
 #include <vector>
 
 #include "engine/facts/scalar.h"
+#include "engine/facts/yaml_events.h"
 
 namespace capops::facts {
 
 namespace {
 
-constexpr std::string_view kBom = "\xEF\xBB\xBF";
+using yaml::EventSource;
+using yaml::kBom;
+using yaml::Locator;
+using yaml::NodeLoc;
+using yaml::TokenText;
+
 constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
 constexpr std::string_view kMergeKey = "<<";
 
@@ -83,37 +88,6 @@ Diagnostic& Unsupported(Diagnostics* diags, SourceLoc loc, const std::string& wh
 std::string DepthMessage(size_t max_depth) {
   return "nesting deeper than " + std::to_string(max_depth) + " levels";
 }
-
-// Turns libfyaml's marks (0-based lines, columns counted in characters after
-// any BOM, as SourceLoc counts them) into SourceLocs inside the file.
-class Locator {
- public:
-  Locator(const SourceFile& file, FileId id) : file_(file), id_(id) {}
-
-  /// 0-based line and column; past the last line means the end of the text.
-  SourceLoc At(int line, int column) const {
-    if (line < 0 || column < 0) return SourceLoc{id_, 1, 1};
-    if (static_cast<uint32_t>(line) >= file_.line_count()) return End();
-    return SourceLoc{id_, static_cast<uint32_t>(line) + 1, static_cast<uint32_t>(column) + 1};
-  }
-  SourceLoc At(const fy_mark* mark) const {
-    return mark == nullptr ? SourceLoc{id_, 1, 1} : At(mark->line, mark->column);
-  }
-
-  SourceLoc AtOffset(size_t offset) const {
-    SourceLoc loc = file_.Resolve(id_, static_cast<uint32_t>(offset));
-    if (loc.line == 1 && file_.size() >= kBom.size() &&
-        file_.Line(1).substr(0, kBom.size()) == kBom && offset >= kBom.size()) {
-      --loc.column;
-    }
-    return loc;
-  }
-  SourceLoc End() const { return AtOffset(file_.size()); }
-
- private:
-  const SourceFile& file_;
-  FileId id_;
-};
 
 // A NUL byte or invalid UTF-8 makes the file unreadable as YAML: diagnose the
 // first one and refuse the file. So does a line break that is a lone
@@ -193,117 +167,6 @@ std::string TagName(std::string_view tag) {
     return "!!" + std::string(tag.substr(kCoreTagPrefix.size()));
   }
   return std::string(tag);
-}
-
-// A token's text; "" (never a view without data) for no token or no text.
-std::string_view TokenText(fy_token* token) {
-  size_t length = 0;
-  const char* text = token == nullptr ? nullptr : fy_token_get_text(token, &length);
-  return text == nullptr ? std::string_view("") : std::string_view(text, length);
-}
-
-// libfyaml's event parser over one file's text, in memory or streamed from
-// disk. Owns the parser, its diagnostics and each event until the next.
-class EventSource {
- public:
-  /// Over text the caller keeps alive.
-  explicit EventSource(std::string_view text) : EventSource() {
-    if (parser_ != nullptr && fy_parser_set_string(parser_, text.data(), text.size()) != 0) Fail();
-  }
-  /// Over a file on disk, read in blocks; takes `fd`.
-  explicit EventSource(int fd) : EventSource() {
-    stream_ = ::fdopen(fd, "rb");
-    if (stream_ == nullptr) {
-      ::close(fd);
-      Fail();
-    } else if (parser_ != nullptr && fy_parser_set_input_fp(parser_, "input", stream_) != 0) {
-      Fail();
-    }
-  }
-  ~EventSource() {
-    Release();
-    if (parser_ != nullptr) fy_parser_destroy(parser_);
-    if (diag_ != nullptr) fy_diag_destroy(diag_);
-    if (stream_ != nullptr) std::fclose(stream_);
-  }
-  EventSource(const EventSource&) = delete;
-  EventSource& operator=(const EventSource&) = delete;
-
-  /// The next event, valid until the next call; null at the end of the
-  /// stream or on an error (error() says which).
-  fy_event* Next() {
-    Release();
-    if (parser_ == nullptr || failed_) return nullptr;
-    event_ = fy_parser_parse(parser_);
-    return event_;
-  }
-
-  /// The parser's first error, if it stopped on one: 1-based line and
-  /// column (characters) and libfyaml's message; line 0 and no message
-  /// when libfyaml stopped without saying why.
-  struct Error {
-    int line = 0;
-    int column = 0;
-    std::string message;
-  };
-  std::optional<Error> error() const {
-    if (failed_) return Error{1, 1, "the input could not be read"};
-    if (parser_ == nullptr || !fy_parser_get_stream_error(parser_)) return std::nullopt;
-    void* iter = nullptr;
-    while (fy_diag_error* e = fy_diag_errors_iterate(diag_, &iter)) {
-      if (e->type >= FYET_ERROR) return Error{e->line, e->column, e->msg == nullptr ? "" : e->msg};
-    }
-    return Error{0, 0, ""};
-  }
-
- private:
-  EventSource() {
-    fy_diag_cfg diag_cfg;
-    fy_diag_cfg_default(&diag_cfg);
-    diag_cfg.fp = nullptr;
-    diag_cfg.level = FYET_ERROR;
-    diag_ = fy_diag_create(&diag_cfg);
-    if (diag_ == nullptr) {
-      Fail();
-      return;
-    }
-    fy_diag_set_collect_errors(diag_, true);
-    fy_parse_cfg cfg{};
-    cfg.flags = static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_COLLECT_DIAG);
-    cfg.diag = diag_;
-    parser_ = fy_parser_create(&cfg);
-    if (parser_ == nullptr) Fail();
-  }
-  void Fail() { failed_ = true; }
-  void Release() {
-    if (event_ != nullptr) fy_parser_event_free(parser_, event_);
-    event_ = nullptr;
-  }
-
-  fy_diag* diag_ = nullptr;
-  fy_parser* parser_ = nullptr;
-  FILE* stream_ = nullptr;
-  fy_event* event_ = nullptr;
-  bool failed_ = false;
-
- public:
-  /// The descriptor of a file being read, else -1.
-  int fd() const { return stream_ == nullptr ? -1 : ::fileno(stream_); }
-};
-
-// The location of a node event: its first character. libfyaml marks a
-// quoted scalar inside its opening quote and an alias after its `*`; an
-// empty scalar has no mark.
-std::optional<SourceLoc> NodeLoc(const Locator& at, fy_event* event) {
-  const fy_mark* mark = fy_event_start_mark(event);
-  if (mark == nullptr) return std::nullopt;
-  bool after_indicator = event->type == FYET_ALIAS;
-  if (event->type == FYET_SCALAR) {
-    fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
-    after_indicator = style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED;
-  }
-  if (after_indicator && mark->column > 0) return at.At(mark->line, mark->column - 1);
-  return at.At(mark);
 }
 
 // The keys a mapping has so far, for the duplicate-key check. Keys are
@@ -995,183 +858,6 @@ RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadO
   RawLoadResult result;
   result.diagnostics = Load(sources, file, options, &result.documents).diagnostics;
   return result;
-}
-
-namespace {
-
-uint64_t Packed(const SourceLoc& loc) {
-  return static_cast<uint64_t>(loc.line) << 32 | loc.column;
-}
-
-// Every map entry of a text whose value has a place of its own, as (value,
-// key) packed locations, sorted by value.
-std::vector<std::pair<uint64_t, uint64_t>> EntryPlaces(std::string_view text, const Locator& at) {
-  struct Open {
-    bool is_map;
-    bool expect_key = true;
-    SourceLoc key;
-  };
-  std::vector<std::pair<uint64_t, uint64_t>> places;
-  std::vector<Open> stack;
-  EventSource events(text);
-  while (fy_event* event = events.Next()) {
-    bool starts = event->type == FYET_SCALAR || event->type == FYET_ALIAS ||
-                  event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START;
-    if (starts && !stack.empty() && stack.back().is_map) {
-      Open& map = stack.back();
-      std::optional<SourceLoc> loc = NodeLoc(at, event);
-      if (map.expect_key) {
-        map.key = loc.value_or(SourceLoc{});
-      } else if (loc && map.key.valid()) {
-        places.emplace_back(Packed(*loc), Packed(map.key));
-      }
-      map.expect_key = !map.expect_key;
-    }
-    if (event->type == FYET_MAPPING_START || event->type == FYET_SEQUENCE_START) {
-      stack.push_back(Open{event->type == FYET_MAPPING_START});
-    } else if ((event->type == FYET_MAPPING_END || event->type == FYET_SEQUENCE_END) &&
-               !stack.empty()) {
-      stack.pop_back();
-    } else if (event->type == FYET_DOCUMENT_START) {
-      stack.clear();
-    }
-  }
-  std::sort(places.begin(), places.end());
-  return places;
-}
-
-}  // namespace
-
-std::optional<YamlPoint> PointAt(std::string_view text, uint32_t line, uint32_t column) {
-  using Mark = std::pair<int, int>;  // 0-based line and column, as libfyaml marks
-  if (line == 0 || column == 0) return std::nullopt;
-  const Mark at{static_cast<int>(line) - 1, static_cast<int>(column) - 1};
-  struct Frame {
-    bool is_map = false;
-    bool expect_key = true;
-    std::string key;  // the key whose value comes (or came) last
-    Mark key_end{-1, -1};
-    size_t items = 0;
-    std::vector<std::string> keys;
-  };
-  std::vector<Frame> stack;
-  std::optional<YamlPoint> found;
-  size_t found_depth = 0;  // the mapping whose keys are still gathered; 0: none
-  size_t document = 0;
-  bool started = false;
-  std::string kind;
-  EventSource events(text);
-  while (fy_event* event = events.Next()) {
-    fy_event_type type = event->type;
-    if (type == FYET_DOCUMENT_START) {
-      if (found) break;
-      if (started) ++document;
-      started = true;
-      stack.clear();
-      kind.clear();
-      continue;
-    }
-    if (type == FYET_DOCUMENT_END && found) break;
-    if (type == FYET_MAPPING_END || type == FYET_SEQUENCE_END) {
-      if (stack.size() == found_depth) found_depth = 0;
-      if (!stack.empty()) stack.pop_back();
-      continue;
-    }
-    if (type != FYET_SCALAR && type != FYET_ALIAS && type != FYET_MAPPING_START &&
-        type != FYET_SEQUENCE_START)
-      continue;
-    Frame* top = stack.empty() ? nullptr : &stack.back();
-    bool is_key = top != nullptr && top->is_map && top->expect_key;
-    bool is_value = top != nullptr && top->is_map && !top->expect_key;
-    std::string scalar =
-        type == FYET_SCALAR ? std::string(TokenText(event->scalar.value)) : std::string();
-    Mark begin{-1, -1}, end{-1, -1};
-    if (const fy_mark* s = fy_event_start_mark(event), *e = fy_event_end_mark(event);
-        s != nullptr && e != nullptr) {
-      begin = {s->line, s->column};
-      end = {e->line, e->column};
-      fy_scalar_style style =
-          type == FYET_SCALAR ? fy_token_scalar_style(event->scalar.value) : FYSS_PLAIN;
-      if ((style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED) && begin.second > 0)
-        --begin.second;
-    }
-    bool found_here = false;
-    if (!found && type == FYET_SCALAR) {
-      bool empty = begin == end;
-      bool hit = !empty && begin <= at && at <= end;
-      if (empty && is_value && top->key_end.first == at.first && at >= top->key_end) {
-        hit = true;  // `pool:` with nothing after it yet
-        begin = end = at;
-      }
-      if (hit) {
-        YamlPoint point;
-        point.document = document;
-        for (size_t i = 0; i < stack.size(); ++i) {
-          const Frame& f = stack[i];
-          bool last = i + 1 == stack.size();
-          if (f.is_map && (!last || is_value)) point.path.push_back(PathStep{false, f.key, 0});
-          if (!f.is_map) point.path.push_back(PathStep{true, "", last ? f.items : f.items - 1});
-        }
-        point.on_key = is_key;
-        point.text = scalar;
-        point.begin = SourceLoc{kNoFile, static_cast<uint32_t>(begin.first) + 1,
-                                static_cast<uint32_t>(begin.second) + 1};
-        point.end = SourceLoc{kNoFile, static_cast<uint32_t>(end.first) + 1,
-                              static_cast<uint32_t>(end.second) + 1};
-        if (top != nullptr && top->is_map) {
-          point.keys = top->keys;
-          found_depth = stack.size();
-        }
-        found = std::move(point);
-        found_here = true;
-      }
-    }
-    if (is_value && stack.size() == 1 && top->key == "kind" && type == FYET_SCALAR) kind = scalar;
-    if (top != nullptr) {
-      if (top->is_map) {
-        if (is_key) {
-          top->key = scalar;
-          top->key_end = end;
-          top->keys.push_back(scalar);
-          if (found && !found_here && found_depth == stack.size()) found->keys.push_back(scalar);
-        }
-        top->expect_key = !top->expect_key;
-      } else {
-        ++top->items;
-      }
-    }
-    if (type == FYET_MAPPING_START || type == FYET_SEQUENCE_START) {
-      stack.emplace_back();
-      stack.back().is_map = type == FYET_MAPPING_START;
-    }
-  }
-  if (found) found->kind = kind;
-  return found;
-}
-
-std::function<SourceLoc(SourceLoc)> KeyLocator(const SourceManager& sources, FileId file) {
-  struct Table {
-    bool built = false;
-    std::vector<std::pair<uint64_t, uint64_t>> places;
-  };
-  auto table = std::make_shared<Table>();
-  return [&sources, file, table](SourceLoc value) -> SourceLoc {
-    if (value.file != file) return SourceLoc{};
-    if (!table->built) {
-      table->built = true;
-      const SourceFile& source = sources.file(file);
-      std::optional<std::string> read_back;
-      if (source.released()) read_back = source.ReadText();
-      std::string_view text =
-          source.released() ? std::string_view(read_back.value_or("")) : source.text();
-      table->places = EntryPlaces(text, Locator(source, file));
-    }
-    auto it = std::lower_bound(table->places.begin(), table->places.end(),
-                               std::make_pair(Packed(value), uint64_t{0}));
-    if (it == table->places.end() || it->first != Packed(value)) return SourceLoc{};
-    return SourceLoc{file, static_cast<uint32_t>(it->second >> 32),
-                     static_cast<uint32_t>(it->second)};
-  };
 }
 
 namespace {

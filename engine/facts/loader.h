@@ -17,11 +17,12 @@
 //   FileId f = sm.Add("plan.yaml", text);
 //   facts::LoadResult r = facts::LoadYaml(sm, f, {});
 //   for (const facts::Document& d : r.documents) …
+//
+// What a Value does not keep (where its key is, what is under an editor's
+// cursor) is found by reading the text again: locate.h.
 #pragma once
 
 #include <cstddef>
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,44 +97,6 @@ struct RawLoadResult {
 /// dates (`2027-04-12`), durations (`5d`, `8h`) and quantities (`80GiB`,
 /// `5GB/s`).
 RawLoadResult LoadRawYaml(const SourceManager& sources, FileId file, const LoadOptions& options);
-
-/// Where the keys of a file's mappings are, for messages about a key (an
-/// unknown field): given where an entry's value starts (Value::loc), the
-/// location of its key, or an invalid SourceLoc when no entry's value
-/// starts there (a value merged in by `<<` is located at its `<<` key
-/// already). Values keep no key locations, so the first call reads the
-/// file's YAML again (its text, or the file on disk when the text was
-/// released); that costs one parse, on the path of an error only. Each
-/// function returned keeps its own table: use it from one thread.
-std::function<SourceLoc(SourceLoc)> KeyLocator(const SourceManager& sources, FileId file);
-
-/// One step of a path from a document's root: a mapping key or a list item.
-struct PathStep {
-  bool is_item = false;
-  std::string key;   // a key's text (a scalar key; "" for a complex one)
-  size_t index = 0;  // an item's place in its list
-};
-
-/// The scalar of a YAML text at a position, for an editor: the path from
-/// its document's root, whether it is a key or a value, and its extent.
-struct YamlPoint {
-  size_t document = 0;         // which document of the text
-  std::string kind;            // that document's top-level `kind`, "" when none
-  std::vector<PathStep> path;  // to the mapping that holds a key; to the value itself
-  bool on_key = false;
-  std::string text;  // the scalar's text (quotes removed)
-  SourceLoc begin;   // its first character (file left unset)
-  SourceLoc end;     // just past its last character
-  std::vector<std::string>
-      keys;  // the keys of the mapping it is in (all of them; not itself when on_key)
-};
-
-/// The scalar under (or just before) 1-based `line` and `column`
-/// (characters), read with the same parser as LoadYaml; an empty value
-/// (`pool:`) is found from its key's line. nullopt when no scalar is there
-/// or the text stops parsing before reaching it (what precedes an error is
-/// still found).
-std::optional<YamlPoint> PointAt(std::string_view text, uint32_t line, uint32_t column);
 
 /// Merges several documents of one kind into one map: list fields are
 /// concatenated (and keyed again), other fields keep the first document's

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/common/units.h"
+#include "engine/facts/locate.h"
 #include "engine/facts/scalar.h"
 #include "tests/support/temp_file.h"
 

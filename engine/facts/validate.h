@@ -37,6 +37,7 @@
 #include "engine/common/schema.h"
 #include "engine/common/value.h"
 #include "engine/facts/loader.h"
+#include "engine/facts/locate.h"
 
 namespace capops::facts {
 
@@ -55,7 +56,8 @@ struct ValidateOptions {
   /// engine/common/value.h), so a diagnostic about a key (an unknown field,
   /// an unknown or repeated enum key, a `<<` merge key) asks here and falls
   /// back to the value's place. Called on the error path only, from the
-  /// thread that validates; empty: always the value's place.
+  /// thread that validates; empty: always the value's place. KeyLocator
+  /// (locate.h) makes one for a file.
   std::function<SourceLoc(SourceLoc value_loc)> key_at;
 };
 

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "engine/lint/result_cache.h"
+#include "engine/common/sha256.h"
 
 namespace capops::lint {
 

@@ -3,13 +3,13 @@
 #include "engine/lint/result_cache.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "engine/common/json_text.h"
+#include "engine/common/sha256.h"
 
 namespace capops::lint {
 
@@ -208,33 +208,6 @@ bool DecodeEntry(std::string_view text, const FileResolver& resolve, CacheEntry*
   } catch (const std::exception&) {  // Json::exception, or std::out_of_range from a bad index
     return false;
   }
-}
-
-Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
-  EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
-}
-
-Sha256::~Sha256() {
-  EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_));
-}
-
-Sha256& Sha256::Add(std::string_view part) {
-  // Each part is prefixed by its length, so no two sequences of parts collide.
-  std::string length = std::to_string(part.size()) + ":";
-  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), length.data(), length.size());
-  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), part.data(), part.size());
-  return *this;
-}
-
-std::string Sha256::Hex() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &size);
-  std::string hex;
-  hex.reserve(2 * size);
-  for (unsigned int i = 0; i < size; ++i)
-    fmt::format_to(std::back_inserter(hex), "{:02x}", digest[i]);
-  return hex;
 }
 
 CacheKeys::CacheKeys(const Engine& engine, const LintOptions& lint) {

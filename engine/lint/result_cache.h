@@ -62,22 +62,6 @@ std::string EncodeEntry(const CacheEntry& entry, const SourceManager& sources);
 /// path does not resolve; `*entry` is then unspecified.
 bool DecodeEntry(std::string_view text, const FileResolver& resolve, CacheEntry* entry);
 
-/// SHA-256 over length-prefixed parts, as 64 lowercase hex digits.
-class Sha256 {
- public:
-  Sha256();
-  ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-  Sha256& Add(std::string_view part);
-  Sha256& Add(size_t number) { return Add(std::to_string(number)); }
-  /// The digest; the object must not be used afterwards.
-  std::string Hex();
-
- private:
-  void* ctx_;  // EVP_MD_CTX
-};
-
 /// Keys of a run's entries. The context (format, version, rule set, policy
 /// texts, options) is hashed once; a plan's key adds its inventories and
 /// its own path and text.

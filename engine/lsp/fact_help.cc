@@ -1,8 +1,11 @@
+// Hover, go-to-definition and completion in plans and inventories, from the
+// rule set's schema (fact_help.h). Entry point: FactHelp.
 #include "engine/lsp/fact_help.h"
 
 #include <set>
 #include <utility>
 
+#include "engine/facts/loader.h"
 #include "engine/lsp/position.h"
 #include "engine/lsp/server.h"
 #include "engine/report/json_schema.h"

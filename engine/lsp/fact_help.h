@@ -33,7 +33,7 @@
 
 #include "engine/api/engine.h"
 #include "engine/check/schema_decls.h"
-#include "engine/facts/loader.h"
+#include "engine/facts/locate.h"
 
 namespace capops::lsp {
 

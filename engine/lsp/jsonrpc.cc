@@ -1,3 +1,5 @@
+// The LSP base protocol (jsonrpc.h): `Content-Length`-framed JSON-RPC
+// messages read from and written to a stream.
 #include "engine/lsp/jsonrpc.h"
 
 #include <charconv>

@@ -9,12 +9,14 @@
 
 #include "engine/common/units.h"
 #include "engine/eval/timeline.h"
+#include "engine/report/chart_fields.h"
 
 namespace capops::report {
 
 namespace {
 
 using eval::Interval;
+using F = ChartField;
 using LocKey = std::tuple<FileId, uint32_t, uint32_t>;
 
 LocKey KeyOf(const SourceLoc& loc) {
@@ -25,14 +27,20 @@ std::string Text(const Value* v) {
   return v == nullptr ? std::string() : v->ToString();
 }
 
-int64_t IntField(const Value& record, const char* name) {
-  const Value* v = record.Field(name);
+// The schema's fields are read through the charts' view of it (chart_fields.h).
+const Value* Get(const Value& record, ChartField field) {
+  return record.Field(FieldName(field));
+}
+
+int64_t IntField(const Value& record, ChartField field) {
+  const Value* v = Get(record, field);
   return v != nullptr && v->is(ValueKind::kInt) ? v->int_value() : 0;
 }
 
-// The window of a record's `window` field; all time when it has none.
-std::optional<Interval> WindowOf(const Value* record) {
-  const Value* w = record == nullptr ? nullptr : record->Field("window");
+// The window of a record's `window` field (`field`, as its record names it);
+// all time when it has none.
+std::optional<Interval> WindowOf(const Value* record, ChartField field) {
+  const Value* w = record == nullptr ? nullptr : Get(*record, field);
   Interval i;
   if (w == nullptr || eval::ToInterval(*w, &i).is_error()) return std::nullopt;
   return i;
@@ -40,8 +48,8 @@ std::optional<Interval> WindowOf(const Value* record) {
 
 // An allocation holds its GPUs in its own window, else its demand's, else always.
 Interval HoldingWindow(const Value& allocation, const Value* demand) {
-  if (auto own = WindowOf(&allocation)) return *own;
-  if (auto theirs = WindowOf(demand)) return *theirs;
+  if (auto own = WindowOf(&allocation, F::kAllocationWindow)) return *own;
+  if (auto theirs = WindowOf(demand, F::kDemandWindow)) return *theirs;
   return Interval{};
 }
 
@@ -162,23 +170,25 @@ int64_t StretchedLength(const Interval& run, int64_t preferred, int64_t minimum)
 
 // A training demand's strip, when it has a window and both sizes.
 std::optional<TrainingStrip> StripOf(const Value& d) {
-  const Value* minimum = d.Field("minimum_viable");
-  const Value* preferred = d.Field("preferred");
-  std::optional<Interval> run = WindowOf(&d);
-  if (Text(d.Field("slice")) != "training" || minimum == nullptr || !run ||
-      run->start == Interval::kOpenStart || run->end == Interval::kOpenEnd) {
+  const Value* minimum = Get(d, F::kDemandMinimumViable);
+  const Value* preferred = Get(d, F::kDemandPreferred);
+  std::optional<Interval> run = WindowOf(&d, F::kDemandWindow);
+  if (Text(Get(d, F::kDemandSlice)) != MemberSpelling(ChartMember::kSliceTraining) ||
+      minimum == nullptr || !run || run->start == Interval::kOpenStart ||
+      run->end == Interval::kOpenEnd) {
     return std::nullopt;
   }
   TrainingStrip t;
   t.demand = std::string(d.Id());
-  t.minimum_gpus = IntField(*minimum, "gpus");
-  t.preferred_gpus = preferred != nullptr ? IntField(*preferred, "gpus")
-                                          : IntField(d, "hosts") * IntField(d, "gpus_per_host");
+  t.minimum_gpus = IntField(*minimum, F::kGroupSizeGpus);
+  t.preferred_gpus = preferred != nullptr
+                         ? IntField(*preferred, F::kGroupSizeGpus)
+                         : IntField(d, F::kDemandHosts) * IntField(d, F::kDemandGpusPerHost);
   if (t.minimum_gpus <= 0 || t.preferred_gpus <= 0) return std::nullopt;
   t.preferred_run = *run;
   t.minimum_run = *run;
   t.minimum_run.end = run->start + StretchedLength(*run, t.preferred_gpus, t.minimum_gpus);
-  if (const Value* end = d.Field("business_window_end");
+  if (const Value* end = Get(d, F::kDemandBusinessWindowEnd);
       end != nullptr && end->is(ValueKind::kDate)) {
     t.business_end = end->date_value();
   }
@@ -213,24 +223,24 @@ class ChartBuilder {
 };
 
 void ChartBuilder::AddPools() {
-  const Value* pools = plan_.facts.inventory.Field("pools");
+  const Value* pools = Get(plan_.facts.inventory, F::kInventoryPools);
   if (pools == nullptr || !pools->is(ValueKind::kList)) return;
   for (const Value& p : pools->items()) {
     PoolChart chart;
     chart.pool = std::string(p.Id());
-    chart.role = Text(p.Field("role"));
-    chart.accelerator = Text(p.Field("accelerator"));
-    chart.region = Text(p.Field("region"));
-    chart.capacity = IntField(p, "hosts") * IntField(p, "gpus_per_host");
+    chart.role = Text(Get(p, F::kPoolRole));
+    chart.accelerator = Text(Get(p, F::kPoolAccelerator));
+    chart.region = Text(Get(p, F::kPoolRegion));
+    chart.capacity = IntField(p, F::kPoolHosts) * IntField(p, F::kPoolGpusPerHost);
     places_.pools.emplace(KeyOf(p.loc()), charts_.size());
     charts_.push_back(std::move(chart));
   }
 }
 
 void ChartBuilder::AddAllocations() {
-  const Value* allocations = plan_.facts.plan.Field("allocations");
-  const Value* demands = plan_.facts.plan.Field("demands");
-  const Value* pools = plan_.facts.inventory.Field("pools");
+  const Value* allocations = Get(plan_.facts.plan, F::kPlanAllocations);
+  const Value* demands = Get(plan_.facts.plan, F::kPlanDemands);
+  const Value* pools = Get(plan_.facts.inventory, F::kInventoryPools);
   if (demands != nullptr && demands->is(ValueKind::kList)) {
     for (const Value& d : demands->items())
       places_.demands.emplace(KeyOf(d.loc()), std::string(d.Id()));
@@ -242,18 +252,19 @@ void ChartBuilder::AddAllocations() {
     places_.allocations.emplace(KeyOf(a.loc()), index);
     for (const auto& [key, field] : a.entries())
       places_.allocations.emplace(KeyOf(field.loc()), index);
-    const Value* pool = pools->FindById(Text(a.Field("pool")));
+    const Value* pool = pools->FindById(Text(Get(a, F::kAllocationPool)));
     auto chart = pool == nullptr ? places_.pools.end() : places_.pools.find(KeyOf(pool->loc()));
     if (chart == places_.pools.end()) continue;
-    const Value* demand = demands == nullptr ? nullptr : demands->FindById(Text(a.Field("demand")));
+    const Value* demand =
+        demands == nullptr ? nullptr : demands->FindById(Text(Get(a, F::kAllocationDemand)));
     Band band;
     band.allocation = std::string(a.Id());
-    band.demand = Text(a.Field("demand"));
-    band.slice = demand == nullptr ? std::string() : Text(demand->Field("slice"));
-    band.gpus = IntField(a, "gpus");
+    band.demand = Text(Get(a, F::kAllocationDemand));
+    band.slice = demand == nullptr ? std::string() : Text(Get(*demand, F::kDemandSlice));
+    band.gpus = IntField(a, F::kAllocationGpus);
     band.window = HoldingWindow(a, demand);
-    band.alternative = a.Field("alternative_to") != nullptr;
-    if (const Value* evidence = a.Field("evidence");
+    band.alternative = Get(a, F::kAllocationAlternativeTo) != nullptr;
+    if (const Value* evidence = Get(a, F::kAllocationEvidence);
         evidence != nullptr && evidence->is(ValueKind::kList)) {
       for (const Value& e : evidence->items()) band.evidence.push_back(Text(&e));
     }
@@ -266,18 +277,19 @@ void ChartBuilder::AddAllocations() {
 // A production pool keeps the floor of each inference demand it serves,
 // while that demand runs (the reading of CAP-ALC-003).
 void ChartBuilder::AddFloors() {
-  const Value* demands = plan_.facts.plan.Field("demands");
+  const Value* demands = Get(plan_.facts.plan, F::kPlanDemands);
   for (PoolChart& chart : charts_) {
-    if (chart.role != "production" || demands == nullptr) continue;
+    if (chart.role != MemberSpelling(ChartMember::kRoleProduction) || demands == nullptr) continue;
     std::vector<Item> floors;
     std::set<std::string> seen;
     for (const Band& b : chart.bands) {
       const Value* d = demands->FindById(b.demand);
-      if (d == nullptr || b.slice != "inference" || d->Field("floor") == nullptr ||
-          !seen.insert(b.demand).second) {
+      if (d == nullptr || b.slice != MemberSpelling(ChartMember::kSliceInference) ||
+          Get(*d, F::kDemandFloor) == nullptr || !seen.insert(b.demand).second) {
         continue;
       }
-      floors.push_back({WindowOf(d).value_or(Interval{}), IntField(*d, "floor")});
+      floors.push_back(
+          {WindowOf(d, F::kDemandWindow).value_or(Interval{}), IntField(*d, F::kDemandFloor)});
     }
     if (floors.empty()) continue;
     Sweep(floors, [&](const Interval& window, int64_t amount, const std::vector<uint32_t>&) {
@@ -287,7 +299,7 @@ void ChartBuilder::AddFloors() {
 }
 
 void ChartBuilder::AddSupply() {
-  const Value* supply = plan_.facts.inventory.Field("supply");
+  const Value* supply = Get(plan_.facts.inventory, F::kInventorySupply);
   if (supply == nullptr || !supply->is(ValueKind::kList)) return;
   for (const Value& s : supply->items()) {
     places_.supplies.emplace(KeyOf(s.loc()), std::string(s.Id()));
@@ -300,14 +312,14 @@ void ChartBuilder::AddSupply() {
     for (const Band& b : chart.bands) {
       for (const std::string& id : b.evidence) {
         const Value* s = supply->FindById(id);
-        if (s == nullptr || !seen.insert(id).second || !Confirmed(Text(s->Field("kind"))) ||
-            Text(s->Field("accelerator")) != chart.accelerator) {
+        if (s == nullptr || !seen.insert(id).second || !Confirmed(Text(Get(*s, F::kSupplyKind))) ||
+            Text(Get(*s, F::kSupplyAccelerator)) != chart.accelerator) {
           continue;
         }
-        const Value* region = s->Field("region");
+        const Value* region = Get(*s, F::kSupplyRegion);
         if (region != nullptr && Text(region) != chart.region) continue;
-        held.push_back(
-            {WindowOf(s).value_or(Interval{}), IntField(*s, "gpus")});  // no window: always
+        held.push_back({WindowOf(s, F::kSupplyWindow).value_or(Interval{}),
+                        IntField(*s, F::kSupplyGpus)});  // no window: always
       }
     }
     if (held.empty()) continue;
@@ -410,7 +422,7 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
                                                const std::vector<FileId>& plan_files) {
   std::vector<TrainingStrip> strips;
   std::map<LocKey, size_t> by_record;  // demand record → strip
-  const Value* demands = plan.facts.plan.Field("demands");
+  const Value* demands = Get(plan.facts.plan, F::kPlanDemands);
   if (demands == nullptr || !demands->is(ValueKind::kList)) return strips;
   for (const Value& d : demands->items()) {
     std::optional<TrainingStrip> strip = StripOf(d);

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "engine/common/sha256.h"
 #include "engine/lint/finding_key.h"
-#include "engine/lint/result_cache.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/report/html_report.h"
 #include "engine/report/report.h"
@@ -74,7 +74,7 @@ void SarifIdentities(const lint::Report& report, CiOptions* ci) {
   if (report.engine == nullptr) return;
   lint::FindingKeys keys(*report.sources, report.engine->options().facts, root, report.working_dir);
   for (const eval::Violation& v : report.findings.violations) {
-    ci->fingerprints.push_back(lint::Sha256().Add(keys.Of(v).Fingerprint()).Hex());
+    ci->fingerprints.push_back(Sha256().Add(keys.Of(v).Fingerprint()).Hex());
   }
 }
 

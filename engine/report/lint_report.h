@@ -1,4 +1,4 @@
-// A lint session's report (lint/session.h) in each of the formats of
+// A lint report (lint/project.h) in each of the formats of
 // `capops-lint --format`: the one place that decides what a run's output is.
 //
 //   const lint::Report& r = session.Run();

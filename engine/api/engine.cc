@@ -227,9 +227,9 @@ Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval
   if (result.diagnostics.HasErrors()) return result;
   result.compiled = true;
   result.type = program_->schema.Name(type);
-  result.value =
-      eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, values_.values(), facts,
-                               *sources, EvalOptionsFor({}), trace ? &result.trace : nullptr);
+  result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, values_.values(),
+                                          facts, *sources, RunBudget(EvalOptionsFor({}), facts),
+                                          trace ? &result.trace : nullptr);
   return result;
 }
 
@@ -240,7 +240,8 @@ std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id,
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
     if (rule.id == rule_id)
-      return eval::WhyNot(*program_, rule, values_, facts, sources, EvalOptionsFor({}), focus);
+      return eval::WhyNot(*program_, rule, values_, facts, sources,
+                          RunBudget(EvalOptionsFor({}), facts), focus);
   }
   return std::nullopt;
 }

@@ -51,7 +51,8 @@ class SharedIndexes;
 
 struct EvalOptions {
   bool trace = false;  // record each `where` clause's sub-expression values
-  /// Steps per rule and fact set (Engine::Lint: per MiB of facts): an
+  /// Steps per rule and fact set (Engine's lint, why-not and eval: per MiB
+  /// of facts, RunBudget in engine/api/lint_run.h): an
   /// expression evaluated is one, and work on long strings and lists one
   /// per 64 bytes it reads or writes (engine/eval/budget.h).
   uint64_t max_steps = 20'000'000;
@@ -73,6 +74,10 @@ struct EvalOptions {
 struct Facts {
   Value plan = Value::Map({});
   Value inventory = Value::Map({});
+  /// The size of the fact files they were read from (every file of the
+  /// run, as loaded): the step budget grows with it (Engine::Lint). 0 when
+  /// the facts were not read from files.
+  uint64_t file_bytes = 0;
 };
 
 /// Why `pattern` is not a usable regular expression (RE2 syntax, size

@@ -15,6 +15,7 @@ namespace {
 
 void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyNotOptions& options,
                   std::ostream& out) {
+  report::TextOptions text{false, options.color};
   out << "binding:";
   for (const eval::Evidence& e : o.bindings) {
     out << ' ' << Visible(e.name) << " = " << Visible(e.value);
@@ -22,16 +23,24 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyN
       out << " (" << Visible(engine.sources().Path(e.loc.file)) << ':' << e.loc.line << ')';
     out << ';';
   }
+  if (o.bindings.empty()) out << " none (the rule binds no variable)";
   out << '\n';
-  if (o.fired) {
-    out << "  the rule fires for this binding\n";
+  if (o.failed_clause.empty()) {
+    out << (o.fired ? "  passes every clause and fires:\n"
+                    : "  passes every clause, but no statement fires:\n");
+    for (const eval::WhyNotStatement& s : o.statements) {
+      if (o.fired && !s.fired) continue;  // what fires answers it
+      if (!s.error.empty()) out << "  this statement erred: " << Visible(s.error) << '\n';
+      report::WriteTrace(engine.sources(), s.trace, text, out);
+      if (s.fired) out << "  finding: " << Visible(s.message) << '\n';
+    }
     return;
   }
   out << "  "
       << (o.error.empty() ? "stops at a false clause:"
                           : "stops at a clause that erred: " + Visible(o.error))
       << '\n';
-  report::WriteTrace(engine.sources(), o.trace, {false, options.color}, out);
+  report::WriteTrace(engine.sources(), o.trace, text, out);
 }
 
 }  // namespace

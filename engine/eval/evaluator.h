@@ -130,14 +130,26 @@ Value EvaluateExpression(const check::Program& program, const check::ModuleTable
                          const SourceManager& sources, const EvalOptions& options,
                          std::vector<TraceValue>* trace);
 
-/// Why a rule did or did not fire for one fact (`--why-not`).
+/// A statement run for a binding that passed every clause (`why-not`).
+struct WhyNotStatement {
+  TraceStep trace;      // the statement as far as its `when` (traced), else its `at`
+  bool fired = false;   // it reports a finding for the binding
+  std::string message;  // if so, the finding's message
+  std::string error;    // set when its `when`, `at` or message erred
+};
+
+/// Why a rule did or did not fire for one binding (`why-not`).
 struct WhyNotOutcome {
   std::vector<Evidence> bindings;  // the for/let variables bound on this path
-  bool fired = false;              // the rule fires for this binding
-  std::string failed_clause;       // otherwise: the first clause that was false or erred
+  bool fired = false;              // a statement reports a finding for this binding
+  /// A path that stops before the statements: the first clause that was
+  /// false or erred, traced. Empty when the binding passed every clause.
+  std::string failed_clause;
   SourceLoc clause_loc;
-  std::string error;  // set when that clause erred rather than being false
-  TraceStep trace;    // the failing clause, traced
+  std::string error;  // set when that clause erred
+  TraceStep trace;
+  /// A binding that passed every clause: each statement, whether it fires.
+  std::vector<WhyNotStatement> statements;
 };
 
 struct WhyNotResult {
@@ -145,8 +157,10 @@ struct WhyNotResult {
   std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact, capped
 };
 
-/// Replays `rule` over `facts`, following only the bindings in which a `for`
-/// variable is the fact `focus` selects (the first `for` whose items match).
+/// Replays `rule` over `facts` as written, following only the bindings in
+/// which a `for` variable is the fact `focus` selects (the first `for`
+/// whose items match). Each path ends at its first failing clause or runs
+/// the statements (their findings are not reported).
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
                     const ParamValues& params, const Facts& facts, const SourceManager& sources,
                     const EvalOptions& options, const std::function<bool(const Value&)>& focus);

@@ -185,24 +185,22 @@ void RuleRun::RunEmits(size_t position) {
   if (observer_ != nullptr && !observer_->Reached()) return;
   for (size_t p = position; p < ops_->ops.size(); ++p) {
     const Op& op = ops_->ops[p];
-    Emit(rule_.rule->emits[op.index], op);
+    Value why;
+    bool fired = Emit(rule_.rule->emits[op.index], op, &why);
+    if (observer_ != nullptr) observer_->Stated(p, fired ? &out_->violations.back() : nullptr, why);
   }
 }
 
-// A statement's `when`: true to emit.
-bool RuleRun::When(const syntax::Emit& emit, const Op& op) {
+// A statement's `when`: true to emit; else false, its value in `*why`.
+bool RuleRun::When(const syntax::Emit& emit, const Op& op, Value* why) {
   Value cond = eval_.Eval(*emit.when);
-  if (cond.is_error()) {
-    RuleError(cond, emit.when->span, "this `when`");
-    return false;
-  }
-  if (!cond.is(ValueKind::kBool)) {
-    RuleError(Value::Error("`when` needs a bool, not " + DescribeKind(cond)), emit.when->span,
-              "this `when`");
-    return false;
-  }
-  if (observer_ != nullptr) observer_->Outcome(op, cond.bool_value());
-  return cond.bool_value();
+  if (!cond.is_error() && !cond.is(ValueKind::kBool))
+    cond = Value::Error("`when` needs a bool, not " + DescribeKind(cond));
+  if (cond.is_error()) RuleError(cond, emit.when->span, "this `when`");
+  if (cond.is(ValueKind::kBool) && observer_ != nullptr) observer_->Outcome(op, cond.bool_value());
+  if (cond.is(ValueKind::kBool) && cond.bool_value()) return true;
+  *why = std::move(cond);
+  return false;
 }
 
 std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const Value&)) const {
@@ -298,8 +296,13 @@ const std::string& RuleRun::StatementKey(const syntax::Emit& emit, size_t index)
   return key;
 }
 
-void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
-  if (emit.when && !When(emit, op)) return;
+bool RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op, Value* why) {
+  if (emit.when && !When(emit, op, why)) return false;
+  auto failed = [&](const Value& error, const Span& where, const char* what) {
+    RuleError(error, where, what);
+    *why = error;
+    return false;
+  };
   Violation v;
   v.rule_id = rule_.id;
   v.rule_name = rule_.rule->name;
@@ -311,7 +314,7 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
   Value at;
   if (emit.at) {
     at = eval_.Eval(*emit.at);
-    if (at.is_error()) return RuleError(at, emit.at->span, "this `at`");
+    if (at.is_error()) return failed(at, emit.at->span, "this `at`");
     v.loc = at.loc();
   }
   for (const auto& part : emit.message.parts) {
@@ -320,10 +323,10 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
       continue;
     }
     Value hole = eval_.Eval(*part.expr);
-    if (hole.is_error()) return RuleError(hole, part.expr->span, "this message");
+    if (hole.is_error()) return failed(hole, part.expr->span, "this message");
     std::string text;
     if (!Render(hole, eval_.mutable_budget(), &text)) {
-      return RuleError(eval_.budget().Error(), part.expr->span, "this message");
+      return failed(eval_.budget().Error(), part.expr->span, "this message");
     }
     // Names and lists are what the finding is about; numbers, dates and
     // sizes are measurements and params that change without changing it.
@@ -355,6 +358,7 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
   if (options_.trace) v.trace = std::move(trace);
   out_->violations.push_back(std::move(v));
   if (++emitted_ >= options_.max_violations_per_rule) capped_ = aborted_ = true;
+  return true;
 }
 
 }  // namespace capops::eval

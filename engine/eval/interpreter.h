@@ -51,6 +51,10 @@ class RunObserver {
   virtual void Ended(size_t /*at*/, const Value& /*v*/) {}
   /// A binding passed every clause: true to run its statements.
   virtual bool Reached() { return true; }
+  /// Statement `at` ran for that binding: `fired` is the violation it
+  /// reported, or null; then `why` says why not: its `when`'s value (false,
+  /// an error, a value of the wrong kind) or the error of its `at` or message.
+  virtual void Stated(size_t /*at*/, const Violation* /*fired*/, const Value& /*why*/) {}
 
  protected:
   RuleRun* run_ = nullptr;
@@ -134,8 +138,10 @@ class RuleRun {
   // The value of a let or filter `op`, or a rule error: then false and the
   // path ends there.
   bool Holds(const plan::Op& op, size_t position);
-  void Emit(const syntax::Emit& emit, const plan::Op& op);
-  bool When(const syntax::Emit& emit, const plan::Op& op);
+  // Reports statement `emit` for the binding; false, with `*why`, when it
+  // reports nothing (Stated).
+  bool Emit(const syntax::Emit& emit, const plan::Op& op, Value* why);
+  bool When(const syntax::Emit& emit, const plan::Op& op, Value* why);
   const std::string& StatementKey(const syntax::Emit& emit, size_t index);
   std::vector<TraceStep> TraceWheres();
   std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const;

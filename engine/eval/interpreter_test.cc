@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <functional>
 
 #include "engine/eval/evaluator.h"
 #include "tests/support/fixture.h"
@@ -61,16 +62,26 @@ TEST_CASE("coverage counts each clause as written, whatever the plan reorders or
   }
 }
 
+// The facts of kPlan and kInventory, loaded by `engine`.
+Facts LoadedFacts(Engine* engine) {
+  Facts facts;
+  Diagnostics problems;
+  REQUIRE(engine->LoadFacts({TextFile{"plan.yaml", kPlan}},
+                            {TextFile{"inventory.yaml", kInventory}}, &facts, &problems));
+  return facts;
+}
+
+// A why-not focus: the record with this id.
+std::function<bool(const Value&)> IdIs(const char* id) {
+  return [id](const Value& v) { return v.Id() == id; };
+}
+
 TEST_CASE("why-not stops each path at its first false clause as written", "[eval][ir]") {
   auto c = CompilePolicy(kRule, false);
   REQUIRE(c->ok);
-  Facts facts;
-  Diagnostics problems;
-  REQUIRE(c->engine.LoadFacts({TextFile{"plan.yaml", kPlan}},
-                              {TextFile{"inventory.yaml", kInventory}}, &facts, &problems));
-  auto id_is = [](const char* id) { return [id](const Value& v) { return v.Id() == id; }; };
+  Facts facts = LoadedFacts(&c->engine);
 
-  std::optional<WhyNotResult> x1 = c->engine.WhyNot("T-1", facts, id_is("x1"));
+  std::optional<WhyNotResult> x1 = c->engine.WhyNot("T-1", facts, IdIs("x1"));
   REQUIRE(x1.has_value());
   CHECK(x1->in_domain);
   REQUIRE(x1->outcomes.size() == 3);  // one per `b`, with `a` the chosen fact
@@ -83,17 +94,54 @@ TEST_CASE("why-not stops each path at its first false clause as written", "[eval
   CHECK(x1->outcomes[2].failed_clause == "where b.pool == a.pool && b.id != a.id");
   CHECK_FALSE(x1->outcomes[0].fired);
 
-  std::optional<WhyNotResult> x2 = c->engine.WhyNot("T-1", facts, id_is("x2"));
+  std::optional<WhyNotResult> x2 = c->engine.WhyNot("T-1", facts, IdIs("x2"));
   REQUIRE(x2.has_value());
   REQUIRE(x2->outcomes.size() == 3);
   CHECK(x2->outcomes[0].fired);  // b = x1
   CHECK(x2->outcomes[0].bindings.size() == 2);
   CHECK(x2->outcomes[1].failed_clause == "where b.pool == a.pool && b.id != a.id");
 
-  std::optional<WhyNotResult> none = c->engine.WhyNot("T-1", facts, id_is("x9"));
+  std::optional<WhyNotResult> none = c->engine.WhyNot("T-1", facts, IdIs("x9"));
   REQUIRE(none.has_value());
   CHECK_FALSE(none->in_domain);
   CHECK(none->outcomes.empty());
+}
+
+TEST_CASE("why-not says a binding fires only when one of its statements does", "[eval][ir]") {
+  auto c = CompilePolicy(R"(@id("T-2") rule r {
+  for a in plan.allocations
+  deny when a.gpus > 100 at a.gpus "{a.id} is large"
+  deny when a.pool == "p9" "{a.id} is on p9"
+  deny when a.gpus / 0 > 1 "never"
+}
+)",
+                         false);
+  REQUIRE(c->ok);
+  Facts facts = LoadedFacts(&c->engine);
+
+  // Every clause passes for x1, and no statement fires: each says why not.
+  std::optional<WhyNotResult> x1 = c->engine.WhyNot("T-2", facts, IdIs("x1"));
+  REQUIRE(x1.has_value());
+  REQUIRE(x1->outcomes.size() == 1);
+  const WhyNotOutcome& quiet = x1->outcomes[0];
+  CHECK_FALSE(quiet.fired);
+  CHECK(quiet.failed_clause.empty());
+  REQUIRE(quiet.statements.size() == 3);
+  CHECK(quiet.statements[0].trace.clause == "deny when a.gpus > 100");
+  CHECK(quiet.statements[0].trace.value == "false");
+  CHECK_FALSE(quiet.statements[0].trace.values.empty());
+  CHECK(quiet.statements[1].trace.clause == "deny when a.pool == \"p9\"");
+  CHECK_FALSE(quiet.statements[1].fired);
+  CHECK(quiet.statements[2].error == "division by zero");
+
+  // For x2 the first statement fires, with the finding's message.
+  std::optional<WhyNotResult> x2 = c->engine.WhyNot("T-2", facts, IdIs("x2"));
+  REQUIRE(x2->outcomes.size() == 1);
+  CHECK(x2->outcomes[0].fired);
+  REQUIRE(x2->outcomes[0].statements.size() == 3);
+  CHECK(x2->outcomes[0].statements[0].fired);
+  CHECK(x2->outcomes[0].statements[0].message == "x2 is large");
+  CHECK(x2->outcomes[0].statements[0].trace.value == "true");
 }
 
 }  // namespace

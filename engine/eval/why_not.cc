@@ -1,7 +1,8 @@
 // WhyNot and EvaluateExpression: the evaluator for auditors and rule authors.
 // WhyNot is an observer of the interpreter (interpreter.h) running the rule
 // as written: it follows only the bindings that go through one chosen fact,
-// and records where each path stops.
+// and records where each path stops, or what each statement says of a
+// binding that passed every clause.
 #include <algorithm>
 
 #include "engine/eval/evaluator.h"
@@ -20,9 +21,18 @@ std::string BindingText(const Value& v) {
   return TraceText(v);
 }
 
+// A statement as far as its `when`, else its `at`: `deny when size(over) > 0`.
+Span Head(const syntax::Emit& emit) {
+  Span head = emit.span;
+  const syntax::Expr* last = emit.when ? emit.when.get() : emit.at.get();
+  head.end = last != nullptr ? last->span.end : head.begin + 4;  // `deny`, `warn`
+  return head;
+}
+
 // Follows the rule as written, narrowing the first scan whose items include
 // the chosen fact to those items; on such a path, records where it ends (a
-// false or erring clause, traced) or that it reaches the statements.
+// false or erring clause, traced) or, once it reaches the statements,
+// whether each fires.
 class WhyNotObserver : public RunObserver {
  public:
   explicit WhyNotObserver(const std::function<bool(const Value&)>& focus) : focus_(focus) {}
@@ -40,24 +50,32 @@ class WhyNotObserver : public RunObserver {
     if (focus_at_ == at) focus_at_ = kNone;
   }
   void Ended(size_t at, const Value& v) override {
-    if (Focused(at)) Stop(at, v);
+    if (Focused(at) && Room()) Stop(at, v);
   }
   bool Reached() override {
-    if (focus_at_ != kNone && result_.outcomes.size() < kMaxOutcomes) {
-      WhyNotOutcome o;
-      o.bindings = run_->Bindings(run_->ops().size(), BindingText);
-      o.fired = true;
-      result_.outcomes.push_back(std::move(o));
-    }
-    return false;  // why-not asks whether it fires, not what it says
+    if (!Focused(run_->ops().size()) || !Room()) return false;
+    WhyNotOutcome o;
+    o.bindings = run_->Bindings(run_->ops().size(), BindingText);
+    result_.outcomes.push_back(std::move(o));
+    return true;  // the statements say whether it fires
   }
+  void Stated(size_t at, const Violation* fired, const Value& why) override;
   WhyNotResult Take() { return std::move(result_); }
 
  private:
   // Whether the op at `at` runs for the chosen fact: a scan before it chose it.
   bool Focused(size_t at) const { return focus_at_ != kNone && focus_at_ < at; }
+  // Whether another path may be recorded.
+  bool Room() const { return result_.outcomes.size() < kMaxOutcomes; }
   // Records why the path ends at op `at`: it was false, or it erred.
   void Stop(size_t at, const Value& v);
+  // `expr` evaluated again, each sub-expression's value recorded in `*step`.
+  void Trace(const syntax::Expr& expr, TraceStep* step) {
+    ExprEvaluator& eval = run_->evaluator();
+    eval.set_trace(&step->values);
+    step->value = TraceText(eval.Eval(expr));
+    eval.set_trace(nullptr);
+  }
 
   const std::function<bool(const Value&)>& focus_;
   size_t focus_at_ = kNone;  // the scan that narrowed to the fact, while it runs
@@ -65,19 +83,29 @@ class WhyNotObserver : public RunObserver {
 };
 
 void WhyNotObserver::Stop(size_t at, const Value& v) {
-  if (result_.outcomes.size() >= kMaxOutcomes) return;
   const plan::Op& op = run_->ops()[at];
-  ExprEvaluator& eval = run_->evaluator();
   WhyNotOutcome o;
   o.bindings = run_->Bindings(at, BindingText);
-  o.failed_clause = eval.Text(run_->SpanOf(op));
+  o.failed_clause = run_->evaluator().Text(run_->SpanOf(op));
   o.clause_loc = run_->sources().Resolve(run_->SpanOf(op));
   if (v.is_error()) o.error = v.string_value();
-  o.trace = TraceStep{o.failed_clause, TraceText(v), o.clause_loc, {}};
-  eval.set_trace(&o.trace.values);
-  eval.Eval(*op.expr);
-  eval.set_trace(nullptr);
+  o.trace = TraceStep{o.failed_clause, "", o.clause_loc, {}};
+  Trace(*op.expr, &o.trace);
   result_.outcomes.push_back(std::move(o));
+}
+
+void WhyNotObserver::Stated(size_t at, const Violation* fired, const Value& why) {
+  const syntax::Emit& emit = run_->rule().rule->emits[run_->ops()[at].index];
+  WhyNotStatement s;
+  s.trace.clause = run_->evaluator().Text(Head(emit));
+  s.trace.loc = run_->sources().Resolve(emit.span);
+  if (emit.when) Trace(*emit.when, &s.trace);
+  s.fired = fired != nullptr;
+  if (fired != nullptr) s.message = fired->message;
+  if (why.is_error()) s.error = why.string_value();
+  WhyNotOutcome& o = result_.outcomes.back();
+  o.fired = o.fired || s.fired;
+  o.statements.push_back(std::move(s));
 }
 
 }  // namespace

@@ -236,12 +236,13 @@ Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval
 std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id,
                                                  const eval::Facts& facts,
                                                  const std::function<bool(const Value&)>& focus,
-                                                 const SourceManager& sources) const {
+                                                 const SourceManager& sources,
+                                                 size_t max_outcomes) const {
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
     if (rule.id == rule_id)
       return eval::WhyNot(*program_, rule, values_, facts, sources,
-                          RunBudget(EvalOptionsFor({}), facts), focus);
+                          RunBudget(EvalOptionsFor({}), facts), focus, max_outcomes);
   }
   return std::nullopt;
 }

@@ -155,15 +155,19 @@ class Engine {
     return EvaluateExpression(std::move(text), facts, trace, &sources_);
   }
 
-  /// Why rule `rule_id` did or did not fire for the fact `focus` selects,
-  /// in facts whose files are in `sources` (any thread), within the step
-  /// budget a lint of those facts has. nullopt when no such rule exists.
+  /// Why rule `rule_id` did or did not fire for the fact `focus` selects
+  /// (for every binding when `focus` is empty; the first `max_outcomes`
+  /// paths: eval::WhyNot), in facts whose files are in `sources` (any
+  /// thread), within the step budget a lint of those facts has. nullopt
+  /// when no such rule exists.
   std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
                                            const std::function<bool(const Value&)>& focus,
-                                           const SourceManager& sources) const;
+                                           const SourceManager& sources,
+                                           size_t max_outcomes = eval::kWhyNotOutcomes) const;
   std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
-                                           const std::function<bool(const Value&)>& focus) const {
-    return WhyNot(rule_id, facts, focus, sources_);
+                                           const std::function<bool(const Value&)>& focus,
+                                           size_t max_outcomes = eval::kWhyNotOutcomes) const {
+    return WhyNot(rule_id, facts, focus, sources_, max_outcomes);
   }
 
   /// The `test` declarations of the compiled policies, in file order.

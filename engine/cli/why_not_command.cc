@@ -36,10 +36,12 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyN
     }
     return;
   }
-  out << "  "
-      << (o.error.empty() ? "stops at a false clause:"
-                          : "stops at a clause that erred: " + Visible(o.error))
-      << '\n';
+  if (!o.error.empty()) {
+    out << "  stops at a clause that erred: " << Visible(o.error) << '\n';
+  } else {
+    out << (o.no_items ? "  stops at a `for` with nothing to range over:\n"
+                       : "  stops at a false clause:\n");
+  }
   report::WriteTrace(engine.sources(), o.trace, text, out);
 }
 
@@ -65,6 +67,10 @@ int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err
     return kExitClean;
   }
   for (const eval::WhyNotOutcome& o : result->outcomes) WriteOutcome(engine, o, options, out);
+  if (result->capped) {
+    out << "stopped after " << result->outcomes.size()
+        << " bindings through it; the others are not shown\n";
+  }
   return kExitClean;
 }
 

@@ -143,10 +143,12 @@ struct WhyNotOutcome {
   std::vector<Evidence> bindings;  // the for/let variables bound on this path
   bool fired = false;              // a statement reports a finding for this binding
   /// A path that stops before the statements: the first clause that was
-  /// false or erred, traced. Empty when the binding passed every clause.
+  /// false, erred, or (a `for`) had nothing to range over, traced. Empty
+  /// when the binding passed every clause.
   std::string failed_clause;
   SourceLoc clause_loc;
-  std::string error;  // set when that clause erred
+  std::string error;      // set when that clause erred
+  bool no_items = false;  // that clause is a `for` over an empty list
   TraceStep trace;
   /// A binding that passed every clause: each statement, whether it fires.
   std::vector<WhyNotStatement> statements;
@@ -154,15 +156,21 @@ struct WhyNotOutcome {
 
 struct WhyNotResult {
   bool in_domain = false;               // some `for` of the rule ranges over the fact
-  std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact, capped
+  std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact
+  bool capped = false;                  // more paths than WhyNot's max_outcomes: not followed
 };
+
+/// The binding paths a why-not follows before it stops, by default.
+inline constexpr size_t kWhyNotOutcomes = 20;
 
 /// Replays `rule` over `facts` as written, following only the bindings in
 /// which a `for` variable is the fact `focus` selects (the first `for`
-/// whose items match). Each path ends at its first failing clause or runs
-/// the statements (their findings are not reported).
+/// whose items match), or every binding when `focus` is empty. Each path
+/// ends at its first failing clause or runs the statements (their
+/// findings are not reported); the first `max_outcomes` paths are kept.
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
                     const ParamValues& params, const Facts& facts, const SourceManager& sources,
-                    const EvalOptions& options, const std::function<bool(const Value&)>& focus);
+                    const EvalOptions& options, const std::function<bool(const Value&)>& focus,
+                    size_t max_outcomes = kWhyNotOutcomes);
 
 }  // namespace capops::eval

@@ -150,6 +150,7 @@ void RuleRun::RunScan(const Op& op, size_t position) {
   LookupsAhead lookups;
   lookups.Add(eval_, op.lookups);
   if (observer_ != nullptr) observer_->EnterScan(position, items);
+  if (observer_ != nullptr && items.empty()) observer_->Ended(position, range);
   for (size_t k = 0; k < items.size() && !aborted_; ++k) {
     ahead.Step(k);
     lookups.Step(ahead, k);

@@ -46,8 +46,9 @@ class RunObserver {
   virtual void LeaveScan(size_t /*at*/) {}
   /// A filter, or a statement's `when`, gave a bool.
   virtual void Outcome(const plan::Op& /*op*/, bool /*held*/) {}
-  /// The path ends at `at`: its filter is false, or the op erred (`v`, the
-  /// op's value: false, an error, a value of the wrong kind).
+  /// The path ends at `at`: its filter is false, its scan has no item, or
+  /// the op erred (`v`, the op's value: false, an empty list, an error, a
+  /// value of the wrong kind).
   virtual void Ended(size_t /*at*/, const Value& /*v*/) {}
   /// A binding passed every clause: true to run its statements.
   virtual bool Reached() { return true; }

@@ -144,5 +144,38 @@ TEST_CASE("why-not says a binding fires only when one of its statements does", "
   CHECK(x2->outcomes[0].statements[0].trace.value == "true");
 }
 
+TEST_CASE("why-not ends a path at a `for` over nothing, and follows every binding without a fact",
+          "[eval][ir]") {
+  auto c = CompilePolicy(R"(@id("T-3") rule r {
+  for a in plan.allocations
+  for b in plan.allocations.filter(x, x.pool == a.pool && x.id != a.id)
+  deny "{a.id} {b.id}"
+}
+)",
+                         false);
+  REQUIRE(c->ok);
+  Facts facts = LoadedFacts(&c->engine);
+  // x3 is alone on its pool: the inner `for` has nothing to range over.
+  std::optional<WhyNotResult> x3 = c->engine.WhyNot("T-3", facts, IdIs("x3"));
+  REQUIRE(x3->outcomes.size() == 1);
+  CHECK(x3->outcomes[0].no_items);
+  CHECK(x3->outcomes[0].error.empty());
+  CHECK(x3->outcomes[0].failed_clause ==
+        "for b in plan.allocations.filter(x, x.pool == a.pool && x.id != a.id)");
+  CHECK(x3->outcomes[0].trace.value == "[]");
+
+  // Without a fact: every binding, x1 and x2 firing, x3 stopping.
+  std::optional<WhyNotResult> all = c->engine.WhyNot("T-3", facts, nullptr);
+  CHECK(all->in_domain);
+  CHECK_FALSE(all->capped);
+  REQUIRE(all->outcomes.size() == 3);
+  CHECK(all->outcomes[0].fired);
+  CHECK(all->outcomes[1].fired);
+  CHECK(all->outcomes[2].no_items);
+  std::optional<WhyNotResult> two = c->engine.WhyNot("T-3", facts, nullptr, 2);
+  CHECK(two->capped);
+  CHECK(two->outcomes.size() == 2);
+}
+
 }  // namespace
 }  // namespace capops::eval

@@ -1,8 +1,8 @@
 // WhyNot and EvaluateExpression: the evaluator for auditors and rule authors.
 // WhyNot is an observer of the interpreter (interpreter.h) running the rule
-// as written: it follows only the bindings that go through one chosen fact,
-// and records where each path stops, or what each statement says of a
-// binding that passed every clause.
+// as written: it follows only the bindings that go through one chosen fact
+// (or all of them), and records where each path stops, or what each
+// statement says of a binding that passed every clause.
 #include <algorithm>
 
 #include "engine/eval/evaluator.h"
@@ -14,7 +14,6 @@ namespace capops::eval {
 
 namespace {
 
-constexpr size_t kMaxOutcomes = 20;
 constexpr size_t kNone = static_cast<size_t>(-1);
 
 std::string BindingText(const Value& v) {
@@ -30,18 +29,20 @@ Span Head(const syntax::Emit& emit) {
 }
 
 // Follows the rule as written, narrowing the first scan whose items include
-// the chosen fact to those items; on such a path, records where it ends (a
-// false or erring clause, traced) or, once it reaches the statements,
-// whether each fires.
+// the chosen fact to those items (or following every binding, without a
+// fact); on such a path, records where it ends (a false or erring clause, a
+// `for` over nothing, traced) or, once it reaches the statements, whether
+// each fires.
 class WhyNotObserver : public RunObserver {
  public:
-  explicit WhyNotObserver(const std::function<bool(const Value&)>& focus) : focus_(focus) {}
-
-  bool Done() const override {
-    return result_.outcomes.size() >= kMaxOutcomes || run_->evaluator().out_of_budget();
+  WhyNotObserver(const std::function<bool(const Value&)>& focus, size_t max_outcomes)
+      : focus_(focus), max_outcomes_(max_outcomes) {
+    result_.in_domain = !focus_;
   }
+
+  bool Done() const override { return result_.capped || run_->evaluator().out_of_budget(); }
   void EnterScan(size_t at, ListView items) override {
-    if (Focused(at) || std::none_of(items.begin(), items.end(), focus_)) return;
+    if (!focus_ || Focused(at) || std::none_of(items.begin(), items.end(), focus_)) return;
     focus_at_ = at;
     result_.in_domain = true;
   }
@@ -63,11 +64,16 @@ class WhyNotObserver : public RunObserver {
   WhyNotResult Take() { return std::move(result_); }
 
  private:
-  // Whether the op at `at` runs for the chosen fact: a scan before it chose it.
-  bool Focused(size_t at) const { return focus_at_ != kNone && focus_at_ < at; }
-  // Whether another path may be recorded.
-  bool Room() const { return result_.outcomes.size() < kMaxOutcomes; }
-  // Records why the path ends at op `at`: it was false, or it erred.
+  // Whether the op at `at` runs for the chosen fact: a scan before it chose
+  // it, or there is no fact to choose.
+  bool Focused(size_t at) const { return !focus_ || (focus_at_ != kNone && focus_at_ < at); }
+  // Whether another path may be recorded; else the run stops, capped.
+  bool Room() {
+    if (result_.outcomes.size() < max_outcomes_) return true;
+    result_.capped = true;
+    return false;
+  }
+  // Records why the path ends at op `at`: it was false, empty, or it erred.
   void Stop(size_t at, const Value& v);
   // `expr` evaluated again, each sub-expression's value recorded in `*step`.
   void Trace(const syntax::Expr& expr, TraceStep* step) {
@@ -78,6 +84,7 @@ class WhyNotObserver : public RunObserver {
   }
 
   const std::function<bool(const Value&)>& focus_;
+  const size_t max_outcomes_;
   size_t focus_at_ = kNone;  // the scan that narrowed to the fact, while it runs
   WhyNotResult result_;
 };
@@ -89,6 +96,7 @@ void WhyNotObserver::Stop(size_t at, const Value& v) {
   o.failed_clause = run_->evaluator().Text(run_->SpanOf(op));
   o.clause_loc = run_->sources().Resolve(run_->SpanOf(op));
   if (v.is_error()) o.error = v.string_value();
+  o.no_items = op.kind == plan::OpKind::kScan && v.is(ValueKind::kList);
   o.trace = TraceStep{o.failed_clause, "", o.clause_loc, {}};
   Trace(*op.expr, &o.trace);
   result_.outcomes.push_back(std::move(o));
@@ -112,8 +120,9 @@ void WhyNotObserver::Stated(size_t at, const Violation* fired, const Value& why)
 
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
                     const ParamValues& params, const Facts& facts, const SourceManager& sources,
-                    const EvalOptions& options, const std::function<bool(const Value&)>& focus) {
-  WhyNotObserver observer(focus);
+                    const EvalOptions& options, const std::function<bool(const Value&)>& focus,
+                    size_t max_outcomes) {
+  WhyNotObserver observer(focus, max_outcomes);
   EvalResult ignored;  // a rule error stops a path; the outcome says so
   size_t index = static_cast<size_t>(&rule - program.rules.data());
   RuleRun(program, index, params.For(index), facts, sources, options, nullptr, nullptr, &ignored,

@@ -50,7 +50,7 @@ namespace capops::eval {
 class SharedIndexes;
 
 struct EvalOptions {
-  bool trace = false;  // record each `where` clause's sub-expression values
+  bool trace = false;  // record the conditions each violation met (RuleRun::TraceBinding)
   /// Steps per rule and fact set (Engine's lint, why-not and eval: per MiB
   /// of facts, RunBudget in engine/api/lint_run.h): an
   /// expression evaluated is one, and work on long strings and lists one

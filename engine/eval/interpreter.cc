@@ -162,7 +162,7 @@ void RuleRun::RunScan(const Op& op, size_t position) {
 }
 
 // A let binds its value; a filter holds when true. Nothing is traced here:
-// tracing costs nothing until a binding fires (see TraceWheres).
+// tracing costs nothing until a binding fires (see TraceBinding).
 bool RuleRun::Holds(const Op& op, size_t position) {
   Value v = eval_.Eval(*op.expr);
   const char* what = op.kind == OpKind::kLet ? "this `let`" : "this `where`";
@@ -239,18 +239,51 @@ Span RuleRun::SpanOf(const Op& op) const {
                                   : rule_.rule->clauses[op.index].span;
 }
 
-// Re-evaluates the `where` clauses of a binding that fired, recording every
-// sub-expression. Earlier clauses cannot see later variables, so the slots
-// as they stand give each clause the values it held.
-std::vector<TraceStep> RuleRun::TraceWheres() {
+Span StatementHead(const syntax::Emit& emit) {
+  Span head = emit.span;
+  const syntax::Expr* last = emit.when ? emit.when.get() : emit.at.get();
+  head.end = last != nullptr ? last->span.end : head.begin + 4;  // `deny`, `warn`
+  return head;
+}
+
+TraceStep RuleRun::TraceAgain(const Span& span, const syntax::Expr* expr) {
+  TraceStep step{eval_.Text(span), "", sources_.Resolve(span), {}};
+  if (expr == nullptr) return step;
+  eval_.set_trace(&step.values);
+  step.value = eval_.ShownValue(*expr, eval_.Eval(*expr), TraceText);
+  eval_.set_trace(nullptr);
+  return step;
+}
+
+// Re-evaluates the conditions of a binding that fired, recording every
+// sub-expression: its `where` clauses (`(*wheres)[i]` says which steps
+// they are, the labels' sources) and, with EvalOptions::trace, also each
+// `for` over the steps of a timeline, which binds only the steps a
+// condition selects (`for short in need.minus(have).over(0)`), and the
+// statement's `when`; a rule with none of those (its every binding fires)
+// shows its innermost `for`. Earlier clauses cannot see later variables, so
+// the slots as they stand give each clause the values it held.
+std::vector<TraceStep> RuleRun::TraceBinding(const syntax::Emit& emit, std::vector<bool>* wheres) {
   std::vector<TraceStep> steps;
   for (const syntax::Clause& c : rule_.rule->clauses) {
-    if (c.kind != syntax::ClauseKind::kWhere) continue;
-    TraceStep step{eval_.Text(c.span), "", sources_.Resolve(c.span), {}};
-    eval_.set_trace(&step.values);
-    step.value = TraceText(eval_.Eval(*c.expr));
-    eval_.set_trace(nullptr);
-    steps.push_back(std::move(step));
+    bool where = c.kind == syntax::ClauseKind::kWhere;
+    bool steps_for = options_.trace && c.kind == syntax::ClauseKind::kFor &&
+                     eval_.YieldsSteps(*c.expr) == ExprEvaluator::Steps::kList;
+    if (!where && !steps_for) continue;
+    steps.push_back(TraceAgain(c.span, c.expr.get()));
+    wheres->push_back(where);
+  }
+  if (options_.trace && emit.when) {
+    steps.push_back(TraceAgain(StatementHead(emit), emit.when.get()));
+    wheres->push_back(false);
+  }
+  const auto& clauses = rule_.rule->clauses;
+  auto innermost = std::find_if(clauses.rbegin(), clauses.rend(), [](const syntax::Clause& c) {
+    return c.kind == syntax::ClauseKind::kFor;
+  });
+  if (options_.trace && steps.empty() && innermost != clauses.rend()) {
+    steps.push_back(TraceAgain(innermost->span, innermost->expr.get()));
+    wheres->push_back(false);
   }
   return steps;
 }
@@ -262,15 +295,16 @@ std::vector<TraceStep> RuleRun::TraceWheres() {
 // marked per_item: read for an item that `exists` or `all` went past
 // before the item it stopped at.
 std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace,
-                                       const Violation& v) const {
+                                       const std::vector<bool>& wheres, const Violation& v) const {
   constexpr size_t kMaxLabels = 4;
   std::vector<Label> labels;
   auto at_record = [&](const SourceLoc& loc) {
     return std::any_of(v.evidence.begin(), v.evidence.end(),
                        [&](const Evidence& e) { return e.loc == loc; });
   };
-  for (const TraceStep& step : trace) {
-    for (const TraceValue& t : step.values) {
+  for (size_t i = 0; i < trace.size(); ++i) {
+    if (!wheres[i]) continue;
+    for (const TraceValue& t : trace[i].values) {
       bool whole = !t.value.empty() && (t.value[0] == '{' || t.value[0] == '[');
       if (!t.fact.valid() || t.per_item || t.fact == v.loc || whole || at_record(t.fact) ||
           labels.size() == kMaxLabels) {
@@ -354,8 +388,9 @@ bool RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op, Value* why) {
   for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it)
     v.loc = it->loc;
   if (!v.loc.valid()) v.loc = plan_loc_;
-  std::vector<TraceStep> trace = TraceWheres();
-  v.labels = LabelsFrom(trace, v);
+  std::vector<bool> wheres;
+  std::vector<TraceStep> trace = TraceBinding(emit, &wheres);
+  v.labels = LabelsFrom(trace, wheres, v);
   if (options_.trace) v.trace = std::move(trace);
   out_->violations.push_back(std::move(v));
   if (++emitted_ >= options_.max_violations_per_rule) capped_ = aborted_ = true;

@@ -30,6 +30,9 @@ namespace capops::eval {
 
 class RuleRun;
 
+/// A statement as far as its `when`, else its `at`: `deny when size(over) > 0`.
+Span StatementHead(const syntax::Emit& emit);
+
 /// Watches a RuleRun. Positions are op positions in RuleRun::ops(), which
 /// for a run with an observer are the rule's clauses as written.
 class RunObserver {
@@ -131,6 +134,10 @@ class RuleRun {
   std::optional<Interval> InnermostStep(size_t upto) const;
   /// The clause or statement that `op` runs, as written.
   Span SpanOf(const plan::Op& op) const;
+  /// The clause or statement at `span` (its text from there) traced:
+  /// `expr` (null: none) evaluated again over the slots as they stand,
+  /// every sub-expression's value recorded.
+  TraceStep TraceAgain(const Span& span, const syntax::Expr* expr);
 
  private:
   void RunOps(size_t position);
@@ -144,8 +151,9 @@ class RuleRun {
   bool Emit(const syntax::Emit& emit, const plan::Op& op, Value* why);
   bool When(const syntax::Emit& emit, const plan::Op& op, Value* why);
   const std::string& StatementKey(const syntax::Emit& emit, size_t index);
-  std::vector<TraceStep> TraceWheres();
-  std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const;
+  std::vector<TraceStep> TraceBinding(const syntax::Emit& emit, std::vector<bool>* wheres);
+  std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace,
+                                const std::vector<bool>& wheres, const Violation& v) const;
   void RuleError(const Value& error, const Span& where, const char* what);
 
   const check::RuleInfo& rule_;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 
@@ -175,6 +176,44 @@ TEST_CASE("why-not ends a path at a `for` over nothing, and follows every bindin
   std::optional<WhyNotResult> two = c->engine.WhyNot("T-3", facts, nullptr, 2);
   CHECK(two->capped);
   CHECK(two->outcomes.size() == 2);
+}
+
+TEST_CASE("every finding explained has a trace, also of a rule without `where`", "[eval][ir]") {
+  auto c = CompilePolicy(R"(@id("T-4") rule r {
+  for a in plan.allocations
+  let used = [a].timeline(x, [], x.gpus)
+  for o in used.over(100)
+  deny when a.pool == "p1" "{a.id} over"
+}
+@id("T-5") rule s {
+  for a in plan.allocations
+  deny "{a.id}"
+}
+)",
+                         false);
+  REQUIRE(c->ok);
+  LintOptions explain;
+  explain.trace = true;
+  LintReport r = LintText(*c, kPlan, kInventory, explain);
+  std::vector<std::string> traced;
+  for (const Violation& v : r.violations) {
+    std::string clauses = v.rule_id + ":";
+    for (const TraceStep& step : v.trace) clauses += " " + step.clause + " = " + step.value + ";";
+    traced.push_back(clauses);
+  }
+  std::sort(traced.begin(), traced.end());
+  CHECK(traced ==
+        std::vector<std::string>{
+            "T-4: for o in used.over(100) = at all times: 200 (x2); deny when a.pool == "
+            "\"p1\" = true;",
+            "T-5: for a in plan.allocations = [{id: \"x1\", pool: \"p1\", gpus: 2}, "
+            "{id: \"x2\", pool: \"p1\", gpus: 200}, {id: \"x3\", pool: \"p2\", gpus: 1}];",
+            "T-5: for a in plan.allocations = [{id: \"x1\", pool: \"p1\", gpus: 2}, "
+            "{id: \"x2\", pool: \"p1\", gpus: 200}, {id: \"x3\", pool: \"p2\", gpus: 1}];",
+            "T-5: for a in plan.allocations = [{id: \"x1\", pool: \"p1\", gpus: 2}, "
+            "{id: \"x2\", pool: \"p1\", gpus: 200}, {id: \"x3\", pool: \"p2\", gpus: 1}];"});
+  // Without --explain, no trace is kept.
+  for (const Violation& v : LintText(*c, kPlan, kInventory).violations) CHECK(v.trace.empty());
 }
 
 }  // namespace

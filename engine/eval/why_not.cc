@@ -20,14 +20,6 @@ std::string BindingText(const Value& v) {
   return TraceText(v);
 }
 
-// A statement as far as its `when`, else its `at`: `deny when size(over) > 0`.
-Span Head(const syntax::Emit& emit) {
-  Span head = emit.span;
-  const syntax::Expr* last = emit.when ? emit.when.get() : emit.at.get();
-  head.end = last != nullptr ? last->span.end : head.begin + 4;  // `deny`, `warn`
-  return head;
-}
-
 // Follows the rule as written, narrowing the first scan whose items include
 // the chosen fact to those items (or following every binding, without a
 // fact); on such a path, records where it ends (a false or erring clause, a
@@ -75,13 +67,6 @@ class WhyNotObserver : public RunObserver {
   }
   // Records why the path ends at op `at`: it was false, empty, or it erred.
   void Stop(size_t at, const Value& v);
-  // `expr` evaluated again, each sub-expression's value recorded in `*step`.
-  void Trace(const syntax::Expr& expr, TraceStep* step) {
-    ExprEvaluator& eval = run_->evaluator();
-    eval.set_trace(&step->values);
-    step->value = TraceText(eval.Eval(expr));
-    eval.set_trace(nullptr);
-  }
 
   const std::function<bool(const Value&)>& focus_;
   const size_t max_outcomes_;
@@ -93,21 +78,18 @@ void WhyNotObserver::Stop(size_t at, const Value& v) {
   const plan::Op& op = run_->ops()[at];
   WhyNotOutcome o;
   o.bindings = run_->Bindings(at, BindingText);
-  o.failed_clause = run_->evaluator().Text(run_->SpanOf(op));
-  o.clause_loc = run_->sources().Resolve(run_->SpanOf(op));
   if (v.is_error()) o.error = v.string_value();
   o.no_items = op.kind == plan::OpKind::kScan && v.is(ValueKind::kList);
-  o.trace = TraceStep{o.failed_clause, "", o.clause_loc, {}};
-  Trace(*op.expr, &o.trace);
+  o.trace = run_->TraceAgain(run_->SpanOf(op), op.expr);
+  o.failed_clause = o.trace.clause;
+  o.clause_loc = o.trace.loc;
   result_.outcomes.push_back(std::move(o));
 }
 
 void WhyNotObserver::Stated(size_t at, const Violation* fired, const Value& why) {
   const syntax::Emit& emit = run_->rule().rule->emits[run_->ops()[at].index];
   WhyNotStatement s;
-  s.trace.clause = run_->evaluator().Text(Head(emit));
-  s.trace.loc = run_->sources().Resolve(emit.span);
-  if (emit.when) Trace(*emit.when, &s.trace);
+  s.trace = run_->TraceAgain(StatementHead(emit), emit.when.get());
   s.fired = fired != nullptr;
   if (fired != nullptr) s.message = fired->message;
   if (why.is_error()) s.error = why.string_value();

@@ -281,6 +281,25 @@ TEST_CASE("why-not agrees with the lint on every rule of the pack and every fixt
   CHECK(held > 10000);
 }
 
+TEST_CASE("every finding of the pack on its fixtures, explained, has a trace", "[policies]") {
+  auto pack = CompilePack();
+  REQUIRE(pack->ok);
+  LintOptions explain;
+  explain.trace = true;
+  std::set<std::string> rules;
+  for (const FactCase& c : PackFactCases(pack->engine)) {
+    INFO("facts: " << c.name);
+    std::unique_ptr<testing::Compiled> set = c.params.empty() ? nullptr : CompilePackWith(c.params);
+    Engine& engine = set ? set->engine : pack->engine;
+    for (const eval::Violation& v : engine.Lint(c.plans, c.inventories, explain).violations) {
+      INFO("rule " << v.rule_id << ": " << v.message);
+      CHECK_FALSE(v.trace.empty());
+      rules.insert(v.rule_id);
+    }
+  }
+  CHECK(rules.size() == pack->engine.program()->rules.size());
+}
+
 // The rule ids listed in an `expected-rules.txt`: one a line, `#` comments.
 std::set<std::string> ExpectedRules(const fs::path& file) {
   std::set<std::string> ids;

@@ -6,9 +6,13 @@
 // And against the example scenario: each variant fires exactly the rules
 // listed (one id a line) in the `expected-rules.txt` beside its plan.
 //   examples/visual-inspection/[<variant>/]{plan,inventory}.yaml
+// And why-not, binding by binding, against the lint on the facts of every
+// policy test of the pack and every fixture file.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -146,6 +150,154 @@ TEST_CASE("the planner changes no finding of the pack on its fixtures", "[polici
     findings += planned.size();
   }
   CHECK(findings > 33);
+}
+
+// A fact set the pack's tests lint: the facts of a `test` declaration of
+// its `*_test.cpl` files (with its params), or one fixture file alone.
+struct FactCase {
+  std::string name;
+  std::vector<TextFile> plans, inventories;
+  std::vector<std::string> params;  // `NAME: VALUE` settings, as a config sets them
+};
+
+std::vector<FactCase> PackFactCases(const Engine& engine) {
+  std::vector<FactCase> cases;
+  for (const PolicyTest& t : engine.Tests()) {
+    FactCase c{t.path + ": " + t.decl->name, {}, {}, {}};
+    for (const syntax::TestDecl::Facts& f : t.decl->facts) {
+      using Kind = syntax::TestDecl::Facts::Kind;
+      if (f.kind == Kind::kInlineYaml) {
+        c.plans.push_back({c.name, f.value});
+        continue;
+      }
+      fs::path file = (kPack / fs::path(t.path).parent_path() / f.value).lexically_normal();
+      std::string relative = fs::relative(file, capops::testing::SourceDir()).string();
+      (f.kind == Kind::kInventoryFile ? c.inventories : c.plans)
+          .push_back({relative, testing::ReadSourceFile(relative)});
+    }
+    for (const syntax::TestDecl::ParamSetting& p : t.decl->params) c.params.push_back(p.yaml);
+    cases.push_back(std::move(c));
+  }
+  for (const auto& entry : fs::recursive_directory_iterator(kPack / "fixtures")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::string relative = fs::relative(entry.path(), capops::testing::SourceDir()).string();
+    cases.push_back({relative, {{relative, testing::ReadSourceFile(relative)}}, {}, {}});
+  }
+  return cases;
+}
+
+// The `for` variables of a binding (`name=value`, sorted): what tells one
+// binding of a rule from another, in a finding's evidence as in why-not.
+std::set<std::string> ForBindings(const check::RuleInfo& rule,
+                                  const std::vector<eval::Evidence>& bound) {
+  std::set<std::string> vars, key;
+  for (const syntax::Clause& c : rule.rule->clauses) {
+    if (c.kind == syntax::ClauseKind::kFor) vars.insert(c.var);
+  }
+  for (const eval::Evidence& e : bound) {
+    if (!e.at_fact && vars.count(e.name) != 0) key.insert(e.name + "=" + e.value);
+  }
+  return key;
+}
+
+std::string KeyText(const std::set<std::string>& key) {
+  std::string text;
+  for (const std::string& part : key) text += part + "; ";
+  return text;
+}
+
+// Why-not, over every binding of every rule, against the lint of the same
+// facts: a binding it says fires is one the lint reports, one it says stops
+// (at a clause, or at statements that do not fire) is one the lint does not.
+TEST_CASE("why-not agrees with the lint on every rule of the pack and every fixture",
+          "[policies][why-not]") {
+  auto pack = CompilePack();
+  REQUIRE(pack->ok);
+  std::vector<FactCase> cases = PackFactCases(pack->engine);
+  REQUIRE(cases.size() > 300);
+  size_t fired = 0, held = 0;
+  for (const FactCase& c : cases) {
+    INFO("facts: " << c.name);
+    std::unique_ptr<testing::Compiled> set = c.params.empty() ? nullptr : CompilePackWith(c.params);
+    Engine& engine = set ? set->engine : pack->engine;
+    eval::LintReport report = engine.Lint(c.plans, c.inventories);
+    eval::Facts facts;
+    Diagnostics problems;
+    REQUIRE(engine.LoadFacts(c.plans, c.inventories, &facts, &problems));
+    for (const check::RuleInfo& rule : engine.program()->rules) {
+      INFO("rule " << rule.id);
+      std::vector<std::set<std::string>> found;  // the lint's bindings of the rule
+      for (const eval::Violation& v : report.violations) {
+        if (v.rule_id == rule.id) found.push_back(ForBindings(rule, v.evidence));
+      }
+      std::optional<eval::WhyNotResult> why = engine.WhyNot(rule.id, facts, nullptr, 100'000);
+      REQUIRE(why);
+      CHECK(why->in_domain);
+      CHECK_FALSE(why->capped);
+      std::set<std::set<std::string>> said;  // the bindings why-not says fire
+      for (const eval::WhyNotOutcome& o : why->outcomes) {
+        std::set<std::string> key = ForBindings(rule, o.bindings);
+        INFO("why-not binding " << KeyText(key)
+                                << (o.fired ? "fires" : "stops at " + o.failed_clause));
+        if (o.fired) {
+          ++fired;
+          said.insert(key);
+          CHECK(std::count(found.begin(), found.end(), key) > 0);
+        } else {
+          ++held;  // no finding of the lint is of this binding, or extends it
+          CHECK(std::none_of(found.begin(), found.end(), [&](const std::set<std::string>& f) {
+            return std::includes(f.begin(), f.end(), key.begin(), key.end());
+          }));
+        }
+      }
+      for (const std::set<std::string>& key : found) {
+        INFO("lint binding " << KeyText(key));
+        CHECK(said.count(key) == 1);
+      }
+      // Every path is accounted for: each item of the rule's first `for`
+      // (or, without one, the rule's one binding) has its outcomes.
+      const std::vector<syntax::Clause>& clauses = rule.rule->clauses;
+      if (clauses.empty() || clauses[0].kind != syntax::ClauseKind::kFor) {
+        CHECK_FALSE(why->outcomes.empty());
+        continue;
+      }
+      const syntax::Clause& first = clauses[0];
+      const Span& range = first.expr->span;
+      std::string text =
+          engine.sources().file(range.file).text().substr(range.begin, range.end - range.begin);
+      Value items = engine.EvaluateExpression(text, facts, false).value;
+      REQUIRE(items.is(ValueKind::kList));
+      for (const Value& item : items.items()) {
+        std::string bound = first.var + "=" + std::string(item.Id());
+        INFO("first binding " << bound);
+        CHECK(std::any_of(why->outcomes.begin(), why->outcomes.end(),
+                          [&](const eval::WhyNotOutcome& o) {
+                            return ForBindings(rule, o.bindings).count(bound) == 1;
+                          }));
+      }
+    }
+  }
+  CHECK(fired > 1000);  // 3424 bindings fire, 26809 stop, over 351 fact sets
+  CHECK(held > 10000);
+}
+
+TEST_CASE("every finding of the pack on its fixtures, explained, has a trace", "[policies]") {
+  auto pack = CompilePack();
+  REQUIRE(pack->ok);
+  LintOptions explain;
+  explain.trace = true;
+  std::set<std::string> rules;
+  for (const FactCase& c : PackFactCases(pack->engine)) {
+    INFO("facts: " << c.name);
+    std::unique_ptr<testing::Compiled> set = c.params.empty() ? nullptr : CompilePackWith(c.params);
+    Engine& engine = set ? set->engine : pack->engine;
+    for (const eval::Violation& v : engine.Lint(c.plans, c.inventories, explain).violations) {
+      INFO("rule " << v.rule_id << ": " << v.message);
+      CHECK_FALSE(v.trace.empty());
+      rules.insert(v.rule_id);
+    }
+  }
+  CHECK(rules.size() == pack->engine.program()->rules.size());
 }
 
 // The rule ids listed in an `expected-rules.txt`: one a line, `#` comments.

@@ -216,20 +216,22 @@ Engine::ExpressionResult Engine::EvaluateExpression(std::string text, const eval
   if (result.diagnostics.HasErrors()) return result;
   result.compiled = true;
   result.type = program_->schema.Name(type);
-  result.value =
-      eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, values_.values(), facts,
-                               *sources, EvalOptionsFor({}), trace ? &result.trace : nullptr);
+  result.value = eval::EvaluateExpression(*program_, tables, slots, *parsed.expr, values_.values(),
+                                          facts, *sources, RunBudget(EvalOptionsFor({}), facts),
+                                          trace ? &result.trace : nullptr);
   return result;
 }
 
 std::optional<eval::WhyNotResult> Engine::WhyNot(const std::string& rule_id,
                                                  const eval::Facts& facts,
                                                  const std::function<bool(const Value&)>& focus,
-                                                 const SourceManager& sources) const {
+                                                 const SourceManager& sources,
+                                                 size_t max_outcomes) const {
   if (!program_) return std::nullopt;
   for (const check::RuleInfo& rule : program_->rules) {
     if (rule.id == rule_id)
-      return eval::WhyNot(*program_, rule, values_, facts, sources, EvalOptionsFor({}), focus);
+      return eval::WhyNot(*program_, rule, values_, facts, sources,
+                          RunBudget(EvalOptionsFor({}), facts), focus, max_outcomes);
   }
   return std::nullopt;
 }

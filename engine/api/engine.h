@@ -124,8 +124,9 @@ class Engine {
 
   /// The facts of the first plan among `plans` with the merged inventory,
   /// validated, their files added to `sources` (an extension of this
-  /// engine's, as for Lint; any thread). False (and `*problems` filled)
-  /// when they have errors.
+  /// engine's, as for Lint; any thread), with the size of all the files
+  /// (Facts::file_bytes: the lint's step budget for them). False (and
+  /// `*problems` filled) when they have errors.
   bool LoadFacts(const std::vector<TextFile>& plans, const std::vector<TextFile>& inventories,
                  eval::Facts* facts, Diagnostics* problems, SourceManager* sources) const;
   /// The same into the engine's own sources (for a program that asks once).
@@ -145,24 +146,28 @@ class Engine {
     std::string text;
   };
   /// Type-checks and evaluates one expression against `facts` (`capops-lint
-  /// eval`), its text added to `sources` (which holds the facts' files).
-  /// Checking may add types to the compiled program: not while another
-  /// call runs.
+  /// eval`), its text added to `sources` (which holds the facts' files),
+  /// within the step budget a lint of those facts has. Checking may add types to the compiled
+  /// program: not while another call runs.
   ExpressionResult EvaluateExpression(std::string text, const eval::Facts& facts, bool trace,
                                       SourceManager* sources);
   ExpressionResult EvaluateExpression(std::string text, const eval::Facts& facts, bool trace) {
     return EvaluateExpression(std::move(text), facts, trace, &sources_);
   }
 
-  /// Why rule `rule_id` did or did not fire for the fact `focus` selects,
-  /// in facts whose files are in `sources` (any thread). nullopt when no
-  /// such rule exists.
+  /// Why rule `rule_id` did or did not fire for the fact `focus` selects
+  /// (for every binding when `focus` is empty; the first `max_outcomes`
+  /// paths: eval::WhyNot), in facts whose files are in `sources` (any
+  /// thread), within the step budget a lint of those facts has. nullopt
+  /// when no such rule exists.
   std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
                                            const std::function<bool(const Value&)>& focus,
-                                           const SourceManager& sources) const;
+                                           const SourceManager& sources,
+                                           size_t max_outcomes = eval::kWhyNotOutcomes) const;
   std::optional<eval::WhyNotResult> WhyNot(const std::string& rule_id, const eval::Facts& facts,
-                                           const std::function<bool(const Value&)>& focus) const {
-    return WhyNot(rule_id, facts, focus, sources_);
+                                           const std::function<bool(const Value&)>& focus,
+                                           size_t max_outcomes = eval::kWhyNotOutcomes) const {
+    return WhyNot(rule_id, facts, focus, sources_, max_outcomes);
   }
 
   /// The `test` declarations of the compiled policies, in file order.

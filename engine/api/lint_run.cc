@@ -15,6 +15,14 @@
 
 namespace capops {
 
+// The step budget grows with the facts: a linear rule over 100k
+// allocations needs far more steps than one over a hundred.
+eval::EvalOptions RunBudget(eval::EvalOptions eval, const eval::Facts& facts) {
+  uint64_t mib = std::max<uint64_t>(1, (facts.file_bytes + (1u << 20) - 1) >> 20);
+  eval.max_steps = eval.max_steps > UINT64_MAX / mib ? UINT64_MAX : eval.max_steps * mib;
+  return eval;
+}
+
 LintRun::LintRun(const check::Program& program, const eval::ParamValues& params,
                  const std::string& digest, const EngineOptions& options, eval::EvalOptions eval,
                  std::set<std::string> skip_rules, SourceManager* sources)
@@ -190,7 +198,7 @@ bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
   const TypeTable& schema = program_.schema;
   eval::Facts& facts = *out;
   auto [inventory, inventory_valid] = InventoryFor(documents_[index].loc.file);
-  facts = eval::Facts{documents_[index].root, *inventory};
+  facts = eval::Facts{documents_[index].root, *inventory, fact_bytes_};
   bool ok = valid_[index] && inventory_valid;
   const RecordDef* plan_record = schema.Document("CapacityPlan");
   const RecordDef* inventory_record = schema.Document("Inventory");
@@ -223,11 +231,6 @@ void LintRun::EvaluatePlans() {
     if (keep_facts_ != nullptr) keep_facts_->push_back({documents_[index].loc, f});
     facts.push_back(std::move(f));
   }
-  // The step budget grows with the facts: a linear rule over 100k
-  // allocations needs far more steps than one over a hundred.
-  eval::EvalOptions options = eval_;
-  uint64_t mib = std::max<uint64_t>(1, (fact_bytes_ + (1u << 20) - 1) >> 20);
-  options.max_steps = options.max_steps > UINT64_MAX / mib ? UINT64_MAX : options.max_steps * mib;
   size_t rules = program_.rules.size();
   std::vector<eval::EvalResult> results(facts.size() * rules);
   std::vector<size_t> enabled;  // skipped rules left out
@@ -244,8 +247,8 @@ void LintRun::EvaluatePlans() {
     size_t plan = task / groups;
     std::vector<size_t> group;
     for (size_t i = task % groups; i < enabled.size(); i += groups) group.push_back(enabled[i]);
-    std::vector<eval::EvalResult> parts =
-        eval::EvaluateRules(program_, group, params_, facts[plan], *sources_, options, &indexes);
+    std::vector<eval::EvalResult> parts = eval::EvaluateRules(
+        program_, group, params_, facts[plan], *sources_, RunBudget(eval_, facts[plan]), &indexes);
     for (size_t i = 0; i < group.size(); ++i)
       results[plan * rules + group[i]] = std::move(parts[i]);
   });
@@ -271,6 +274,7 @@ void LintRun::SortAndDedupe() {
 
 void LintRun::FillFirstPlan(eval::Facts* facts) const {
   facts->inventory = inventory_;
+  facts->file_bytes = fact_bytes_;
   if (!plans_.empty()) {
     facts->plan = documents_[plans_[0]].root;
     facts->inventory = *InventoryFor(documents_[plans_[0]].loc.file).first;

@@ -12,6 +12,12 @@
 
 namespace capops {
 
+/// How rules run over `facts`: `eval` with its step budget (max_steps)
+/// counted per MiB of the fact files, started MiBs rounded up
+/// (Facts::file_bytes; at least one). The one budget of a lint, a why-not
+/// and an eval over the same files.
+eval::EvalOptions RunBudget(eval::EvalOptions eval, const eval::Facts& facts);
+
 class LintRun {
  public:
   /// `eval` is how rules are evaluated; rules in `skip_rules` are not.

@@ -15,6 +15,7 @@ namespace {
 
 void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyNotOptions& options,
                   std::ostream& out) {
+  report::TextOptions text{false, options.color};
   out << "binding:";
   for (const eval::Evidence& e : o.bindings) {
     out << ' ' << Visible(e.name) << " = " << Visible(e.value);
@@ -22,16 +23,26 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyN
       out << " (" << Visible(engine.sources().Path(e.loc.file)) << ':' << e.loc.line << ')';
     out << ';';
   }
+  if (o.bindings.empty()) out << " none (the rule binds no variable)";
   out << '\n';
-  if (o.fired) {
-    out << "  the rule fires for this binding\n";
+  if (o.failed_clause.empty()) {
+    out << (o.fired ? "  passes every clause and fires:\n"
+                    : "  passes every clause, but no statement fires:\n");
+    for (const eval::WhyNotStatement& s : o.statements) {
+      if (o.fired && !s.fired) continue;  // what fires answers it
+      if (!s.error.empty()) out << "  this statement erred: " << Visible(s.error) << '\n';
+      report::WriteTrace(engine.sources(), s.trace, text, out);
+      if (s.fired) out << "  finding: " << Visible(s.message) << '\n';
+    }
     return;
   }
-  out << "  "
-      << (o.error.empty() ? "stops at a false clause:"
-                          : "stops at a clause that erred: " + Visible(o.error))
-      << '\n';
-  report::WriteTrace(engine.sources(), o.trace, {false, options.color}, out);
+  if (!o.error.empty()) {
+    out << "  stops at a clause that erred: " << Visible(o.error) << '\n';
+  } else {
+    out << (o.no_items ? "  stops at a `for` with nothing to range over:\n"
+                       : "  stops at a false clause:\n");
+  }
+  report::WriteTrace(engine.sources(), o.trace, text, out);
 }
 
 }  // namespace
@@ -56,6 +67,10 @@ int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err
     return kExitClean;
   }
   for (const eval::WhyNotOutcome& o : result->outcomes) WriteOutcome(engine, o, options, out);
+  if (result->capped) {
+    out << "stopped after " << result->outcomes.size()
+        << " bindings through it; the others are not shown\n";
+  }
   return kExitClean;
 }
 

@@ -3,8 +3,10 @@
 // fire for one fact. SELECTOR is a path into the facts (`allocations[a-train]`,
 // `plan.demands[train-v3].window`, `inventory.pools[train-eu]`) or a place in
 // a file (`plan.yaml:37`). The answer names, for each binding through that
-// fact, the first clause that was false (or erred) with its trace — or says
-// that the fact is not in the rule's domain at all.
+// fact, the first clause that was false (or erred) with its trace; for a
+// binding that passes every clause, the statement that fires and its
+// finding, or else each statement's `when`, traced — or it says that the
+// fact is not in the rule's domain at all.
 #pragma once
 
 #include <ostream>

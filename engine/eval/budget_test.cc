@@ -1,6 +1,7 @@
 #include "engine/eval/budget.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -171,6 +172,58 @@ TEST_CASE("a standalone expression's value must fit the budget as text", "[eval]
   CHECK(big.value.string_value() == "evaluation budget of 1048576 bytes exceeded");
   Engine::ExpressionResult small = c->engine.EvaluateExpression("m256('a')", Facts{}, false);
   CHECK(small.value.is(ValueKind::kMap));
+}
+
+// The fewest steps (max_steps) with which `runs` runs to its end.
+uint64_t FewestSteps(Engine* engine, const std::function<bool()>& runs) {
+  for (uint64_t steps = 1; steps < 100'000; ++steps) {
+    engine->options().eval.max_steps = steps;
+    if (runs()) return steps;
+  }
+  return 0;
+}
+
+TEST_CASE("why-not and eval have the lint's step budget: per MiB of the fact files", "[eval]") {
+  auto c = CompilePolicy(R"(@id("T") rule r {
+  for a in plan.allocations
+  where a.gpus > 100 || [1, 2, 3, 4].exists(i, i * a.gpus == 32)
+  deny at a.id "x"
+}
+)",
+                         false);
+  REQUIRE(c->ok);
+  Engine& engine = c->engine;
+  // Over 2 MiB of files: a budget of three times the steps.
+  std::string padded = std::string(kPlan) + "# " + std::string(2 * kMiB, 'x') + "\n";
+  auto plan = [&](bool large) { return large ? padded : std::string(kPlan); };
+  auto facts = [&](bool large) {
+    Facts f;
+    Diagnostics problems;
+    REQUIRE(engine.LoadFacts({{"plan.yaml", plan(large)}}, {{"inventory.yaml", kInventory}}, &f,
+                             &problems));
+    return f;
+  };
+  CHECK(facts(true).file_bytes > 2 * kMiB);
+  std::vector<std::pair<const char*, std::function<bool(bool)>>> runs = {
+      {"lint", [&](bool large) { return LintText(*c, plan(large), kInventory).errors.empty(); }},
+      {"why-not",
+       [&](bool large) {
+         auto r = engine.WhyNot("T", facts(large), [](const Value& v) { return v.Id() == "a2"; });
+         return r->outcomes.size() == 1 && r->outcomes[0].error.empty();
+       }},
+      {"eval", [&](bool large) {
+         return !engine
+                     .EvaluateExpression("plan.allocations.map(a, a.gpus * 2)", facts(large), false)
+                     .value.is_error();
+       }}};
+  for (const auto& [name, run] : runs) {
+    INFO(name);
+    uint64_t fewest = FewestSteps(&engine, [&, &run = run] { return run(false); });
+    REQUIRE(fewest > 1);
+    engine.options().eval.max_steps = fewest - 1;
+    CHECK_FALSE(run(false));
+    CHECK(run(true));
+  }
 }
 
 TEST_CASE("Extent bounds a value's text and stops past its limit", "[eval]") {

@@ -50,8 +50,9 @@ namespace capops::eval {
 class SharedIndexes;
 
 struct EvalOptions {
-  bool trace = false;  // record each `where` clause's sub-expression values
-  /// Steps per rule and fact set (Engine::Lint: per MiB of facts): an
+  bool trace = false;  // record the conditions each violation met (RuleRun::TraceBinding)
+  /// Steps per rule and fact set (Engine's lint, why-not and eval: per MiB
+  /// of facts, RunBudget in engine/api/lint_run.h): an
   /// expression evaluated is one, and work on long strings and lists one
   /// per 64 bytes it reads or writes (engine/eval/budget.h).
   uint64_t max_steps = 20'000'000;
@@ -73,6 +74,10 @@ struct EvalOptions {
 struct Facts {
   Value plan = Value::Map({});
   Value inventory = Value::Map({});
+  /// The size of the fact files they were read from (every file of the
+  /// run, as loaded): the step budget grows with it (Engine::Lint). 0 when
+  /// the facts were not read from files.
+  uint64_t file_bytes = 0;
 };
 
 /// Why `pattern` is not a usable regular expression (RE2 syntax, size
@@ -125,25 +130,47 @@ Value EvaluateExpression(const check::Program& program, const check::ModuleTable
                          const SourceManager& sources, const EvalOptions& options,
                          std::vector<TraceValue>* trace);
 
-/// Why a rule did or did not fire for one fact (`--why-not`).
+/// A statement run for a binding that passed every clause (`why-not`).
+struct WhyNotStatement {
+  TraceStep trace;      // the statement as far as its `when` (traced), else its `at`
+  bool fired = false;   // it reports a finding for the binding
+  std::string message;  // if so, the finding's message
+  std::string error;    // set when its `when`, `at` or message erred
+};
+
+/// Why a rule did or did not fire for one binding (`why-not`).
 struct WhyNotOutcome {
   std::vector<Evidence> bindings;  // the for/let variables bound on this path
-  bool fired = false;              // the rule fires for this binding
-  std::string failed_clause;       // otherwise: the first clause that was false or erred
+  bool fired = false;              // a statement reports a finding for this binding
+  /// A path that stops before the statements: the first clause that was
+  /// false, erred, or (a `for`) had nothing to range over, traced. Empty
+  /// when the binding passed every clause.
+  std::string failed_clause;
   SourceLoc clause_loc;
-  std::string error;  // set when that clause erred rather than being false
-  TraceStep trace;    // the failing clause, traced
+  std::string error;      // set when that clause erred
+  bool no_items = false;  // that clause is a `for` over an empty list
+  TraceStep trace;
+  /// A binding that passed every clause: each statement, whether it fires.
+  std::vector<WhyNotStatement> statements;
 };
 
 struct WhyNotResult {
   bool in_domain = false;               // some `for` of the rule ranges over the fact
-  std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact, capped
+  std::vector<WhyNotOutcome> outcomes;  // one per binding path through the fact
+  bool capped = false;                  // more paths than WhyNot's max_outcomes: not followed
 };
 
-/// Replays `rule` over `facts`, following only the bindings in which a `for`
-/// variable is the fact `focus` selects (the first `for` whose items match).
+/// The binding paths a why-not follows before it stops, by default.
+inline constexpr size_t kWhyNotOutcomes = 20;
+
+/// Replays `rule` over `facts` as written, following only the bindings in
+/// which a `for` variable is the fact `focus` selects (the first `for`
+/// whose items match), or every binding when `focus` is empty. Each path
+/// ends at its first failing clause or runs the statements (their
+/// findings are not reported); the first `max_outcomes` paths are kept.
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
                     const ParamValues& params, const Facts& facts, const SourceManager& sources,
-                    const EvalOptions& options, const std::function<bool(const Value&)>& focus);
+                    const EvalOptions& options, const std::function<bool(const Value&)>& focus,
+                    size_t max_outcomes = kWhyNotOutcomes);
 
 }  // namespace capops::eval

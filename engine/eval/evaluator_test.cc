@@ -332,13 +332,16 @@ TEST_CASE("warn statements, when guards and traces", "[eval]") {
   // Without `at`, the violation points at the loop item.
   CHECK(r.violations[1].loc.line == 9);
   CHECK(r.violations[1].loc.column == 5);
-  REQUIRE(r.violations[0].trace.size() == 1);
+  // The trace: the `where`, then the `when` of the statement that fired.
+  REQUIRE(r.violations[0].trace.size() == 2);
   const TraceStep& step = r.violations[0].trace[0];
   CHECK(step.clause == "where a.gpus > 3");
   REQUIRE(step.values.size() == 3);
   CHECK(step.values[1].expr == "a.gpus");
   CHECK(step.values[1].value == "16");
   CHECK(step.values[1].fact.line == 8);
+  CHECK(r.violations[0].trace[1].clause == "warn when a.gpus > 10");
+  CHECK(r.violations[0].trace[1].value == "true");
 }
 
 TEST_CASE("traces show optionals as CEL writes them, and only the list elements kept", "[eval]") {

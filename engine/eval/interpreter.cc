@@ -150,6 +150,7 @@ void RuleRun::RunScan(const Op& op, size_t position) {
   LookupsAhead lookups;
   lookups.Add(eval_, op.lookups);
   if (observer_ != nullptr) observer_->EnterScan(position, items);
+  if (observer_ != nullptr && items.empty()) observer_->Ended(position, range);
   for (size_t k = 0; k < items.size() && !aborted_; ++k) {
     ahead.Step(k);
     lookups.Step(ahead, k);
@@ -161,7 +162,7 @@ void RuleRun::RunScan(const Op& op, size_t position) {
 }
 
 // A let binds its value; a filter holds when true. Nothing is traced here:
-// tracing costs nothing until a binding fires (see TraceWheres).
+// tracing costs nothing until a binding fires (see TraceBinding).
 bool RuleRun::Holds(const Op& op, size_t position) {
   Value v = eval_.Eval(*op.expr);
   const char* what = op.kind == OpKind::kLet ? "this `let`" : "this `where`";
@@ -185,24 +186,22 @@ void RuleRun::RunEmits(size_t position) {
   if (observer_ != nullptr && !observer_->Reached()) return;
   for (size_t p = position; p < ops_->ops.size(); ++p) {
     const Op& op = ops_->ops[p];
-    Emit(rule_.rule->emits[op.index], op);
+    Value why;
+    bool fired = Emit(rule_.rule->emits[op.index], op, &why);
+    if (observer_ != nullptr) observer_->Stated(p, fired ? &out_->violations.back() : nullptr, why);
   }
 }
 
-// A statement's `when`: true to emit.
-bool RuleRun::When(const syntax::Emit& emit, const Op& op) {
+// A statement's `when`: true to emit; else false, its value in `*why`.
+bool RuleRun::When(const syntax::Emit& emit, const Op& op, Value* why) {
   Value cond = eval_.Eval(*emit.when);
-  if (cond.is_error()) {
-    RuleError(cond, emit.when->span, "this `when`");
-    return false;
-  }
-  if (!cond.is(ValueKind::kBool)) {
-    RuleError(Value::Error("`when` needs a bool, not " + DescribeKind(cond)), emit.when->span,
-              "this `when`");
-    return false;
-  }
-  if (observer_ != nullptr) observer_->Outcome(op, cond.bool_value());
-  return cond.bool_value();
+  if (!cond.is_error() && !cond.is(ValueKind::kBool))
+    cond = Value::Error("`when` needs a bool, not " + DescribeKind(cond));
+  if (cond.is_error()) RuleError(cond, emit.when->span, "this `when`");
+  if (cond.is(ValueKind::kBool) && observer_ != nullptr) observer_->Outcome(op, cond.bool_value());
+  if (cond.is(ValueKind::kBool) && cond.bool_value()) return true;
+  *why = std::move(cond);
+  return false;
 }
 
 std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const Value&)) const {
@@ -240,18 +239,51 @@ Span RuleRun::SpanOf(const Op& op) const {
                                   : rule_.rule->clauses[op.index].span;
 }
 
-// Re-evaluates the `where` clauses of a binding that fired, recording every
-// sub-expression. Earlier clauses cannot see later variables, so the slots
-// as they stand give each clause the values it held.
-std::vector<TraceStep> RuleRun::TraceWheres() {
+Span StatementHead(const syntax::Emit& emit) {
+  Span head = emit.span;
+  const syntax::Expr* last = emit.when ? emit.when.get() : emit.at.get();
+  head.end = last != nullptr ? last->span.end : head.begin + 4;  // `deny`, `warn`
+  return head;
+}
+
+TraceStep RuleRun::TraceAgain(const Span& span, const syntax::Expr* expr) {
+  TraceStep step{eval_.Text(span), "", sources_.Resolve(span), {}};
+  if (expr == nullptr) return step;
+  eval_.set_trace(&step.values);
+  step.value = eval_.ShownValue(*expr, eval_.Eval(*expr), TraceText);
+  eval_.set_trace(nullptr);
+  return step;
+}
+
+// Re-evaluates the conditions of a binding that fired, recording every
+// sub-expression: its `where` clauses (`(*wheres)[i]` says which steps
+// they are, the labels' sources) and, with EvalOptions::trace, also each
+// `for` over the steps of a timeline, which binds only the steps a
+// condition selects (`for short in need.minus(have).over(0)`), and the
+// statement's `when`; a rule with none of those (its every binding fires)
+// shows its innermost `for`. Earlier clauses cannot see later variables, so
+// the slots as they stand give each clause the values it held.
+std::vector<TraceStep> RuleRun::TraceBinding(const syntax::Emit& emit, std::vector<bool>* wheres) {
   std::vector<TraceStep> steps;
   for (const syntax::Clause& c : rule_.rule->clauses) {
-    if (c.kind != syntax::ClauseKind::kWhere) continue;
-    TraceStep step{eval_.Text(c.span), "", sources_.Resolve(c.span), {}};
-    eval_.set_trace(&step.values);
-    step.value = TraceText(eval_.Eval(*c.expr));
-    eval_.set_trace(nullptr);
-    steps.push_back(std::move(step));
+    bool where = c.kind == syntax::ClauseKind::kWhere;
+    bool steps_for = options_.trace && c.kind == syntax::ClauseKind::kFor &&
+                     eval_.YieldsSteps(*c.expr) == ExprEvaluator::Steps::kList;
+    if (!where && !steps_for) continue;
+    steps.push_back(TraceAgain(c.span, c.expr.get()));
+    wheres->push_back(where);
+  }
+  if (options_.trace && emit.when) {
+    steps.push_back(TraceAgain(StatementHead(emit), emit.when.get()));
+    wheres->push_back(false);
+  }
+  const auto& clauses = rule_.rule->clauses;
+  auto innermost = std::find_if(clauses.rbegin(), clauses.rend(), [](const syntax::Clause& c) {
+    return c.kind == syntax::ClauseKind::kFor;
+  });
+  if (options_.trace && steps.empty() && innermost != clauses.rend()) {
+    steps.push_back(TraceAgain(innermost->span, innermost->expr.get()));
+    wheres->push_back(false);
   }
   return steps;
 }
@@ -263,15 +295,16 @@ std::vector<TraceStep> RuleRun::TraceWheres() {
 // marked per_item: read for an item that `exists` or `all` went past
 // before the item it stopped at.
 std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace,
-                                       const Violation& v) const {
+                                       const std::vector<bool>& wheres, const Violation& v) const {
   constexpr size_t kMaxLabels = 4;
   std::vector<Label> labels;
   auto at_record = [&](const SourceLoc& loc) {
     return std::any_of(v.evidence.begin(), v.evidence.end(),
                        [&](const Evidence& e) { return e.loc == loc; });
   };
-  for (const TraceStep& step : trace) {
-    for (const TraceValue& t : step.values) {
+  for (size_t i = 0; i < trace.size(); ++i) {
+    if (!wheres[i]) continue;
+    for (const TraceValue& t : trace[i].values) {
       bool whole = !t.value.empty() && (t.value[0] == '{' || t.value[0] == '[');
       if (!t.fact.valid() || t.per_item || t.fact == v.loc || whole || at_record(t.fact) ||
           labels.size() == kMaxLabels) {
@@ -298,8 +331,13 @@ const std::string& RuleRun::StatementKey(const syntax::Emit& emit, size_t index)
   return key;
 }
 
-void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
-  if (emit.when && !When(emit, op)) return;
+bool RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op, Value* why) {
+  if (emit.when && !When(emit, op, why)) return false;
+  auto failed = [&](const Value& error, const Span& where, const char* what) {
+    RuleError(error, where, what);
+    *why = error;
+    return false;
+  };
   Violation v;
   v.rule_id = rule_.id;
   v.rule_name = rule_.rule->name;
@@ -311,7 +349,7 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
   Value at;
   if (emit.at) {
     at = eval_.Eval(*emit.at);
-    if (at.is_error()) return RuleError(at, emit.at->span, "this `at`");
+    if (at.is_error()) return failed(at, emit.at->span, "this `at`");
     v.loc = at.loc();
   }
   for (const auto& part : emit.message.parts) {
@@ -320,10 +358,10 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
       continue;
     }
     Value hole = eval_.Eval(*part.expr);
-    if (hole.is_error()) return RuleError(hole, part.expr->span, "this message");
+    if (hole.is_error()) return failed(hole, part.expr->span, "this message");
     std::string text;
     if (!Render(hole, eval_.mutable_budget(), &text)) {
-      return RuleError(eval_.budget().Error(), part.expr->span, "this message");
+      return failed(eval_.budget().Error(), part.expr->span, "this message");
     }
     // Names and lists are what the finding is about; numbers, dates and
     // sizes are measurements and params that change without changing it.
@@ -350,11 +388,13 @@ void RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op) {
   for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it)
     v.loc = it->loc;
   if (!v.loc.valid()) v.loc = plan_loc_;
-  std::vector<TraceStep> trace = TraceWheres();
-  v.labels = LabelsFrom(trace, v);
+  std::vector<bool> wheres;
+  std::vector<TraceStep> trace = TraceBinding(emit, &wheres);
+  v.labels = LabelsFrom(trace, wheres, v);
   if (options_.trace) v.trace = std::move(trace);
   out_->violations.push_back(std::move(v));
   if (++emitted_ >= options_.max_violations_per_rule) capped_ = aborted_ = true;
+  return true;
 }
 
 }  // namespace capops::eval

@@ -30,6 +30,9 @@ namespace capops::eval {
 
 class RuleRun;
 
+/// A statement as far as its `when`, else its `at`: `deny when size(over) > 0`.
+Span StatementHead(const syntax::Emit& emit);
+
 /// Watches a RuleRun. Positions are op positions in RuleRun::ops(), which
 /// for a run with an observer are the rule's clauses as written.
 class RunObserver {
@@ -46,11 +49,16 @@ class RunObserver {
   virtual void LeaveScan(size_t /*at*/) {}
   /// A filter, or a statement's `when`, gave a bool.
   virtual void Outcome(const plan::Op& /*op*/, bool /*held*/) {}
-  /// The path ends at `at`: its filter is false, or the op erred (`v`, the
-  /// op's value: false, an error, a value of the wrong kind).
+  /// The path ends at `at`: its filter is false, its scan has no item, or
+  /// the op erred (`v`, the op's value: false, an empty list, an error, a
+  /// value of the wrong kind).
   virtual void Ended(size_t /*at*/, const Value& /*v*/) {}
   /// A binding passed every clause: true to run its statements.
   virtual bool Reached() { return true; }
+  /// Statement `at` ran for that binding: `fired` is the violation it
+  /// reported, or null; then `why` says why not: its `when`'s value (false,
+  /// an error, a value of the wrong kind) or the error of its `at` or message.
+  virtual void Stated(size_t /*at*/, const Violation* /*fired*/, const Value& /*why*/) {}
 
  protected:
   RuleRun* run_ = nullptr;
@@ -126,6 +134,10 @@ class RuleRun {
   std::optional<Interval> InnermostStep(size_t upto) const;
   /// The clause or statement that `op` runs, as written.
   Span SpanOf(const plan::Op& op) const;
+  /// The clause or statement at `span` (its text from there) traced:
+  /// `expr` (null: none) evaluated again over the slots as they stand,
+  /// every sub-expression's value recorded.
+  TraceStep TraceAgain(const Span& span, const syntax::Expr* expr);
 
  private:
   void RunOps(size_t position);
@@ -134,11 +146,14 @@ class RuleRun {
   // The value of a let or filter `op`, or a rule error: then false and the
   // path ends there.
   bool Holds(const plan::Op& op, size_t position);
-  void Emit(const syntax::Emit& emit, const plan::Op& op);
-  bool When(const syntax::Emit& emit, const plan::Op& op);
+  // Reports statement `emit` for the binding; false, with `*why`, when it
+  // reports nothing (Stated).
+  bool Emit(const syntax::Emit& emit, const plan::Op& op, Value* why);
+  bool When(const syntax::Emit& emit, const plan::Op& op, Value* why);
   const std::string& StatementKey(const syntax::Emit& emit, size_t index);
-  std::vector<TraceStep> TraceWheres();
-  std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace, const Violation& v) const;
+  std::vector<TraceStep> TraceBinding(const syntax::Emit& emit, std::vector<bool>* wheres);
+  std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace,
+                                const std::vector<bool>& wheres, const Violation& v) const;
   void RuleError(const Value& error, const Span& where, const char* what);
 
   const check::RuleInfo& rule_;

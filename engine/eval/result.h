@@ -62,7 +62,8 @@ struct Label {
   std::string message;  // e.g. "`p.role` is `production-replacement`"
 };
 
-/// One `where` clause that held, with its sub-expressions' values (with --explain).
+/// A condition that held (a `where`, a `for` over timeline steps, a `when`),
+/// or a clause why-not stopped at, with its sub-expressions' values.
 struct TraceStep {
   std::string clause;              // the clause's CPL text
   std::string value;               // what it evaluated to ("true")

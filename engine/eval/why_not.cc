@@ -1,7 +1,8 @@
 // WhyNot and EvaluateExpression: the evaluator for auditors and rule authors.
 // WhyNot is an observer of the interpreter (interpreter.h) running the rule
-// as written: it follows only the bindings that go through one chosen fact,
-// and records where each path stops.
+// as written: it follows only the bindings that go through one chosen fact
+// (or all of them), and records where each path stops, or what each
+// statement says of a binding that passed every clause.
 #include <algorithm>
 
 #include "engine/eval/evaluator.h"
@@ -13,7 +14,6 @@ namespace capops::eval {
 
 namespace {
 
-constexpr size_t kMaxOutcomes = 20;
 constexpr size_t kNone = static_cast<size_t>(-1);
 
 std::string BindingText(const Value& v) {
@@ -21,17 +21,20 @@ std::string BindingText(const Value& v) {
 }
 
 // Follows the rule as written, narrowing the first scan whose items include
-// the chosen fact to those items; on such a path, records where it ends (a
-// false or erring clause, traced) or that it reaches the statements.
+// the chosen fact to those items (or following every binding, without a
+// fact); on such a path, records where it ends (a false or erring clause, a
+// `for` over nothing, traced) or, once it reaches the statements, whether
+// each fires.
 class WhyNotObserver : public RunObserver {
  public:
-  explicit WhyNotObserver(const std::function<bool(const Value&)>& focus) : focus_(focus) {}
-
-  bool Done() const override {
-    return result_.outcomes.size() >= kMaxOutcomes || run_->evaluator().out_of_budget();
+  WhyNotObserver(const std::function<bool(const Value&)>& focus, size_t max_outcomes)
+      : focus_(focus), max_outcomes_(max_outcomes) {
+    result_.in_domain = !focus_;
   }
+
+  bool Done() const override { return result_.capped || run_->evaluator().out_of_budget(); }
   void EnterScan(size_t at, ListView items) override {
-    if (Focused(at) || std::none_of(items.begin(), items.end(), focus_)) return;
+    if (!focus_ || Focused(at) || std::none_of(items.begin(), items.end(), focus_)) return;
     focus_at_ = at;
     result_.in_domain = true;
   }
@@ -40,52 +43,68 @@ class WhyNotObserver : public RunObserver {
     if (focus_at_ == at) focus_at_ = kNone;
   }
   void Ended(size_t at, const Value& v) override {
-    if (Focused(at)) Stop(at, v);
+    if (Focused(at) && Room()) Stop(at, v);
   }
   bool Reached() override {
-    if (focus_at_ != kNone && result_.outcomes.size() < kMaxOutcomes) {
-      WhyNotOutcome o;
-      o.bindings = run_->Bindings(run_->ops().size(), BindingText);
-      o.fired = true;
-      result_.outcomes.push_back(std::move(o));
-    }
-    return false;  // why-not asks whether it fires, not what it says
+    if (!Focused(run_->ops().size()) || !Room()) return false;
+    WhyNotOutcome o;
+    o.bindings = run_->Bindings(run_->ops().size(), BindingText);
+    result_.outcomes.push_back(std::move(o));
+    return true;  // the statements say whether it fires
   }
+  void Stated(size_t at, const Violation* fired, const Value& why) override;
   WhyNotResult Take() { return std::move(result_); }
 
  private:
-  // Whether the op at `at` runs for the chosen fact: a scan before it chose it.
-  bool Focused(size_t at) const { return focus_at_ != kNone && focus_at_ < at; }
-  // Records why the path ends at op `at`: it was false, or it erred.
+  // Whether the op at `at` runs for the chosen fact: a scan before it chose
+  // it, or there is no fact to choose.
+  bool Focused(size_t at) const { return !focus_ || (focus_at_ != kNone && focus_at_ < at); }
+  // Whether another path may be recorded; else the run stops, capped.
+  bool Room() {
+    if (result_.outcomes.size() < max_outcomes_) return true;
+    result_.capped = true;
+    return false;
+  }
+  // Records why the path ends at op `at`: it was false, empty, or it erred.
   void Stop(size_t at, const Value& v);
 
   const std::function<bool(const Value&)>& focus_;
+  const size_t max_outcomes_;
   size_t focus_at_ = kNone;  // the scan that narrowed to the fact, while it runs
   WhyNotResult result_;
 };
 
 void WhyNotObserver::Stop(size_t at, const Value& v) {
-  if (result_.outcomes.size() >= kMaxOutcomes) return;
   const plan::Op& op = run_->ops()[at];
-  ExprEvaluator& eval = run_->evaluator();
   WhyNotOutcome o;
   o.bindings = run_->Bindings(at, BindingText);
-  o.failed_clause = eval.Text(run_->SpanOf(op));
-  o.clause_loc = run_->sources().Resolve(run_->SpanOf(op));
   if (v.is_error()) o.error = v.string_value();
-  o.trace = TraceStep{o.failed_clause, TraceText(v), o.clause_loc, {}};
-  eval.set_trace(&o.trace.values);
-  eval.Eval(*op.expr);
-  eval.set_trace(nullptr);
+  o.no_items = op.kind == plan::OpKind::kScan && v.is(ValueKind::kList);
+  o.trace = run_->TraceAgain(run_->SpanOf(op), op.expr);
+  o.failed_clause = o.trace.clause;
+  o.clause_loc = o.trace.loc;
   result_.outcomes.push_back(std::move(o));
+}
+
+void WhyNotObserver::Stated(size_t at, const Violation* fired, const Value& why) {
+  const syntax::Emit& emit = run_->rule().rule->emits[run_->ops()[at].index];
+  WhyNotStatement s;
+  s.trace = run_->TraceAgain(StatementHead(emit), emit.when.get());
+  s.fired = fired != nullptr;
+  if (fired != nullptr) s.message = fired->message;
+  if (why.is_error()) s.error = why.string_value();
+  WhyNotOutcome& o = result_.outcomes.back();
+  o.fired = o.fired || s.fired;
+  o.statements.push_back(std::move(s));
 }
 
 }  // namespace
 
 WhyNotResult WhyNot(const check::Program& program, const check::RuleInfo& rule,
                     const ParamValues& params, const Facts& facts, const SourceManager& sources,
-                    const EvalOptions& options, const std::function<bool(const Value&)>& focus) {
-  WhyNotObserver observer(focus);
+                    const EvalOptions& options, const std::function<bool(const Value&)>& focus,
+                    size_t max_outcomes) {
+  WhyNotObserver observer(focus, max_outcomes);
   EvalResult ignored;  // a rule error stops a path; the outcome says so
   size_t index = static_cast<size_t>(&rule - program.rules.data());
   RuleRun(program, index, params.For(index), facts, sources, options, nullptr, nullptr, &ignored,

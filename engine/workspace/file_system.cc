@@ -2,10 +2,15 @@
 // it, and files held in memory. Entry points: the FileSystem subclasses.
 #include "engine/workspace/file_system.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "engine/workspace/output_file.h"
 #include "engine/workspace/pack_locator.h"
@@ -30,6 +35,11 @@ bool IsHidden(std::string_view name) {
 bool Below(std::string_view dir, std::string_view path) {
   if (dir == "/") return path.size() > 1 && path.front() == '/';
   return path.size() > dir.size() && path.substr(0, dir.size()) == dir && path[dir.size()] == '/';
+}
+
+// `path` is `dir` or below it (both absolute and normalised).
+bool Inside(std::string_view dir, std::string_view path) {
+  return path == dir || Below(dir, path);
 }
 
 // Whether any directory between `dir` and `path` (exclusive) is hidden.
@@ -80,19 +90,81 @@ bool DiskFileSystem::Read(const std::string& path, size_t limit, std::string* te
   return ReadFile(path, text, error, limit, stamp);
 }
 
-std::vector<std::string> DiskFileSystem::FilesUnder(const std::string& root) const {
+// A walk of its own rather than std::filesystem's: a directory iterator
+// keeps every level's path split into components, which costs memory by the
+// square of the depth; here a pending directory is one string, and each
+// directory is entered once however many links lead to it.
+std::vector<std::string> DiskFileSystem::FilesUnder(const std::string& root,
+                                                    const std::string& boundary,
+                                                    std::vector<Refused>* refused) const {
   std::vector<std::string> found;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    const fs::path& p = it->path();
-    if (it->is_directory(ec)) {
-      if (IsHidden(p.filename().string())) it.disable_recursion_pending();
+  std::string real_boundary = boundary.empty() ? "" : RealPath(boundary);
+  std::string real_root = RealPath(root);
+  std::set<std::pair<dev_t, ino_t>> entered;
+  // Directories reached through links wait until the tree itself is
+  // walked, so that a file is spelt by its own path where it has one.
+  std::vector<std::string> pending = {Normal(root)}, linked;
+  while (!pending.empty() || !linked.empty()) {
+    if (pending.empty()) {
+      pending.push_back(std::move(linked.front()));
+      linked.erase(linked.begin());
+    }
+    std::string dir = std::move(pending.back());
+    pending.pop_back();
+    // What is below a directory that cannot be listed is said, never passed over.
+    auto unreadable = [&](const std::string& path) {
+      if (refused != nullptr)
+        refused->push_back({path, Refused::Kind::kUnreadable, std::strerror(errno)});
+    };
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) {
+      unreadable(dir);
       continue;
     }
-    found.push_back(Normal(p));
+    if (!S_ISDIR(st.st_mode) || !entered.insert({st.st_dev, st.st_ino}).second) continue;
+    DIR* d = ::opendir(dir.c_str());
+    if (d == nullptr) {
+      unreadable(dir);
+      continue;
+    }
+    std::vector<std::string> below;
+    while (const dirent* e = ::readdir(d)) {
+      std::string_view name = e->d_name;
+      if (name == "." || name == "..") continue;
+      std::string path = dir == "/" ? "/" + std::string(name) : dir + "/" + std::string(name);
+      struct stat link, target;
+      if (::lstat(path.c_str(), &link) != 0) {
+        unreadable(path);
+        continue;
+      }
+      bool is_link = S_ISLNK(link.st_mode);
+      bool is_dir = ::stat(path.c_str(), &target) == 0 && S_ISDIR(target.st_mode);
+      std::string real = is_link && !real_boundary.empty() ? RealPath(path) : "";
+      if (is_link && !real_boundary.empty() && !Inside(real_boundary, real)) {
+        if (refused != nullptr) refused->push_back({path, Refused::Kind::kLinkOutside, ""});
+        continue;
+      }
+      // A link back up to the walk's root or above it is a loop: what it
+      // leads to below the root is walked already, the rest was not asked for.
+      if (is_link && !real.empty() && Inside(real, real_root)) continue;
+      if (!is_dir) {
+        found.push_back(
+            std::move(path));  // a FIFO or a dangling link too: its read says what it is
+      } else if (!IsHidden(name) && !is_link) {
+        below.push_back(std::move(path));
+      } else if (!IsHidden(name) && !real_boundary.empty()) {
+        linked.push_back(std::move(path));
+      }
+    }
+    ::closedir(d);
+    pending.insert(pending.end(), std::make_move_iterator(below.rbegin()),
+                   std::make_move_iterator(below.rend()));
   }
   std::sort(found.begin(), found.end());
+  if (refused != nullptr) {
+    std::sort(refused->begin(), refused->end(),
+              [](const Refused& a, const Refused& b) { return a.path < b.path; });
+  }
   return found;
 }
 
@@ -117,6 +189,30 @@ bool DiskFileSystem::MakeDirectories(const std::string& path, std::string* error
   fs::create_directories(path, ec);
   if (!ec) return true;
   *error = "cannot create `" + path + "`: " + ec.message();
+  return false;
+}
+
+bool DiskFileSystem::MakeDirectoryWith(const std::string& dir, const std::string& file,
+                                       std::string_view content, std::string* error) {
+  fs::path target = fs::path(Absolute(dir));
+  if (Kind(target.string()) != FileKind::kMissing) return true;
+  if (!MakeDirectories(target.parent_path().string(), error)) return false;
+  // Made whole beside its place, then renamed into it.
+  std::string pattern = target.string() + ".new-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    *error = "cannot create `" + dir + "`: " + std::strerror(errno);
+    return false;
+  }
+  std::error_code ec;
+  if (!Write(pattern + "/" + file, content, error)) {
+    fs::remove_all(pattern, ec);
+    return false;
+  }
+  if (::rename(pattern.c_str(), target.c_str()) == 0) return true;
+  int why = errno;
+  fs::remove_all(pattern, ec);
+  if (why == EEXIST || why == ENOTEMPTY) return true;  // another run made it first
+  *error = "cannot create `" + dir + "`: " + std::strerror(why);
   return false;
 }
 
@@ -152,7 +248,8 @@ bool MemoryFileSystem::Read(const std::string& path, size_t limit, std::string* 
   return true;
 }
 
-std::vector<std::string> MemoryFileSystem::FilesUnder(const std::string& root) const {
+std::vector<std::string> MemoryFileSystem::FilesUnder(const std::string& root, const std::string&,
+                                                      std::vector<Refused>*) const {
   std::string dir = Absolute(root);
   std::vector<std::string> found;
   for (auto it = files_.upper_bound(dir); it != files_.end() && Below(dir, it->first); ++it) {
@@ -166,6 +263,12 @@ std::optional<std::string> MemoryFileSystem::Identity(const std::string& path) c
   std::string p = Absolute(path);
   if (files_.count(p) == 0) return std::nullopt;
   return p;
+}
+
+bool MemoryFileSystem::MakeDirectoryWith(const std::string& dir, const std::string& file,
+                                         std::string_view content, std::string* error) {
+  if (Kind(dir) != FileKind::kMissing) return true;
+  return Write(dir + "/" + file, content, error);
 }
 
 bool MemoryFileSystem::Write(const std::string& path, std::string_view content, std::string*) {
@@ -206,8 +309,10 @@ bool OverlayFileSystem::Read(const std::string& path, size_t limit, std::string*
   return true;
 }
 
-std::vector<std::string> OverlayFileSystem::FilesUnder(const std::string& root) const {
-  std::vector<std::string> found = base_->FilesUnder(root);
+std::vector<std::string> OverlayFileSystem::FilesUnder(const std::string& root,
+                                                       const std::string& boundary,
+                                                       std::vector<Refused>* refused) const {
+  std::vector<std::string> found = base_->FilesUnder(root, boundary, refused);
   std::string dir = Absolute(root);
   for (auto it = buffers_.upper_bound(dir); it != buffers_.end() && Below(dir, it->first); ++it) {
     if (!UnderHidden(dir, it->first)) found.push_back(Spelt(root, dir, it->first));

@@ -30,6 +30,14 @@ namespace capops::workspace {
 /// What a path names, links followed.
 enum class FileKind { kMissing, kRegular, kDirectory, kOther };
 
+/// A path a walk passed over, and why.
+struct Refused {
+  enum class Kind { kLinkOutside, kUnreadable };
+  std::string path;
+  Kind kind = Kind::kLinkOutside;
+  std::string error;  // kUnreadable: the system's reason
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -49,7 +57,15 @@ class FileSystem {
                     std::optional<FileStamp>* stamp = nullptr) const = 0;
   /// The entries below directory `root` that are not directories, hidden
   /// directories (`.git`) skipped, as `root/…` paths normalised, sorted.
-  virtual std::vector<std::string> FilesUnder(const std::string& root) const = 0;
+  /// Without a `boundary`, links to directories are not followed. With one
+  /// (an absolute directory), links are followed where they lead inside it,
+  /// each directory entered once (a loop of links ends); a link that leads
+  /// outside it, to a file or a directory, is neither read nor followed.
+  /// Such links, and directories below `root` that cannot be listed, go to
+  /// `*refused` (when given) with the reason.
+  virtual std::vector<std::string> FilesUnder(const std::string& root,
+                                              const std::string& boundary = "",
+                                              std::vector<Refused>* refused = nullptr) const = 0;
   /// A name every path to the same file shares (links followed); nullopt
   /// when there is no file.
   virtual std::optional<std::string> Identity(const std::string& path) const = 0;
@@ -62,6 +78,12 @@ class FileSystem {
   /// Creates directory `path` and those above it that are missing. False
   /// with `*error` set.
   virtual bool MakeDirectories(const std::string& path, std::string* error) = 0;
+  /// Creates directory `dir` (and those above it) holding `file` with
+  /// `content`, all at once: another process sees either no `dir` or `dir`
+  /// with the file. True, writing nothing, when `dir` is there already
+  /// (made by another run a moment before). False with `*error` set.
+  virtual bool MakeDirectoryWith(const std::string& dir, const std::string& file,
+                                 std::string_view content, std::string* error) = 0;
 
   /// `path` absolute against WorkingDirectory(), normalised (no link resolved).
   std::string Absolute(const std::string& path) const;
@@ -76,11 +98,14 @@ class DiskFileSystem final : public FileSystem {
   bool Exists(const std::string& path) const override;
   bool Read(const std::string& path, size_t limit, std::string* text, std::string* error,
             std::optional<FileStamp>* stamp = nullptr) const override;
-  std::vector<std::string> FilesUnder(const std::string& root) const override;
+  std::vector<std::string> FilesUnder(const std::string& root, const std::string& boundary = "",
+                                      std::vector<Refused>* refused = nullptr) const override;
   std::optional<std::string> Identity(const std::string& path) const override;
   std::string RealPath(const std::string& path) const override;
   bool Write(const std::string& path, std::string_view content, std::string* error) override;
   bool MakeDirectories(const std::string& path, std::string* error) override;
+  bool MakeDirectoryWith(const std::string& dir, const std::string& file, std::string_view content,
+                         std::string* error) override;
 
  private:
   std::string cwd_;
@@ -99,11 +124,14 @@ class MemoryFileSystem final : public FileSystem {
   bool Exists(const std::string& path) const override { return Kind(path) != FileKind::kMissing; }
   bool Read(const std::string& path, size_t limit, std::string* text, std::string* error,
             std::optional<FileStamp>* stamp = nullptr) const override;
-  std::vector<std::string> FilesUnder(const std::string& root) const override;
+  std::vector<std::string> FilesUnder(const std::string& root, const std::string& boundary = "",
+                                      std::vector<Refused>* refused = nullptr) const override;
   std::optional<std::string> Identity(const std::string& path) const override;
   std::string RealPath(const std::string& path) const override { return Absolute(path); }
   bool Write(const std::string& path, std::string_view content, std::string* error) override;
   bool MakeDirectories(const std::string&, std::string*) override { return true; }
+  bool MakeDirectoryWith(const std::string& dir, const std::string& file, std::string_view content,
+                         std::string* error) override;
 
  private:
   std::string cwd_;
@@ -128,7 +156,8 @@ class OverlayFileSystem final : public FileSystem {
   bool Exists(const std::string& path) const override;
   bool Read(const std::string& path, size_t limit, std::string* text, std::string* error,
             std::optional<FileStamp>* stamp = nullptr) const override;
-  std::vector<std::string> FilesUnder(const std::string& root) const override;
+  std::vector<std::string> FilesUnder(const std::string& root, const std::string& boundary = "",
+                                      std::vector<Refused>* refused = nullptr) const override;
   std::optional<std::string> Identity(const std::string& path) const override;
   std::string RealPath(const std::string& path) const override { return base_->RealPath(path); }
   bool Write(const std::string& path, std::string_view content, std::string* error) override {
@@ -136,6 +165,10 @@ class OverlayFileSystem final : public FileSystem {
   }
   bool MakeDirectories(const std::string& path, std::string* error) override {
     return base_->MakeDirectories(path, error);
+  }
+  bool MakeDirectoryWith(const std::string& dir, const std::string& file, std::string_view content,
+                         std::string* error) override {
+    return base_->MakeDirectoryWith(dir, file, content, error);
   }
 
  private:

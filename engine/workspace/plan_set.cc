@@ -15,6 +15,7 @@
 
 #include "engine/facts/loader.h"
 #include "engine/lint/glob_match.h"
+#include "engine/workspace/config_file.h"
 #include "engine/workspace/policy_loader.h"
 #include "engine/workspace/same_file.h"
 
@@ -35,10 +36,40 @@ bool IsYaml(const std::string& p) {
 
 // YAML files under `root` (hidden directories skipped), in order. Not only
 // regular files: a FIFO or device named `*.yaml` is refused, not passed over.
-std::vector<std::string> YamlFilesUnder(const FileSystem& files, const std::string& root) {
+// Links are followed while they stay inside the repository that holds `root`
+// (outside any, `root` itself); what cannot be walked is in `*refused`: links
+// that leave it (to a plan or to a directory that may hold plans) and
+// directories that cannot be read.
+std::vector<std::string> YamlFilesUnder(const FileSystem& files, const std::string& root,
+                                        std::vector<lint::SkippedFile>* refused) {
+  std::string start = files.Absolute(root);
+  std::optional<fs::path> repository = RepositoryRoot(files, start);
+  std::string boundary = repository.value_or(start).string();
+  std::vector<Refused> passed;
   std::vector<std::string> found;
-  for (std::string& p : files.FilesUnder(root)) {
+  for (std::string& p : files.FilesUnder(root, boundary, &passed)) {
     if (IsYaml(p)) found.push_back(std::move(p));
+  }
+  // What cannot be walked is not read (a link's target is never quoted) and
+  // is an error, so the run cannot pass without it.
+  for (const Refused& r : passed) {
+    bool unreadable = r.kind == Refused::Kind::kUnreadable;
+    if (!unreadable && !IsYaml(r.path) && files.Kind(r.path) != FileKind::kDirectory) continue;
+    Diagnostic d;
+    d.severity = Severity::kError;
+    d.code = "discovery";
+    if (unreadable) {
+      d.message = "the directory `" + r.path + "` cannot be read (" + r.error + ")";
+      d.help = "plans below it would be passed over; make it readable or move them";
+    } else {
+      d.message = "`" + r.path + "` is a link that leads outside " +
+                  (repository ? std::string("the repository") : "`" + root + "`") +
+                  "; it is not read";
+      d.help =
+          "keep plans and links to them inside the repository, or name a file on the command "
+          "line to lint it deliberately";
+    }
+    refused->push_back({r.path, "", std::move(d)});
   }
   return found;
 }
@@ -119,15 +150,24 @@ bool PlanSet::Add(const std::string& arg, std::string* error) {
     }
     found.push_back(path);
   } else if (kind == FileKind::kDirectory) {
-    for (const std::string& p : YamlFilesUnder(files_, arg)) Consider(p, &found);
+    std::vector<lint::SkippedFile> outside;
+    for (const std::string& p : YamlFilesUnder(files_, arg, &outside)) Consider(p, &found);
+    Refuse(outside);
+    if (found.empty() && !outside.empty()) return true;  // the run reports them
     if (found.empty()) *error = "no plan files (with `kind: CapacityPlan`) under `" + arg + "`";
   } else if (IsGlob(arg) && !files_.Exists(arg)) {
     fs::path root = GlobRoot(arg);
+    std::vector<lint::SkippedFile> outside;
     if (files_.Kind(root.string()) == FileKind::kDirectory) {
-      for (const std::string& p : YamlFilesUnder(files_, root.string())) {
+      for (const std::string& p : YamlFilesUnder(files_, root.string(), &outside)) {
         if (lint::GlobMatch(arg, p)) Consider(p, &found);
       }
     }
+    std::erase_if(outside, [&](const lint::SkippedFile& r) {
+      return !lint::GlobMatch(arg, r.path) && files_.Kind(r.path) != FileKind::kDirectory;
+    });
+    Refuse(outside);
+    if (found.empty() && !outside.empty()) return true;  // the run reports them
     if (found.empty()) *error = "no plan files match `" + arg + "`";
   } else {
     // Not a regular file nor a directory: say what it is (a FIFO, a device…).
@@ -141,6 +181,14 @@ bool PlanSet::Add(const std::string& arg, std::string* error) {
   plans_.erase(std::unique(plans_.begin(), plans_.end()), plans_.end());
   plans_ = FilesOnce(files_, plans_, "plan");  // a link to a plan named with it is one plan
   return true;
+}
+
+void PlanSet::Refuse(std::vector<lint::SkippedFile> paths) {
+  for (lint::SkippedFile& r : paths) {
+    if (std::none_of(skipped_.begin(), skipped_.end(),
+                     [&](const lint::SkippedFile& f) { return f.path == r.path; }))
+      skipped_.push_back(std::move(r));
+  }
 }
 
 bool PlanSet::ReadOnce(const std::string& path, TextFile* file, std::string* error) {

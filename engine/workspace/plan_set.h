@@ -76,6 +76,8 @@ class PlanSet {
  private:
   void Consider(const std::string& file, std::vector<std::string>* plans);
   bool IsInventoryFile(const std::string& path);
+  /// Passes over what cannot be walked, each an error in the report.
+  void Refuse(std::vector<lint::SkippedFile> paths);
   bool ReadOnce(const std::string& path, TextFile* file, std::string* error);
 
   const FileSystem& files_;

@@ -4,6 +4,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace capops::workspace {
 
 namespace {
@@ -26,15 +29,29 @@ std::unique_ptr<ResultCache> ResultCache::Open(FileSystem* files, const std::str
       *warning = "the cache directory " + shown + " is not a directory; running without the cache";
       return nullptr;
     }
-    if (!files->Exists(tag) && !files->FilesUnder(dir).empty()) {
+    // Empty but for a tag another run is writing right now (its temporary
+    // file), or tagged by the time it was looked at: ours.
+    auto empty = [&] {
+      std::vector<std::string> entries = files->FilesUnder(dir);
+      return std::all_of(entries.begin(), entries.end(), [](const std::string& e) {
+        return std::filesystem::path(e).filename().string().rfind(
+                   std::string(".") + kTagName + ".tmp-", 0) == 0;
+      });
+    };
+    if (!files->Exists(tag) && !empty() && !files->Exists(tag)) {
       *warning = shown + " is not a capops-lint cache directory (no " + kTagName +
                  "), so it is left alone; running without the cache";
       return nullptr;
     }
   }
+  // Made with its tag at once: a run starting beside this one never sees
+  // the directory without it (and so never takes it for somebody else's).
   std::string problem;
-  if (files->MakeDirectories(dir, &problem) && !files->Exists(tag))
-    files->Write(tag, kTagText, &problem);
+  if (kind == FileKind::kMissing) {
+    files->MakeDirectoryWith(dir, kTagName, kTagText, &problem);
+  } else if (!files->Exists(tag)) {
+    files->Write(tag, kTagText, &problem);  // an empty directory made for the cache
+  }
   if (!problem.empty()) {
     *warning = "the cache directory " + shown + " is unusable (" + problem +
                "); running without the cache";

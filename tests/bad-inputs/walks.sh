@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Plan directories as careless and hostile users leave them, through the
+# real binary: the config looked for from a subdirectory, links inside and
+# outside the repository (to files, to directories, in loops, dangling, in
+# chains), trees deeper than a path can name, and cold runs racing on a new
+# cache directory. Each family is a few shapes; each must end as a user
+# expects — never a silent pass, never a quoted file from outside.
+# Usage: walks.sh CAPOPS_LINT SOURCE_DIR
+set -uo pipefail
+lint=$1
+src=$2
+example=$src/examples/visual-inspection
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+# expect NAME WANTED_EXIT ACTUAL_EXIT OUTPUT_FILE [MUST_CONTAIN [MUST_NOT_CONTAIN]]
+expect() {
+  local name=$1 want=$2 got=$3 out=$4 has=${5:-} hasnt=${6:-}
+  if [[ $got -ne $want ]]; then
+    echo "$name: exit $got, wanted $want; output: $(head -c 600 "$out")"; fail=1
+  fi
+  if [[ -n $has ]] && ! grep -qF -- "$has" "$out"; then
+    echo "$name: no \`$has\` in: $(head -c 600 "$out")"; fail=1
+  fi
+  if [[ -n $hasnt ]] && grep -qF -- "$hasnt" "$out"; then
+    echo "$name: \`$hasnt\` must not be printed: $(grep -F -- "$hasnt" "$out" | head -c 300)"; fail=1
+  fi
+}
+plan_dir() {  # a directory with the example plan and its inventory
+  mkdir -p "$1" && cp "$example/plan.yaml" "$example/inventory.yaml" "$1/"
+}
+
+# --- the config, looked for from a subdirectory -----------------------------
+repo=$work/cfg/repo
+mkdir -p "$repo/sub/deeper" && git init -q "$repo"
+echo 'fail-on: never' >"$repo/.capops.yaml"
+echo 'fail-on: info' >"$work/cfg/.capops.yaml"  # above the repository: never the one read
+plan_dir "$repo/sub"
+(cd "$repo/sub" && "$lint" --format short plan.yaml) >"$work/out" 2>&1
+expect "config from a subdirectory" 0 $? "$work/out"
+plan_dir "$repo/sub/deeper"
+(cd "$repo/sub/deeper" && "$lint" --format short plan.yaml) >"$work/out" 2>&1
+expect "config two levels up" 0 $? "$work/out"
+(cd "$repo/sub/deeper/" && "$lint" --format short ./plan.yaml) >"$work/out" 2>&1
+expect "config, the plan spelt ./" 0 $? "$work/out"
+(cd "$repo/sub" && "$lint" --config ../.capops.yaml --format short plan.yaml) >"$work/out" 2>&1
+expect "config named relative to a subdirectory" 0 $? "$work/out"
+rm "$repo/.capops.yaml"
+(cd "$repo/sub" && "$lint" --format short plan.yaml) >"$work/out" 2>&1
+expect "no config in the repository: the nearest above it" 1 $? "$work/out" "CAP-SUP-001"
+
+# --- links under a plan directory --------------------------------------------
+repo=$work/links/repo
+mkdir -p "$repo/plans" "$work/links/elsewhere" && git init -q "$repo"
+plan_dir "$repo/plans"
+plan_dir "$repo/teams/b/plans"
+sed -i 's/gpus: 16, evidence: \[r-apr\]}/gpus: 99, evidence: [r-apr]}/' "$repo/teams/b/plans/plan.yaml"
+ln -s ../teams/b/plans "$repo/plans/team-b"
+(cd "$repo" && "$lint" --format short plans) >"$work/out" 2>&1
+expect "a linked plan directory inside the repository is read" 1 $? "$work/out" \
+  "plans/team-b/plan.yaml:67:59: error[CAP-ALC-004]: pool \`train-eu\` has 16 GPUs but 99"
+
+echo 'password: hunter2' >"$work/links/elsewhere/config.yaml"
+plan_dir "$work/links/elsewhere/plans"
+ln -s "$work/links/elsewhere/config.yaml" "$repo/plans/dc.yaml"
+ln -s "$work/links/elsewhere/plans" "$repo/plans/out"
+ln -s dc.yaml "$repo/plans/chain.yaml"  # a link to a link that leaves
+ln -s .. "$repo/plans/loop"             # a loop: the walk ends
+ln -s ../../repo/plans "$repo/teams/b/plans/back"  # and a loop through another directory
+for format in text json sarif junit github html; do
+  (cd "$repo" && timeout 20 "$lint" --format "$format" plans) >"$work/out" 2>&1
+  expect "links out ($format)" 1 $? "$work/out" "leads outside the repository" "hunter2"
+done
+(cd "$repo" && "$lint" --format short plans) >"$work/out" 2>&1
+for link in dc.yaml out chain.yaml; do
+  expect "link out: $link" 1 1 "$work/out" "plans/$link\` is a link that leads outside the repository"
+done
+[[ $(grep -c "CAP-ALC-004" "$work/out") -eq 1 ]] ||
+  { echo "a plan reached twice (a loop of links): $(grep CAP-ALC-004 "$work/out")"; fail=1; }
+grep -q "^plans/team-b/plan.yaml:67:59: error\[CAP-ALC-004\]" "$work/out" ||
+  { echo "a plan not spelt by the link that reaches it: $(grep CAP-ALC-004 "$work/out")"; fail=1; }
+# Only links out of the repository are refused: outside any, out of the directory.
+mkdir -p "$work/norepo/plans" && plan_dir "$work/norepo/plans"
+ln -s "$work/links/elsewhere/config.yaml" "$work/norepo/plans/x.yaml"
+"$lint" --format short "$work/norepo/plans" >"$work/out" 2>&1
+expect "outside a repository: links out of the directory" 1 $? "$work/out" \
+  "is a link that leads outside \`$work/norepo/plans\`" "hunter2"
+# Named on the command line, a file outside is linted deliberately.
+cp "$example/plan.yaml" "$work/links/elsewhere/named.yaml"
+ln -s "$work/links/elsewhere/named.yaml" "$repo/named.yaml"
+(cd "$repo" && "$lint" --format short --inventory plans/inventory.yaml named.yaml) >"$work/out" 2>&1
+expect "a link named on the command line" 1 $? "$work/out" "CAP-SUP-001" "leads outside"
+ln -s missing.yaml "$repo/plans/gone.yaml"
+(cd "$repo" && "$lint" --format short plans) >"$work/out" 2>&1
+expect "a dangling link is a file that cannot be read" 2 $? "$work/out" "plans/gone.yaml"
+rm "$repo/plans/gone.yaml"
+
+# --- deep trees ---------------------------------------------------------------
+deep=$work/deep
+plan_dir "$deep/plans"
+python3 - "$deep/plans" <<'EOF'
+import os, sys
+os.chdir(sys.argv[1])
+for depth in range(3000):
+    os.mkdir("d")
+    os.chdir("d")
+    if depth == 1000:
+        open("plan.yaml", "w").write(open("../" * 1001 + "plan.yaml").read())
+        open("inventory.yaml", "w").write(open("../" * 1001 + "inventory.yaml").read())
+EOF
+/usr/bin/time -f "%M" -o "$work/rss" "$lint" --format short "$deep/plans" >"$work/out" 2>&1
+expect "a tree deeper than a path can name" 1 $? "$work/out" "cannot be read (File name too long)"
+[[ $(grep -c "CAP-SUP-001" "$work/out") -eq 2 ]] ||
+  { echo "the plan 1,000 levels down is not linted: $(head -c 300 "$work/out")"; fail=1; }
+# Memory grows with the depth, not its square (no sanitizer in the way).
+if [[ -z ${ASAN_OPTIONS:-} && $(tail -1 "$work/rss") -gt 200000 ]]; then
+  echo "a 3,000-level tree took $(tail -1 "$work/rss") KB"; fail=1
+fi
+
+# --- cold runs racing on a new cache directory ----------------------------------
+race() {  # race NAME CACHE-DIR: nine runs at once, each must use the cache
+  local name=$1 cache=$2 pids=() i
+  for i in $(seq 1 9); do
+    "$lint" --format short --cache="$cache" "$work/race/plans" >"$work/race/out$i" 2>"$work/race/err$i" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do wait "${pids[$i]}"; done
+  for i in $(seq 1 9); do
+    if [[ -s $work/race/err$i ]]; then echo "$name: run $i: $(cat "$work/race/err$i")"; fail=1; fi
+    cmp -s "$work/race/out1" "$work/race/out$i" || { echo "$name: run $i printed otherwise"; fail=1; }
+  done
+  [[ -f $cache/CACHEDIR.TAG ]] || { echo "$name: no CACHEDIR.TAG in $cache"; fail=1; }
+}
+plan_dir "$work/race/plans"
+race "a new cache directory" "$work/race/plans/.cache"
+race "a new cache directory, its parents too" "$work/race/a/b/c"
+mkdir "$work/race/empty"
+race "an empty directory made for the cache" "$work/race/empty"
+race "the same cache, warm" "$work/race/plans/.cache"
+
+exit $fail

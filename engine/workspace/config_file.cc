@@ -193,7 +193,9 @@ std::optional<fs::path> FindConfig(const FileSystem& files, const fs::path& star
   fs::path up;  // `start`, then `start/..`, … as the user would write them
   while (true) {
     fs::path candidate = dir / kConfigFileName;
-    if (files.Kind(candidate.string()) == FileKind::kRegular) {
+    // Anything by that name is the config: a FIFO, a directory or a link to
+    // a device is refused when read, never passed over for one further up.
+    if (files.Exists(candidate.string())) {
       fs::path shown =
           start.is_absolute() ? candidate : (start / up / kConfigFileName).lexically_normal();
       return shown;

@@ -46,6 +46,8 @@ struct ConfigResult {
 /// The nearest `.capops.yaml` in `start` or a directory above it, as a path
 /// relative to `start` when `start` is the working directory's form (e.g.
 /// `../.capops.yaml`); nullopt when there is none up to the file-system root.
+/// Whatever is there by that name counts (a FIFO or a directory is then
+/// refused by LoadConfig with its reason).
 std::optional<std::filesystem::path> FindConfig(const FileSystem& files,
                                                 const std::filesystem::path& start);
 

@@ -29,9 +29,14 @@ bool IsGlob(std::string_view s) {
   return s.find_first_of("*?[") != std::string_view::npos;
 }
 
+// The names a plan may have under a directory: what capops-lint reads when
+// named outright, so discovery and naming agree — `.yaml`, `.yml` and
+// `.json` (JSON is YAML), in any case.
 bool IsYaml(const std::string& p) {
   std::string ext = fs::path(p).extension().string();
-  return ext == ".yaml" || ext == ".yml";
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
 }
 
 // YAML files under `root` (hidden directories skipped), in order. Not only

@@ -3,12 +3,12 @@
 //
 // A file named outright is a plan file whatever it holds (so a broken one is
 // still reported), except a valid file of `Inventory` documents only, which
-// serves every plan of the run as if given with --inventory. A directory stands for the plan files
-// among the
-// `*.yaml`/`*.yml` files below it (hidden directories such as `.git` are
-// skipped); a glob (`*`, `?`, `[…]`, and `**` for any number of directories)
-// for those among the files it matches. Each such file is parsed as YAML,
-// never sniffed as text, and is a plan file when
+// serves every plan of the run as if given with --inventory. A directory
+// stands for the plan files among the `*.yaml`, `*.yml` and `*.json` files
+// (any case) below it (hidden directories such as `.git` are skipped; links
+// followed within the repository, those out of it refused); a glob (`*`, `?`, `[…]`, and `**` for
+// any number of directories) for those among the files it matches. Each such file is parsed as
+// YAML, never sniffed as text, and is a plan file when
 //   - a document has `kind: CapacityPlan`, however it is spelt in YAML;
 //   - or it would be one but for a mistake the lint must report: it is not
 //     valid YAML, cannot be read, is too large, or a document says

@@ -49,6 +49,21 @@ rm "$repo/.capops.yaml"
 (cd "$repo/sub" && "$lint" --format short plan.yaml) >"$work/out" 2>&1
 expect "no config in the repository: the nearest above it" 1 $? "$work/out" "CAP-SUP-001"
 
+# A `.capops.yaml` that is not a file is an error, never passed over for
+# one further up (which here would say `fail-on: info`).
+for shape in fifo directory devnull dangling; do
+  rm -rf "$repo/sub/.capops.yaml"
+  case $shape in
+    fifo) mkfifo "$repo/sub/.capops.yaml" ;;
+    directory) mkdir "$repo/sub/.capops.yaml" ;;
+    devnull) ln -s /dev/null "$repo/sub/.capops.yaml" ;;
+    dangling) ln -s nowhere.yaml "$repo/sub/.capops.yaml" ;;
+  esac
+  (cd "$repo/sub" && timeout 20 "$lint" --format short plan.yaml) >"$work/out" 2>&1
+  expect "a .capops.yaml that is a $shape" 2 $? "$work/out" ".capops.yaml"
+done
+rm -rf "$repo/sub/.capops.yaml"
+
 # --- links under a plan directory --------------------------------------------
 repo=$work/links/repo
 mkdir -p "$repo/plans" "$work/links/elsewhere" && git init -q "$repo"
@@ -94,6 +109,21 @@ ln -s missing.yaml "$repo/plans/gone.yaml"
 (cd "$repo" && "$lint" --format short plans) >"$work/out" 2>&1
 expect "a dangling link is a file that cannot be read" 2 $? "$work/out" "plans/gone.yaml"
 rm "$repo/plans/gone.yaml"
+
+# --- names: what discovery takes is what naming takes -------------------------
+names=$work/names
+for name in upper.YAML mixed.Yml plan.json; do
+  plan_dir "$names/$name.d"
+  mv "$names/$name.d/plan.yaml" "$names/$name.d/$name"
+done
+"$lint" --format short "$names" >"$work/out" 2>&1
+expect "plans named *.YAML, *.Yml, *.json under a directory" 1 $? "$work/out"
+for name in upper.YAML mixed.Yml plan.json; do
+  grep -qF "$names/$name.d/$name:" "$work/out" || { echo "a plan named $name was passed over"; fail=1; }
+done
+echo '{"name": "not-a-plan"}' >"$names/package.json"
+"$lint" --format short "$names" >"$work/out" 2>&1
+expect "a JSON file that is not a plan is said" 1 $? "$work/out" "package.json"
 
 # --- deep trees ---------------------------------------------------------------
 deep=$work/deep

@@ -2,6 +2,7 @@
 // messages read from and written to a stream.
 #include "engine/lsp/jsonrpc.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -86,16 +87,31 @@ ReadStatus ReadMessage(std::istream& in, size_t max_body, std::string* body, std
       *error = "`Content-Length` is not a byte count: `" + std::string(value.substr(0, 40)) + "`";
       return ReadStatus::kBadFraming;
     }
-    if (n > max_body) {
-      *error = "a message of " + std::to_string(n) + " bytes is over the limit of " +
-               std::to_string(max_body);
-      return ReadStatus::kBadFraming;
-    }
     length = n;
   }
   if (!length) {
     *error = "a message has no `Content-Length` header";
     return ReadStatus::kBadFraming;
+  }
+  if (*length > max_body) {
+    *error = "a message of " + std::to_string(*length) + " bytes is over the limit of " +
+             std::to_string(max_body);
+    // So far over that it is not a message but a broken stream: skipping it
+    // would swallow every message after it.
+    if (*length / 16 > max_body) return ReadStatus::kBadFraming;
+    // Read and dropped a piece at a time (not istream::ignore, which looks
+    // for one byte more than it skips and so waits for the next message).
+    char scratch[1 << 16];
+    for (size_t left = *length; left > 0;) {
+      auto step = static_cast<std::streamsize>(std::min(left, sizeof scratch));
+      in.read(scratch, step);
+      if (in.gcount() != step) {
+        *error = "the stream ended inside a message of " + std::to_string(*length) + " bytes";
+        return ReadStatus::kBadFraming;
+      }
+      left -= static_cast<size_t>(step);
+    }
+    return ReadStatus::kTooLarge;
   }
   body->assign(*length, '\0');
   in.read(body->data(), static_cast<std::streamsize>(*length));

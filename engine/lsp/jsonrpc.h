@@ -21,11 +21,15 @@ enum class ReadStatus {
   kMessage,     // `*body` holds one message's bytes
   kEnd,         // the stream ended between messages
   kBadFraming,  // `*error` says what was wrong; nothing more can be read
+  kTooLarge,    // a message over the limit, passed over unread (`*error` says so); read on
 };
 
 /// Reads one framed message. Headers are `Name: value` lines ended by CRLF
 /// (a bare LF is accepted), each at most 4 KiB; `Content-Length` is
-/// required, once, a decimal of at most `max_body` bytes. Other headers
+/// required, once, a decimal. A body over `max_body` bytes is skipped (its
+/// bytes read and dropped, never held) and kTooLarge returned: one
+/// oversized message does not end the stream; one over 16 times the limit
+/// is taken for a broken stream (kBadFraming). Other headers
 /// (`Content-Type`) are read and ignored.
 ReadStatus ReadMessage(std::istream& in, size_t max_body, std::string* body, std::string* error);
 

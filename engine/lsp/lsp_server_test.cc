@@ -123,8 +123,22 @@ TEST_CASE("LSP framing: a message is read whole, and broken framing is named", "
   CHECK(error.find("not a byte count") != std::string::npos);
   CHECK(read("Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}") == ReadStatus::kBadFraming);
   CHECK(read("Content-Length: 99999999999999999999999\r\n\r\n") == ReadStatus::kBadFraming);
-  CHECK(read("Content-Length: 1001\r\n\r\n") == ReadStatus::kBadFraming);
+  // Over the limit: passed over, and the next message is read.
+  {
+    std::istringstream in("Content-Length: 1001\r\n\r\n" + std::string(1001, 'x') +
+                          Frame("{\"b\":2}"));
+    CHECK(ReadMessage(in, 1000, &body, &error) == ReadStatus::kTooLarge);
+    CHECK(error == "a message of 1001 bytes is over the limit of 1000");
+    CHECK(ReadMessage(in, 1000, &body, &error) == ReadStatus::kMessage);
+    CHECK(body == "{\"b\":2}");
+  }
+  CHECK(read("Content-Length: 16001\r\n\r\n" + std::string(16001, 'x')) == ReadStatus::kTooLarge);
+  CHECK(read("Content-Length: 17000\r\n\r\n" + std::string(17000, 'x')) ==
+        ReadStatus::kBadFraming);  // far over: a broken stream, not a message to skip
   CHECK(error.find("over the limit of 1000") != std::string::npos);
+  CHECK(read("Content-Length: 1000000000000000\r\n\r\n") == ReadStatus::kBadFraming);
+  CHECK(read("Content-Length: 1001\r\n\r\n") == ReadStatus::kBadFraming);  // and cut short
+  CHECK(error == "the stream ended inside a message of 1001 bytes");
   CHECK(read("Content-Length: 10\r\n\r\n{}") == ReadStatus::kBadFraming);
   CHECK(error == "the stream ended inside a message of 10 bytes");
   CHECK(read("Content-Length: 2\r\n") == ReadStatus::kBadFraming);
@@ -873,6 +887,7 @@ class LspProcess {
     }
   }
   void Send(const Json& message) { SendAll({message}); }
+  int in() const { return in_; }
   // Several messages in one write: the server finds the later ones waiting.
   void SendAll(const std::vector<Json>& messages) {
     std::string framed;
@@ -930,6 +945,37 @@ class LspProcess {
   bool waited_ = false;
   std::string buffer_;
 };
+
+TEST_CASE("capops-lsp over pipes: a message over the limit is passed over and the server lives on",
+          "[lsp]") {
+  LspProcess lsp;
+  lsp.Send(Request(1, "initialize", {{"capabilities", Json::object()}}));
+  REQUIRE(lsp.Receive());
+  std::string plan_path = (kExample / "plan.yaml").lexically_normal().string();
+  std::string uri = UriOfPath(plan_path);
+  lsp.Send(Open(uri, ReadText(plan_path)));
+  REQUIRE(lsp.Diagnostics(uri));
+  // A change of 65 MiB (the limit is 64), then one that fits: the server says
+  // it passed the first over, and lints the second.
+  for (size_t size : {size_t{65} << 20, size_t{64} << 20 | 1}) {
+    std::string huge = "Content-Length: " + std::to_string(size) + "\r\n\r\n";
+    huge += std::string(size, ' ');
+    REQUIRE(write(lsp.in(), huge.data(), huge.size()) == static_cast<ssize_t>(huge.size()));
+    std::optional<Json> said = lsp.Receive();
+    REQUIRE(said);
+    CHECK((*said)["method"] == "window/showMessage");
+    CHECK((*said)["params"]["message"].get<std::string>().find("over the limit") !=
+          std::string::npos);
+  }
+  lsp.Send(Change(uri, ReadText(plan_path), 2));
+  std::optional<Json> relinted = lsp.Diagnostics(uri);
+  REQUIRE(relinted);
+  CHECK_FALSE(relinted->empty());
+  lsp.Send(Request(2, "shutdown"));
+  REQUIRE(lsp.Receive());
+  lsp.Send(Note("exit"));
+  CHECK(lsp.Wait() == 0);
+}
 
 TEST_CASE(
     "capops-lsp over pipes: diagnostics, a fix, an inventory edit re-lints its plan, hover, "

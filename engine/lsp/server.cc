@@ -222,6 +222,15 @@ void Server::BadFraming(const std::string& reason) {
   Log(kLogError, "capops-lsp: cannot read on: " + reason);
 }
 
+void Server::TooLarge(const std::string& reason) {
+  // Said where the user looks, not only in the log: a change in it was lost.
+  Notify("window/showMessage",
+         {{"type", kLogError},
+          {"message", "capops-lsp: " + reason +
+                          ", so it was not read; a document it changed is out of date here "
+                          "until it is changed again or reopened"}});
+}
+
 bool Server::Handle(const std::string& body) {
   Json message = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
@@ -752,6 +761,9 @@ int Serve(std::istream& in, Server* server, size_t max_message_bytes,
       case ReadStatus::kBadFraming:
         server->BadFraming(error);
         return 1;
+      case ReadStatus::kTooLarge:
+        server->TooLarge(error);
+        break;
       case ReadStatus::kMessage:
         if (!server->Handle(body)) return server->exit_code();
         if (input_waiting && !input_waiting()) server->Flush();

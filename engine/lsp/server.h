@@ -71,6 +71,8 @@ class Server {
   bool Handle(const std::string& body);
   /// Reports a stream whose framing broke: nothing more can be read.
   void BadFraming(const std::string& reason);
+  /// A message over the size limit was passed over (Serve reads on).
+  void TooLarge(const std::string& reason);
   /// The process exit code: 0 after shutdown then exit, else 1.
   int exit_code() const { return exit_code_; }
   /// With `defer`, a change is linted at the next Flush() rather than at

@@ -114,12 +114,24 @@ FileRole ClassifyFile(const std::string& path, const std::string& text,
   SourceManager scratch;
   FileId id = scratch.Add(path, text);
   facts::RawLoadResult loaded = facts::LoadRawYaml(scratch, id, limits);
-  // Broken YAML may be a broken plan: the lint says what is wrong with it.
-  if (loaded.diagnostics.HasErrors()) return FileRole::kPlan;
   std::vector<std::string> kinds;
   for (facts::DocumentKind k :
        {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
     kinds.push_back(facts::DocumentKindName(k));
+  // Broken YAML may be a broken plan: the lint says what is wrong with it —
+  // unless its first document says it is somebody else's (a Kubernetes dump
+  // past the document limit is one `not linted`, not a page of errors).
+  auto foreign = [&](const Value& root) {
+    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
+    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
+    return kind != nullptr && kind->is(ValueKind::kString) &&
+           ClosestName(kind->ToString(), kinds).empty() &&
+           std::find(kinds.begin(), kinds.end(), kind->ToString()) == kinds.end() &&
+           (api == nullptr || api->ToString() != facts::kApiVersion);
+  };
+  if (loaded.diagnostics.HasErrors() &&
+      (loaded.documents.empty() || !foreign(loaded.documents.front())))
+    return FileRole::kPlan;
   FileRole role = FileRole::kOther;
   std::optional<Diagnostic> first;
   for (const Value& root : loaded.documents) {

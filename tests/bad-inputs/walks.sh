@@ -125,6 +125,32 @@ echo '{"name": "not-a-plan"}' >"$names/package.json"
 "$lint" --format short "$names" >"$work/out" 2>&1
 expect "a JSON file that is not a plan is said" 1 $? "$work/out" "package.json"
 
+# --- foreign YAML in bulk: one note, not a page of errors ---------------------
+dumps=$work/dumps
+python3 - "$dumps" "$example/plan.yaml" <<'PY'
+import os, sys
+root, plan = sys.argv[1], open(sys.argv[2]).read()
+deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app-%d}\n"
+def write(name, docs):
+    os.makedirs(os.path.join(root, name), exist_ok=True)
+    open(os.path.join(root, name, "dump.yaml"), "w").write("---\n".join(docs))
+write("k8s", [deployment % i for i in range(1500)])
+write("broken-tail", [deployment % i for i in range(20)] + ["key: [unclosed\n"])
+write("plan-inside", [deployment % 0, plan] + [deployment % i for i in range(1500)])
+write("plans-only", [plan] * 1200)
+PY
+plan_dir "$dumps/k8s"
+mv "$dumps/broken-tail/dump.yaml" "$dumps/k8s/tail.yaml"
+"$lint" --format short "$dumps/k8s" >"$work/out" 2>&1
+expect "a Kubernetes dump past the document limit" 1 $? "$work/out" \
+  "k8s/dump.yaml:2:7: info[discovery]: not linted: kind \`Deployment\`" "unsupported apiVersion"
+[[ $(grep -vc "/plan.yaml:" "$work/out") -eq 2 ]] ||
+  { echo "foreign dumps: $(grep -v "/plan.yaml:" "$work/out" | head -c 400)"; fail=1; }
+"$lint" --format short --inventory "$example/inventory.yaml" "$dumps/plan-inside" >"$work/out" 2>&1
+expect "a plan among foreign documents is linted" 1 $? "$work/out" "more than 1000 documents"
+"$lint" --format short --inventory "$example/inventory.yaml" "$dumps/plans-only" >"$work/out" 2>&1
+expect "plans past the document limit" 1 $? "$work/out" "more than 1000 documents"
+
 # --- deep trees ---------------------------------------------------------------
 deep=$work/deep
 plan_dir "$deep/plans"

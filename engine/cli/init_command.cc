@@ -152,12 +152,18 @@ int RunInit(const InitOptions& options, std::ostream& out, std::ostream& err) {
        "It gives one finding until you finish the decision record: CAP-GOV-001, because",
        "`decision:` does not yet say its trade_off and residual_risk. Write them there."});
   std::error_code ec;
+  bool made_dir = !fs::exists(dir, ec);
   fs::create_directories(dir, ec);
   if (ec) return Fail(err, "cannot create `" + dir.string() + "`: " + ec.message());
   const std::string texts[] = {plan_text, inventory_text, report::FactJsonSchema(engine)};
+  // All or none: a start that half exists (a full disk at the third file)
+  // is taken back, the files being new (checked above), and so is the
+  // directory when this run made it.
   for (size_t i = 0; i < 3; ++i) {
-    if (!workspace::WriteFileAtomically(files[i].string(), texts[i], &error))
-      return Fail(err, error);
+    if (workspace::WriteFileAtomically(files[i].string(), texts[i], &error)) continue;
+    for (size_t j = 0; j < i; ++j) fs::remove(files[j], ec);
+    if (made_dir) fs::remove(dir, ec);
+    return Fail(err, error + "; nothing was written");
   }
   out << "wrote " << files[0].string() << ", " << files[1].string() << " and " << files[2].string()
       << "; next: capops-lint " << files[0].string() << "\n";

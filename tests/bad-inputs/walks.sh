@@ -173,6 +173,28 @@ if [[ -z ${ASAN_OPTIONS:-} && $(tail -1 "$work/rss") -gt 200000 ]]; then
   echo "a 3,000-level tree took $(tail -1 "$work/rss") KB"; fail=1
 fi
 
+# --- init on a full disk: all of a start or none of it --------------------------
+# A small tmpfs in a mount namespace of its own fills at the first, the
+# second or the third file; the directory given exists already or not.
+for size in 4k 10k 40k; do
+  for existing in no yes; do
+    disk=$work/full-$size-$existing
+    mkdir -p "$disk"
+    unshare -rm sh -c "mount -t tmpfs -o size=$size tmpfs '$disk' &&
+      { [ $existing = no ] || mkdir '$disk/start'; } &&
+      '$lint' init '$disk/start' >'$work/init.out' 2>&1; echo \$? >'$work/init.rc';
+      ls -A '$disk' '$disk/start' >'$work/init.ls' 2>/dev/null; true" ||
+      { echo "init on a full disk: no mount namespace here"; fail=1; }
+    expect "init on a $size disk (directory there: $existing)" 2 "$(cat "$work/init.rc")" \
+      "$work/init.out" "nothing was written"
+    leftover=$(grep -cE '\.(yaml|json)$' "$work/init.ls")
+    [[ $leftover -eq 0 ]] || { echo "init on a $size disk left: $(cat "$work/init.ls")"; fail=1; }
+    if [[ $existing == yes ]] && ! grep -q '^start$' "$work/init.ls"; then
+      echo "init on a $size disk removed a directory it did not make"; fail=1
+    fi
+  done
+done
+
 # --- cold runs racing on a new cache directory ----------------------------------
 race() {  # race NAME CACHE-DIR: nine runs at once, each must use the cache
   local name=$1 cache=$2 pids=() i

@@ -171,11 +171,10 @@ void LintRun::MergeInventories() {
     }
     own_valid_[file] = valid;
   }
-  FileId said = kNoFile;
   for (size_t index : plans_) {
     FileId file = documents_[index].loc.file;
-    if (!shared.empty() || own.count(file) != 0 || file == said) continue;
-    said = file;
+    if (!shared.empty() || own.count(file) != 0 || !without_inventory_.insert(file).second)
+      continue;
     report_.errors.Error(documents_[index].loc, "no `Inventory` document was given").help =
         "pass `--inventory FILE`, or put `inventory.yaml` next to the plan";
   }
@@ -202,6 +201,9 @@ bool LintRun::ReadyToEvaluate(size_t index, eval::Facts* out) {
   bool ok = valid_[index] && inventory_valid;
   const RecordDef* plan_record = schema.Document("CapacityPlan");
   const RecordDef* inventory_record = schema.Document("Inventory");
+  // Without any inventory, every reference into it dangles: the one error
+  // that no `Inventory` was given says it all.
+  if (without_inventory_.count(documents_[index].loc.file) != 0) return false;
   if (plan_record != nullptr && inventory_record != nullptr) {
     Diagnostics dangling;
     // A list hidden by a misspelt key (either document) leaves its records'

@@ -70,6 +70,7 @@ class LintRun {
   std::map<FileId, Value>
       own_inventory_;  // plan files with `Inventory` documents: theirs merged in
   std::map<FileId, bool> own_valid_;
+  std::set<FileId> without_inventory_;                    // plan files given no `Inventory` at all
   std::vector<uint32_t> inventory_unlisted_;              // of the inventory files' documents
   std::map<FileId, std::vector<uint32_t>> own_unlisted_;  // those and the plan file's own
   uint64_t fact_bytes_ = 0;                               // of every file loaded

@@ -151,6 +151,22 @@ expect "a plan among foreign documents is linted" 1 $? "$work/out" "more than 10
 "$lint" --format short --inventory "$example/inventory.yaml" "$dumps/plans-only" >"$work/out" 2>&1
 expect "plans past the document limit" 1 $? "$work/out" "more than 1000 documents"
 
+# --- a plan without an inventory: one error, not one per reference -------------
+alone=$work/alone
+mkdir -p "$alone/two" && cp "$example/plan.yaml" "$alone/plan.yaml"
+cp "$example/plan.yaml" "$alone/two/a.yaml" && cp "$example/plan.yaml" "$alone/two/b.yaml"
+: >"$alone/empty.yaml"
+"$lint" --format short "$alone/plan.yaml" >"$work/out" 2>&1
+expect "a plan without an inventory" 1 $? "$work/out" "no \`Inventory\` document was given" \
+  "no \`Pool\` with id"
+[[ $(wc -l <"$work/out") -eq 1 ]] || { echo "a plan without an inventory: $(cat "$work/out")"; fail=1; }
+"$lint" --format short "$alone/two" >"$work/out" 2>&1
+expect "two plans without an inventory" 1 $? "$work/out" "b.yaml:4:1: error: no \`Inventory\`"
+[[ $(wc -l <"$work/out") -eq 2 ]] || { echo "two plans without one: $(cat "$work/out")"; fail=1; }
+"$lint" --format short --inventory "$alone/empty.yaml" "$alone/plan.yaml" >"$work/out" 2>&1
+expect "an inventory file with no document" 1 $? "$work/out" "no \`Inventory\` document was given" \
+  "no \`Supply\` with id"
+
 # --- deep trees ---------------------------------------------------------------
 deep=$work/deep
 plan_dir "$deep/plans"

@@ -6,6 +6,7 @@
 
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
+#include "engine/common/sha256.h"
 #include "engine/lint/finding_key.h"
 #include "engine/report/ci_report.h"
 #include "engine/report/report.h"
@@ -198,15 +199,24 @@ Json DiagnosticResult(const SourceManager& sources, const CiOptions& options, co
                  {"ruleIndex", index},
                  {"level", Level(d.severity)},
                  {"message", Message(text)}};
-  if (d.loc.file != kNoFile) {
-    result["locations"] =
-        Json::array({{{"physicalLocation", PhysicalLocation(sources, options, d.loc, d.length)}}});
-  }
+  // Located only inside the source root: a rule's error in an installed
+  // pack names no path of the machine that ran it. Its identity is the
+  // rule, the file as the repository knows it, and what was said — not a
+  // line number, so that it survives edits elsewhere in the file.
+  Json where = d.loc.file == kNoFile ? Json() : PhysicalLocation(sources, options, d.loc, d.length);
+  bool inside = where.is_object() && where["artifactLocation"].contains("uriBaseId");
+  std::string file = inside ? where["artifactLocation"]["uri"].get<std::string>() : "";
+  if (inside || (where.is_object() && options.source_root.empty()))
+    result["locations"] = Json::array({{{"physicalLocation", std::move(where)}}});
+  result["partialFingerprints"] = {
+      {"capopsDiagnostic/v1", Sha256().Add(rule_id).Add(file).Add(d.message).Hex()}};
   Json related = Json::array();
   for (const RelatedLoc& r : d.related) {
     if (r.loc.file == kNoFile) continue;
+    Json at = PhysicalLocation(sources, options, r.loc);
+    if (!options.source_root.empty() && !at["artifactLocation"].contains("uriBaseId")) continue;
     related.push_back({{"id", related.size()},
-                       {"physicalLocation", PhysicalLocation(sources, options, r.loc)},
+                       {"physicalLocation", std::move(at)},
                        {"message", Message(r.message)}});
   }
   if (!related.empty()) result["relatedLocations"] = std::move(related);

@@ -167,6 +167,31 @@ expect "two plans without an inventory" 1 $? "$work/out" "b.yaml:4:1: error: no 
 expect "an inventory file with no document" 1 $? "$work/out" "no \`Inventory\` document was given" \
   "no \`Supply\` with id"
 
+# --- SARIF for runs cut short: each result identified, no machine path --------
+# The pack sits outside the repository, as an installed one does.
+sarif=$work/sarif
+mkdir -p "$sarif/repo" && git init -q "$sarif/repo" && plan_dir "$sarif/repo/plans"
+cp -r "$src/policies/capops-ai" "$sarif/pack"
+for cut in "--max-steps 1" "--max-memory 100000" "--max-steps 2000"; do
+  # shellcheck disable=SC2086
+  (cd "$sarif/repo" && "$lint" --format sarif --policy "$sarif/pack" $cut plans) >"$work/out" 2>/dev/null
+  python3 - "$work/out" "$sarif" "$cut" <<'PY' || fail=1
+import json, sys
+doc, machine, cut = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+bad = []
+for r in doc["runs"][0]["results"]:
+    if "partialFingerprints" not in r:
+        bad.append("no partialFingerprints: " + r["message"]["text"][:80])
+    for l in r.get("locations", []) + r.get("relatedLocations", []):
+        uri = l["physicalLocation"]["artifactLocation"]["uri"]
+        if uri.startswith("file:") or uri.startswith("/") or machine in uri:
+            bad.append("a machine path: " + uri)
+for b in bad[:3]:
+    print("SARIF with %s: %s" % (cut, b))
+sys.exit(1 if bad else 0)
+PY
+done
+
 # --- deep trees ---------------------------------------------------------------
 deep=$work/deep
 plan_dir "$deep/plans"

@@ -56,6 +56,22 @@ std::string Spelt(const std::string& root, std::string_view absolute_root,
   return Normal(fs::path(root) / fs::path(absolute).lexically_relative(fs::path(absolute_root)));
 }
 
+// A file held as text, read as a disk file is: the limit and one byte more.
+void ReadHeld(const std::string& held, size_t limit, std::string* text,
+              std::optional<FileStamp>* stamp) {
+  if (stamp != nullptr) *stamp = std::nullopt;  // held text is not read back from the disk
+  *text = held.substr(0, std::min(limit, SIZE_MAX - 1) + 1);
+}
+
+// The held files below directory `dir` (`root` absolute), spelt as `root`
+// is, hidden directories skipped; appended to `*found`.
+void HeldBelow(const std::map<std::string, std::string, std::less<>>& held, const std::string& root,
+               const std::string& dir, std::vector<std::string>* found) {
+  for (auto it = held.upper_bound(dir); it != held.end() && Below(dir, it->first); ++it) {
+    if (!UnderHidden(dir, it->first)) found->push_back(Spelt(root, dir, it->first));
+  }
+}
+
 }  // namespace
 
 std::string FileSystem::Absolute(const std::string& path) const {
@@ -243,18 +259,14 @@ bool MemoryFileSystem::Read(const std::string& path, size_t limit, std::string* 
                                                  : "No such file or directory");
     return false;
   }
-  limit = std::min(limit, SIZE_MAX - 1);
-  *text = it->second.substr(0, limit + 1);
+  ReadHeld(it->second, limit, text, stamp);
   return true;
 }
 
 std::vector<std::string> MemoryFileSystem::FilesUnder(const std::string& root, const std::string&,
                                                       std::vector<Refused>*) const {
-  std::string dir = Absolute(root);
   std::vector<std::string> found;
-  for (auto it = files_.upper_bound(dir); it != files_.end() && Below(dir, it->first); ++it) {
-    if (!UnderHidden(dir, it->first)) found.push_back(Spelt(root, dir, it->first));
-  }
+  HeldBelow(files_, root, Absolute(root), &found);
   std::sort(found.begin(), found.end());
   return found;
 }
@@ -303,9 +315,7 @@ bool OverlayFileSystem::Read(const std::string& path, size_t limit, std::string*
                              std::string* error, std::optional<FileStamp>* stamp) const {
   const std::string* buffer = Buffer(path);
   if (buffer == nullptr) return base_->Read(path, limit, text, error, stamp);
-  if (stamp != nullptr) *stamp = std::nullopt;  // a buffer is not read back from the disk
-  limit = std::min(limit, SIZE_MAX - 1);
-  *text = buffer->substr(0, limit + 1);
+  ReadHeld(*buffer, limit, text, stamp);
   return true;
 }
 
@@ -313,10 +323,7 @@ std::vector<std::string> OverlayFileSystem::FilesUnder(const std::string& root,
                                                        const std::string& boundary,
                                                        std::vector<Refused>* refused) const {
   std::vector<std::string> found = base_->FilesUnder(root, boundary, refused);
-  std::string dir = Absolute(root);
-  for (auto it = buffers_.upper_bound(dir); it != buffers_.end() && Below(dir, it->first); ++it) {
-    if (!UnderHidden(dir, it->first)) found.push_back(Spelt(root, dir, it->first));
-  }
+  HeldBelow(buffers_, root, Absolute(root), &found);
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
   return found;

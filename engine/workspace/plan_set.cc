@@ -153,6 +153,15 @@ FileRole ClassifyFile(const std::string& path, const std::string& text,
   }
   if (role != FileRole::kOther) return role;
   *note = first ? *first : NotLinted(Value(), "no YAML documents");
+  for (const Diagnostic& d : loaded.diagnostics.items()) {
+    if (d.severity != Severity::kError) continue;
+    // Not read to its end: a plan further in would be missed, so this is
+    // not a file to pass over quietly.
+    note->severity = Severity::kError;
+    note->message += "; the file could not be read to its end (" + d.message +
+                     "), so a plan further in would be missed";
+    break;
+  }
   return FileRole::kOther;
 }
 

@@ -138,16 +138,22 @@ write("k8s", [deployment % i for i in range(1500)])
 write("broken-tail", [deployment % i for i in range(20)] + ["key: [unclosed\n"])
 write("plan-inside", [deployment % 0, plan] + [deployment % i for i in range(1500)])
 write("plans-only", [plan] * 1200)
+write("plan-behind-limit", [deployment % i for i in range(1100)] + [plan])
 PY
 plan_dir "$dumps/k8s"
 mv "$dumps/broken-tail/dump.yaml" "$dumps/k8s/tail.yaml"
 "$lint" --format short "$dumps/k8s" >"$work/out" 2>&1
 expect "a Kubernetes dump past the document limit" 1 $? "$work/out" \
-  "k8s/dump.yaml:2:7: info[discovery]: not linted: kind \`Deployment\`" "unsupported apiVersion"
+  "k8s/dump.yaml:2:7: error[discovery]: not linted: kind \`Deployment\`; the file could not be read to its end" \
+  "unsupported apiVersion"
 [[ $(grep -vc "/plan.yaml:" "$work/out") -eq 2 ]] ||
   { echo "foreign dumps: $(grep -v "/plan.yaml:" "$work/out" | head -c 400)"; fail=1; }
 "$lint" --format short --inventory "$example/inventory.yaml" "$dumps/plan-inside" >"$work/out" 2>&1
 expect "a plan among foreign documents is linted" 1 $? "$work/out" "more than 1000 documents"
+mv "$dumps/plan-behind-limit/dump.yaml" "$dumps/k8s/behind.yaml"
+"$lint" --format short "$dumps/k8s" >"$work/out" 2>&1
+expect "a plan behind the document limit is not passed over quietly" 1 $? "$work/out" \
+  "behind.yaml:2:7: error[discovery]: not linted: kind \`Deployment\`; the file could not be read"
 "$lint" --format short --inventory "$example/inventory.yaml" "$dumps/plans-only" >"$work/out" 2>&1
 expect "plans past the document limit" 1 $? "$work/out" "more than 1000 documents"
 

@@ -457,6 +457,7 @@ bool ExprChecker::KeepsFactItems(FunctionId id, const std::vector<Typed>& args) 
     case FunctionId::kDistinct:
     case FunctionId::kFlatten:
     case FunctionId::kPeak:
+    case FunctionId::kSteps:
     case FunctionId::kOver:
     case FunctionId::kUnder:
       return args[0].fact_items;

@@ -15,7 +15,7 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"matches", FunctionId::kMatches, true, true, 2, "string.matches(regex) -> bool"},
       {"lowerAscii", FunctionId::kLowerAscii, false, true, 1, "string.lowerAscii() -> string"},
       {"upperAscii", FunctionId::kUpperAscii, false, true, 1, "string.upperAscii() -> string"},
-      {"join", FunctionId::kJoin, false, true, 2, "list.join([separator]) -> string", 1},
+      {"join", FunctionId::kJoin, false, true, 3, "list.join([separator[, limit]]) -> string", 1},
       {"sum", FunctionId::kSum, true, true, 1, "sum(list) -> number | duration | quantity"},
       {"count", FunctionId::kCount, true, true, 1, "count(list) -> int"},
       {"min", FunctionId::kMin, true, true, 1, "min(list) -> element"},
@@ -29,13 +29,18 @@ const std::vector<FunctionInfo>& AllFunctions() {
       {"overlaps", FunctionId::kOverlaps, false, true, 2, "interval.overlaps(interval) -> bool"},
       {"intersect", FunctionId::kIntersect, false, true, 2,
        "interval.intersect(interval) -> Interval"},
+      {"interval", FunctionId::kInterval, true, false, 2,
+       "interval(start date, end date) -> Interval"},
       {"start", FunctionId::kStart, false, true, 1, "interval.start() -> date"},
       {"end", FunctionId::kEnd, false, true, 1, "interval.end() -> date (exclusive)"},
       {"duration", FunctionId::kDuration, false, true, 1, "interval.duration() -> duration"},
       {"peak", FunctionId::kPeak, false, true, 1, "timeline.peak() -> Segment"},
+      {"steps", FunctionId::kSteps, false, true, 1, "timeline.steps() -> list<Segment>"},
       {"at", FunctionId::kAt, false, true, 2, "timeline.at(date) -> amount"},
-      {"over", FunctionId::kOver, false, true, 2, "timeline.over(amount) -> list<Segment>"},
-      {"under", FunctionId::kUnder, false, true, 2, "timeline.under(amount) -> list<Segment>"},
+      {"over", FunctionId::kOver, false, true, 3,
+       "timeline.over(amount[, within interval]) -> list<Segment>", 2},
+      {"under", FunctionId::kUnder, false, true, 3,
+       "timeline.under(amount[, within interval]) -> list<Segment>", 2},
       {"plus", FunctionId::kPlus, false, true, 2, "timeline.plus(timeline) -> timeline"},
       {"minus", FunctionId::kMinus, false, true, 2, "timeline.minus(timeline) -> timeline"},
       {"orValue", FunctionId::kOrValue, false, true, 2, "optional<T>.orValue(T) -> T"},
@@ -114,6 +119,11 @@ TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* typ
            "`" + std::string(id == FunctionId::kOverlaps ? "overlaps" : "intersect") +
                "` needs two intervals (windows), not " + got(0) + " and " + got(1));
       return id == FunctionId::kOverlaps ? types->Primitive(TypeKind::kBool) : types->Interval();
+    case FunctionId::kInterval:
+      need((types->KindOf(args[0]) == TypeKind::kDate || Loose(types->KindOf(args[0]))) &&
+               (types->KindOf(args[1]) == TypeKind::kDate || Loose(types->KindOf(args[1]))),
+           "`interval` needs a start and an end date, not " + got(0) + " and " + got(1));
+      return types->Interval();
     case FunctionId::kStart:
     case FunctionId::kEnd:
     case FunctionId::kDuration:
@@ -131,6 +141,8 @@ TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* typ
   switch (id) {
     case FunctionId::kPeak:
       return types->Segment(args[0]);
+    case FunctionId::kSteps:
+      return types->List(types->Segment(args[0]));
     case FunctionId::kAt:
       need(types->KindOf(args[1]) == TypeKind::kDate || Loose(types->KindOf(args[1])),
            "`at` needs a date, not " + got(1));
@@ -140,6 +152,9 @@ TypeId TimeResult(FunctionId id, const std::vector<TypeId>& args, TypeTable* typ
       need(Assignable(*types, args[1], t.key) || Assignable(*types, t.key, args[1]),
            "the bound of a timeline of " + types->Name(t.key) + " must be a " + types->Name(t.key) +
                ", not " + got(1));
+      need(args.size() < 3 || interval(2),
+           "a timeline is looked at within an interval (a window), not " +
+               (args.size() < 3 ? std::string() : got(2)));
       return types->List(types->Segment(args[0]));
     default: {  // kPlus, kMinus
       bool same = timeline(1) && types->Get(args[1]).key == t.key;
@@ -215,6 +230,8 @@ TypeId FunctionResult(FunctionId id, const std::vector<TypeId>& args, TypeTable*
       need((kind(0) == TypeKind::kList && Printable(*types, args[0])) || Loose(kind(0)),
            "`join` needs a list of values, not " + got);
       need(args.size() < 2 || Textual(kind(1)), "the separator of `join` must be a string");
+      need(args.size() < 3 || kind(2) == TypeKind::kInt || Loose(kind(2)),
+           "the limit of `join` must be an int");
       return types->Primitive(TypeKind::kString);
     case FunctionId::kSum:
     case FunctionId::kMin:

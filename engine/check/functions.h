@@ -33,6 +33,7 @@ enum class FunctionId {
   kDistinct,
   kFlatten,
   // intervals (a `Window`, or any record with a `start` and an `end` date)
+  kInterval,
   kOverlaps,
   kIntersect,
   kStart,
@@ -40,6 +41,7 @@ enum class FunctionId {
   kDuration,
   // timelines
   kPeak,
+  kSteps,
   kAt,
   kOver,
   kUnder,

@@ -124,15 +124,17 @@ TypeId TypeTable::Interval() {
 
 TypeId TypeTable::Segment(TypeId timeline) {
   const Type t = types_[timeline];
-  FieldDef window, amount, items;
+  FieldDef window, amount, items, worst;
   window.name = "window";
   window.type = Interval();
+  worst.name = "worst";
+  worst.type = window.type;
   amount.name = "amount";
   amount.type = t.key;
   items.name = "items";
   items.type = List(t.elem);
   return BuiltinRecord("Segment<" + Name(t.elem) + ", " + Name(t.key) + ">",
-                       RecordDef::Builtin::kSegment, {window, amount, items});
+                       RecordDef::Builtin::kSegment, {window, amount, items, worst});
 }
 
 TypeId TypeTable::Optional(TypeId value) {

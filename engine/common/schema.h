@@ -110,8 +110,9 @@ class TypeTable {
   /// The built-in record `Interval {start?: date, end?: date}`: a span of
   /// time from `start` (inclusive) to `end` (exclusive), open where absent.
   TypeId Interval();
-  /// The record of one step of a timeline: `{window: Interval, amount,
-  /// items: list<item>}`, named "Segment<item, amount>".
+  /// The record of one step or stretch of a timeline: `{window: Interval,
+  /// amount, items: list<item>, worst: Interval}`, named
+  /// "Segment<item, amount>".
   TypeId Segment(TypeId timeline);
   TypeId Optional(TypeId value);
   /// The type of a quantity of dimension `d`.

@@ -782,7 +782,7 @@ std::string TimeValueOf(const std::string& expr) {
 
 std::string Steps(const std::string& timeline_expr) {
   return TimeValueOf(timeline_expr +
-                     ".over(-1000).map(s, during(s.window) + ': ' + string(s.amount) + ' ' + "
+                     ".steps().map(s, during(s.window) + ': ' + string(s.amount) + ' ' + "
                      "s.items.map(b, b.id).join('+'))");
 }
 
@@ -799,9 +799,28 @@ TEST_CASE("a timeline is the sum of what holds at each moment, by one sweep", "[
   CHECK(TimeValueOf(used + ".at(2027-04-14)") == "14");
   CHECK(TimeValueOf(used + ".at(2027-04-16)") == "2");
   CHECK(TimeValueOf(used + ".at(1999-01-01)") == "2");
-  CHECK(TimeValueOf(used + ".over(10).map(s, s.amount)") == "[14, 14]");
+  // Two adjacent steps over the bound are one stretch, read at its worst
+  // step (the first at the extreme): its amount, its items, its window.
+  CHECK(TimeValueOf(used + ".over(10).map(s, s.amount)") == "[14]");
+  CHECK(TimeValueOf(used + ".over(10).map(s, during(s.window) + ' / ' + during(s.worst))") ==
+        "[from `2027-04-14` to `2027-04-15T12:00Z` / from `2027-04-14` to `2027-04-15`]");
+  CHECK(TimeValueOf(used + ".over(10).map(s, s.items.map(b, b.id))") == "[[a1, a2, a3]]");
+  CHECK(TimeValueOf(used + ".over(9).map(s, during(s.window))") ==
+        "[from `2027-04-12` to `2027-04-16`]");
   CHECK(TimeValueOf(used + ".under(3).map(s, during(s.window))") ==
         "[until `2027-04-12`, from `2027-04-16` to `2027-04-20`]");
+  CHECK(TimeValueOf(used + ".under(3).map(s, s.window == s.worst)") == "[true, true]");
+  // The lowest step of a stretch under the bound is its worst.
+  CHECK(TimeValueOf(used + ".under(13).map(s, string(s.amount) + ' ' + during(s.worst))") ==
+        "[2 until `2027-04-12`, 2 from `2027-04-16` to `2027-04-20`]");
+  // Within an interval: the stretches cut to it, and none outside it.
+  CHECK(TimeValueOf(used + ".over(9, interval(2027-04-13, 2027-04-15)).map(s, during(s.window) + "
+                           "' ' + string(s.amount))") == "[from `2027-04-13` to `2027-04-15` 14]");
+  CHECK(TimeValueOf(used + ".over(9, interval(2027-04-13, 2027-04-14)).map(s, s.amount)") ==
+        "[10]");
+  CHECK(TimeValueOf(used + ".over(9, interval(2027-05-01, 2027-05-02)).map(s, s.amount)") == "[]");
+  CHECK(TimeValueOf(used + ".over(9, interval(2027-04-13, 2027-04-13)).map(s, s.amount)") == "[]");
+  CHECK(TimeValueOf(used + ".steps().map(s, s.amount)") == "[2, 10, 14, 14, 10, 2, 3]");
   // An item whose windows abut holds on without a new step.
   CHECK(Steps("plan.allocations.filter(b, b.id == 'a2').timeline(b, windows_of(b, "
               "plan.demands['train']) + "
@@ -824,7 +843,7 @@ TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts 
                          true);
   REQUIRE(c->ok);
   LintReport r = LintText(*c, kTimelinePlan, kTimelineInventory);
-  REQUIRE(r.violations.size() == 1);  // two steps over, one finding at one fact
+  REQUIRE(r.violations.size() == 1);  // two steps over, one stretch: one finding
   std::map<std::string, std::string> shown;
   for (const Evidence& e : r.violations[0].evidence) shown[e.name] = e.value;
   // Stretches where nothing holds are left out; the rest is cut at the trace's width.
@@ -832,10 +851,11 @@ TEST_CASE("the evidence shows a timeline and a step by their intervals, amounts 
         "until `2027-04-12`: 2 (a1); from `2027-04-12` to `2027-04-14`: 10 (a1, a2); "
         "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to `2027-04...");
   CHECK(shown["idle"] == "at all times: 0");
-  CHECK(shown["o"] == "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3)");
-  CHECK(shown["first"] ==
-        "from `2027-04-14` to `2027-04-15`: 14 (a1, a2, a3); from `2027-04-15` to "
-        "`2027-04-15T12:00Z`: 14 (a1, a3, a5)");
+  // A stretch shows its worst step too, and every item of it.
+  CHECK(shown["o"] ==
+        "from `2027-04-14` to `2027-04-15T12:00Z`, at worst from `2027-04-14` to `2027-04-15`: "
+        "14 (a1, a2, a3)");
+  CHECK(shown["first"] == shown["o"]);
 }
 
 TEST_CASE("a finding made at a timeline step carries the step's window", "[eval][timeline]") {
@@ -860,9 +880,9 @@ TEST_CASE("a finding made at a timeline step carries the step's window", "[eval]
     got.push_back(v.rule_id + " " + when);
   }
   std::sort(got.begin(), got.end());
-  CHECK(got == std::vector<std::string>{"T-1 2027-04-14..2027-04-15",
-                                        "T-1 2027-04-15..2027-04-15T12:00Z", "T-2 none",
-                                        "T-2 none"});
+  // Two steps over 13 that abut are one stretch: one finding, spanning both.
+  CHECK(got ==
+        std::vector<std::string>{"T-1 2027-04-14..2027-04-15T12:00Z", "T-2 none", "T-2 none"});
 }
 
 TEST_CASE("timelines combine step by step, and empty ones are zero", "[eval][timeline]") {
@@ -924,7 +944,7 @@ TEST_CASE("a timeline of hour windows steps at the second they start and end", "
         "from `2027-04-20T16:00+02:00` to `2027-04-20T17:00+02:00`");
   // Each step's ends are printed as the window they come from was written.
   std::string all = "plan.allocations.timeline(b, windows_of(b, plan.demands[b.demand]), b.gpus)";
-  CHECK(hours(all + ".over(-1000).map(s, during(s.window) + ': ' + string(s.amount))") ==
+  CHECK(hours(all + ".steps().map(s, during(s.window) + ': ' + string(s.amount))") ==
         "[until `2027-04-20T09:00+02:00`: 0, "
         "from `2027-04-20T09:00+02:00` to `2027-04-20T16:00+02:00`: 8, "
         "from `2027-04-20T16:00+02:00` to `2027-04-20T17:00+02:00`: 12, "
@@ -944,7 +964,7 @@ TEST_CASE("a timeline kept as its steps prints, compares and reads as the list o
       "plan.allocations.filter(b, b.id in ['a2', 'a3']).timeline(b, windows_of(b, "
       "plan.demands[b.demand]), b.gpus)";
   CHECK(TimeValueOf(used).rfind(
-            "[{window: {end: 2027-04-12}, amount: 0, items: []}, "
+            "[{window: {end: 2027-04-12}, amount: 0, items: [], worst: {end: 2027-04-12}}, "
             "{window: {start: 2027-04-12, end: 2027-04-14}, amount: 8, items: [{id: \"a2\"",
             0) == 0);
   CHECK(TimeValueOf(used + " == " + used) == "true");
@@ -981,7 +1001,15 @@ TEST_CASE("CEL's answers: duplicate map keys, join without a separator, the esca
   CHECK(ValueOf("{'a': 1, 'b': 2}.size()") == "2");
   CHECK(ValueOf("['a', 'b'].join()") == "ab");
   CHECK(ValueOf("['a', 'b'].join('-')") == "a-b");
-  CHECK(ValueOf("['a'].join('-', 'x')").rfind("compile error: `join` takes", 0) == 0);
+  CHECK(ValueOf("['a'].join('-', 'x')") == "compile error: the limit of `join` must be an int");
+  CHECK(ValueOf("['a'].join('-', 1, 2)").rfind("compile error: `join` takes", 0) == 0);
+  // A limit names that many and counts the rest.
+  CHECK(ValueOf("['a', 'b', 'c'].join(', ', 2)") == "a, b and 1 more");
+  CHECK(ValueOf("['a', 'b'].join(', ', 2)") == "a, b");
+  CHECK(ValueOf("['a', 'b'].join(', ', 0)") == "2 more");
+  CHECK(ValueOf("[].join(', ', 0)") == "");
+  CHECK(ValueOf("['a'].join(', ', -1)") ==
+        "error: the limit of `join` must be an int of 0 or more, not -1");
   CHECK(ValueOf("'a\\/b'").rfind("compile error: ", 0) == 0);
   CHECK(ValueOf("'a\\\\b'") == "a\\b");
 }

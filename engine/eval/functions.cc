@@ -121,30 +121,41 @@ Value ChangeCase(const Value& s, bool upper, Budget* budget) {
   return Value::String(std::move(out));
 }
 
-// The text's length is known (strings) or bounded (Extent) before it is built.
-Value Join(const Value& list, const Value& separator, Budget* budget) {
+// The first `limit` items (all when null), then " and N more" for the
+// rest. The text's length is known (strings) or bounded (Extent) before it
+// is built.
+Value Join(const Value& list, const Value& separator, const Value& limit, Budget* budget) {
   if (!list.is(ValueKind::kList))
     return Value::Error("`join` needs a list, not " + DescribeKind(list));
   if (!separator.is(ValueKind::kString)) return NeedString("join", separator);
-  ListView items = list.items();
-  uint64_t size = Times(items.empty() ? 0 : items.size() - 1, separator.string_value().size());
-  for (const Value& item : items) {
+  if (!limit.is(ValueKind::kNull) && (!limit.is(ValueKind::kInt) || limit.int_value() < 0))
+    return Value::Error("the limit of `join` must be an int of 0 or more, not " +
+                        limit.ToLiteral(40));
+  ListView all = list.items();
+  size_t shown = limit.is(ValueKind::kNull)
+                     ? all.size()
+                     : std::min<uint64_t>(all.size(), uint64_t(limit.int_value()));
+  std::string more = shown < all.size()
+                         ? (shown > 0 ? " and " : "") + std::to_string(all.size() - shown) + " more"
+                         : "";
+  uint64_t size = Times(shown == 0 ? 0 : shown - 1, separator.string_value().size()) + more.size();
+  for (size_t i = 0; i < shown; ++i) {
     if (size > budget->bytes_left()) break;
-    size += item.is(ValueKind::kString) ? item.string_value().size()
-                                        : Extent(item, budget->bytes_left() - size);
+    size += all[i].is(ValueKind::kString) ? all[i].string_value().size()
+                                          : Extent(all[i], budget->bytes_left() - size);
   }
   if (!budget->Allocate(StringBytes(size))) return budget->Error();
   std::string out;
   out.reserve(size);
-  for (size_t i = 0; i < items.size(); ++i) {
+  for (size_t i = 0; i < shown; ++i) {
     if (i > 0) out += separator.string_value();
-    if (items[i].is(ValueKind::kString)) {
-      out += items[i].string_value();
+    if (all[i].is(ValueKind::kString)) {
+      out += all[i].string_value();
     } else {
-      out += items[i].ToString();
+      out += all[i].ToString();
     }
   }
-  return Value::String(std::move(out));
+  return Value::String(out + more);
 }
 
 Value Sum(const Value& list, Budget* budget) {
@@ -274,7 +285,8 @@ Value CallBuiltin(FunctionId id, const std::vector<Value>& args, const BuiltinCo
     case FunctionId::kUpperAscii:
       return ChangeCase(args[0], true, budget);
     case FunctionId::kJoin:
-      return Join(args[0], args.size() > 1 ? args[1] : Value::String(""), budget);
+      return Join(args[0], args.size() > 1 ? args[1] : Value::String(""),
+                  args.size() > 2 ? args[2] : Value(), budget);
     case FunctionId::kSum:
       return Sum(args[0], budget);
     case FunctionId::kCount:

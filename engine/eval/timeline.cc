@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -16,12 +17,12 @@ using check::FunctionId;
 
 namespace {
 
-constexpr size_t kStepChars = 120;  // where a step's list of items is cut
+constexpr size_t kStepChars = 120;  // where a list of steps cuts each one's items
 
 // The field names of intervals and steps, interned once.
 struct Names {
   Key start{"start"}, end{"end"}, duration{"duration"}, window{"window"}, amount{"amount"},
-      items{"items"};
+      items{"items"}, worst{"worst"};
 };
 const Names& N() {
   static const Names names;
@@ -67,14 +68,18 @@ Value Order(const Value& a, const Value& b, int* order) {
 // A timeline in its own form: the items it was made from, and its steps
 // in time order, covering all time. A step's items are a stretch of `held`
 // (positions in `items`, in the order they began); a step becomes a map
-// `{window, amount, items}` only when a rule reads it as one.
+// `{window, amount, items, worst}` only when a rule reads it as one.
 class Steps final : public Value::Native {
  public:
+  // A step, or a stretch of steps read as one (`over`, `under`): `window`
+  // spans it, and `amount` and the items are those of its step farthest
+  // from the bound, which spans `worst`.
   struct Step {
     Interval window;
     Value amount;
     uint32_t first = 0;  // its items: held[first, first + count)
     uint32_t count = 0;
+    Interval worst;
   };
   std::vector<Value> items;
   std::vector<uint32_t> held;
@@ -84,31 +89,31 @@ class Steps final : public Value::Native {
   Value Plain() const override {
     std::vector<Value> out;
     out.reserve(steps.size());
-    for (size_t i = 0; i < steps.size(); ++i) out.push_back(Segment(i));
+    for (const Step& step : steps) out.push_back(Segment(step));
     return Value::List(std::move(out));
   }
-  // Step `i` as the `Segment` record a rule reads.
-  Value Segment(size_t i) const {
-    const Step& step = steps[i];
+  // `step` as the `Segment` record a rule reads.
+  Value Segment(const Step& step) const {
     std::vector<Value> its;
     its.reserve(step.count);
     for (uint32_t k = 0; k < step.count; ++k) its.push_back(items[held[step.first + k]]);
     MapEntries entries;
-    entries.reserve(3);
+    entries.reserve(4);
     entries.emplace_back(N().window, IntervalValue(step.window));
     entries.emplace_back(N().amount, step.amount);
     entries.emplace_back(N().items, Value::List(std::move(its)));
+    entries.emplace_back(N().worst, IntervalValue(step.worst));
     return Value::Map(std::move(entries));
   }
-  Value Segment(size_t i, Budget* budget) const {
-    if (!budget->Allocate(MapBytes(3) + MapBytes(2) + ListBytes(steps[i].count)))
+  Value Segment(const Step& step, Budget* budget) const {
+    if (!budget->Allocate(MapBytes(4) + 2 * MapBytes(2) + ListBytes(step.count)))
       return budget->Error();
-    return Segment(i);
+    return Segment(step);
   }
   // Appends a step holding `holding` (positions in `items`).
   void Add(const Interval& window, Value amount, const uint32_t* holding, size_t count) {
     steps.push_back({window, std::move(amount), static_cast<uint32_t>(held.size()),
-                     static_cast<uint32_t>(count)});
+                     static_cast<uint32_t>(count), window});
     held.insert(held.end(), holding, holding + count);
   }
   static bool Charge(size_t steps, size_t held, Budget* budget) {
@@ -116,27 +121,36 @@ class Steps final : public Value::Native {
   }
 };
 
-// A step map's parts, read back.
-bool ReadStep(const Value& step, Interval* window, const Value** amount, const Value** items) {
+// A step map's parts, read back; `worst` is the window when the map has
+// none.
+bool ReadStep(const Value& step, Interval* window, const Value** amount, const Value** items,
+              Interval* worst = nullptr) {
   const Value* w = step.Field(N().window);
   *amount = step.Field(N().amount);
   *items = step.Field(N().items);
-  return w != nullptr && *amount != nullptr && *items != nullptr &&
-         (*items)->is(ValueKind::kList) && !ToInterval(*w, window).is_error();
+  if (w == nullptr || *amount == nullptr || *items == nullptr || !(*items)->is(ValueKind::kList) ||
+      ToInterval(*w, window).is_error()) {
+    return false;
+  }
+  if (worst == nullptr) return true;
+  const Value* at = step.Field(N().worst);
+  *worst = *window;
+  return at == nullptr || !ToInterval(*at, worst).is_error();
 }
 
 // Appends the step map `step` to `*out`; false when it is not one.
 bool AddPlainStep(const Value& step, Steps* out) {
-  Interval window;
+  Interval window, worst;
   const Value* amount = nullptr;
   const Value* its = nullptr;
-  if (!step.is(ValueKind::kMap) || !ReadStep(step, &window, &amount, &its)) return false;
+  if (!step.is(ValueKind::kMap) || !ReadStep(step, &window, &amount, &its, &worst)) return false;
   std::vector<uint32_t> holding;
   for (const Value& item : its->items()) {
     holding.push_back(static_cast<uint32_t>(out->items.size()));
     out->items.push_back(item);
   }
   out->Add(window, *amount, holding.data(), holding.size());
+  out->steps.back().worst = worst;
   return true;
 }
 
@@ -241,19 +255,95 @@ Value Timeline(const std::vector<TimelineItem>& items, std::vector<Event>* event
   return Value::Make(std::move(out));
 }
 
-// The steps of `timeline` whose amount is above (`above`) or below `bound`.
-Value Beyond(const Value& timeline, const Value& bound, bool above, Budget* budget) {
+// `window` cut to `clip` (an open side of either keeps the other's); empty
+// (end <= start) when they do not meet.
+Interval Clip(const Interval& window, const Interval& clip) {
+  Interval out = window;
+  if (clip.start > out.start) {
+    out.start = clip.start;
+    out.start_offset = clip.start_offset;
+  }
+  if (clip.end < out.end) {
+    out.end = clip.end;
+    out.end_offset = clip.end_offset;
+  }
+  return out;
+}
+
+// `interval(start, end)`: an error when it ends before it starts.
+Value MakeInterval(const Value& start, const Value& end, Budget* budget) {
+  if (!start.is(ValueKind::kDate) || !end.is(ValueKind::kDate))
+    return Value::Error("`interval` needs two dates, not " + DescribeKind(start) + " and " +
+                        DescribeKind(end));
+  if (end.date_value().seconds < start.date_value().seconds)
+    return Value::Error("the interval from " + start.ToLiteral(40) + " to " + end.ToLiteral(40) +
+                        " ends before it starts");
+  if (!budget->Allocate(MapBytes(2))) return budget->Error();
+  return IntervalValue(Interval{start.date_value().seconds, end.date_value().seconds,
+                                start.date_value().offset, end.date_value().offset});
+}
+
+// The stretches of `timeline` whose amount is above (`above`) or below
+// `bound`, within `within` when it is an interval: each run of adjacent
+// steps beyond it is one, read at its step farthest from the bound (the
+// first such).
+Value Beyond(const Value& timeline, const Value& bound, const Value& within, bool above,
+             Budget* budget) {
+  const Steps* steps = StepsOf(timeline);
+  if (steps == nullptr) return NotATimeline(timeline);
+  Interval clip;
+  if (!within.is(ValueKind::kNull)) {
+    Value bad = ToInterval(within, &clip);
+    if (bad.is_error()) return bad;
+  }
+  std::vector<Value> out;
+  std::optional<Steps::Step> run;
+  auto close = [&]() {
+    if (!run) return Value();
+    Value stretch = steps->Segment(*run, budget);
+    run.reset();
+    if (stretch.is_error()) return stretch;
+    out.push_back(std::move(stretch));
+    return Value();
+  };
+  for (Steps::Step step : steps->steps) {
+    step.window = Clip(step.window, clip);
+    step.worst = step.window;
+    if (step.window.end <= step.window.start) continue;  // outside `within`
+    int order = 0;
+    Value error = Order(step.amount, bound, &order);
+    if (error.is_error()) return error;
+    if (above ? order <= 0 : order >= 0) {
+      if (Value bad = close(); bad.is_error()) return bad;
+      continue;
+    }
+    if (run && run->window.end == step.window.start) {
+      error = Order(step.amount, run->amount, &order);
+      if (error.is_error()) return error;
+      Interval window{run->window.start, step.window.end, run->window.start_offset,
+                      step.window.end_offset};
+      if (above ? order > 0 : order < 0) run = step;
+      run->window = window;
+      continue;
+    }
+    if (Value bad = close(); bad.is_error()) return bad;
+    run = step;
+  }
+  if (Value bad = close(); bad.is_error()) return bad;
+  if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
+  return Value::List(std::move(out));
+}
+
+// Every step, in time order.
+Value AllSteps(const Value& timeline, Budget* budget) {
   const Steps* steps = StepsOf(timeline);
   if (steps == nullptr) return NotATimeline(timeline);
   std::vector<Value> out;
-  for (size_t i = 0; i < steps->steps.size(); ++i) {
-    int order = 0;
-    Value error = Order(steps->steps[i].amount, bound, &order);
-    if (error.is_error()) return error;
-    if (above ? order <= 0 : order >= 0) continue;
-    Value step = steps->Segment(i, budget);
-    if (step.is_error()) return step;
-    out.push_back(std::move(step));
+  out.reserve(steps->steps.size());
+  for (const Steps::Step& step : steps->steps) {
+    Value segment = steps->Segment(step, budget);
+    if (segment.is_error()) return segment;
+    out.push_back(std::move(segment));
   }
   if (!budget->Allocate(ListBytes(out.size()))) return budget->Error();
   return Value::List(std::move(out));
@@ -269,7 +359,7 @@ Value Peak(const Value& timeline, Budget* budget) {
     if (error.is_error()) return error;
     if (order > 0) best = i;
   }
-  return steps->Segment(best, budget);
+  return steps->Segment(steps->steps[best], budget);
 }
 
 Value At(const Value& timeline, const Value& date) {
@@ -403,16 +493,20 @@ std::string IntervalText(const Interval& i) {
   return "at all times";
 }
 
-// One step that holds something: its interval, amount and items.
-std::string StepText(const Steps& steps, const Steps::Step& step) {
-  std::string text = IntervalText(step.window) + ": " + step.amount.ToLiteral(40);
+// One step that holds something: its interval (and its worst step's, for
+// a stretch), amount and items, cut after `item_chars` of items.
+std::string StepText(const Steps& steps, const Steps::Step& step, size_t item_chars) {
+  std::string text = IntervalText(step.window);
+  if (!(step.window == step.worst)) text += ", at worst " + IntervalText(step.worst);
+  text += ": " + step.amount.ToLiteral(40);
   if (step.count == 0) return text;
   text += " (";
+  size_t listed = text.size();
   for (uint32_t k = 0; k < step.count; ++k) {
     const Value& item = steps.items[steps.held[step.first + k]];
     std::string_view id = item.Id();
     text += (k > 0 ? ", " : "") + (id.empty() ? item.ToLiteral(40) : std::string(id));
-    if (text.size() > kStepChars) return text + ", …)";
+    if (text.size() - listed > item_chars && k + 1 < step.count) return text + ", …)";
   }
   return text + ")";
 }
@@ -423,7 +517,8 @@ std::string StepsText(const Value& v, size_t max_chars) {
   // A timeline, or what its methods return: a step or a list of steps.
   Steps scratch;
   const Steps* steps = StepsOf(v);
-  if (steps == nullptr && v.is(ValueKind::kMap) && AddPlainStep(v, &scratch)) steps = &scratch;
+  if (steps == nullptr && v.is(ValueKind::kMap) && AddPlainStep(v, &scratch))
+    return StepText(scratch, scratch.steps[0], SIZE_MAX);  // one step, whole
   if (steps == nullptr && v.is(ValueKind::kList) &&
       std::all_of(v.items().begin(), v.items().end(),
                   [&](const Value& s) { return AddPlainStep(s, &scratch); })) {
@@ -434,7 +529,7 @@ std::string StepsText(const Value& v, size_t max_chars) {
   for (const Steps::Step& step : steps->steps) {
     if (step.count == 0 && steps->steps.size() > 1)
       continue;  // a stretch of a timeline where nothing holds
-    text += (text.empty() ? "" : "; ") + StepText(*steps, step);
+    text += (text.empty() ? "" : "; ") + StepText(*steps, step, kStepChars);
     if (text.size() > max_chars) return text.substr(0, max_chars - 3) + "...";
   }
   if (text.empty()) return steps->steps.empty() ? "[]" : "nothing held";
@@ -525,11 +620,16 @@ Value CallTimeBuiltin(FunctionId id, const std::vector<Value>& args, Budget* bud
       return Flatten(args[0], budget);
     case FunctionId::kPeak:
       return Peak(args[0], budget);
+    case FunctionId::kSteps:
+      return AllSteps(args[0], budget);
     case FunctionId::kAt:
       return At(args[0], args[1]);
     case FunctionId::kOver:
     case FunctionId::kUnder:
-      return Beyond(args[0], args[1], id == FunctionId::kOver, budget);
+      return Beyond(args[0], args[1], args.size() > 2 ? args[2] : Value(), id == FunctionId::kOver,
+                    budget);
+    case FunctionId::kInterval:
+      return MakeInterval(args[0], args[1], budget);
     case FunctionId::kPlus:
     case FunctionId::kMinus:
       return Merge(args[0], args[1],

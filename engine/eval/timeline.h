@@ -8,11 +8,14 @@
 // one sweep over their sorted endpoints: O(n log n) for n windows, plus the
 // items it lists per step. It stands for the list of its steps, in time
 // order and covering all time, each a map
-//   {window: {start?, end?}, amount, items: [...]}
+//   {window: {start?, end?}, amount, items: [...], worst: {start?, end?}}
 // where `items` are the items holding their amount in that step, in the
-// order they began; it is kept as an array of steps (a Value::Native), and
-// a step becomes such a map only when a method returns it (`over`, `under`,
-// `peak`). The methods also read a list of step maps built by hand.
+// order they began, and `worst` is the step's own window; it is kept as an
+// array of steps (a Value::Native), and a step becomes such a map only when
+// a method returns it (`peak`). `over` and `under` return stretches in the
+// same form: a run of adjacent steps beyond the bound, `window` spanning
+// the run, read at its step farthest from the bound (`worst`, `amount`,
+// `items`). The methods also read a list of step maps built by hand.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +32,7 @@ namespace capops::eval {
 /// The interval a `Window` or `Interval` value spans; an error value (else
 /// null) when `v` is not one.
 Value ToInterval(const Value& v, Interval* out);
-/// The window of a timeline step (a map `{window, amount, items}`); false
+/// The window of a timeline step (a map `{window, amount, items, worst}`); false
 /// when `v` is not one.
 bool StepWindow(const Value& v, Interval* out);
 /// `{start, end}` as an `Interval` record value, without the open sides.
@@ -47,13 +50,16 @@ struct TimelineItem {
 /// amounts do not add up).
 Value BuildTimeline(const std::vector<TimelineItem>& items, Budget* budget);
 
-/// A step, a list of steps or a timeline as a person reads it, at most
-/// `max_chars` (> 3): each step as its interval, its amount and its items
-/// (by id), e.g.
+/// A step, a list of steps or a timeline as a person reads it: each step
+/// as its interval, its amount and its items (by id), e.g.
 ///   from `2027-04-15` to `2027-04-17`: 20 (a-train, a-tune)
+/// a stretch with its worst step's interval too,
+///   from `2027-04-15` to `2027-04-20`, at worst from `2027-04-16` to
+///   `2027-04-17`: 24 (a-train, a-tune, a-eval)
 /// leaving out the stretches of a timeline where nothing holds ("nothing
 /// held" when that is all of them; "at all times: 0" for the timeline of
-/// no items).
+/// no items). A list or timeline is cut at `max_chars` (> 3); one step is
+/// shown whole, with every item: it is what a finding on it names.
 std::string StepsText(const Value& v, size_t max_chars);
 
 /// `group`: the items by key, keys in the order first seen.

@@ -43,21 +43,28 @@ SourceLoc OffsetLoc(std::string_view text, size_t offset, FileId file) {
 }
 
 // Where the first document's root starts when it is a flow collection
-// (`{` or `[` after blank and comment lines only): the start of its line;
-// else npos.
+// (`{` or `[` after blank and comment lines, directives and a bare `---`
+// line only): the start of its line; else npos.
 size_t FlowRootLine(std::string_view text) {
   size_t i = text.substr(0, yaml::kBom.size()) == yaml::kBom ? yaml::kBom.size() : 0;
   size_t line = i;
   while (i < text.size()) {
     char c = text[i];
+    bool starts_line = i == line;
+    bool marker = starts_line && text.substr(i, 3) == "---" &&
+                  (i + 3 == text.size() ||
+                   std::string_view(" \t\r\n").find(text[i + 3]) != std::string_view::npos);
     if (c == ' ' || c == '\t') {
       ++i;
-    } else if (c == '\n' || c == '\r' || c == '#') {
+    } else if (marker) {
+      i += 3;  // what follows on its line is a comment, or the root itself
+    } else if (c == '\n' || c == '\r' || c == '#' || (starts_line && c == '%')) {
       i = text.find('\n', i);
       if (i == std::string_view::npos) return i;
       line = ++i;
     } else {
-      return c == '{' || c == '[' ? line : std::string_view::npos;
+      return (c == '{' || c == '[') && text.substr(line, 3) != "---" ? line
+                                                                     : std::string_view::npos;
     }
   }
   return std::string_view::npos;
@@ -84,6 +91,8 @@ class HeadReader {
     // be held whole, at some 60 bytes a byte. So a first document that is a
     // flow collection is read as if `--- ` began its line, where no key can
     // start; a collection used as a key there is an error, never a pass.
+    // After a `---` line of its own, that makes an empty document before
+    // it, which has no head.
     std::string prefixed;
     std::string_view input = text_;
     if (size_t line = FlowRootLine(text_); line != std::string_view::npos) {

@@ -249,10 +249,12 @@ class HeadReader {
       root_is_map_ = head_.is_map = true;
       return;  // delivered when complete
     }
-    if (event->type == FYET_SCALAR && fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN) {
+    if (event->type == FYET_SCALAR) {
+      // Null, as the loader types it: plain and untagged (`!` makes a
+      // string), or `!!null` in any style.
       std::string_view tag = TokenText(event->scalar.tag);
-      bool untagged = tag.empty() || tag == "!";
-      if ((untagged && IsNullText(TokenText(event->scalar.value))) || tag == kCoreNullTag)
+      bool plain = fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN && tag.empty();
+      if ((plain || tag == kCoreNullTag) && IsNullText(TokenText(event->scalar.value)))
         return;  // an empty document
     }
     head_.unsure = event->type == FYET_ALIAS;  // an alias names nothing at the root

@@ -129,7 +129,8 @@ TEST_CASE("heads: documents that are not mappings, empty ones, several", "[facts
   CHECK(Heads("- kind: CapacityPlan\n").heads == Lines{"node@1:1"});
   CHECK(Heads("just text\n").heads == Lines{"node@1:1"});
   CHECK(Heads("").heads.empty());
-  CHECK(Heads("# only a comment\n---\n...\n--- ~\n--- !!null\n").heads.empty());
+  CHECK(Heads("# only a comment\n---\n...\n--- ~\n--- !!null\n--- !!null ''\n").heads.empty());
+  CHECK(Heads("--- !\n--- ''\n--- !!null x\n").heads == Lines{"node@1:4", "node@2:5", "node@3:12"});
   CHECK(Heads("---\n---\nkind: A\n---\n[1]\n---\nkind: B\napiVersion: v\n").heads ==
         Lines{"map@3:1 kind=`A`@3:7", "node@5:1", "map@7:1 apiVersion=`v`@8:13 kind=`B`@7:7"});
 }

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   RegisterCompileBenchmark();
   RegisterScenarioBenchmark();
   RegisterLspBenchmark();
+  RegisterDiscoveryBenchmarks();
   for (size_t n : sizes) {
     RegisterStageBenchmarks(n);
     RegisterLintBenchmark(n);

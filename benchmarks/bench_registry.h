@@ -28,6 +28,12 @@ void RegisterLintBenchmark(size_t allocations);
 /// capops_lint/scenario: capops-lint on examples/visual-inspection.
 void RegisterScenarioBenchmark();
 
+/// classify/<file> and classify_full_load/<file>: telling a plan from
+/// foreign YAML (workspace::ClassifyFile) and the full load it replaced, over
+/// an 8 MB one-line flow map, a 1,500-document Kubernetes dump and the
+/// scenario plan.
+void RegisterDiscoveryBenchmarks();
+
 /// lsp/did_change_scenario: the language server, from a didChange of the
 /// scenario plan to its publishDiagnostics (the pack compiled once).
 void RegisterLspBenchmark();

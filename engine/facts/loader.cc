@@ -48,18 +48,16 @@ namespace capops::facts {
 
 namespace {
 
+using yaml::DepthMessage;
 using yaml::EventSource;
-using yaml::kBom;
+using yaml::kDepthCap;
 using yaml::Locator;
 using yaml::NodeLoc;
+using yaml::ParserMessage;
 using yaml::TokenText;
 
 constexpr std::string_view kCoreTagPrefix = "tag:yaml.org,2002:";
 constexpr std::string_view kMergeKey = "<<";
-
-// A hard ceiling on nesting whatever --max-depth says: the checks below
-// recurse at most this deep.
-constexpr size_t kDepthCap = 400;
 
 constexpr DocumentKind kKinds[] = {DocumentKind::kCapacityPlan, DocumentKind::kInventory};
 
@@ -85,35 +83,14 @@ Diagnostic& Unsupported(Diagnostics* diags, SourceLoc loc, const std::string& wh
   return Report(diags, loc, "not supported in capops facts: " + what, "yaml");
 }
 
-std::string DepthMessage(size_t max_depth) {
-  return "nesting deeper than " + std::to_string(max_depth) + " levels";
-}
-
-// A NUL byte or invalid UTF-8 makes the file unreadable as YAML: diagnose the
-// first one and refuse the file. So does a line break that is a lone
-// carriage return: valid YAML, but every tool that shows capops's
-// locations (terminals, editors, code scanning) would count lines apart.
+// A NUL byte, invalid UTF-8 or a lone carriage return makes the file
+// unreadable as YAML (FirstTextProblem): diagnose the first one and refuse
+// the file.
 bool CheckText(std::string_view text, const Locator& at, Diagnostics* diags) {
-  size_t i = text.substr(0, kBom.size()) == kBom ? kBom.size() : 0;
-  while (i < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == 0) {
-      Report(diags, at.AtOffset(i), "file is not text: NUL byte", "yaml");
-      return false;
-    }
-    if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
-      Unsupported(diags, at.AtOffset(i), "a line break that is a lone carriage return (CR)").help =
-          "save the file with LF or CRLF line breaks";
-      return false;
-    }
-    size_t length = c < 0x80 ? 1 : capops::Utf8SequenceLength(text, i);
-    if (length == 0) {
-      Report(diags, at.AtOffset(i), "invalid UTF-8", "yaml").help = "save the file as UTF-8";
-      return false;
-    }
-    i += length;
-  }
-  return true;
+  std::optional<yaml::TextProblem> problem = yaml::FirstTextProblem(text, 0, text.size());
+  if (!problem) return true;
+  Report(diags, at.AtOffset(problem->offset), problem->message, "yaml").help = problem->help;
+  return false;
 }
 
 // A cheap upper bound on flow nesting (brackets outside comments and
@@ -150,15 +127,6 @@ bool CheckFlowDepth(std::string_view text, const Locator& at, size_t max_depth,
     }
   }
   return true;
-}
-
-std::string ParserMessage(std::string msg) {
-  if (!msg.empty() && msg[0] >= 'A' && msg[0] <= 'Z' &&
-      !(msg.size() > 1 && msg[1] >= 'A' && msg[1] <= 'Z')) {
-    msg[0] = static_cast<char>(msg[0] - 'A' + 'a');
-  }
-  while (!msg.empty() && msg.back() == '.') msg.pop_back();
-  return "invalid YAML: " + msg;
 }
 
 // "!!int" for a core-schema tag, the tag itself otherwise.
@@ -317,10 +285,6 @@ class DocumentBuilder {
     f.drop_value = f.expect_key;
     f.merge_value = false;
     f.expect_key = !f.expect_key;
-  }
-
-  static bool IsNullText(std::string_view text) {
-    return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
   }
 
   void OnScalar(fy_event* event, std::optional<SourceLoc> mark) {

@@ -4,7 +4,46 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace capops::facts::yaml {
+
+std::string DepthMessage(size_t max_depth) {
+  return "nesting deeper than " + std::to_string(max_depth) + " levels";
+}
+
+std::string ParserMessage(std::string msg) {
+  if (!msg.empty() && msg[0] >= 'A' && msg[0] <= 'Z' &&
+      !(msg.size() > 1 && msg[1] >= 'A' && msg[1] <= 'Z')) {
+    msg[0] = static_cast<char>(msg[0] - 'A' + 'a');
+  }
+  while (!msg.empty() && msg.back() == '.') msg.pop_back();
+  return "invalid YAML: " + msg;
+}
+
+std::optional<TextProblem> FirstTextProblem(std::string_view text, size_t from, size_t to,
+                                            size_t* next) {
+  size_t i = from == 0 && text.substr(0, kBom.size()) == kBom ? kBom.size() : from;
+  std::optional<TextProblem> found;
+  while (i < std::min(to, text.size()) && !found) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t length = c < 0x80 ? 1 : capops::Utf8SequenceLength(text, i);
+    if (c == 0) {
+      found = TextProblem{i, "file is not text: NUL byte", ""};
+    } else if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+      found = TextProblem{i,
+                          "not supported in capops facts: a line break that is a lone carriage "
+                          "return (CR)",
+                          "save the file with LF or CRLF line breaks"};
+    } else if (length == 0) {
+      found = TextProblem{i, "invalid UTF-8", "save the file as UTF-8"};
+    } else {
+      i += c == '\r' ? 2 : length;  // CRLF is read whole
+    }
+  }
+  if (next != nullptr) *next = std::max(i, from);
+  return found;
+}
 
 std::string_view TokenText(fy_token* token) {
   size_t length = 0;
@@ -73,16 +112,19 @@ void EventSource::Release() {
   event_ = nullptr;
 }
 
+int MarkLag(fy_event* event) {
+  const fy_mark* mark = fy_event_start_mark(event);
+  if (mark == nullptr || mark->column == 0) return 0;
+  if (event->type == FYET_ALIAS) return 1;
+  if (event->type != FYET_SCALAR) return 0;
+  fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
+  return style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED ? 1 : 0;
+}
+
 std::optional<SourceLoc> NodeLoc(const Locator& at, fy_event* event) {
   const fy_mark* mark = fy_event_start_mark(event);
   if (mark == nullptr) return std::nullopt;
-  bool after_indicator = event->type == FYET_ALIAS;
-  if (event->type == FYET_SCALAR) {
-    fy_scalar_style style = fy_token_scalar_style(event->scalar.value);
-    after_indicator = style == FYSS_SINGLE_QUOTED || style == FYSS_DOUBLE_QUOTED;
-  }
-  if (after_indicator && mark->column > 0) return at.At(mark->line, mark->column - 1);
-  return at.At(mark);
+  return at.At(mark->line, mark->column - MarkLag(event));
 }
 
 }  // namespace capops::facts::yaml

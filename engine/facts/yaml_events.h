@@ -1,6 +1,7 @@
-// libfyaml's event parser and its marks as SourceLocs: what the two readers of
-// YAML text in engine/facts (loader.cc, locate.cc) share. Internal to facts:
-// libfyaml is used nowhere else in the engine.
+// libfyaml's event parser and its marks as SourceLocs, and the checks of a
+// text before its events are believed: what the readers of YAML text in
+// engine/facts (loader.cc, locate.cc, document_head.cc) share. Internal to
+// facts: libfyaml is used nowhere else in the engine.
 #pragma once
 
 #include <libfyaml.h>
@@ -15,6 +16,33 @@
 namespace capops::facts::yaml {
 
 inline constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+// A hard ceiling on nesting whatever --max-depth says: the loader's checks
+// recurse at most this deep.
+inline constexpr size_t kDepthCap = 400;
+
+/// "nesting deeper than N levels".
+std::string DepthMessage(size_t max_depth);
+
+/// libfyaml's message for a syntax error, as capops words errors:
+/// "invalid YAML: …", lowercase, no trailing period.
+std::string ParserMessage(std::string message);
+
+// What makes a text unreadable as YAML for capops: a NUL byte, invalid
+// UTF-8, or a line break that is a lone carriage return (valid YAML, but
+// every tool that shows capops's locations would count lines apart).
+struct TextProblem {
+  size_t offset = 0;  // of its first byte
+  std::string message;
+  std::string help;
+};
+
+/// The first problem among the characters that start in [from, to) of
+/// `text` (a character or CRLF at `to`'s edge is read whole); a BOM at
+/// offset 0 is skipped. `*next`, when given, is where the next check of
+/// the same text starts.
+std::optional<TextProblem> FirstTextProblem(std::string_view text, size_t from, size_t to,
+                                            size_t* next = nullptr);
 
 // Turns libfyaml's marks (0-based lines, columns counted in characters after
 // any BOM, as SourceLoc counts them) into SourceLocs inside the file.
@@ -91,9 +119,12 @@ class EventSource {
   bool failed_ = false;
 };
 
-// The location of a node event: its first character. libfyaml marks a
-// quoted scalar inside its opening quote and an alias after its `*`; an
-// empty scalar has no mark.
+// How many characters before its mark a node event starts: libfyaml marks
+// a quoted scalar inside its opening quote and an alias after its `*`.
+int MarkLag(fy_event* event);
+
+// The location of a node event: its first character (MarkLag). An empty
+// scalar has no mark.
 std::optional<SourceLoc> NodeLoc(const Locator& at, fy_event* event);
 
 }  // namespace capops::facts::yaml

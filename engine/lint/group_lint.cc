@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "engine/facts/document_head.h"
 #include "engine/facts/loader.h"
 
 namespace capops::lint {
@@ -33,17 +34,21 @@ bool Empty(const Findings& f) {
   return f.violations.empty() && f.errors.empty();
 }
 
-// True when a plan file holds an `Inventory` document, which would merge into
-// the inventory of every plan linted with it. Any YAML spelling of the kind
-// has these letters or an escape, so most files need no parse.
+// True when a plan file may hold an `Inventory` document, which would merge
+// into the inventory of every plan linted with it. Any YAML spelling of the
+// kind has these letters or an escape, so most files are not read; the
+// others only for their documents' heads (the lint parses them), and a head
+// only a full parse could tell counts as one.
 bool HoldsInventory(const TextFile& plan, const facts::LoadOptions& options) {
   if (plan.text.find("Inventory") == std::string::npos && plan.text.find('\\') == std::string::npos)
     return false;
-  SourceManager scratch;
-  facts::LoadResult loaded = facts::LoadYaml(scratch, scratch.Add(plan.path, plan.text), options);
-  return std::any_of(
-      loaded.documents.begin(), loaded.documents.end(),
-      [](const facts::Document& d) { return d.kind == facts::DocumentKind::kInventory; });
+  const std::string inventory = facts::DocumentKindName(facts::DocumentKind::kInventory);
+  bool holds = false;
+  facts::ScanHeads(plan.text, 0, options, {}, [&](const facts::DocumentHead& head) {
+    holds = head.unsure || (head.kind && head.kind->scalar && head.kind->text == inventory);
+    return !holds;
+  });
+  return holds;
 }
 
 // One Engine::Lint call's findings by plan file: each plan's `main` holds

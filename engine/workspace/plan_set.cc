@@ -13,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "engine/facts/document_head.h"
 #include "engine/facts/loader.h"
 #include "engine/lint/glob_match.h"
 #include "engine/workspace/config_file.h"
@@ -90,17 +91,32 @@ fs::path GlobRoot(const std::string& pattern) {
 }
 
 // Top-level keys of capops's own YAML files: the config, waivers, a baseline.
-bool IsCapopsFile(const std::string& path, const Value& root) {
+bool IsCapopsFile(const std::string& path, const facts::DocumentHead& head) {
   std::string name = fs::path(path).filename().string();
   if (name == ".capops.yaml" || name == ".capops.yml") return true;
-  if (!root.is(ValueKind::kMap) || root.Field("kind") != nullptr) return false;
-  return root.Field("waivers") != nullptr || root.Field("findings") != nullptr;
+  return head.is_map && !head.kind && !head.watched.empty();
 }
 
-Diagnostic NotLinted(const Value& at, std::string why) {
+// `capops.dev/v1`, and any other version of capops's API group (in any
+// case, as DNS names go): a document meant for capops, whose version the
+// lint reports.
+bool IsCapopsApi(const std::optional<facts::HeadField>& api) {
+  if (!api || !api->scalar) return false;
+  std::string_view version = facts::kApiVersion;
+  std::string_view group = version.substr(0, version.find('/'));
+  std::string_view text = api->text;
+  if (text.size() < group.size() || (text.size() > group.size() && text[group.size()] != '/'))
+    return false;
+  return std::equal(group.begin(), group.end(), text.begin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
+Diagnostic NotLinted(SourceLoc at, std::string why) {
   Diagnostic d;
   d.severity = Severity::kInfo;
-  d.loc = at.loc().valid() ? at.loc() : SourceLoc{0, 1, 1};
+  d.loc = at.valid() ? at : SourceLoc{0, 1, 1};
   d.code = "discovery";
   d.message = "not linted: " + std::move(why);
   d.help = "only `CapacityPlan` documents are linted; name the file outright to lint it anyway";
@@ -111,56 +127,54 @@ Diagnostic NotLinted(const Value& at, std::string why) {
 
 FileRole ClassifyFile(const std::string& path, const std::string& text,
                       const facts::LoadOptions& limits, Diagnostic* note) {
-  SourceManager scratch;
-  FileId id = scratch.Add(path, text);
-  facts::RawLoadResult loaded = facts::LoadRawYaml(scratch, id, limits);
-  std::vector<std::string> kinds;
-  for (facts::DocumentKind k :
-       {facts::DocumentKind::kCapacityPlan, facts::DocumentKind::kInventory})
-    kinds.push_back(facts::DocumentKindName(k));
-  // Broken YAML may be a broken plan: the lint says what is wrong with it —
-  // unless its first document says it is somebody else's (a Kubernetes dump
-  // past the document limit is one `not linted`, not a page of errors).
-  auto foreign = [&](const Value& root) {
-    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
-    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
-    return kind != nullptr && kind->is(ValueKind::kString) &&
-           ClosestName(kind->ToString(), kinds).empty() &&
-           std::find(kinds.begin(), kinds.end(), kind->ToString()) == kinds.end() &&
-           (api == nullptr || api->ToString() != facts::kApiVersion);
-  };
-  if (loaded.diagnostics.HasErrors() &&
-      (loaded.documents.empty() || !foreign(loaded.documents.front())))
-    return FileRole::kPlan;
+  const std::vector<std::string> kinds = {
+      facts::DocumentKindName(facts::DocumentKind::kCapacityPlan),
+      facts::DocumentKindName(facts::DocumentKind::kInventory)};
   FileRole role = FileRole::kOther;
   std::optional<Diagnostic> first;
-  for (const Value& root : loaded.documents) {
-    const Value* kind = root.is(ValueKind::kMap) ? root.Field("kind") : nullptr;
-    const Value* api = root.is(ValueKind::kMap) ? root.Field("apiVersion") : nullptr;
-    std::string name = kind != nullptr ? kind->ToString() : "";
-    bool ours = api != nullptr && api->ToString() == facts::kApiVersion;
-    if (kind != nullptr && name == kinds[0]) return FileRole::kPlan;
-    if (kind != nullptr && name == kinds[1]) {
+  std::optional<bool> first_foreign;  // the first document says it is somebody else's
+  // Only the heads are read (document_head.h), and only until a document
+  // shows the file is a plan. A file that is not one is read to its end:
+  // a plan anywhere in it makes it a plan file.
+  auto on_head = [&](const facts::DocumentHead& head) {
+    const facts::HeadField* kind = head.kind && head.kind->scalar ? &*head.kind : nullptr;
+    bool ours = IsCapopsApi(head.api_version);
+    bool close = kind != nullptr && !ClosestName(kind->text, kinds).empty();
+    if (!first_foreign) first_foreign = kind != nullptr && !head.unsure && !ours && !close;
+    bool inventory = kind != nullptr && kind->text == kinds[1];
+    if (head.unsure || (kind != nullptr && kind->text == kinds[0]) ||
+        (!inventory && (ours || close))) {
+      // A plan, or meant for capops (the lint reports the kind or version),
+      // or only a full load can tell.
+      role = FileRole::kPlan;
+      return false;
+    }
+    if (inventory) {
       role = FileRole::kInventory;
-    } else if (ours || (kind != nullptr && !ClosestName(name, kinds).empty())) {
-      return FileRole::kPlan;  // meant for capops: the lint reports the kind
-    } else if (IsCapopsFile(path, root)) {
+    } else if (IsCapopsFile(path, head)) {
       if (role == FileRole::kOther) role = FileRole::kCapopsFile;
     } else if (!first) {
-      first = kind != nullptr ? NotLinted(*kind, "kind `" + name + "`")
-                              : NotLinted(root, "a YAML document without `kind`");
+      first = kind != nullptr ? NotLinted(kind->loc, "kind `" + kind->text + "`")
+              : head.kind     ? NotLinted(head.kind->loc, "a `kind` that is not a string")
+                              : NotLinted(head.loc, "a YAML document without `kind`");
     }
-  }
+    return true;
+  };
+  std::optional<Diagnostic> problem =
+      facts::ScanHeads(text, 0, limits, {"waivers", "findings"}, on_head);
+  if (role == FileRole::kPlan) return role;
+  // Broken YAML may be a broken plan: the lint says what is wrong with it —
+  // unless its first document says it is somebody else's (a Kubernetes
+  // file with a syntax error further down is one error, not a page).
+  if (problem && !first_foreign.value_or(false)) return FileRole::kPlan;
   if (role != FileRole::kOther) return role;
-  *note = first ? *first : NotLinted(Value(), "no YAML documents");
-  for (const Diagnostic& d : loaded.diagnostics.items()) {
-    if (d.severity != Severity::kError) continue;
+  *note = first ? *first : NotLinted(SourceLoc{}, "no YAML documents");
+  if (problem) {
     // Not read to its end: a plan further in would be missed, so this is
     // not a file to pass over quietly.
     note->severity = Severity::kError;
-    note->message += "; the file could not be read to its end (" + d.message +
+    note->message += "; the file could not be read to its end (" + problem->message +
                      "), so a plan further in would be missed";
-    break;
   }
   return FileRole::kOther;
 }

@@ -7,16 +7,25 @@
 // stands for the plan files among the `*.yaml`, `*.yml` and `*.json` files
 // (any case) below it (hidden directories such as `.git` are skipped; links
 // followed within the repository, those out of it refused); a glob (`*`, `?`, `[…]`, and `**` for
-// any number of directories) for those among the files it matches. Each such file is parsed as
-// YAML, never sniffed as text, and is a plan file when
+// any number of directories) for those among the files it matches. Each such file is read as
+// YAML, never sniffed as text, but only for what its documents say they are: their top-level
+// `apiVersion` and `kind`, from the parser's events (facts/document_head.h), until a document
+// shows it is a plan file. It is one when
 //   - a document has `kind: CapacityPlan`, however it is spelt in YAML;
 //   - or it would be one but for a mistake the lint must report: it is not
-//     valid YAML, cannot be read, is too large, or a document says
-//     `apiVersion: capops.dev/v1` or has a kind within a few edits of a
-//     capops kind (`CapcityPlan`).
-// An `Inventory` file and capops's own files (config, waivers, baseline) are
-// not plans; every other YAML file is reported as a located `info` ("not
-// linted"), so that nothing under a plan directory is passed over silently.
+//     valid YAML, cannot be read, is too large, a document says an
+//     `apiVersion` of capops's group (`capops.dev/v1`, or any other version)
+//     or has a kind within a few edits of a capops kind (`CapcityPlan`);
+//   - or only a full load can tell (a `<<` merge where a key is missing, an
+//     alias it cannot follow, `kind` given twice): the lint decides.
+// A plan in any document counts, after foreign ones too, so a file that is
+// not a plan is read to its end, past the document limit (nothing is kept
+// per document). An `Inventory` file and capops's own files (config,
+// waivers, baseline) are not plans; every other YAML file is reported as a
+// located `info` ("not linted"), so that nothing under a plan directory is
+// passed over silently — an error when its first document is somebody
+// else's but the file cannot be read to its end (invalid YAML or text
+// further in): a plan there would be missed.
 // Everything is sorted and deduplicated, so output does not depend on the
 // order of the file system.
 //
@@ -92,8 +101,10 @@ class PlanSet {
 /// What a YAML file found under a plan directory is (see above).
 enum class FileRole { kPlan, kInventory, kCapopsFile, kOther };
 
-/// Classifies a file's text by parsing it; for kOther, `*note` says why it
-/// is not linted (its location's `file` left unset).
+/// Classifies a file's text from its documents' heads (see above), in
+/// memory that does not grow with the text; `limits` bound the nesting
+/// read. For kOther, `*note` says why it is not linted (its location's
+/// `file` left unset).
 FileRole ClassifyFile(const std::string& path, const std::string& text,
                       const facts::LoadOptions& limits, Diagnostic* note);
 

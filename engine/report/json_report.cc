@@ -15,8 +15,9 @@ using Json = nlohmann::ordered_json;
 
 Json Location(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return nullptr;
-  return Json{
-      {"file", std::string(sources.Path(loc.file))}, {"line", loc.line}, {"column", loc.column}};
+  return Json{{"file", std::string(sources.ShownPath(loc.file))},
+              {"line", loc.line},
+              {"column", loc.column}};
 }
 
 // A waived finding: who accepted it, why, until when, and the waiver's place.

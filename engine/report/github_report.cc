@@ -73,6 +73,8 @@ void WriteGithub(const SourceManager& sources, const eval::LintReport& report, s
     std::string message = Visible(v.message, Keep::kTabNewline);
     if (!v.because.empty()) message += "\nbecause: " + Visible(v.because, Keep::kTabNewline);
     if (!v.fix.empty()) message += "\nfix: " + Visible(v.fix, Keep::kTabNewline);
+    if (std::string note = eval::BaselineNote(v); !note.empty())
+      message += "\nnote: " + Visible(note, Keep::kTabNewline);
     Annotate(sources, v.severity, v.loc, 0, v.rule_id + " " + v.rule_name, message, out);
     ++shown;
   }

@@ -31,6 +31,19 @@ Json SuppressionJson(const SourceManager& sources, const eval::Violation& v) {
               {"location", Location(sources, s.loc)}};
 }
 
+// The size of the problem the rule states (Violation::measure), or null.
+Json MeasureJson(const Value& m) {
+  return m.is(ValueKind::kNull) ? Json(nullptr) : Json::parse(ValueJson(m));
+}
+
+// A finding a baseline lists and that grew: what the baseline recorded; else null.
+Json BaselineJson(const eval::Violation& v) {
+  if (v.baseline_measure.is(ValueKind::kNull)) return nullptr;
+  return Json{{"state", "worse"},
+              {"measure", MeasureJson(v.baseline_measure)},
+              {"note", eval::BaselineNote(v)}};
+}
+
 Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
   Json evidence = Json::array();
   for (const eval::Evidence& e : v.evidence) {
@@ -67,7 +80,9 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"related", std::move(labels)},
               {"trace", std::move(trace)},
               {"params", Json::parse(ParamsJson(v))},
-              {"suppression", SuppressionJson(sources, v)}};
+              {"suppression", SuppressionJson(sources, v)},
+              {"measure", MeasureJson(v.measure)},
+              {"baseline", BaselineJson(v)}};
 }
 
 Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
@@ -166,6 +181,7 @@ void WriteJson(const SourceManager& sources, const eval::LintReport& report,
                                report.violations.begin(), report.violations.end(),
                                [](const auto& v) { return v.suppression.has_value(); }))},
                 {"baselined", report.baselined},
+                {"worse_than_baseline", CountWorse(report)},
                 {"errors", c.errors},
                 {"warnings", c.warnings},
                 {"infos", c.infos}}}};

@@ -46,6 +46,7 @@ void Collect(const SourceManager& sources, const eval::LintReport& report,
     std::string line =
         Visible(Where(sources, v.loc) + ": " + SeverityName(v.severity) + " " + v.message);
     if (v.suppression) line += " (waived: " + Visible(v.suppression->justification) + ")";
+    if (std::string note = eval::BaselineNote(v); !note.empty()) line += " (" + Visible(note) + ")";
     (*suites)[std::string(sources.ShownPath(v.loc.file))].by_rule[v.rule_id].push_back(
         {line, !v.suppression && lint::Reaches(v.severity, fail_on), v.loc.line});
   }

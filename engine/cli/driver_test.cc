@@ -261,6 +261,16 @@ TEST_CASE("every format names a file of an installed pack by its path in the pac
   }
 }
 
+TEST_CASE("a policy of an installed pack that does not compile is named by its path in the pack",
+          "[cli]") {
+  InstalledPack pack;
+  pack.Write("policies/capops-ai/zz_broken.cpl", "package t\nfn f(): int = nope\n");
+  RunResult r = Lint({"--no-config", kExample + "plan.yaml"});
+  CHECK(r.exit_code == kExitUsage);
+  CHECK(r.err.find("--> capops-ai/zz_broken.cpl:2:") != std::string::npos);
+  CHECK(r.err.find(pack.dir().string()) == std::string::npos);
+}
+
 TEST_CASE("eval in JSON gives every expression one line, values and compile errors alike",
           "[cli]") {
   RunResult bad = Lint({"eval", "--format", "json", "1u"});

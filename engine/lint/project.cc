@@ -44,7 +44,12 @@ std::shared_ptr<const Project> Project::Make(ProjectSpec spec, Report* refused) 
     refused->engine = spec.engine.get();
     refused->keep = spec.engine;
     if (!spec.engine->Compile(&refused->problems)) {
-      refused->problem_sources = &spec.engine->sources();
+      // Shown as a run's findings are: the pack's files by their path in it.
+      refused->own_sources = std::make_unique<SourceManager>(&spec.engine->sources());
+      for (auto& [file, shown] :
+           PackPaths(spec.engine->sources(), spec.policy_roots, spec.working_dir))
+        refused->own_sources->Show(file, std::move(shown));
+      refused->problem_sources = refused->own_sources.get();
       refused->error = "the policies do not compile (" +
                        Plural(refused->problems.size(), "problem)", "problems)");
       return nullptr;

@@ -223,7 +223,9 @@ class Engine {
   /// Names on each violation of `report` the params its rule reads, with
   /// their values and where they were set (eval::Violation::params). Lint
   /// does it; a caller with findings from elsewhere (a result cache) calls it.
-  void NameParams(eval::LintReport* report) const;
+  /// With `shown` (an extension of sources()), a pack default's policy file
+  /// is named by its SourceManager::ShownPath.
+  void NameParams(eval::LintReport* report, const SourceManager* shown = nullptr) const;
 
   /// The compiled rule set, or null before a successful Compile().
   const check::Program* program() const { return program_.get(); }
@@ -272,6 +274,10 @@ class Engine {
   /// values_, the params each rule's findings name and the digest, after a
   /// setting changed.
   void SettingsChanged();
+  /// What the findings of rule `rule` name of its params (null: none), the
+  /// policy files by their ShownPath in `shown` when it is given.
+  std::shared_ptr<const std::vector<eval::ParamUse>> ParamUses(size_t rule,
+                                                               const SourceManager* shown) const;
   void CheckRegexLiterals(Diagnostics* diagnostics) const;
   /// How rules are evaluated in a call: the engine's options with the plan
   /// and the call's choices.

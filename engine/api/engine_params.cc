@@ -15,9 +15,11 @@ std::string FileLine(const std::string& file, uint32_t line) {
 
 }  // namespace
 
-std::string ParamSource::Text() const {
+std::string ParamSource::Text(const SourceManager* shown) const {
   switch (level) {
     case Level::kDefault:
+      if (shown != nullptr && policy != kNoFile)
+        return "pack default, " + FileLine(std::string(shown->ShownPath(policy)), line);
       return file.empty() ? "pack default" : "pack default, " + FileLine(file, line);
     case Level::kPackage:
       return file.empty() ? "set by the program" : FileLine(file, line);
@@ -55,7 +57,7 @@ void Engine::DefaultSettings() {
     const check::ParamInfo& p = program_->params[i];
     SourceLoc at = sources_.Resolve(p.decl->name_span);
     ParamSource source{ParamSource::Level::kDefault, std::string(sources_.Path(at.file)), at.line,
-                       ""};
+                       "", at.file};
     settings_.push_back({i, p.decl->name, qualified[i], program_->schema.Name(p.type), params()[i],
                          std::move(source)});
   }
@@ -202,20 +204,35 @@ void Engine::SettingsChanged() {
   if (rule != SIZE_MAX) values_.SetRule(rule, std::move(own));
   param_uses_.clear();
   for (size_t r = 0; r < program_->rules.size(); ++r) {
-    std::vector<eval::ParamUse> uses;
-    for (ParamSetting& s : SettingsRead(r))
-      uses.push_back({s.name, s.qualified, std::move(s.value), s.source.Text()});
-    if (!uses.empty())
-      param_uses_[program_->rules[r].id] =
-          std::make_shared<const std::vector<eval::ParamUse>>(std::move(uses));
+    if (auto uses = ParamUses(r, nullptr)) param_uses_[program_->rules[r].id] = std::move(uses);
   }
   ComputeDigest();
 }
 
-void Engine::NameParams(eval::LintReport* report) const {
+std::shared_ptr<const std::vector<eval::ParamUse>> Engine::ParamUses(
+    size_t rule, const SourceManager* shown) const {
+  std::vector<eval::ParamUse> uses;
+  for (ParamSetting& s : SettingsRead(rule))
+    uses.push_back({s.name, s.qualified, std::move(s.value), s.source.Text(shown)});
+  if (uses.empty()) return nullptr;
+  return std::make_shared<const std::vector<eval::ParamUse>>(std::move(uses));
+}
+
+void Engine::NameParams(eval::LintReport* report, const SourceManager* shown) const {
+  // With `shown`, each rule's params are named again, once per rule.
+  std::map<std::string_view, std::shared_ptr<const std::vector<eval::ParamUse>>> renamed;
   for (eval::Violation& v : report->violations) {
     auto it = param_uses_.find(v.rule_id);
     v.params = it == param_uses_.end() ? nullptr : it->second;
+    if (shown == nullptr || v.params == nullptr) continue;
+    auto [named, added] = renamed.try_emplace(it->first);
+    if (added) {
+      const auto& rules = program_->rules;
+      auto rule = std::find_if(rules.begin(), rules.end(),
+                               [&](const check::RuleInfo& r) { return r.id == v.rule_id; });
+      named->second = ParamUses(static_cast<size_t>(rule - rules.begin()), shown);
+    }
+    v.params = named->second;
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/common/source.h"
 #include "engine/common/value.h"
 
 namespace capops {
@@ -27,10 +28,13 @@ struct ParamSource {
   std::string file;
   uint32_t line = 0;  // 1-based; 0: unknown
   std::string rule;   // kRule: the rule id the value is for
+  /// kDefault: the policy file declaring the param, in the engine's sources.
+  FileId policy = kNoFile;
 
   /// "pack default, policies/readiness.cpl:120", ".capops.yaml:7",
-  /// ".capops.yaml:9, for CAP-RDY-003".
-  std::string Text() const;
+  /// ".capops.yaml:9, for CAP-RDY-003". With `shown` (the engine's sources
+  /// or an extension of them), the policy file is named by its ShownPath.
+  std::string Text(const SourceManager* shown = nullptr) const;
 };
 
 /// One param's value, at one level.

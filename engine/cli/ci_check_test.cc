@@ -447,6 +447,71 @@ TEST_CASE("baseline: known findings stay known when lines move, and new ones are
   CHECK(again.substr(0, at) + again.substr(at + added.size()) == baseline);
 }
 
+TEST_CASE("baseline: a known finding that got worse is reported as such, in every format",
+          "[cli][baseline]") {
+  Scratch s;
+  std::string plan = s.Path("plan.yaml");
+  REQUIRE(Lint({"--no-config", "--write-baseline", s.Path("baseline.yaml"), plan}).exit_code ==
+          kExitClean);
+  // The tuning allocation's 4 GPUs have no confirmed supply: 4 short.
+  CHECK(Has(s.Read("baseline.yaml"),
+            "at: \"allocations[a-tune].gpus\", facts: \"a=a-tune d=tune-v3 p=train-eu\""));
+  CHECK(Has(s.Read("baseline.yaml"), "measure: 4}\n"));
+  std::string text = s.Read("plan.yaml");
+  const std::string tune = "{id: a-tune, demand: tune-v3, pool: train-eu, gpus: 4,";
+  size_t at = text.find(tune);
+  REQUIRE(at != std::string::npos);
+  auto tuned = [&](int gpus) {
+    std::string edited = text;
+    s.Write("plan.yaml", edited.replace(at, tune.size(),
+                                        "{id: a-tune, demand: tune-v3, pool: train-eu, gpus: " +
+                                            std::to_string(gpus) + ","));
+  };
+  auto lint = [&](const std::string& format) {
+    return Lint({"--no-config", "--format", format, "--baseline", s.Path("baseline.yaml"), plan});
+  };
+
+  // 12 GPUs: the same finding (its message's numbers changed), 12 short.
+  tuned(12);
+  RunResult r = lint("short");
+  CHECK(r.exit_code == kExitFindings);
+  const std::string note = "worse than the baseline: 12 over `0`, baseline 4";
+  CHECK(Has(r.out, "error[CAP-SUP-005]: allocation `a-tune` needs 12 GPUs of `h100-80`"));
+  CHECK(Has(r.out, "(" + note + ")\n"));
+  CHECK(Has(lint("text").out, "   = note: " + note + "\n"));
+  CHECK(Has(lint("text").out, "8 baselined, 1 worse than the baseline\n"));
+  nlohmann::json json = nlohmann::json::parse(lint("json").out);
+  CHECK(json["summary"]["worse_than_baseline"] == 1);
+  auto worse = std::find_if(json["violations"].begin(), json["violations"].end(),
+                            [](const nlohmann::json& v) { return !v["baseline"].is_null(); });
+  REQUIRE(worse != json["violations"].end());
+  CHECK((*worse)["measure"] == 12);
+  CHECK((*worse)["baseline"]["measure"] == 4);
+  CHECK((*worse)["baseline"]["note"] == note);
+  nlohmann::json sarif = nlohmann::json::parse(lint("sarif").out);
+  size_t updated = 0;
+  for (const nlohmann::json& result : sarif["runs"][0]["results"]) {
+    if (result.value("baselineState", "") != "updated") continue;
+    ++updated;
+    CHECK(result["properties"]["baselineMeasure"] == 4);
+    CHECK(Has(result["message"]["text"].get<std::string>(), "\nnote: " + note));
+  }
+  CHECK(updated == 1);
+  CHECK(Has(lint("github").out, "%0Anote: " + note + "\n"));
+  CHECK(Has(lint("junit").out, "(" + note + ")"));
+  CHECK(Has(lint("html").out, "<p class=\"baseline\"><b>note</b> worse than the baseline"));
+
+  // 2 GPUs, or the 4 it had: 2 or 4 short, no worse, still known.
+  for (int gpus : {2, 4}) {
+    tuned(gpus);
+    r = lint("short");
+    INFO(gpus << " GPUs: " << r.out);
+    CHECK(r.exit_code == kExitClean);
+    CHECK_FALSE(Has(r.out, "CAP-SUP-005"));
+    CHECK(Has(lint("text").out, ", 9 baselined\n"));
+  }
+}
+
 TEST_CASE("fail-on never exits 0 with findings, and --output writes the report to a file",
           "[cli]") {
   Scratch s;

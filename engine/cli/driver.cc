@@ -156,7 +156,7 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   app->add_flag("--no-config", s.no_config, "do not look for .capops.yaml");
   app->add_option("--waivers", s.waivers, "waivers file (default: the config's `waivers`)");
   app->add_option("--baseline", s.baseline,
-                  "report only findings not listed in this baseline file");
+                  "report only findings not listed in this baseline file, or grown past it");
   app->add_option("--write-baseline", s.write_baseline,
                   "record the findings in FILE, then report only new ones");
   app->add_flag("--explain", s.trace, "show each violation's evidence and clause trace");

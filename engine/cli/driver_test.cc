@@ -2,12 +2,14 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::cli {
 namespace {
@@ -205,6 +207,68 @@ TEST_CASE("a CAPOPS_DATA_DIR without a pack is an error, never a fallback", "[cl
     CHECK(r.err.find("CAPOPS_DATA_DIR is `" + capops::testing::SourceDir() +
                      "/examples`, which holds no `stdlib/` and `policies/`") != std::string::npos);
   }
+}
+
+// The shipped stdlib and pack copied to a temporary directory outside the
+// repository, and CAPOPS_DATA_DIR naming it: an installed pack.
+class InstalledPack : public testing::TempDir {
+ public:
+  InstalledPack() : TempDir("capops-installed") {
+    namespace fs = std::filesystem;
+    fs::path source(capops::testing::SourceDir());
+    fs::create_directories(dir() / "policies");
+    fs::copy(source / "stdlib", dir() / "stdlib", fs::copy_options::recursive);
+    fs::copy(source / "policies/capops-ai", dir() / "policies/capops-ai",
+             fs::copy_options::recursive);
+    setenv("CAPOPS_DATA_DIR", dir().c_str(), 1);
+  }
+  ~InstalledPack() { unsetenv("CAPOPS_DATA_DIR"); }
+};
+
+TEST_CASE("every format names a file of an installed pack by its path in the pack",
+          "[cli][report]") {
+  InstalledPack pack;
+  std::string plan = kExample + "plan.yaml";
+  // One step per rule: each rule stops at its first `for`, an error located in the pack.
+  auto lint = [&](const std::string& format) {
+    RunResult r = Lint({"--no-config", "--max-steps", "1", "--format", format, plan});
+    INFO(format << ": " << r.out << r.err);
+    CHECK(r.exit_code == kExitFindings);
+    CHECK(r.out.find(pack.dir().string()) == std::string::npos);
+    return r.out;
+  };
+  auto has = [](const std::string& text, const std::string& part) {
+    INFO(part);
+    CHECK(text.find(part) != std::string::npos);
+  };
+  has(lint("text"), "  --> capops-ai/allocation.cpl:16:12\n");
+  has(lint("text"), "= note: while evaluating this `for` at capops-ai/allocation.cpl:16:12\n");
+  has(lint("short"), "capops-ai/allocation.cpl:16:12: error[CAP-ALC-001]: rule `CAP-ALC-001`");
+  has(lint("json"), "\"file\": \"capops-ai/allocation.cpl\",\n");
+  has(lint("junit"), "file=\"capops-ai/allocation.cpl\" line=\"16\">");
+  has(lint("junit"), "capops-ai/allocation.cpl:16:12: error rule `CAP-ALC-001`");
+  has(lint("github"), "::error file=capops-ai/allocation.cpl,line=16,");
+  has(lint("html"), "<div class=\"where\">capops-ai/allocation.cpl:16:12</div>");
+  lint("sarif");  // located only inside the source root, as before
+
+  // The params a finding rests on name the pack's file the same way.
+  for (const char* format : {"text", "json", "sarif"}) {
+    RunResult r = Lint({"--no-config", "--format", format, plan});
+    INFO(format);
+    CHECK(r.exit_code == kExitFindings);
+    CHECK(r.out.find(pack.dir().string()) == std::string::npos);
+    CHECK(r.out.find("pack default, capops-ai/supply.cpl:") != std::string::npos);
+  }
+}
+
+TEST_CASE("a policy of an installed pack that does not compile is named by its path in the pack",
+          "[cli]") {
+  InstalledPack pack;
+  pack.Write("policies/capops-ai/zz_broken.cpl", "package t\nfn f(): int = nope\n");
+  RunResult r = Lint({"--no-config", kExample + "plan.yaml"});
+  CHECK(r.exit_code == kExitUsage);
+  CHECK(r.err.find("--> capops-ai/zz_broken.cpl:2:") != std::string::npos);
+  CHECK(r.err.find(pack.dir().string()) == std::string::npos);
 }
 
 TEST_CASE("eval in JSON gives every expression one line, values and compile errors alike",

@@ -202,6 +202,15 @@ std::string_view SourceManager::Path(FileId id) const {
   return file(id).path();
 }
 
+std::string_view SourceManager::ShownPath(FileId id) const {
+  if (auto it = shown_.find(id); it != shown_.end()) return it->second;
+  return base_ != nullptr && id < base_size_ ? base_->ShownPath(id) : Path(id);
+}
+
+void SourceManager::Show(FileId id, std::string shown) {
+  if (id < size()) shown_.insert_or_assign(id, std::move(shown));
+}
+
 std::optional<std::string> SourceManager::LineText(FileId id, uint32_t line) const {
   if (id >= size() || file(id).withheld()) return std::nullopt;
   return file(id).FindLine(line);

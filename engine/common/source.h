@@ -30,6 +30,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace capops {
@@ -172,6 +173,14 @@ class SourceManager {
   SourceLoc Resolve(const Span& span) const;
   /// The path of a file, or "<unknown>" for kNoFile.
   std::string_view Path(FileId id) const;
+  /// The path reports show people for a file: the one given to Show (by
+  /// this manager or its base), else Path. Reading, keys and SARIF's
+  /// source root use Path.
+  std::string_view ShownPath(FileId id) const;
+  /// Reports show file `id` (this manager's or its base's) as `shown`,
+  /// e.g. a pack file outside the working directory by its path in the pack
+  /// rather than the machine's. Call before reports are made; not thread-safe.
+  void Show(FileId id, std::string shown);
   /// SourceFile::FindLine, for quoting in a report; nullopt for an unknown
   /// file and for a withheld one.
   std::optional<std::string> LineText(FileId id, uint32_t line) const;
@@ -191,6 +200,7 @@ class SourceManager {
   const SourceManager* base_ = nullptr;
   size_t base_size_ = 0;
   std::vector<std::unique_ptr<SourceFile>> files_;
+  std::unordered_map<FileId, std::string> shown_;  // by Show
 };
 
 }  // namespace capops

@@ -223,6 +223,19 @@ ExprEvaluator::Steps ExprEvaluator::YieldsSteps(const Expr& e) const {
   return Steps::kNone;
 }
 
+const Expr* ExprEvaluator::StepBound(const Expr& range, bool* over) const {
+  const Expr* e = &range;
+  while (e->kind == ExprKind::kMacro && e->macro == MacroKind::kFilter) e = e->args[0].get();
+  if (e->kind != ExprKind::kCall || !e->is_method || e->args.size() != 2 ||
+      tables_.symbols[e->id].kind == SymbolKind::kFunction) {
+    return nullptr;
+  }
+  check::FunctionId f = tables_.functions[e->id];
+  if (f != check::FunctionId::kOver && f != check::FunctionId::kUnder) return nullptr;
+  *over = f == check::FunctionId::kOver;
+  return e->args[1].get();
+}
+
 std::string ExprEvaluator::ShownValue(const Expr& e, const Value& v,
                                       std::string (*text)(const Value&)) const {
   if (YieldsOptional(e)) return OptionalText(v, text);

@@ -218,20 +218,38 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
   return evidence;
 }
 
-// The window of the innermost `for` variable bound to a timeline step: one
-// that ranges over a list its type says is of steps.
-std::optional<Interval> RuleRun::InnermostStep(size_t upto) const {
+// The innermost `for` variable bound to a timeline step: one that ranges
+// over a list its type says is of steps.
+const Op* RuleRun::InnermostStep(size_t upto, Interval* window) const {
   for (size_t i = std::min(upto, ops_->ops.size()); i-- > 0;) {
     const Op& op = ops_->ops[i];
     if (op.kind != OpKind::kScan) continue;
     const syntax::Expr& range = *rule_.rule->clauses[op.index].expr;
-    Interval window;
     if (eval_.YieldsSteps(range) == ExprEvaluator::Steps::kList &&
-        StepWindow(eval_.slots()[op.slot], &window)) {
-      return window;
+        StepWindow(eval_.slots()[op.slot], window)) {
+      return &op;
     }
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+// How far the step `step` binds is past the bound of its `over` or `under`
+// (Violation::measure), the bound evaluated again over the slots the step's
+// list was made from. Nothing when the list is not such a call, or the
+// amounts do not subtract.
+void RuleRun::Measure(const Op& step, Violation* v) {
+  const syntax::Expr& range = *rule_.rule->clauses[step.index].expr;
+  bool over = true;
+  const syntax::Expr* bound = eval_.StepBound(range, &over);
+  const Value* amount = eval_.slots()[step.slot].Field("amount");
+  if (bound == nullptr || amount == nullptr) return;
+  Value limit = eval_.Eval(*bound);
+  if (limit.is_error()) return;
+  Value m = over ? ApplyBinary(syntax::BinaryOp::kSub, *amount, limit, eval_.mutable_budget())
+                 : ApplyBinary(syntax::BinaryOp::kSub, limit, *amount, eval_.mutable_budget());
+  if (m.is_error()) return;
+  v->measure = std::move(m);
+  v->measure_of = std::string(over ? "over `" : "under `") + eval_.Text(bound->span) + "`";
 }
 
 Span RuleRun::SpanOf(const Op& op) const {
@@ -383,7 +401,11 @@ bool RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op, Value* why) {
     v.evidence.insert(v.evidence.begin(),
                       Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true});
   }
-  v.interval = InnermostStep(ops_->emits_at());
+  Interval window;
+  if (const Op* step = InnermostStep(ops_->emits_at(), &window)) {
+    v.interval = window;
+    Measure(*step, &v);
+  }
   // Without a located `at`, point at the innermost loop item, else the plan.
   for (auto it = v.evidence.rbegin(); !v.loc.valid() && it != v.evidence.rend(); ++it)
     v.loc = it->loc;

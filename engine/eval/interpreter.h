@@ -129,9 +129,10 @@ class RuleRun {
   /// The variables the scans and lets before `upto` have bound, each shown
   /// by its id or else by `text`.
   std::vector<Evidence> Bindings(size_t upto, std::string (*text)(const Value&)) const;
-  /// The window of the innermost `for` variable before `upto` bound to a
-  /// timeline step, if any (Violation::interval).
-  std::optional<Interval> InnermostStep(size_t upto) const;
+  /// The scan of the innermost `for` variable before `upto` bound to a
+  /// timeline step, with the step's window in `*window`
+  /// (Violation::interval); null when there is none.
+  const plan::Op* InnermostStep(size_t upto, Interval* window) const;
   /// The clause or statement that `op` runs, as written.
   Span SpanOf(const plan::Op& op) const;
   /// The clause or statement at `span` (its text from there) traced:
@@ -150,6 +151,7 @@ class RuleRun {
   // reports nothing (Stated).
   bool Emit(const syntax::Emit& emit, const plan::Op& op, Value* why);
   bool When(const syntax::Emit& emit, const plan::Op& op, Value* why);
+  void Measure(const plan::Op& step, Violation* v);
   const std::string& StatementKey(const syntax::Emit& emit, size_t index);
   std::vector<TraceStep> TraceBinding(const syntax::Emit& emit, std::vector<bool>* wheres);
   std::vector<Label> LabelsFrom(const std::vector<TraceStep>& trace,

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "engine/eval/operators.h"
+
 namespace capops::eval {
 
 void SortViolations(const SourceManager& sources, std::vector<Violation>* violations,
@@ -20,6 +22,19 @@ void SortViolations(const SourceManager& sources, std::vector<Violation>* violat
       std::unique(violations->begin(), violations->end(),
                   [&](const Violation& a, const Violation& b) { return key(a) == key(b); }),
       violations->end());
+}
+
+bool MeasureGrew(const Value& now, const Value& before) {
+  if (now.is(ValueKind::kNull) || before.is(ValueKind::kNull)) return false;
+  int order = 0;
+  std::string error;
+  return Compare(now, before, &order, &error) && order > 0;
+}
+
+std::string BaselineNote(const Violation& v) {
+  if (v.baseline_measure.is(ValueKind::kNull)) return "";
+  return "worse than the baseline: " + v.measure.ToString() + " " + v.measure_of + ", baseline " +
+         v.baseline_measure.ToString();
 }
 
 namespace {

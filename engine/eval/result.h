@@ -113,6 +113,18 @@ struct Violation {
   /// window of the innermost step it was at when it fired, which is the
   /// stretch of time the finding is about. Unset for other findings.
   std::optional<Interval> interval;
+  /// The size of the problem, when the rule states one: for a finding made
+  /// on a step of `t.over(bound)` (or `t.under(bound)`, either maybe
+  /// filtered), how far the step's amount is above (below) the bound — the
+  /// GPUs short, the GPUs past a pool's capacity. Null for other findings.
+  /// Not part of a finding's identity: a baseline records it and reports a
+  /// known finding whose measure grew (BaselineNote).
+  Value measure;
+  /// What the measure is, for people: "over `capacity`", "under `a.gpus`".
+  std::string measure_of;
+  /// Set by a baseline that lists the finding with a smaller measure, which
+  /// therefore reports it: the measure the baseline recorded. Else null.
+  Value baseline_measure;
   /// The params the rule reads, in order of first use (also through the
   /// functions it calls), as the rule read them; shared by the rule's
   /// findings. Not part of a finding's identity. Null: none, or not named.
@@ -157,6 +169,15 @@ struct LintReport {
   size_t rules = 0;                   // rules in the rule set
   size_t baselined = 0;               // findings left out because the baseline lists them
 };
+
+/// Whether measure `now` is larger than `before`: both numbers (int or
+/// double), durations, or quantities of one dimension. False for anything
+/// else, null included: a measure that cannot be compared is not worse.
+bool MeasureGrew(const Value& now, const Value& before);
+/// What every report says of a finding a baseline lists with a smaller
+/// measure: "worse than the baseline: 12 over `0`, baseline 4"; "" for
+/// any other finding.
+std::string BaselineNote(const Violation& v);
 
 /// Notes, at a plan document, that its rules were not evaluated because its
 /// facts (or its inventory's) break the schema; reports that list rules per

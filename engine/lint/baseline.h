@@ -12,10 +12,22 @@
 //   findings:
 //     - {rule: "CAP-ALC-001", file: "plan.yaml", at: "allocations[a-explore].pool", facts:
 //     "a=a-explore", statement: "5d41402abc4b2a76", content: "7d793037a0760186"}
+//     - {rule: "CAP-SUP-005", file: "plan.yaml", at: "allocations[a-tune].gpus", facts:
+//     "a=a-tune …", statement: "…", content: "…", measure: 4}
+//
+// An entry also records the finding's measure when its rule states one
+// (eval::Violation::measure: how far the timeline step it fired on is past
+// its bound, `measure: 4`). The measure is not part of the key, so a number
+// that changes does not make a finding new; but a known finding whose
+// measure grew is reported again, as worse than the baseline
+// (Violation::baseline_measure), while one whose measure shrank or stayed
+// stays known. Entries without `measure` (other rules, earlier versions)
+// absorb their finding whatever its size.
 //
 // Entries without `statement` (written by earlier versions) still match, by
 // rule, file, fact path and bindings alone, and a warning suggests writing
-// the file again. A key listed n times absorbs up to n findings. Paths are relative to the
+// the file again. A key listed n times absorbs up to n findings, paired
+// largest measure with largest. Paths are relative to the
 // baseline file's directory. Rule errors and fact-file errors are never
 // baselined: a rule that cannot be evaluated must not pass silently.
 //
@@ -41,7 +53,8 @@ class Baseline {
   Diagnostics Parse(const SourceManager& sources, FileId file, const facts::LoadOptions& options);
 
   /// Drops the unwaived violations the baseline lists, counting them in
-  /// `report->baselined`.
+  /// `report->baselined`, but for those whose measure grew past the one
+  /// listed: they stay, their baseline_measure set.
   void Filter(eval::LintReport* report, FindingKeys* keys) const;
 
   size_t size() const;
@@ -52,8 +65,9 @@ class Baseline {
   const std::string& warning() const { return warning_; }
 
  private:
-  std::map<std::string, size_t> counts_;         // fingerprint → how many findings it absorbs
-  std::map<std::string, size_t> legacy_counts_;  // the same by LegacyFingerprint
+  // Fingerprint → the measure each of its entries recorded (null: none).
+  std::map<std::string, std::vector<Value>> entries_;
+  std::map<std::string, size_t> legacy_counts_;  // LegacyFingerprint → how many it absorbs
   std::filesystem::path base_dir_;
   std::string warning_;
 };

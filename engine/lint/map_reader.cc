@@ -63,6 +63,20 @@ bool MapReader::String(std::string_view key, LocatedString* out, bool required) 
   return true;
 }
 
+bool MapReader::Amount(std::string_view key, Value* out) {
+  const Value* v = Get(key);
+  if (v == nullptr || v->is(ValueKind::kNull)) return false;
+  for (ValueKind k :
+       {ValueKind::kInt, ValueKind::kDouble, ValueKind::kDuration, ValueKind::kQuantity}) {
+    if (v->is(k)) {
+      *out = *v;
+      return true;
+    }
+  }
+  WrongType(key, *v, "a number, a duration or a size");
+  return false;
+}
+
 bool MapReader::Strings(std::string_view key, std::vector<LocatedString>* out) {
   const Value* v = Get(key);
   if (v == nullptr || v->is(ValueKind::kNull)) return false;

@@ -51,6 +51,10 @@ class MapReader {
   /// A plain date (`2027-01-31`), as days since 1970-01-01; a date with a
   /// time is refused.
   bool Date(std::string_view key, int64_t* days, SourceLoc* loc, bool required = false);
+  /// A number, or a duration or size with its unit (`4`, `0.5`, `2d`,
+  /// `80GiB`). False (after an error when present) when absent or of
+  /// another type.
+  bool Amount(std::string_view key, Value* out);
   /// A map or a list; nullptr (after an error) when of another type.
   const Value* Map(std::string_view key);
   const Value* List(std::string_view key);

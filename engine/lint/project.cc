@@ -8,6 +8,7 @@
 #include "engine/lint/baseline.h"
 #include "engine/lint/config_params.h"
 #include "engine/lint/finding_key.h"
+#include "engine/lint/pack_paths.h"
 #include "engine/lint/waivers.h"
 
 namespace capops::lint {
@@ -43,7 +44,12 @@ std::shared_ptr<const Project> Project::Make(ProjectSpec spec, Report* refused) 
     refused->engine = spec.engine.get();
     refused->keep = spec.engine;
     if (!spec.engine->Compile(&refused->problems)) {
-      refused->problem_sources = &spec.engine->sources();
+      // Shown as a run's findings are: the pack's files by their path in it.
+      refused->own_sources = std::make_unique<SourceManager>(&spec.engine->sources());
+      for (auto& [file, shown] :
+           PackPaths(spec.engine->sources(), spec.policy_roots, spec.working_dir))
+        refused->own_sources->Show(file, std::move(shown));
+      refused->problem_sources = refused->own_sources.get();
       refused->error = "the policies do not compile (" +
                        Plural(refused->problems.size(), "problem)", "problems)");
       return nullptr;
@@ -60,6 +66,8 @@ std::shared_ptr<const Project> Project::Make(ProjectSpec spec, Report* refused) 
   }
   std::shared_ptr<Project> project(new Project(std::move(spec)));
   project->engine_ = engine;
+  project->pack_paths_ =
+      PackPaths(engine->sources(), project->spec_.policy_roots, project->spec_.working_dir);
   Diagnostics config_problems;
   project->selection_ = RuleSelection::Make(project->spec_.config, program, &config_problems);
   if (project->spec_.engine)
@@ -90,6 +98,7 @@ Report Project::Run(RunInput input) const {
   r.selection = &selection_;
   r.keep = shared_from_this();
   r.own_sources = std::make_unique<SourceManager>(&engine().sources());
+  for (const auto& [file, shown] : pack_paths_) r.own_sources->Show(file, shown);
   r.sources = r.own_sources.get();
   auto refuse = [&r](std::string reason) {
     r.status = Status::kUsage;
@@ -105,7 +114,8 @@ Report Project::Run(RunInput input) const {
                   &error, spec_.keep_facts ? nullptr : input.cache)) {
     return refuse(error);
   }
-  engine().NameParams(&r.findings);  // cached findings too, as the config now says
+  // Cached findings too, as the config now says; policy files as reports show them.
+  engine().NameParams(&r.findings, pack_paths_.empty() ? nullptr : r.sources);
   if (!spec_.allow_empty && r.findings.plans == 0 && !r.findings.errors.HasErrors()) {
     return refuse(
         "no `CapacityPlan` document in the files given, so nothing was checked "

@@ -77,8 +77,10 @@ struct Report {
   /// findings (after waivers), for the host to save.
   std::string new_baseline;
   /// The sources every finding is located in (the policies and the fact,
-  /// waivers and baseline files), the engine that linted, and the rule
-  /// selection the config made; null with kUsage before they exist.
+  /// waivers and baseline files; a policy file outside the working
+  /// directory shown by its path in its pack: SourceManager::ShownPath), the
+  /// engine that linted, and the rule selection the config made; null with
+  /// kUsage before they exist.
   const SourceManager* sources = nullptr;
   const Engine* engine = nullptr;
   const RuleSelection* selection = nullptr;
@@ -111,6 +113,10 @@ struct ProjectSpec {
   std::string rules_url;
   std::string source_root;  // absolute (see Report::source_root)
   std::string working_dir;  // absolute
+  /// Where the policies were read from (absolute directories or files: the
+  /// stdlib, the packs): a report names a policy file outside the working
+  /// directory by its path in one of them (pack_paths.h).
+  std::vector<std::string> policy_roots;
   std::optional<SideFile> waivers;
   std::optional<SideFile> baseline;
   bool trace = false;        // record each violation's clause trace (--explain)
@@ -163,6 +169,7 @@ class Project : public std::enable_shared_from_this<Project> {
   ProjectSpec spec_;
   std::shared_ptr<const Engine> engine_;
   RuleSelection selection_;
+  std::vector<std::pair<FileId, std::string>> pack_paths_;  // how reports show policy files
 };
 
 /// A Report refused with `reason` (status kUsage).

@@ -18,7 +18,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 5;
+constexpr int kFormatVersion = 6;
 constexpr const char* kMagic = "capops-cache";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
@@ -28,10 +28,50 @@ constexpr const char* kMagic = "capops-cache";
 // finding, cached or not (Engine::NameParams), so they follow the config.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 496 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 560 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif
+
+// A finding's measure, exactly: [kind, value] or [kind, amount, dimension]
+// for a quantity; null for none (a baseline's measure is never cached: it
+// is applied after the cache).
+Json MeasureJson(const Value& m) {
+  auto kind = static_cast<int>(m.kind());
+  switch (m.kind()) {
+    case ValueKind::kInt:
+    case ValueKind::kDuration:
+      return Json::array({kind, m.int_value()});
+    case ValueKind::kDouble:
+      return Json::array({kind, m.double_value()});
+    case ValueKind::kQuantity:
+      return Json::array(
+          {kind, m.quantity_value().amount, static_cast<int>(m.quantity_value().dimension)});
+    default:
+      return nullptr;
+  }
+}
+
+Value MeasureOf(const Json& j) {
+  if (j.is_null()) return Value();
+  switch (static_cast<ValueKind>(j.at(0).get<int>())) {
+    case ValueKind::kInt:
+      return Value::Int(j.at(1).get<int64_t>());
+    case ValueKind::kDuration:
+      return Value::Duration(j.at(1).get<int64_t>());
+    case ValueKind::kDouble:
+      return Value::Double(j.at(1).get<double>());
+    case ValueKind::kQuantity: {
+      int dimension = j.at(2).get<int>();
+      if (dimension != static_cast<int>(Dimension::kBytes) &&
+          dimension != static_cast<int>(Dimension::kBytesPerSecond))
+        throw std::out_of_range("dimension");
+      return Value::Quantity({j.at(1).get<int64_t>(), static_cast<Dimension>(dimension)});
+    }
+    default:
+      throw std::out_of_range("measure");
+  }
+}
 
 // Findings to JSON; files are numbered in a table as they are met.
 class Encoder {
@@ -79,7 +119,9 @@ class Encoder {
         {"subject", v.subject},
         {"interval", v.interval ? Json::array({v.interval->start, v.interval->end,
                                                v.interval->start_offset, v.interval->end_offset})
-                                : Json(nullptr)}};
+                                : Json(nullptr)},
+        {"measure", MeasureJson(v.measure)},
+        {"measure_of", v.measure_of}};
   }
 
   Json Error(const Diagnostic& d) {
@@ -157,6 +199,8 @@ class Decoder {
       v.interval = eval::Interval{i.at(0).get<int64_t>(), i.at(1).get<int64_t>(),
                                   i.at(2).get<int16_t>(), i.at(3).get<int16_t>()};
     }
+    v.measure = MeasureOf(j.at("measure"));
+    v.measure_of = j.at("measure_of").get<std::string>();
     return v;
   }
 

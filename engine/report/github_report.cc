@@ -51,7 +51,7 @@ const char* Command(Severity s) {
 void Annotate(const SourceManager& sources, Severity severity, const SourceLoc& loc,
               uint32_t length, const std::string& title, const std::string& message,
               std::ostream& out) {
-  out << "::" << Command(severity) << " file=" << EscapeProperty(sources.Path(loc.file));
+  out << "::" << Command(severity) << " file=" << EscapeProperty(sources.ShownPath(loc.file));
   if (loc.valid()) {
     out << ",line=" << loc.line << ",endLine=" << loc.line << ",col=" << loc.column;
     // GitHub's end column is the last one of the span.
@@ -73,6 +73,8 @@ void WriteGithub(const SourceManager& sources, const eval::LintReport& report, s
     std::string message = Visible(v.message, Keep::kTabNewline);
     if (!v.because.empty()) message += "\nbecause: " + Visible(v.because, Keep::kTabNewline);
     if (!v.fix.empty()) message += "\nfix: " + Visible(v.fix, Keep::kTabNewline);
+    if (std::string note = eval::BaselineNote(v); !note.empty())
+      message += "\nnote: " + Visible(note, Keep::kTabNewline);
     Annotate(sources, v.severity, v.loc, 0, v.rule_id + " " + v.rule_name, message, out);
     ++shown;
   }
@@ -92,7 +94,7 @@ void WriteWaivedLines(const SourceManager& sources, const eval::LintReport& repo
                       std::ostream& out) {
   for (const eval::Violation& v : report.violations) {
     if (!v.suppression) continue;
-    out << Visible(sources.Path(v.loc.file));
+    out << Visible(sources.ShownPath(v.loc.file));
     if (v.loc.valid()) out << ':' << v.loc.line << ':' << v.loc.column;
     out << ": waived[" << Visible(v.rule_id) << "] " << Visible(v.message) << " (owner `"
         << Visible(v.suppression->owner) << "`, until " << Visible(v.suppression->expires) << ")\n";

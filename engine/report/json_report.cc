@@ -15,8 +15,9 @@ using Json = nlohmann::ordered_json;
 
 Json Location(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return nullptr;
-  return Json{
-      {"file", std::string(sources.Path(loc.file))}, {"line", loc.line}, {"column", loc.column}};
+  return Json{{"file", std::string(sources.ShownPath(loc.file))},
+              {"line", loc.line},
+              {"column", loc.column}};
 }
 
 // A waived finding: who accepted it, why, until when, and the waiver's place.
@@ -28,6 +29,19 @@ Json SuppressionJson(const SourceManager& sources, const eval::Violation& v) {
               {"justification", s.justification},
               {"expires", s.expires},
               {"location", Location(sources, s.loc)}};
+}
+
+// The size of the problem the rule states (Violation::measure), or null.
+Json MeasureJson(const Value& m) {
+  return m.is(ValueKind::kNull) ? Json(nullptr) : Json::parse(ValueJson(m));
+}
+
+// A finding a baseline lists and that grew: what the baseline recorded; else null.
+Json BaselineJson(const eval::Violation& v) {
+  if (v.baseline_measure.is(ValueKind::kNull)) return nullptr;
+  return Json{{"state", "worse"},
+              {"measure", MeasureJson(v.baseline_measure)},
+              {"note", eval::BaselineNote(v)}};
 }
 
 Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
@@ -66,7 +80,9 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"related", std::move(labels)},
               {"trace", std::move(trace)},
               {"params", Json::parse(ParamsJson(v))},
-              {"suppression", SuppressionJson(sources, v)}};
+              {"suppression", SuppressionJson(sources, v)},
+              {"measure", MeasureJson(v.measure)},
+              {"baseline", BaselineJson(v)}};
 }
 
 Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
@@ -165,6 +181,7 @@ void WriteJson(const SourceManager& sources, const eval::LintReport& report,
                                report.violations.begin(), report.violations.end(),
                                [](const auto& v) { return v.suppression.has_value(); }))},
                 {"baselined", report.baselined},
+                {"worse_than_baseline", CountWorse(report)},
                 {"errors", c.errors},
                 {"warnings", c.warnings},
                 {"infos", c.infos}}}};

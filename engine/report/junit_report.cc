@@ -21,7 +21,7 @@ std::string Xml(std::string_view text) {
 }
 
 std::string Where(const SourceManager& sources, const SourceLoc& loc) {
-  std::string where(sources.Path(loc.file));
+  std::string where(sources.ShownPath(loc.file));
   if (loc.valid()) where += ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
   return where;
 }
@@ -46,13 +46,14 @@ void Collect(const SourceManager& sources, const eval::LintReport& report,
     std::string line =
         Visible(Where(sources, v.loc) + ": " + SeverityName(v.severity) + " " + v.message);
     if (v.suppression) line += " (waived: " + Visible(v.suppression->justification) + ")";
-    (*suites)[std::string(sources.Path(v.loc.file))].by_rule[v.rule_id].push_back(
+    if (std::string note = eval::BaselineNote(v); !note.empty()) line += " (" + Visible(note) + ")";
+    (*suites)[std::string(sources.ShownPath(v.loc.file))].by_rule[v.rule_id].push_back(
         {line, !v.suppression && lint::Reaches(v.severity, fail_on), v.loc.line});
   }
   for (const Diagnostic& d : report.errors.items()) {
     std::string line =
         Visible(Where(sources, d.loc) + ": " + SeverityName(d.severity) + " " + d.message);
-    Suite& suite = (*suites)[std::string(sources.Path(d.loc.file))];
+    Suite& suite = (*suites)[std::string(sources.ShownPath(d.loc.file))];
     if (eval::IsNotEvaluatedNote(d)) suite.not_run = d.message;
     // A rule error's code is its rule id; other codes (`yaml`, `facts`) get a case of their own.
     std::string id = d.code.empty() ? "capops/error" : d.code;

@@ -74,5 +74,7 @@ struct Counts {
   size_t infos = 0;
 };
 Counts CountFindings(const eval::LintReport& report);
+/// The findings a baseline lists that are reported as worse than it.
+size_t CountWorse(const eval::LintReport& report);
 
 }  // namespace capops::report

@@ -162,7 +162,11 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
   std::string text = v.message;
   if (!v.because.empty()) text += "\nbecause: " + v.because;
   if (!v.fix.empty()) text += "\nfix: " + v.fix;
+  std::string note = eval::BaselineNote(v);
+  if (!note.empty()) text += "\nnote: " + note;
   result["message"] = Message(text);
+  // Listed in the baseline, but grown past it: SARIF's `updated`.
+  if (!note.empty()) result["baselineState"] = "updated";
   result["locations"] =
       Json::array({{{"physicalLocation", PhysicalLocation(sources, options, v.loc)}}});
   Json related = Json::array();
@@ -176,9 +180,13 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
   for (const eval::Label& l : v.labels) relate(l.loc, l.message);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
   if (!v.trace.empty()) result["codeFlows"] = Json::array({TraceFlow(sources, options, v.trace)});
-  // The params the finding rests on, each with its value and where it was set.
-  if (v.params && !v.params->empty())
-    result["properties"] = {{"params", Json::parse(ParamsJson(v))}};
+  // The params the finding rests on, each with its value and where it was
+  // set, and the size of the problem the rule states, with what a baseline recorded.
+  Json properties = Json::object();
+  if (v.params && !v.params->empty()) properties["params"] = Json::parse(ParamsJson(v));
+  if (!v.measure.is(ValueKind::kNull)) properties["measure"] = Json::parse(ValueJson(v.measure));
+  if (!note.empty()) properties["baselineMeasure"] = Json::parse(ValueJson(v.baseline_measure));
+  if (!properties.empty()) result["properties"] = std::move(properties);
   if (v.suppression) {
     const eval::Suppression& s = *v.suppression;
     Json suppression = {

@@ -103,7 +103,7 @@ SnippetWindow CutWindow(std::string_view line, size_t start) {
 }  // namespace
 
 std::string Where(const SourceManager& sources, const SourceLoc& loc) {
-  std::string path = Visible(sources.Path(loc.file));
+  std::string path = Visible(sources.ShownPath(loc.file));
   if (!loc.valid()) return path;
   return path + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
 }

@@ -62,6 +62,8 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v,
   std::string pad(gutter + 1, ' ');
   if (!v.because.empty()) out << pad << "= because: " << Visible(v.because) << '\n';
   if (!v.fix.empty()) out << pad << "= fix: " << Visible(v.fix) << '\n';
+  if (std::string note = eval::BaselineNote(v); !note.empty())
+    out << pad << "= note: " << Visible(note) << '\n';
   if (v.params) {
     for (const eval::ParamUse& p : *v.params)
       out << pad << "= param: " << Visible(ParamText(p)) << '\n';
@@ -98,6 +100,8 @@ void WriteSummary(const eval::LintReport& report, std::ostream& out) {
                                 [](const eval::Violation& v) { return v.suppression.has_value(); });
   if (waived != 0) scope += ", " + std::to_string(waived) + " waived";
   if (report.baselined != 0) scope += ", " + std::to_string(report.baselined) + " baselined";
+  if (size_t worse = CountWorse(report); worse != 0)
+    scope += ", " + std::to_string(worse) + " worse than the baseline";
   if (total == 0) {
     out << "no problems" << scope << '\n';
     return;
@@ -125,6 +129,12 @@ void InFileOrder(const SourceManager& sources, const eval::LintReport& report,
 }
 
 }  // namespace
+
+size_t CountWorse(const eval::LintReport& report) {
+  return std::count_if(
+      report.violations.begin(), report.violations.end(),
+      [](const eval::Violation& v) { return !v.baseline_measure.is(ValueKind::kNull); });
+}
 
 Counts CountFindings(const eval::LintReport& report) {
   Counts c;
@@ -168,7 +178,11 @@ void WriteShort(const SourceManager& sources, const eval::LintReport& report, st
   };
   InFileOrder(
       sources, report,
-      [&](const eval::Violation& v) { line(v.loc, v.severity, v.rule_id, v.message); },
+      [&](const eval::Violation& v) {
+        std::string note = eval::BaselineNote(v);
+        line(v.loc, v.severity, v.rule_id,
+             note.empty() ? v.message : v.message + " (" + note + ")");
+      },
       [&](const Diagnostic& d) { line(d.loc, d.severity, d.code, d.message); });
 }
 

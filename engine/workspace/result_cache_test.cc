@@ -357,6 +357,9 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                     "deny at a.gpus",
                     "a-1\x1f",
                     eval::Interval{20000, eval::Interval::kOpenEnd},
+                    Value::Quantity({3 * (int64_t{1} << 30), Dimension::kBytes}),
+                    "over `capacity`",
+                    Value(),   // a baseline is applied after the cache
                     nullptr};  // params are named after the cache (Engine::NameParams)
   Findings f;
   f.violations = {v};
@@ -390,6 +393,9 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   CHECK(w.statement == "deny at a.gpus");  // a finding's identity survives the cache
   CHECK(w.subject == "a-1\x1f");
   CHECK(w.interval == v.interval);  // where a report draws the finding
+  CHECK(w.measure == v.measure);    // what a baseline compares
+  CHECK(w.measure.is(ValueKind::kQuantity));
+  CHECK(w.measure_of == "over `capacity`");
   CHECK(back.main.errors[0].length == 7);
   CHECK(back.main.errors[1].loc.file == kNoFile);
   CHECK(back.main.plans == 2);

@@ -109,6 +109,11 @@ OpenedProject OpenProject(FileSystem& files, SessionOptions options) {
   bool shared =
       options.compiled && !own_policies && config.params.empty() && config.rule_params.empty();
   std::string error;
+  // Where the policies come from, for reports to name their files by.
+  if (std::optional<std::vector<fs::path>> roots = PolicyRoots(options.policies, &error)) {
+    for (const fs::path& root : *roots) spec.policy_roots.push_back(files.Absolute(root.string()));
+  }
+  error.clear();
   if (shared) {
     spec.compiled = options.compiled;
   } else {

@@ -226,7 +226,7 @@ ExprEvaluator::Steps ExprEvaluator::YieldsSteps(const Expr& e) const {
 const Expr* ExprEvaluator::StepBound(const Expr& range, bool* over) const {
   const Expr* e = &range;
   while (e->kind == ExprKind::kMacro && e->macro == MacroKind::kFilter) e = e->args[0].get();
-  if (e->kind != ExprKind::kCall || !e->is_method || e->args.size() != 2 ||
+  if (e->kind != ExprKind::kCall || !e->is_method || e->args.size() < 2 ||
       tables_.symbols[e->id].kind == SymbolKind::kFunction) {
     return nullptr;
   }

@@ -98,8 +98,8 @@ class ExprEvaluator {
   /// step (`Segment`) or a list of steps.
   enum class Steps : uint8_t { kNone, kTimeline, kStep, kList };
   Steps YieldsSteps(const syntax::Expr& e) const;
-  /// When `range`, a list of timeline steps, is `t.over(bound)` or
-  /// `t.under(bound)`, maybe filtered (`t.over(b).filter(…)`): `bound`,
+  /// When `range`, a list of timeline stretches, is `t.over(bound[, w])` or
+  /// `t.under(bound[, w])`, maybe filtered (`t.over(b).filter(…)`): `bound`,
   /// with `*over` saying which. Null for any other list.
   const syntax::Expr* StepBound(const syntax::Expr& range, bool* over) const;
   /// `v`, the value of `e`, as a trace or the evidence shows it: by `text`,

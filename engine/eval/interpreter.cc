@@ -238,9 +238,15 @@ const Op* RuleRun::InnermostStep(size_t upto, Interval* window) const {
 // list was made from. Nothing when the list is not such a call, or the
 // amounts do not subtract.
 void RuleRun::Measure(const Op& step, Violation* v) {
-  const syntax::Expr& range = *rule_.rule->clauses[step.index].expr;
+  const syntax::Expr* range = rule_.rule->clauses[step.index].expr.get();
+  // `c ? t.over(x, w) : t.over(x)`: the branch the list was taken from.
+  while (range->kind == syntax::ExprKind::kConditional) {
+    Value chosen = eval_.Eval(*range->args[0]);
+    if (!chosen.is(ValueKind::kBool)) return;
+    range = range->args[chosen.bool_value() ? 1 : 2].get();
+  }
   bool over = true;
-  const syntax::Expr* bound = eval_.StepBound(range, &over);
+  const syntax::Expr* bound = eval_.StepBound(*range, &over);
   const Value* amount = eval_.slots()[step.slot].Field("amount");
   if (bound == nullptr || amount == nullptr) return;
   Value limit = eval_.Eval(*bound);

@@ -141,6 +141,22 @@ bool LooksNumeric(std::string_view text) {
   return i < text.size() && text[i] >= '0' && text[i] <= '9';
 }
 
+// The int a number stands for where an int is expected: an int, or a
+// double with no fraction that fits 64 bits (`4.0`, `1e3`). JSON, and so
+// JSON Schema's `integer`, makes no difference between `4.0` and `4`.
+bool IntegralNumber(const Value& v, int64_t* out) {
+  if (v.is(ValueKind::kInt)) {
+    *out = v.int_value();
+    return true;
+  }
+  if (!v.is(ValueKind::kDouble)) return false;
+  double d = v.double_value();
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  if (!std::isfinite(d) || d != std::trunc(d) || d < -kLimit || d >= kLimit) return false;
+  *out = static_cast<int64_t>(d);
+  return true;
+}
+
 // The help for a quoted literal where its type is expected (`"2027-04-12"`
 // where a date is): "" unless the text, unquoted, would be a `want` (an
 // int also serves where a double is, a quantity only in dimension `dim`).
@@ -149,8 +165,10 @@ std::string QuotedHint(const Value& v, ValueKind want, const char* noun,
   if (!v.is(ValueKind::kString)) return "";
   std::string error;
   Value typed = TypePlainScalar(v.string_value(), &error);
+  int64_t integral = 0;
   bool fits = error.empty() &&
-              (typed.is(want) || (want == ValueKind::kDouble && typed.is(ValueKind::kInt)));
+              (typed.is(want) || (want == ValueKind::kDouble && typed.is(ValueKind::kInt)) ||
+               (want == ValueKind::kInt && IntegralNumber(typed, &integral)));
   if (fits && typed.is(ValueKind::kDouble)) fits = std::isfinite(typed.double_value());
   if (fits && typed.is(ValueKind::kQuantity)) fits = typed.quantity_value().dimension == dim;
   return fits ? std::string("quoted: remove the quotes to make it ") + noun : "";
@@ -600,11 +618,14 @@ Value Validator::Map(const Type& t, Value v, size_t depth) {
 
 Value Validator::Scalar(TypeKind kind, const Value& v) {
   switch (kind) {
-    case TypeKind::kInt:
+    case TypeKind::kInt: {
+      int64_t n = 0;
       if (v.is(ValueKind::kInt)) return v;
+      if (IntegralNumber(v, &n)) return Rebuilt(Value::Int(n), v);
       out_->Error(v.loc(), "expected an integer, got " + Got(v)).help =
           QuotedHint(v, ValueKind::kInt, "an integer");
       return v;
+    }
     case TypeKind::kDouble:
       // YAML's `.nan` and `.inf` are numbers, but no rule can compare them
       // meaningfully: a NaN fails every `>` and `<` and so passes silently.

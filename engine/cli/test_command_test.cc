@@ -333,8 +333,11 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   const auto& role = defs["Pool"]["properties"]["role"]["enum"];
   CHECK(std::find(role.begin(), role.end(), "production-replacement") != role.end());
   CHECK(std::find(role.begin(), role.end(), "production_replacement") != role.end());
+  // Whole bytes: a decimal unit of 10^n bytes takes n fraction digits, then zeros.
   CHECK(defs["AcceleratorType"]["properties"]["memory"]["pattern"] ==
-        "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B$");
+        "^[0-9]+((\\.0{1,18})?|(\\.[0-9]{1,3}0{0,15})?[kK]|(\\.[0-9]{1,6}0{0,12})?M|"
+        "(\\.[0-9]{1,9}0{0,9})?G|(\\.[0-9]{1,12}0{0,6})?T|(\\.[0-9]{1,15}0{0,3})?P|"
+        "(\\.[0-9]{1,18})?(E|[KMGTPE]i))B$");
   CHECK(defs["CapacityPlan"]["properties"]["allocations"]["anyOf"][0]["default"] ==
         nlohmann::json::array());
 

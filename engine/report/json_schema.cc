@@ -15,14 +15,36 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // The loader's literal forms (common/units.h), as patterns.
-constexpr const char* kQuantity = "[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B";
 constexpr const char* kDurationPattern = "^([0-9]+[wdhms])+$";
-// A plain date, or a date-time with its UTC offset (ParseDateTime).
+
+// A size as ParseQuantity reads it, without its `B` (and `/s`): an amount
+// of whole bytes, so a decimal unit of 10^n bytes takes at most n fraction
+// digits that are not zero, and a plain byte none; at most 18 fraction
+// digits in all. A binary unit takes any fraction here, though one finer
+// than a byte (`0.1KiB`) is no size: that is left to capops.
+std::string QuantityPattern() {
+  struct Decimal {
+    const char* units;
+    int digits;  // of 10^digits bytes
+  };
+  constexpr Decimal kDecimal[] = {{"[kK]", 3}, {"M", 6}, {"G", 9}, {"T", 12}, {"P", 15}};
+  std::string out = "[0-9]+((\\.0{1,18})?";
+  for (const Decimal& d : kDecimal) {
+    out += "|(\\.[0-9]{1," + std::to_string(d.digits) + "}0{0," + std::to_string(18 - d.digits) +
+           "})?" + d.units;
+  }
+  return out + "|(\\.[0-9]{1,18})?(E|[KMGTPE]i))B";
+}
+
+// A date as ParseDateTime reads it: a day of the calendar (Feb 29 in leap
+// years only), then, for a date-time, `HH:MM[:SS]` and its UTC offset.
+// Checked by pattern alone: JSON Schema's `date-time` format wants seconds
+// and takes a leap second, which capops does not.
 constexpr const char* kDatePattern =
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}(:[0-9]{2})?([Zz]|[+-][0-9]{2}:[0-9]{2}))?$";
-// A date-time without seconds, which JSON Schema's `date-time` format
-// (RFC 3339's) requires: only the pattern checks it.
-constexpr const char* kMinutePattern = "^.{10}[Tt][0-9]{2}:[0-9]{2}([Zz]|[+-])";
+    "^([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|"
+    "02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|[13579][26])|"
+    "([02468][048]|[13579][26])00)-02-29)"
+    "([Tt]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$";
 
 class SchemaWriter {
  public:
@@ -109,19 +131,17 @@ class SchemaWriter {
       case TypeKind::kDate:
         return {{"type", "string"},
                 {"pattern", kDatePattern},
-                {"anyOf",
-                 {{{"format", "date"}}, {{"format", "date-time"}}, {{"pattern", kMinutePattern}}}},
                 {"examples", {"2027-04-15", "2027-04-20T09:00+02:00"}}};
       case TypeKind::kDuration:
         return {
             {"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
       case TypeKind::kBytes:
         return {{"type", "string"},
-                {"pattern", std::string("^") + kQuantity + "$"},
+                {"pattern", "^" + QuantityPattern() + "$"},
                 {"examples", {"80GiB", "1.5TB"}}};
       case TypeKind::kBandwidth:
         return {{"type", "string"},
-                {"pattern", std::string("^") + kQuantity + "/s$"},
+                {"pattern", "^" + QuantityPattern() + "/s$"},
                 {"examples", {"5GB/s"}}};
       case TypeKind::kEnum: {
         const EnumDef& e = schema_.enums[t.index];

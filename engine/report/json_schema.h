@@ -10,14 +10,19 @@
 // no other key, each field with its doc comment as `description`; required
 // fields listed; defaults given; an optional or defaulted field may be
 // `null` (the loader reads that as absent); enums as their YAML spellings
-// (`production-replacement`, also written `production_replacement`);
-// dates, durations, sizes and rates as strings with the loader's patterns
-// and examples; a `ref` as a string naming the record it refers to. A file's
-// documents are told apart by `kind`.
+// (`production-replacement`, also written `production_replacement`); dates,
+// durations, sizes and rates as strings with the loader's patterns (a
+// calendar day, a time of day, a size of whole bytes in a decimal unit)
+// and examples; a `ref` as a string naming the record it refers to. A
+// file's documents are told apart by `kind`.
 //
-// Not expressible here, so left to capops-lint: ids unique in their list,
-// references that name an existing record, calendar-valid dates (Feb 30),
-// values past 64 bits, a window whose `end` and `duration` disagree.
+// Not expressible here, so left to capops-lint (README, "what the JSON
+// Schema cannot check"; tests/schema/ holds a case of each): ids unique in
+// their list, references that name an existing record, values past 64
+// bits, a size in a binary unit finer than a byte (`0.1KiB`), comparisons
+// between fields (a window whose `end` and `duration` disagree), a quoted
+// date, duration or size, `.nan` or `.inf` where text is expected, and a
+// map keyed by an enum given one member in two spellings.
 #pragma once
 
 #include <string>

@@ -36,6 +36,29 @@ std::string QuantityPattern() {
   return out + "|(\\.[0-9]{1,18})?(E|[KMGTPE]i))B";
 }
 
+// Members of more words than this are listed in their two uniform
+// spellings only, not in every mix of `-` and `_` (2^(words-1) of them).
+constexpr size_t kMixedSpellingsUpTo = 4;
+
+// Every way YAML may write an enum member (EnumDef::FindFact): its words
+// joined by `-` first, then by `_`, then mixed.
+std::vector<std::string> Spellings(const std::string& member) {
+  std::vector<size_t> gaps;
+  for (size_t i = 0; i < member.size(); ++i) {
+    if (member[i] == '_') gaps.push_back(i);
+  }
+  std::vector<std::string> out = {EnumDef::FactSpelling(member)};
+  if (gaps.empty()) return out;
+  out.push_back(member);
+  if (gaps.size() + 1 > kMixedSpellingsUpTo) return out;
+  for (size_t mask = 1; mask + 1 < (size_t{1} << gaps.size()); ++mask) {
+    std::string mixed = member;
+    for (size_t g = 0; g < gaps.size(); ++g) mixed[gaps[g]] = mask & (size_t{1} << g) ? '-' : '_';
+    out.push_back(std::move(mixed));
+  }
+  return out;
+}
+
 // A date as ParseDateTime reads it: a day of the calendar (Feb 29 in leap
 // years only), then, for a date-time, `HH:MM[:SS]` and its UTC offset.
 // Checked by pattern alone: JSON Schema's `date-time` format wants seconds
@@ -144,11 +167,13 @@ class SchemaWriter {
                 {"pattern", "^" + QuantityPattern() + "/s$"},
                 {"examples", {"5GB/s"}}};
       case TypeKind::kEnum: {
+        // The YAML spellings first, so that completion offers them.
         const EnumDef& e = schema_.enums[t.index];
         Json spellings = Json::array();
         for (const std::string& m : e.members) spellings.push_back(EnumDef::FactSpelling(m));
         for (const std::string& m : e.members) {
-          if (EnumDef::FactSpelling(m) != m) spellings.push_back(m);  // `_` for `-` is read too
+          std::vector<std::string> others = Spellings(m);
+          for (size_t i = 1; i < others.size(); ++i) spellings.push_back(others[i]);
         }
         return {{"enum", std::move(spellings)}};
       }
@@ -163,12 +188,33 @@ class SchemaWriter {
       }
       case TypeKind::kMap: {
         Json map = {{"type", "object"}, {"additionalProperties", Type(t.elem)}};
-        if (schema_.KindOf(t.key) == TypeKind::kEnum) map["propertyNames"] = Type(t.key);
+        if (schema_.KindOf(t.key) == TypeKind::kEnum) {
+          map["propertyNames"] = Type(t.key);
+          Json once = OneSpellingEach(schema_.enums[schema_.Get(t.key).index]);
+          if (!once.empty()) map["dependentSchemas"] = std::move(once);
+        }
         return map;
       }
       default:
         return Json::object();  // any value
     }
+  }
+
+  // Keys that are one member spelt two ways (`completion_window` and
+  // `completion-window`) are one key to capops, and a repeated key is an
+  // error: each spelling present forbids the others.
+  static Json OneSpellingEach(const EnumDef& e) {
+    Json out = Json::object();
+    for (const std::string& m : e.members) {
+      std::vector<std::string> spellings = Spellings(m);
+      for (size_t i = 0; i + 1 < spellings.size(); ++i) {
+        Json others = Json::array();
+        for (size_t j = i + 1; j < spellings.size(); ++j)
+          others.push_back({{"required", {spellings[j]}}});
+        out[spellings[i]] = {{"not", {{"anyOf", std::move(others)}}}};
+      }
+    }
+    return out;
   }
 
   static std::string Capitalised(std::string text) {

@@ -10,7 +10,8 @@
 // no other key, each field with its doc comment as `description`; required
 // fields listed; defaults given; an optional or defaulted field may be
 // `null` (the loader reads that as absent); enums as their YAML spellings
-// (`production-replacement`, also written `production_replacement`); dates,
+// (`production-replacement`, also written `production_replacement`), and
+// a map keyed by an enum allows one spelling of each member; dates,
 // durations, sizes and rates as strings with the loader's patterns (a
 // calendar day, a time of day, a size of whole bytes in a decimal unit)
 // and examples; a `ref` as a string naming the record it refers to. A
@@ -21,8 +22,8 @@
 // their list, references that name an existing record, values past 64
 // bits, a size in a binary unit finer than a byte (`0.1KiB`), comparisons
 // between fields (a window whose `end` and `duration` disagree), a quoted
-// date, duration or size, `.nan` or `.inf` where text is expected, and a
-// map keyed by an enum given one member in two spellings.
+// date, duration or size, `.nan` or `.inf` where text is expected, and
+// enum members of more than four words written with `-` and `_` mixed.
 #pragma once
 
 #include <string>

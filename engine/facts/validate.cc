@@ -83,13 +83,6 @@ std::string Tick(std::string_view text) {
   return "`" + Shown(text) + "`";
 }
 
-// A scalar as the user would recognize it; a double always shows it is one.
-std::string ScalarText(const Value& v) {
-  std::string text = v.ToString();
-  if (v.is(ValueKind::kDouble) && text.find_first_of(".eEnN") == std::string::npos) text += ".0";
-  return text;
-}
-
 // What was found instead: "string `four`", "`16.5`", "a list", "a mapping", "null".
 std::string Got(const Value& v) {
   switch (v.kind()) {
@@ -102,7 +95,7 @@ std::string Got(const Value& v) {
     case ValueKind::kNull:
       return "null";
     default:
-      return Tick(ScalarText(v));
+      return Tick(NumberText(v));
   }
 }
 
@@ -240,6 +233,7 @@ class Validator {
   void UnknownMember(const EnumDef& def, std::string_view text, SourceLoc loc, bool as_key);
   Value Text(const Type& t, const Value& v);
   void Consistent(const RecordDef& def, MapView fields);
+  void InRange(const FieldDef& field, const Value& v);
 
   // A record's working vectors, one pair per depth (a record's fields are
   // checked one level down), kept for the next record at that depth: a
@@ -427,6 +421,7 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
     } else {
       entries.emplace_back(
           key, Check(field->type, owned ? std::move(taken[i].second) : value, key, depth + 1));
+      if (field->range.bounded()) InRange(*field, entries.back().second);
     }
   }
   bool filled = FillAbsent(def, given, v.loc(), meant, &entries);
@@ -437,6 +432,15 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
   entries.clear();
   taken.clear();  // the values given, moved from or still shared
   return result;
+}
+
+// Reports a number outside its field's range (`utilization_target: double
+// in 0.0..1.0`); a value of another kind was reported by its type's check.
+void Validator::InRange(const FieldDef& field, const Value& v) {
+  if (field.range.Holds(v)) return;
+  out_->Error(v.loc(), Tick(field.name) + " is " + Tick(NumberText(v)) + ", outside its range " +
+                           Tick(field.range.Text()))
+      .help = "give a value " + field.range.Phrase();
 }
 
 // Checks across the fields of a record whose fields are typed: the schema
@@ -688,7 +692,7 @@ Value Validator::Quantity(TypeKind kind, const Value& v) {
   std::string text = v.ToString();
   if (v.is(ValueKind::kInt) || v.is(ValueKind::kDouble)) {
     out_->Error(v.loc(),
-                Tick(ScalarText(v)) + " has no unit; expected " + noun + " such as " + example);
+                Tick(NumberText(v)) + " has no unit; expected " + noun + " such as " + example);
   } else if (v.is(ValueKind::kString) && LooksNumeric(text)) {
     Diagnostic& d = out_->Error(v.loc(), Tick(text) + " is not " + noun);
     std::string squeezed = text;

@@ -878,6 +878,27 @@ TEST_CASE("a whole number is an int where an int is expected, as JSON reads it",
         "  help: quoted: remove the quotes to make it an integer\n");
 }
 
+TEST_CASE("a number outside its field's range is located, naming the range", "[schema]") {
+  TypeTable schema = Schema();
+  RecordDef& demand = schema.records[schema.record_by_name.at("Demand")];
+  for (FieldDef& f : demand.fields) {
+    if (f.name == "gpus") f.range = {Value::Int(1), Value()};
+    if (f.name == "utilization") f.range = {Value::Double(0.0), Value::Double(1.0)};
+  }
+  Checked checked(Plan("demands:\n  - {id: d, slice: inference, gpus: 0, utilization: 1.5}\n"
+                       "  - {id: e, slice: inference, gpus: 4.0, utilization: 1}\n"
+                       "  - {id: f, slice: inference, gpus: many, utilization: -0.0}\n"),
+                  schema);
+  // Bounds included; an int in range where a double is wanted; a value of
+  // the wrong type is reported as such, not as out of range.
+  CHECK(checked.Dump() ==
+        "5:37: `gpus` is `0`, outside its range `1..`\n"
+        "  help: give a value of at least 1\n"
+        "5:53: `utilization` is `1.5`, outside its range `0.0..1.0`\n"
+        "  help: give a value from 0.0 to 1.0\n"
+        "7:37: expected an integer, got string `many`\n");
+}
+
 TEST_CASE("enum values are stored in their YAML spelling, `_` read as `-`", "[schema]") {
   Checked checked(
       Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"

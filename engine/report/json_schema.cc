@@ -116,8 +116,12 @@ class SchemaWriter {
       const FieldDef* field = def.Find(f.name);
       if (field == nullptr) continue;
       Json p = Type(field->type);
+      if (!field->range.low.is(ValueKind::kNull))
+        p["minimum"] = Json::parse(ValueJson(field->range.low));
+      if (!field->range.high.is(ValueKind::kNull))
+        p["maximum"] = Json::parse(ValueJson(field->range.high));
       std::string description = f.doc;
-      std::string shape = ValueShape(schema_, field->type);
+      std::string shape = FieldShape(schema_, *field);
       if (!shape.empty())
         description += (description.empty() ? "" : "\n\n") + Capitalised(shape) + ".";
       if (!description.empty()) p["description"] = description;
@@ -257,6 +261,12 @@ std::string ValueShape(const TypeTable& schema, TypeId type) {
     default:
       return "";
   }
+}
+
+std::string FieldShape(const TypeTable& schema, const FieldDef& field) {
+  if (!field.range.bounded()) return ValueShape(schema, field.type);
+  return (schema.KindOf(field.type) == TypeKind::kInt ? "an integer " : "a number ") +
+         field.range.Phrase();
 }
 
 std::string FactJsonSchema(const Engine& engine) {

@@ -39,4 +39,8 @@ std::string FactJsonSchema(const Engine& engine);
 /// unit: `80GiB`, `1.5TB`, `512MB`"; "" for plain types.
 std::string ValueShape(const TypeTable& schema, TypeId type);
 
+/// The same for a field, with its range: "a number from 0.0 to 1.0", "an
+/// integer of at least 1"; ValueShape of its type when it has none.
+std::string FieldShape(const TypeTable& schema, const FieldDef& field);
+
 }  // namespace capops::report

@@ -220,7 +220,6 @@ void PlanBuilder::AddExploration() {
     }
     if (release_on_allocation && !no_release)
       a.release_condition = "Released at the end of the day";
-    if (fault_(Fault::kZeroGpus)) a.gpus = 0;
     if (inv_.pools[pool].role == PoolRole::kShared && rng_.Chance(0.01)) {
       borrowers_.push_back({plan_.allocations.size() - 1, region});
     }
@@ -358,7 +357,6 @@ void PlanBuilder::AddTuning() {
       d.based_on.clear();
     }
   }
-  if (fault_(Fault::kNoTrials)) d.max_parallel_trials = 0;
   if (fault_(Fault::kNoRelease)) d.release_condition.clear();
   int trials = std::min<int>(rng_.Between(2, 8), static_cast<int>(Remaining()));
   for (int t = 0; t < trials; ++t) {

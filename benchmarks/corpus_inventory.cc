@@ -35,8 +35,6 @@ constexpr std::array<double, static_cast<size_t>(Fault::kCount)> kRates = {
     0.010,  // kTuningShape
     0.006,  // kNoSizes
     0.006,  // kPastBusinessWindow
-    0.002,  // kZeroGpus
-    0.005,  // kNoTrials
     0.150,  // kLongTerm (of the commitments)
     0.005,  // kShortModelLife
     0.010,  // kNoQualityGate

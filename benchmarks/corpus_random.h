@@ -55,8 +55,6 @@ enum class Fault {
   kTuningShape,            // CAP-DEM-004: no trial limit, or no training configuration
   kNoSizes,                // CAP-DEM-005
   kPastBusinessWindow,     // CAP-DEM-006
-  kZeroGpus,               // CAP-DEM-007
-  kNoTrials,               // CAP-DEM-008: zero parallel trials
   kLongTerm,               // CAP-FIN-001: a commitment outliving its hardware
   kShortModelLife,         // CAP-FIN-001: … or the model it serves
   kNoQualityGate,          // CAP-FIN-002

@@ -62,9 +62,20 @@ fnParam
     : name=IDENT ':' typeRef
     ;
 
-// `name: T`, `name?: T` (may be absent) or `name: T = literal` (default).
+// `name: T`, `name?: T` (may be absent) or `name: T = literal` (default);
+// a number field may bound its values: `name: double in 0.0..1.0`.
 fieldDecl
-    : name=fieldName optional='?'? ':' typeRef ('=' expr)? ','?
+    : name=fieldName optional='?'? ':' typeRef fieldRange? ('=' expr)? ','?
+    ;
+
+// `in low..high`, both included; a side left out is open (`in 1..`,
+// `in ..100`). The checker says which bounds fit the field's type.
+fieldRange
+    : IN low=rangeBound? '..' high=rangeBound?
+    ;
+
+rangeBound
+    : neg='-'? literal
     ;
 
 enumValue

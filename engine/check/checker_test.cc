@@ -373,6 +373,29 @@ TEST_CASE("schema declarations are checked", "[check]") {
                                  "4:6: type `Slice` is declared twice"});
 }
 
+TEST_CASE("a range bounds a number with bounds of its type", "[check]") {
+  auto c = CompilePolicy(
+      "record R { a: int in 0.5.., b: double in 1.0..0.0, c: double in 0..1 = 2,\n"
+      "  d: bytes in 1..2, e: int in \"a\"..3, f: list<int> in 0.., g: int in 3..3 = 3 }\n");
+  CHECK(Lines(c->diagnostics) ==
+        std::vector<std::string>{
+            "1:22: range bound `0.5` is not an `int`",
+            "1:39: the range `1.0..0.0` is empty: its low bound is above its high one",
+            "1:72: the default of `c` is outside its range `0.0..1.0`",
+            "2:12: a range bounds a number, and `d` is a `bytes`",
+            "2:31: range bound `\"a\"` is not an `int`",
+            "2:52: a range bounds a number, and `f` is a `list<int>`"});
+  // An int bound of a double field is widened; the range reaches the schema.
+  auto ok = CompilePolicy("record R { a?: double in 0..1, b: int in ..-1 }\n");
+  REQUIRE(ok->ok);
+  const RecordDef& r =
+      ok->engine.program()->schema.records[ok->engine.program()->schema.record_by_name.at("R")];
+  CHECK(r.Find("a")->range.low.is(ValueKind::kDouble));
+  CHECK(r.Find("a")->range.Text() == "0.0..1.0");
+  CHECK(r.Find("b")->range.Text() == "..-1");
+  CHECK_FALSE(r.Find("b")->range.Holds(Value::Int(0)));
+}
+
 TEST_CASE("cost bounds multiply loops and macro nests", "[check]") {
   auto c = CompilePolicy(
       "@id(\"A\") rule a {\n  for a in plan.allocations\n  for p in inventory.pools\n"

@@ -110,6 +110,47 @@ bool DefaultFits(const Value& v, TypeId type, const TypeTable& types) {
   }
 }
 
+// The bounds of a field's `in low..high`, typed for the field: ranges bound
+// numbers, an `int` field takes integer bounds and a `double` one any
+// number (widened), and an empty range is refused. Each problem is an
+// error at its bound, or at the range; the field is then left unbounded.
+NumberRange TypedRange(const syntax::FieldDecl& f, TypeId type, const TypeTable& types,
+                       const SourceManager& sources, Diagnostics* diags) {
+  const syntax::FieldRange& range = *f.range;
+  TypeKind kind = types.KindOf(type);
+  if (kind == TypeKind::kError) return {};
+  if (kind != TypeKind::kInt && kind != TypeKind::kDouble) {
+    diags
+        ->Error(sources, range.span,
+                "a range bounds a number, and `" + f.name + "` is a `" + types.Name(type) + "`")
+        .help = "write `in low..high` after `int` or `double`";
+    return {};
+  }
+  bool ok = true;
+  auto typed = [&](const Value& bound, const Span& span) {
+    if (bound.is(ValueKind::kNull) ||
+        bound.is(kind == TypeKind::kInt ? ValueKind::kInt : ValueKind::kDouble)) {
+      return bound;
+    }
+    if (kind == TypeKind::kDouble && bound.is(ValueKind::kInt))
+      return Value::Double(static_cast<double>(bound.int_value()));
+    ok = false;
+    diags->Error(sources, span,
+                 "range bound `" + bound.ToLiteral() + "` is not " +
+                     (kind == TypeKind::kInt ? "an `int`" : "a number"));
+    return Value();
+  };
+  NumberRange out{typed(range.bounds.low, range.low_span),
+                  typed(range.bounds.high, range.high_span)};
+  if (!ok) return {};
+  if (!out.low.is(ValueKind::kNull) && !out.Holds(out.low)) {  // above the high bound
+    diags->Error(sources, range.span,
+                 "the range `" + out.Text() + "` is empty: its low bound is above its high one");
+    return {};
+  }
+  return out;
+}
+
 void RegisterNames(Program* program, const SourceManager& sources, Globals* globals,
                    Diagnostics* diags) {
   TypeTable& types = program->schema;
@@ -170,6 +211,7 @@ void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceM
     field.span = f.name_span;
     field.optional = f.optional;
     field.type = ResolveType(f.type, &types, sources, diags);
+    if (f.range) field.range = TypedRange(f, field.type, types, sources, diags);
     if (f.default_value) {
       if (f.optional)
         diags->Error(sources, f.name_span, "an optional field cannot also have a default");
@@ -181,6 +223,10 @@ void BuildFields(Program* program, const syntax::RecordDecl& decl, const SourceM
         diags->Error(sources, f.default_value->span,
                      "the default of `" + f.name + "` is not a `" + types.Name(field.type) + "`");
         field.has_default = false;
+      } else if (!field.range.Holds(field.default_value)) {
+        diags->Error(
+            sources, f.default_value->span,
+            "the default of `" + f.name + "` is outside its range `" + field.range.Text() + "`");
       }
     }
   }

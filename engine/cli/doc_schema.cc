@@ -15,7 +15,7 @@ namespace {
 
 struct FieldRow {
   std::string name;
-  std::string type;  // as CPL writes it: `list<Pool>`
+  std::string type;  // as CPL writes it: `list<Pool>`, `int in 1..`
   bool required = true;
   std::string default_text;  // CPL source of the default, if any
   std::string doc;
@@ -61,11 +61,11 @@ std::vector<Entry> BuildEntries(
       if (field == nullptr) continue;
       FieldRow row;
       row.name = f.name;
-      row.type = schema.Name(field->type);
+      row.type = schema.DeclaredType(*field);
       row.required = !field->optional && !field->has_default;
       if (f.default_value) row.default_text = SourceText(sources, f.default_value->span);
       row.doc = f.doc;
-      row.values = report::ValueShape(schema, field->type);
+      row.values = report::FieldShape(schema, *field);
       auto r = readers.find(decl.name + "." + f.name);
       if (r != readers.end()) row.readers = r->second;
       e.fields.push_back(std::move(row));

@@ -272,7 +272,11 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
   CHECK(schema.find("<code>80GiB</code>") != std::string::npos);
   CHECK(schema.find("<code>production-replacement</code>") != std::string::npos);
   CHECK(schema.find("default <code>[]</code>") != std::string::npos);
-  CHECK(schema_md.find("| `floor` | `int` | optional |") != std::string::npos);
+  // A range is part of the type as declared, and said in words.
+  CHECK(schema_md.find("| `floor` | `int in 0..` | optional |") != std::string::npos);
+  CHECK(floor_row.find("an integer of at least 0") != std::string::npos);
+  CHECK(schema_md.find("| `utilization_target` | `double in 0.0..1.0` | optional |") !=
+        std::string::npos);
 
   // Coverage from the pack's own tests, per rule and per condition.
   CHECK(html.find("policy tests, 0 failing; coverage: rules") != std::string::npos);
@@ -333,8 +337,20 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   const auto& role = defs["Pool"]["properties"]["role"]["enum"];
   CHECK(std::find(role.begin(), role.end(), "production-replacement") != role.end());
   CHECK(std::find(role.begin(), role.end(), "production_replacement") != role.end());
+  // Whole bytes: a decimal unit of 10^n bytes takes n fraction digits, then zeros.
   CHECK(defs["AcceleratorType"]["properties"]["memory"]["pattern"] ==
-        "^[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B$");
+        "^[0-9]+((\\.0{1,18})?|(\\.[0-9]{1,3}0{0,15})?[kK]|(\\.[0-9]{1,6}0{0,12})?M|"
+        "(\\.[0-9]{1,9}0{0,9})?G|(\\.[0-9]{1,12}0{0,6})?T|(\\.[0-9]{1,15}0{0,3})?P|"
+        "(\\.[0-9]{1,18})?(E|[KMGTPE]i))B$");
+  // A field's range is its `minimum` and `maximum`, and its description says it.
+  const auto& target = demand["properties"]["utilization_target"]["anyOf"][0];
+  CHECK(target["minimum"] == 0.0);
+  CHECK(target["maximum"] == 1.0);
+  CHECK(target["description"].get<std::string>().find("A number from 0.0 to 1.0.") !=
+        std::string::npos);
+  const auto& gpus = defs["Allocation"]["properties"]["gpus"];
+  CHECK(gpus["minimum"] == 1);
+  CHECK_FALSE(gpus.contains("maximum"));
   CHECK(defs["CapacityPlan"]["properties"]["allocations"]["anyOf"][0]["default"] ==
         nlohmann::json::array());
 

@@ -19,6 +19,54 @@ int EnumDef::FindFact(std::string_view spelling) const {
   return -1;
 }
 
+std::string NumberText(const Value& v) {
+  std::string text = v.ToString();
+  if (v.is(ValueKind::kDouble) && text.find_first_of(".eEnN") == std::string::npos) text += ".0";
+  return text;
+}
+
+namespace {
+
+// `a < b` for two numbers: ints exactly, else as doubles.
+bool NumberLess(const Value& a, const Value& b) {
+  if (a.is(ValueKind::kInt) && b.is(ValueKind::kInt)) return a.int_value() < b.int_value();
+  auto number = [](const Value& v) {
+    return v.is(ValueKind::kInt) ? static_cast<double>(v.int_value()) : v.double_value();
+  };
+  return number(a) < number(b);
+}
+
+bool IsNumber(const Value& v) {
+  return v.is(ValueKind::kInt) || v.is(ValueKind::kDouble);
+}
+
+}  // namespace
+
+bool NumberRange::Holds(const Value& v) const {
+  if (!IsNumber(v)) return true;
+  return (!IsNumber(low) || !NumberLess(v, low)) && (!IsNumber(high) || !NumberLess(high, v));
+}
+
+std::string NumberRange::Text() const {
+  std::string out;
+  if (!low.is(ValueKind::kNull)) out += NumberText(low);
+  out += "..";
+  if (!high.is(ValueKind::kNull)) out += NumberText(high);
+  return out;
+}
+
+std::string NumberRange::Phrase() const {
+  if (high.is(ValueKind::kNull)) return "of at least " + NumberText(low);
+  if (low.is(ValueKind::kNull)) return "of at most " + NumberText(high);
+  return "from " + NumberText(low) + " to " + NumberText(high);
+}
+
+std::string TypeTable::DeclaredType(const FieldDef& field) const {
+  std::string out = Name(field.type);
+  if (field.range.bounded()) out += " in " + field.range.Text();
+  return out;
+}
+
 const FieldDef* RecordDef::Find(std::string_view field) const {
   for (const FieldDef& f : fields) {
     if (f.name == field) return &f;

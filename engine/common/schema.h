@@ -66,6 +66,26 @@ struct EnumDef {
   int FindFact(std::string_view spelling) const;
 };
 
+/// The values a number field allows, `in 0.0..1.0`: both bounds included,
+/// a null bound open (`in 1..`). Bounds are ints for an `int` field and
+/// doubles for a `double` one.
+struct NumberRange {
+  Value low, high;
+
+  /// True when either side is bounded.
+  bool bounded() const { return !low.is(ValueKind::kNull) || !high.is(ValueKind::kNull); }
+  /// Whether the number `v` (an int or a double) lies within; other values do.
+  bool Holds(const Value& v) const;
+  /// As CPL writes it: "0.0..1.0", "1..", "..100".
+  std::string Text() const;
+  /// For people, after a noun ("a value …"): "from 0.0 to 1.0", "of at
+  /// least 1", "of at most 100".
+  std::string Phrase() const;
+};
+
+/// A value as its text, a double always showing it is one: `1.0`, not `1`.
+std::string NumberText(const Value& v);
+
 struct FieldDef {
   std::string name;
   Key key;  // `name` as a map key (set with it)
@@ -73,6 +93,7 @@ struct FieldDef {
   bool optional = false;  // may be absent (written `name?: T`)
   bool has_default = false;
   Value default_value;  // filled in when absent, if has_default
+  NumberRange range;    // `name: int in 1..`; unbounded when not written
   Span span;
 };
 
@@ -125,6 +146,8 @@ class TypeTable {
   /// As a user writes it: "int", "list<Pool>", "ref Pool", "map<string, bytes>",
   /// "optional<int>".
   std::string Name(TypeId id) const;
+  /// A field's type as it is declared, with its range: "int in 1..", "list<Pool>".
+  std::string DeclaredType(const FieldDef& field) const;
 
   std::vector<EnumDef> enums;
   std::vector<RecordDef> records;

@@ -83,13 +83,6 @@ std::string Tick(std::string_view text) {
   return "`" + Shown(text) + "`";
 }
 
-// A scalar as the user would recognize it; a double always shows it is one.
-std::string ScalarText(const Value& v) {
-  std::string text = v.ToString();
-  if (v.is(ValueKind::kDouble) && text.find_first_of(".eEnN") == std::string::npos) text += ".0";
-  return text;
-}
-
 // What was found instead: "string `four`", "`16.5`", "a list", "a mapping", "null".
 std::string Got(const Value& v) {
   switch (v.kind()) {
@@ -102,7 +95,7 @@ std::string Got(const Value& v) {
     case ValueKind::kNull:
       return "null";
     default:
-      return Tick(ScalarText(v));
+      return Tick(NumberText(v));
   }
 }
 
@@ -141,6 +134,22 @@ bool LooksNumeric(std::string_view text) {
   return i < text.size() && text[i] >= '0' && text[i] <= '9';
 }
 
+// The int a number stands for where an int is expected: an int, or a
+// double with no fraction that fits 64 bits (`4.0`, `1e3`). JSON, and so
+// JSON Schema's `integer`, makes no difference between `4.0` and `4`.
+bool IntegralNumber(const Value& v, int64_t* out) {
+  if (v.is(ValueKind::kInt)) {
+    *out = v.int_value();
+    return true;
+  }
+  if (!v.is(ValueKind::kDouble)) return false;
+  double d = v.double_value();
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  if (!std::isfinite(d) || d != std::trunc(d) || d < -kLimit || d >= kLimit) return false;
+  *out = static_cast<int64_t>(d);
+  return true;
+}
+
 // The help for a quoted literal where its type is expected (`"2027-04-12"`
 // where a date is): "" unless the text, unquoted, would be a `want` (an
 // int also serves where a double is, a quantity only in dimension `dim`).
@@ -149,8 +158,10 @@ std::string QuotedHint(const Value& v, ValueKind want, const char* noun,
   if (!v.is(ValueKind::kString)) return "";
   std::string error;
   Value typed = TypePlainScalar(v.string_value(), &error);
+  int64_t integral = 0;
   bool fits = error.empty() &&
-              (typed.is(want) || (want == ValueKind::kDouble && typed.is(ValueKind::kInt)));
+              (typed.is(want) || (want == ValueKind::kDouble && typed.is(ValueKind::kInt)) ||
+               (want == ValueKind::kInt && IntegralNumber(typed, &integral)));
   if (fits && typed.is(ValueKind::kDouble)) fits = std::isfinite(typed.double_value());
   if (fits && typed.is(ValueKind::kQuantity)) fits = typed.quantity_value().dimension == dim;
   return fits ? std::string("quoted: remove the quotes to make it ") + noun : "";
@@ -222,6 +233,7 @@ class Validator {
   void UnknownMember(const EnumDef& def, std::string_view text, SourceLoc loc, bool as_key);
   Value Text(const Type& t, const Value& v);
   void Consistent(const RecordDef& def, MapView fields);
+  void InRange(const FieldDef& field, const Value& v);
 
   // A record's working vectors, one pair per depth (a record's fields are
   // checked one level down), kept for the next record at that depth: a
@@ -409,6 +421,7 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
     } else {
       entries.emplace_back(
           key, Check(field->type, owned ? std::move(taken[i].second) : value, key, depth + 1));
+      if (field->range.bounded()) InRange(*field, entries.back().second);
     }
   }
   bool filled = FillAbsent(def, given, v.loc(), meant, &entries);
@@ -419,6 +432,15 @@ Value Validator::Record(const RecordDef& def, Value v, size_t depth, bool docume
   entries.clear();
   taken.clear();  // the values given, moved from or still shared
   return result;
+}
+
+// Reports a number outside its field's range (`utilization_target: double
+// in 0.0..1.0`); a value of another kind was reported by its type's check.
+void Validator::InRange(const FieldDef& field, const Value& v) {
+  if (field.range.Holds(v)) return;
+  out_->Error(v.loc(), Tick(field.name) + " is " + Tick(NumberText(v)) + ", outside its range " +
+                           Tick(field.range.Text()))
+      .help = "give a value " + field.range.Phrase();
 }
 
 // Checks across the fields of a record whose fields are typed: the schema
@@ -600,11 +622,14 @@ Value Validator::Map(const Type& t, Value v, size_t depth) {
 
 Value Validator::Scalar(TypeKind kind, const Value& v) {
   switch (kind) {
-    case TypeKind::kInt:
+    case TypeKind::kInt: {
+      int64_t n = 0;
       if (v.is(ValueKind::kInt)) return v;
+      if (IntegralNumber(v, &n)) return Rebuilt(Value::Int(n), v);
       out_->Error(v.loc(), "expected an integer, got " + Got(v)).help =
           QuotedHint(v, ValueKind::kInt, "an integer");
       return v;
+    }
     case TypeKind::kDouble:
       // YAML's `.nan` and `.inf` are numbers, but no rule can compare them
       // meaningfully: a NaN fails every `>` and `<` and so passes silently.
@@ -667,7 +692,7 @@ Value Validator::Quantity(TypeKind kind, const Value& v) {
   std::string text = v.ToString();
   if (v.is(ValueKind::kInt) || v.is(ValueKind::kDouble)) {
     out_->Error(v.loc(),
-                Tick(ScalarText(v)) + " has no unit; expected " + noun + " such as " + example);
+                Tick(NumberText(v)) + " has no unit; expected " + noun + " such as " + example);
   } else if (v.is(ValueKind::kString) && LooksNumeric(text)) {
     Diagnostic& d = out_->Error(v.loc(), Tick(text) + " is not " + noun);
     std::string squeezed = text;

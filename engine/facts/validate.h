@@ -6,9 +6,9 @@
 // checker). ValidateDocument checks one document against the document
 // record its `kind` names and returns its root normalized: plain scalars
 // typed by the type expected, defaults filled in, ints widened where a
-// double is expected, lists re-keyed by id. CheckReferences then checks,
-// across a plan and its merged inventory, that every `ref T` value names an
-// existing T.
+// double is expected (and whole doubles made ints where an int is), lists
+// re-keyed by id. CheckReferences then checks, across a plan and its merged
+// inventory, that every `ref T` value names an existing T.
 //
 // Every problem is a Diagnostic of severity error and code "schema", located
 // at the offending value (a missing field at the map that lacks it, an
@@ -73,6 +73,8 @@ struct ValidateOptions {
 ///     left anywhere in the result, whatever errors were found;
 ///   - a quoted literal where its type is expected (`"2027-04-12"` where a
 ///     date is) is an error whose help says to remove the quotes;
+///   - `int` fields hold ints: a number with no fraction is one (`4.0` is
+///     4, as JSON and JSON Schema's `integer` read it), `4.5` is an error;
 ///   - `double` fields hold doubles (an int is widened); `string` and `ref`
 ///     fields hold strings (a typed scalar of the tool's own files becomes
 ///     the text Value::ToString gives it);

@@ -853,6 +853,52 @@ TEST_CASE("ints are widened where a double is expected", "[schema]") {
   CHECK(u->loc().line == 5);
 }
 
+TEST_CASE("a whole number is an int where an int is expected, as JSON reads it", "[schema]") {
+  Checked checked(
+      Plan("demands:\n  - {id: d, slice: inference, gpus: 4.0}\n"
+           "  - {id: e, slice: inference, gpus: 1e3}\n"));
+  REQUIRE(checked.Dump() == "");
+  const Value& demands = *checked.plan().Field("demands");
+  for (auto [i, want] : {std::pair{0u, 4}, std::pair{1u, 1000}}) {
+    const Value* gpus = demands.items()[i].Field("gpus");
+    REQUIRE(gpus->is(ValueKind::kInt));
+    CHECK(gpus->int_value() == want);
+    CHECK(gpus->loc().line == 5 + i);
+  }
+  // A fraction, or a whole number past 64 bits, is no int.
+  Checked past(
+      Plan("demands:\n  - {id: d, slice: inference, gpus: 1e19}\n"
+           "  - {id: e, slice: inference, gpus: -0.5}\n"));
+  CHECK(past.Dump() ==
+        "5:37: expected an integer, got `1e+19`\n"
+        "6:37: expected an integer, got `-0.5`\n");
+  Checked quoted(Plan("demands:\n  - {id: d, slice: inference, gpus: \"4.0\"}\n"));
+  CHECK(quoted.Dump() ==
+        "5:37: expected an integer, got string `4.0`\n"
+        "  help: quoted: remove the quotes to make it an integer\n");
+}
+
+TEST_CASE("a number outside its field's range is located, naming the range", "[schema]") {
+  TypeTable schema = Schema();
+  RecordDef& demand = schema.records[schema.record_by_name.at("Demand")];
+  for (FieldDef& f : demand.fields) {
+    if (f.name == "gpus") f.range = {Value::Int(1), Value()};
+    if (f.name == "utilization") f.range = {Value::Double(0.0), Value::Double(1.0)};
+  }
+  Checked checked(Plan("demands:\n  - {id: d, slice: inference, gpus: 0, utilization: 1.5}\n"
+                       "  - {id: e, slice: inference, gpus: 4.0, utilization: 1}\n"
+                       "  - {id: f, slice: inference, gpus: many, utilization: -0.0}\n"),
+                  schema);
+  // Bounds included; an int in range where a double is wanted; a value of
+  // the wrong type is reported as such, not as out of range.
+  CHECK(checked.Dump() ==
+        "5:37: `gpus` is `0`, outside its range `1..`\n"
+        "  help: give a value of at least 1\n"
+        "5:53: `utilization` is `1.5`, outside its range `0.0..1.0`\n"
+        "  help: give a value from 0.0 to 1.0\n"
+        "7:37: expected an integer, got string `many`\n");
+}
+
 TEST_CASE("enum values are stored in their YAML spelling, `_` read as `-`", "[schema]") {
   Checked checked(
       Inventory("pools:\n  - {id: p, accelerator: l4-24, hosts: 1, gpus_per_host: 4,"

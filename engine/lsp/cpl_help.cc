@@ -162,7 +162,7 @@ std::optional<Declaration> Resolve(const Engine& engine, const Found& found) {
     if (field == nullptr) return std::nullopt;
     return Declaration{
         field->span,
-        WithDoc(Code(record.name + "." + field->name) + ": " + Code(schema.Name(field->type)),
+        WithDoc(Code(record.name + "." + field->name) + ": " + Code(schema.DeclaredType(*field)),
                 check::SchemaDecls(program).FieldDoc(record.name, e.name))};
   }
   if (e.id >= tables.symbols.size()) return std::nullopt;

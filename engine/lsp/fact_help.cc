@@ -131,7 +131,7 @@ std::optional<uint32_t> FactHelp::RefRecord(TypeId type) const {
 
 std::string FactHelp::FieldDoc(const RecordDef& owner, const FieldDef& field) const {
   std::string name = owner.name + "." + field.name;
-  std::string out = "**" + Code(name) + "** " + Code(schema_.Name(field.type));
+  std::string out = "**" + Code(name) + "** " + Code(schema_.DeclaredType(field));
   if (field.has_default) {
     out += " · default " + Code(field.default_value.ToString());
   } else if (field.optional) {
@@ -142,7 +142,7 @@ std::string FactHelp::FieldDoc(const RecordDef& owner, const FieldDef& field) co
   if (const std::string& doc = decls_.FieldDoc(owner.name, field.name); !doc.empty()) {
     out += "\n\n" + doc;
   }
-  std::string shape = report::ValueShape(schema_, field.type);
+  std::string shape = report::FieldShape(schema_, field);
   if (!shape.empty()) {
     shape[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(shape[0])));
     out += "\n\n" + shape + ".";
@@ -340,7 +340,7 @@ Json FactHelp::Completion(const TextFile& doc, const std::vector<TextFile>& besi
     for (const FieldDef& f : record->fields) {
       if (written.count(f.name) != 0) continue;
       bool required = !f.optional && !f.has_default;
-      add(f.name, kItemProperty, schema_.Name(f.type) + (required ? "" : " (optional)"),
+      add(f.name, kItemProperty, schema_.DeclaredType(f) + (required ? "" : " (optional)"),
           f.name + ": ", FieldDoc(*record, f), required ? "1" : "2");
     }
   };

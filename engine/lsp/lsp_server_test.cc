@@ -359,12 +359,13 @@ TEST_CASE("LSP: hover and definition in a plan read the schema, its rules and th
   REQUIRE(supply["result"].size() == 1);
   CHECK(supply["result"][0]["range"]["start"]["line"] == Where(inventory, "id: r-apr").first);
 
-  // A key: its doc comment, type and the rules that read it.
+  // A key: its doc comment, type and range, and the rules that read it.
   std::pair<int, int> gpus = Where(plan, "gpus: 2");
   Json field = ReplyTo(s.Send({Request(5, "textDocument/hover", At(uri, gpus))}), 5);
   std::string field_text = field["result"]["contents"]["value"];
   INFO(field_text);
-  CHECK(field_text.find("**`Demand.gpus`** `int` · optional") != std::string::npos);
+  CHECK(field_text.find("**`Demand.gpus`** `int in 1..` · optional") != std::string::npos);
+  CHECK(field_text.find("An integer of at least 1.") != std::string::npos);
   CHECK(field_text.find("Read by `CAP-") != std::string::npos);
   // An enum value: whether it is a member, and the members.
   std::pair<int, int> slice = Where(plan, "exploration", plan.find("slice: exploration"));

@@ -15,14 +15,59 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // The loader's literal forms (common/units.h), as patterns.
-constexpr const char* kQuantity = "[0-9]+(\\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|K|M|G|T|P|E)?B";
 constexpr const char* kDurationPattern = "^([0-9]+[wdhms])+$";
-// A plain date, or a date-time with its UTC offset (ParseDateTime).
+
+// A size as ParseQuantity reads it, without its `B` (and `/s`): an amount
+// of whole bytes, so a decimal unit of 10^n bytes takes at most n fraction
+// digits that are not zero, and a plain byte none; at most 18 fraction
+// digits in all. A binary unit takes any fraction here, though one finer
+// than a byte (`0.1KiB`) is no size: that is left to capops.
+std::string QuantityPattern() {
+  struct Decimal {
+    const char* units;
+    int digits;  // of 10^digits bytes
+  };
+  constexpr Decimal kDecimal[] = {{"[kK]", 3}, {"M", 6}, {"G", 9}, {"T", 12}, {"P", 15}};
+  std::string out = "[0-9]+((\\.0{1,18})?";
+  for (const Decimal& d : kDecimal) {
+    out += "|(\\.[0-9]{1," + std::to_string(d.digits) + "}0{0," + std::to_string(18 - d.digits) +
+           "})?" + d.units;
+  }
+  return out + "|(\\.[0-9]{1,18})?(E|[KMGTPE]i))B";
+}
+
+// Members of more words than this are listed in their two uniform
+// spellings only, not in every mix of `-` and `_` (2^(words-1) of them).
+constexpr size_t kMixedSpellingsUpTo = 4;
+
+// Every way YAML may write an enum member (EnumDef::FindFact): its words
+// joined by `-` first, then by `_`, then mixed.
+std::vector<std::string> Spellings(const std::string& member) {
+  std::vector<size_t> gaps;
+  for (size_t i = 0; i < member.size(); ++i) {
+    if (member[i] == '_') gaps.push_back(i);
+  }
+  std::vector<std::string> out = {EnumDef::FactSpelling(member)};
+  if (gaps.empty()) return out;
+  out.push_back(member);
+  if (gaps.size() + 1 > kMixedSpellingsUpTo) return out;
+  for (size_t mask = 1; mask + 1 < (size_t{1} << gaps.size()); ++mask) {
+    std::string mixed = member;
+    for (size_t g = 0; g < gaps.size(); ++g) mixed[gaps[g]] = mask & (size_t{1} << g) ? '-' : '_';
+    out.push_back(std::move(mixed));
+  }
+  return out;
+}
+
+// A date as ParseDateTime reads it: a day of the calendar (Feb 29 in leap
+// years only), then, for a date-time, `HH:MM[:SS]` and its UTC offset.
+// Checked by pattern alone: JSON Schema's `date-time` format wants seconds
+// and takes a leap second, which capops does not.
 constexpr const char* kDatePattern =
-    "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}(:[0-9]{2})?([Zz]|[+-][0-9]{2}:[0-9]{2}))?$";
-// A date-time without seconds, which JSON Schema's `date-time` format
-// (RFC 3339's) requires: only the pattern checks it.
-constexpr const char* kMinutePattern = "^.{10}[Tt][0-9]{2}:[0-9]{2}([Zz]|[+-])";
+    "^([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|"
+    "02-(0[1-9]|1[0-9]|2[0-8]))|([0-9]{2}(0[48]|[2468][048]|[13579][26])|"
+    "([02468][048]|[13579][26])00)-02-29)"
+    "([Tt]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$";
 
 class SchemaWriter {
  public:
@@ -71,8 +116,12 @@ class SchemaWriter {
       const FieldDef* field = def.Find(f.name);
       if (field == nullptr) continue;
       Json p = Type(field->type);
+      if (!field->range.low.is(ValueKind::kNull))
+        p["minimum"] = Json::parse(ValueJson(field->range.low));
+      if (!field->range.high.is(ValueKind::kNull))
+        p["maximum"] = Json::parse(ValueJson(field->range.high));
       std::string description = f.doc;
-      std::string shape = ValueShape(schema_, field->type);
+      std::string shape = FieldShape(schema_, *field);
       if (!shape.empty())
         description += (description.empty() ? "" : "\n\n") + Capitalised(shape) + ".";
       if (!description.empty()) p["description"] = description;
@@ -109,26 +158,26 @@ class SchemaWriter {
       case TypeKind::kDate:
         return {{"type", "string"},
                 {"pattern", kDatePattern},
-                {"anyOf",
-                 {{{"format", "date"}}, {{"format", "date-time"}}, {{"pattern", kMinutePattern}}}},
                 {"examples", {"2027-04-15", "2027-04-20T09:00+02:00"}}};
       case TypeKind::kDuration:
         return {
             {"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
       case TypeKind::kBytes:
         return {{"type", "string"},
-                {"pattern", std::string("^") + kQuantity + "$"},
+                {"pattern", "^" + QuantityPattern() + "$"},
                 {"examples", {"80GiB", "1.5TB"}}};
       case TypeKind::kBandwidth:
         return {{"type", "string"},
-                {"pattern", std::string("^") + kQuantity + "/s$"},
+                {"pattern", "^" + QuantityPattern() + "/s$"},
                 {"examples", {"5GB/s"}}};
       case TypeKind::kEnum: {
+        // The YAML spellings first, so that completion offers them.
         const EnumDef& e = schema_.enums[t.index];
         Json spellings = Json::array();
         for (const std::string& m : e.members) spellings.push_back(EnumDef::FactSpelling(m));
         for (const std::string& m : e.members) {
-          if (EnumDef::FactSpelling(m) != m) spellings.push_back(m);  // `_` for `-` is read too
+          std::vector<std::string> others = Spellings(m);
+          for (size_t i = 1; i < others.size(); ++i) spellings.push_back(others[i]);
         }
         return {{"enum", std::move(spellings)}};
       }
@@ -143,12 +192,33 @@ class SchemaWriter {
       }
       case TypeKind::kMap: {
         Json map = {{"type", "object"}, {"additionalProperties", Type(t.elem)}};
-        if (schema_.KindOf(t.key) == TypeKind::kEnum) map["propertyNames"] = Type(t.key);
+        if (schema_.KindOf(t.key) == TypeKind::kEnum) {
+          map["propertyNames"] = Type(t.key);
+          Json once = OneSpellingEach(schema_.enums[schema_.Get(t.key).index]);
+          if (!once.empty()) map["dependentSchemas"] = std::move(once);
+        }
         return map;
       }
       default:
         return Json::object();  // any value
     }
+  }
+
+  // Keys that are one member spelt two ways (`completion_window` and
+  // `completion-window`) are one key to capops, and a repeated key is an
+  // error: each spelling present forbids the others.
+  static Json OneSpellingEach(const EnumDef& e) {
+    Json out = Json::object();
+    for (const std::string& m : e.members) {
+      std::vector<std::string> spellings = Spellings(m);
+      for (size_t i = 0; i + 1 < spellings.size(); ++i) {
+        Json others = Json::array();
+        for (size_t j = i + 1; j < spellings.size(); ++j)
+          others.push_back({{"required", {spellings[j]}}});
+        out[spellings[i]] = {{"not", {{"anyOf", std::move(others)}}}};
+      }
+    }
+    return out;
   }
 
   static std::string Capitalised(std::string text) {
@@ -191,6 +261,12 @@ std::string ValueShape(const TypeTable& schema, TypeId type) {
     default:
       return "";
   }
+}
+
+std::string FieldShape(const TypeTable& schema, const FieldDef& field) {
+  if (!field.range.bounded()) return ValueShape(schema, field.type);
+  return (schema.KindOf(field.type) == TypeKind::kInt ? "an integer " : "a number ") +
+         field.range.Phrase();
 }
 
 std::string FactJsonSchema(const Engine& engine) {

@@ -19,9 +19,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/common/schema.h"
 #include "engine/common/source.h"
 #include "engine/common/value.h"
 
@@ -151,13 +153,22 @@ struct TypeRef {
   Span span;
 };
 
-/// A field of a record: `name: T`, `name?: T` or `name: T = literal`.
+/// The bounds of a number field's values, `in 0.0..1.0`, both included.
+struct FieldRange {
+  NumberRange bounds;  // the literals as written, sign included; the checker types them
+  Span low_span, high_span;
+  Span span;  // from `in` to the last bound
+};
+
+/// A field of a record: `name: T`, `name?: T` or `name: T = literal`,
+/// with `in low..high` after a number type.
 struct FieldDecl {
   std::string name;
   Span name_span;
   std::string doc;
   bool optional = false;
   TypeRef type;
+  std::optional<FieldRange> range;
   ExprPtr default_value;  // may be null
 };
 

@@ -149,6 +149,7 @@ std::string DumpModule(const Module& module) {
       const FieldDecl& f = r.fields[i];
       out += (i == 0 ? "" : ",") + std::string(" ") + f.name + (f.optional ? "?: " : ": ");
       DumpType(f.type, &out);
+      if (f.range) out += " in " + f.range->bounds.Text();
       if (f.default_value) out += " = " + DumpExpr(*f.default_value);
     }
     out += " }\n";

@@ -143,8 +143,9 @@ std::string CanonicalModule(const Module& module) {
   for (const RecordDecl& r : module.records) {
     out += (r.is_document ? "document " : "record ") + r.name + '\n';
     for (const FieldDecl& f : r.fields) {
-      out += "  field " + f.name + (f.optional ? "? " : " ") + TypeText(f.type) + " = " +
-             ExprText(f.default_value.get()) + '\n';
+      out += "  field " + f.name + (f.optional ? "? " : " ") + TypeText(f.type);
+      if (f.range) out += " in " + f.range->bounds.Text();
+      out += " = " + ExprText(f.default_value.get()) + '\n';
     }
   }
   for (const FunctionDecl& f : module.functions) {

@@ -51,8 +51,9 @@ enum class Role : uint8_t {
   kOptional,    // `?` of `name?: T`
   kTypeOpen,    // `<` of `map<K, V>`
   kTypeClose,
-  kAt,    // `@` of an annotation
-  kDash,  // `-` inside a rule id such as `CAP-ALC-001`
+  kAt,      // `@` of an annotation
+  kDash,    // `-` inside a rule id such as `CAP-ALC-001`
+  kDotDot,  // `..` of a field's range: `in 0.0..1.0`, `in 1..`, `in ..100`
 };
 
 // Whether a token must start a line, and whether a blank line comes first.
@@ -129,6 +130,7 @@ Role RoleOf(const Token& t, antlr4::ParserRuleContext* parent) {
     return inert ? Role::kComma : Role::kListComma;
   }
   if (s == ".") return Role::kDot;
+  if (s == "..") return Role::kDotDot;
   if (s == "@") return Role::kAt;
   if (s == "!") return Role::kUnary;
   if (s == "?" || s == ":") {
@@ -141,7 +143,8 @@ Role RoleOf(const Token& t, antlr4::ParserRuleContext* parent) {
   }
   if (s == "-") {
     if (rule == CPLParser::RuleCalc) return Role::kBinary;
-    return rule == CPLParser::RuleUnary ? Role::kUnary : Role::kDash;
+    bool sign = rule == CPLParser::RuleUnary || rule == CPLParser::RuleRangeBound;
+    return sign ? Role::kUnary : Role::kDash;
   }
   static constexpr std::string_view kBinary[] = {
       "&&", "||", "==", "!=", "<=", ">=", "*", "/", "%", "+", "="};
@@ -329,6 +332,8 @@ std::vector<bool> Breaks(const std::vector<Token>& toks) {
 
 // Whether two tokens on one line are separated by a space.
 bool Spaced(const Token& before, const Token& t) {
+  // `..` holds on to its bounds, and is apart from what is not one.
+  if (t.role == Role::kDotDot) return before.type == CPLLexer::IN;
   switch (t.role) {
     case Role::kComma:
     case Role::kListComma:
@@ -344,6 +349,8 @@ bool Spaced(const Token& before, const Token& t) {
     default:
       break;
   }
+  if (before.role == Role::kDotDot)
+    return t.role != Role::kUnary && t.type != CPLLexer::INT && t.type != CPLLexer::DOUBLE;
   switch (before.role) {
     case Role::kOpen:
     case Role::kCallOpen:

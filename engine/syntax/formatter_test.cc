@@ -128,6 +128,15 @@ const Case kCases[] = {
      "  c: int = -1\n"
      "  d: map<string, int> = {\"k\": 1}\n"
      "}\n"},
+    {"ranges hold on to their bounds",
+     "record R{a:int in 1 .. ,\nb?: double in - 1.0 .. 1.0 c: double in .. 2=1 in: int in 0..10}",
+     // becomes
+     "record R {\n"
+     "  a: int in 1..,\n"
+     "  b?: double in -1.0..1.0\n"
+     "  c: double in ..2 = 1\n"
+     "  in: int in 0..10\n"
+     "}\n"},
     {"enums on one line and on several, with aligned comments",
      "enum E{a,b ,c}\n"
      "enum F {\n"

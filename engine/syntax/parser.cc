@@ -295,6 +295,7 @@ class AstBuilder {
   void BuildTest(CPLParser::TestDeclContext* ctx, TestDecl* test);
   void BuildExpectation(CPLParser::TestExpectContext* ctx, TestExpectation* expect);
   TypeRef BuildType(CPLParser::TypeRefContext* ctx);
+  FieldRange BuildRange(CPLParser::FieldRangeContext* ctx);
   void BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTokenStream& tokens,
                    RecordDecl* record);
   std::string StringToken(antlr4::Token* token);
@@ -554,8 +555,29 @@ void AstBuilder::BuildRecord(CPLParser::RecordDeclContext* ctx, antlr4::CommonTo
     field.doc = DocBefore(f, tokens);
     field.optional = f->optional != nullptr;
     field.type = BuildType(f->typeRef());
+    if (f->fieldRange() != nullptr) field.range = BuildRange(f->fieldRange());
     if (f->expr() != nullptr) field.default_value = BuildExpr(f->expr());
   }
+}
+
+FieldRange AstBuilder::BuildRange(CPLParser::FieldRangeContext* ctx) {
+  FieldRange range;
+  range.span = SpanOf(ctx);
+  if (ctx->low == nullptr && ctx->high == nullptr) Error(range.span, "a range needs a bound");
+  auto bound = [&](CPLParser::RangeBoundContext* b, Value* value, Span* span) {
+    if (b == nullptr) return;
+    *span = SpanOf(b);
+    *value = BuildLiteral(b->literal())->literal;
+    if (b->neg == nullptr) return;
+    if (value->is(ValueKind::kInt)) {
+      *value = Value::Int(-value->int_value());
+    } else if (value->is(ValueKind::kDouble)) {
+      *value = Value::Double(-value->double_value());
+    }  // else no number: the checker says so
+  };
+  bound(ctx->low, &range.bounds.low, &range.low_span);
+  bound(ctx->high, &range.bounds.high, &range.high_span);
+  return range;
 }
 
 std::string AstBuilder::StringToken(antlr4::Token* token) {

@@ -183,6 +183,32 @@ TEST_CASE("field names may be keywords", "[syntax]") {
   CHECK(DumpOf("x.for") == "(. x for)");
 }
 
+TEST_CASE("a number field's range: both bounds, or one", "[syntax]") {
+  auto p = ParseText(
+      "record R { a: int in 1..\n b?: double in -0.5..1.0\n c: int in ..-2 = -3\n in: int }");
+  REQUIRE(p->result.module);
+  CHECK(DumpModule(*p->result.module) ==
+        "record R { a: int in 1.., b?: double in -0.5..1.0, c: int in ..-2 = -3, in: int }\n");
+  const FieldDecl& b = p->result.module->records[0].fields[1];
+  REQUIRE(b.range);
+  CHECK(b.range->bounds.low == Value::Double(-0.5));
+  CHECK(p->sources.Resolve(b.range->low_span).column == 16);
+  CHECK(p->sources.Resolve(b.range->span).column == 13);
+  CHECK_FALSE(p->result.module->records[0].fields[3].range);
+  // The range is part of the ruleset: it changes the canonical form.
+  auto plain = ParseText("record R { a: int }");
+  auto ranged = ParseText("record R { a: int in 0.. }");
+  CHECK(CanonicalModule(*plain->result.module) != CanonicalModule(*ranged->result.module));
+}
+
+TEST_CASE("a malformed range is a located syntax error", "[syntax]") {
+  CHECK(ErrorsOf("record R { a: int in .. }") ==
+        std::vector<std::string>{"1:19: a range needs a bound"});
+  CHECK(ErrorsOf("record R { a: double in 0.0...1.0 }") ==
+        std::vector<std::string>{"1:30: unexpected `.`"});
+  CHECK(ErrorsOf("record R { a: int in 0 to 1 }")[0] == "1:24: missing `..` before `to`");
+}
+
 TEST_CASE("syntax errors are all reported with positions", "[syntax]") {
   CHECK(ErrorsOf("rule r { for a in }") == std::vector<std::string>{"1:19: unexpected `}`"});
   auto errors = ErrorsOf("param a: int = 1 +\nparam b: int = (2\n");

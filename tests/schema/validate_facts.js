@@ -1,6 +1,8 @@
 // Validates YAML fact files against a JSON Schema with ajv (draft 2020-12,
-// with ajv-formats), reading YAML as YAML 1.2's core schema does, so that
-// `2027-04-15` stays the string the capops loader reads, not a Date.
+// with ajv-formats), reading YAML with the `yaml` package's YAML 1.2 core
+// schema, as the YAML language server and the capops loader read it:
+// `2027-04-15` stays a string, not a Date, and `1_000`, `0b101` and `1:30`
+// are strings, not the numbers YAML 1.1 readers make of them.
 // Usage: node validate_facts.js SCHEMA FILE…
 // Prints `FILE: valid`, `FILE: invalid: …` or `FILE: not YAML: …` per file.
 const fs = require('fs');
@@ -8,7 +10,7 @@ const path = require('path');
 const modules = path.join(__dirname, '..', 'sarif', 'node_modules');
 const Ajv2020 = require(path.join(modules, 'ajv', 'dist', '2020')).default;
 const addFormats = require(path.join(modules, 'ajv-formats'));
-const yaml = require(path.join(modules, 'js-yaml'));
+const YAML = require(path.join(modules, 'yaml'));
 
 const [schemaFile, ...files] = process.argv.slice(2);
 // Strict, but for union types (`["string", "number"]`), which JSON Schema allows.
@@ -18,7 +20,10 @@ const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
 for (const file of files) {
   let documents;
   try {
-    documents = yaml.loadAll(fs.readFileSync(file, 'utf8'), null, {schema: yaml.CORE_SCHEMA});
+    const parsed = YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'), {schema: 'core'});
+    const broken = parsed.flatMap(d => d.errors);
+    if (broken.length) throw broken[0];
+    documents = parsed.map(d => d.toJS());
   } catch (e) {
     console.log(`${file}: not YAML: ${String(e.message).split('\n')[0]}`);
     continue;

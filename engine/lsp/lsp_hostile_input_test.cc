@@ -1,9 +1,10 @@
-// capops-lsp against what a careless or hostile client or workspace sends
+// capops-lsp against what a careless or hostile client or workspace gives
 // it: text that cannot be Unicode (lone UTF-16 surrogates, bytes that are
 // not UTF-8) in a document, its changes and its URI, and a `.capops.yaml`
 // that is not a file.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -235,11 +236,84 @@ TEST_CASE("capops-lsp over pipes: a lone surrogate in a document, then a clean e
   }
   CHECK(at_pool);
   lsp.Send(Request(2, "shutdown"));
-  std::optional<Json> bye;
-  for (bye = lsp.Receive(); bye && !bye->contains("id"); bye = lsp.Receive()) {
+  REQUIRE(lsp.Reply(2));
+  lsp.Send(Note("exit"));
+  CHECK(lsp.Wait() == 0);
+}
+
+// A `.capops.yaml` that is not a file, as the CLI refuses it (walks.sh): the
+// editor says so on every document under it, and lints none of them as if
+// there were no config (or the one further up, which would disable
+// CAP-ALC-001); a FIFO is never waited on. Once a file takes its place, the
+// documents are linted under it.
+TEST_CASE("capops-lsp over pipes: a .capops.yaml that is not a file is said, never passed over",
+          "[lsp]") {
+  testing::TempDir dir("capops-lsp");
+  std::string plan = ReadText(kExample / "plan.yaml"),
+              inventory = ReadText(kExample / "inventory.yaml");
+  dir.Write(".capops.yaml", "rules:\n  disable: [CAP-ALC-001]\n");
+  struct Shape {
+    std::string name, what;
+  };
+  const std::vector<Shape> shapes = {{"fifo", "it is a FIFO (named pipe), not a regular file"},
+                                     {"directory", "it is a directory, not a regular file"},
+                                     {"devnull", "it is a character device, not a regular file"},
+                                     {"dangling", "No such file or directory"}};
+  for (const Shape& shape : shapes) {
+    dir.Write(shape.name + "/plan.yaml", plan);
+    dir.Write(shape.name + "/inventory.yaml", inventory);
+    fs::path config = dir.dir() / shape.name / ".capops.yaml";
+    if (shape.name == "fifo") REQUIRE(mkfifo(config.c_str(), 0600) == 0);
+    if (shape.name == "directory") fs::create_directory(config);
+    if (shape.name == "devnull") fs::create_symlink("/dev/null", config);
+    if (shape.name == "dangling") fs::create_symlink("nowhere.yaml", config);
   }
-  REQUIRE(bye);
-  CHECK((*bye)["id"] == 2);
+
+  LspProcess lsp;
+  lsp.Send(Request(1, "initialize", {{"capabilities", Json::object()}}));
+  REQUIRE(lsp.Receive());
+  lsp.Send(Note("initialized"));
+  int id = 10;
+  for (const Shape& shape : shapes) {
+    INFO(shape.name);
+    std::string config = (dir.dir() / shape.name / ".capops.yaml").string();
+    for (const char* name : {"plan.yaml", "inventory.yaml"}) {
+      std::string uri = UriOfPath((dir.dir() / shape.name / name).string());
+      lsp.Send(Open(uri, name == std::string("plan.yaml") ? plan : inventory));
+      std::optional<Json> diagnostics = lsp.Diagnostics(uri);
+      REQUIRE(diagnostics);  // not waited on
+      INFO(diagnostics->dump());
+      REQUIRE(diagnostics->size() == 1);
+      const Json& d = (*diagnostics)[0];
+      CHECK(d["severity"] == 1);
+      CHECK(d["code"] == "policy");
+      std::string message = d["message"];
+      CHECK(message.find("not linted: the config " + config + ":1:1 is not usable: ") == 0);
+      CHECK(message.find(shape.what) != std::string::npos);
+    }
+    // Requests on the plan are answered, with nothing, at once.
+    std::string plan_uri = UriOfPath((dir.dir() / shape.name / "plan.yaml").string());
+    for (const char* method : {"textDocument/hover", "textDocument/completion"}) {
+      lsp.Send(Request(++id, method, At(plan_uri, {0, 0})));
+      std::optional<Json> reply = lsp.Reply(id);
+      REQUIRE(reply);
+      CHECK(reply->contains("result"));
+    }
+  }
+  // A file in the FIFO's place: the plan is linted under it.
+  fs::path fifo = dir.dir() / "fifo/.capops.yaml";
+  fs::remove(fifo);
+  dir.Write("fifo/.capops.yaml", "rules:\n  disable: [CAP-GOV-001]\n");
+  std::string plan_uri = UriOfPath((dir.dir() / "fifo/plan.yaml").string());
+  lsp.Send(Change(plan_uri, plan, 2));
+  std::optional<Json> linted = lsp.Diagnostics(plan_uri);
+  REQUIRE(linted);
+  std::vector<std::string> codes;
+  for (const Json& d : *linted) codes.push_back(d["code"]);
+  CHECK(std::count(codes.begin(), codes.end(), "CAP-ALC-001") == 1);
+  CHECK(std::count(codes.begin(), codes.end(), "CAP-GOV-001") == 0);
+  lsp.Send(Request(2, "shutdown"));
+  REQUIRE(lsp.Reply(2));
   lsp.Send(Note("exit"));
   CHECK(lsp.Wait() == 0);
 }

@@ -854,9 +854,7 @@ TEST_CASE(
 
   // Hover, definition and completion at the allocation's pool, over the pipes.
   auto reply = [&](int id) {
-    std::optional<Json> m;
-    for (m = lsp.Receive(); m && !(m->contains("id") && (*m)["id"] == id); m = lsp.Receive()) {
-    }
+    std::optional<Json> m = lsp.Reply(id);
     REQUIRE(m);
     return *m;
   };

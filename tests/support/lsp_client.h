@@ -182,6 +182,13 @@ class LspProcess {
     }
     return std::nullopt;
   }
+  // The reply to request `id`, skipping other messages.
+  std::optional<Json> Reply(int id) {
+    for (std::optional<Json> m = Receive(); m; m = Receive()) {
+      if (m->contains("id") && (*m)["id"] == id) return m;
+    }
+    return std::nullopt;
+  }
   int Wait() {
     close(in_);
     in_ = -1;

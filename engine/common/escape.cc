@@ -2,6 +2,7 @@
 // escape.h): a strict UTF-8 decoder and one table of what must not be shown raw.
 #include "engine/common/escape.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace capops {
@@ -149,6 +150,40 @@ std::string HtmlText(std::string_view text, Keep keep) {
 
 std::string MarkdownText(std::string_view text, Keep keep) {
   return Entities(text, keep, "", false);
+}
+
+std::string MarkdownCodeSpan(std::string_view text) {
+  std::string shown = Visible(text);
+  if (shown.empty()) return shown;
+  size_t longest = 0, run = 0;
+  for (char c : shown) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  std::string fence(longest + 1, '`');
+  bool pad = shown.front() == '`' || shown.back() == '`' ||
+             (shown.front() == ' ' && shown.back() == ' ' &&
+              shown.find_first_not_of(' ') != std::string::npos);
+  return pad ? fence + " " + shown + " " + fence : fence + shown + fence;
+}
+
+std::string MarkdownCell(std::string_view text, Cell as) {
+  std::string inline_text;
+  if (as == Cell::kCode) {
+    inline_text = MarkdownCodeSpan(text);
+  } else if (as == Cell::kText) {
+    for (char c : MarkdownText(text, Keep::kNothing)) {
+      if (std::string_view("\\`*_[]~$").find(c) != std::string_view::npos) inline_text += '\\';
+      inline_text += c;
+    }
+  } else {
+    // A line break in prose is a space; a paragraph cannot be in a cell.
+    for (char c : MarkdownText(text, Keep::kTabNewline)) inline_text += c == '\n' ? ' ' : c;
+  }
+  std::string cell;
+  cell.reserve(inline_text.size());
+  for (char c : inline_text) {
+    if (c == '|') cell += '\\';
+    cell += c;
+  }
+  return cell;
 }
 
 size_t CodePoints(std::string_view text) {

@@ -103,14 +103,10 @@ std::string HelpMarkdown(const RuleDescriptor& r) {
   for (const std::string& b : r.because) md += "\n\n**Why:** " + MarkdownText(b);
   for (const std::string& f : r.fix) md += "\n\n**Fix:** " + MarkdownText(f);
   if (!r.params.empty()) md += "\n\n| param | type | value |\n|---|---|---|";
-  auto cell = [](const std::string& text) {
-    std::string out = "`";
-    for (char c : Visible(text))
-      out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : std::string(1, c);
-    return out + "`";
-  };
-  for (const RuleDescriptor::Param& p : r.params)
-    md += "\n| " + cell(p.name) + " | " + cell(p.type) + " | " + cell(p.value) + " |";
+  for (const RuleDescriptor::Param& p : r.params) {
+    md += "\n| " + MarkdownCell(p.name, Cell::kCode) + " | " + MarkdownCell(p.type, Cell::kCode) +
+          " | " + MarkdownCell(p.value, Cell::kCode) + " |";
+  }
   md += "\n\nOwner: " + MarkdownText(r.owner) + " · source: " + MarkdownText(r.source);
   return md;
 }

@@ -19,12 +19,16 @@
 //     trees: no node graph in memory, and we drive the document loop
 //     ourselves, which keeps the documents before a syntax error. A file on
 //     disk is read through a stream, so its text need not be held whole.
-//   - A value reached through an alias (`*x`) or merged in (`<<: *x`) is
-//     located where it is used, not where its anchor is: two uses are two
-//     facts, with their own findings, waivers and baseline entries. Each use
-//     is listed in LoadResult::aliases so that messages can point back at
-//     the anchor. The values an alias stands for count again against
-//     `max_nodes`, so an alias bomb is refused at once.
+//   - A value reached through an alias (`*x`) is located where it is used,
+//     not where its anchor is: two uses are two facts, with their own
+//     findings, waivers and baseline entries. Each use is listed in
+//     LoadResult::aliases so that messages can point back at the anchor. A
+//     field merged in (`<<: *x`) keeps the place where it is written, in the
+//     anchor's mapping, which is what its findings point at; each merge of
+//     it is listed in LoadResult::merges, so that a finding can name the
+//     `<<` that brought it into the fact it is about (and that fact's path).
+//     The values an alias stands for count again against `max_nodes`, so an
+//     alias bomb is refused at once.
 //   - Valid YAML that facts cannot hold (a tag of another schema, a
 //     collection, alias or null as a key, a cyclic alias) is "not supported
 //     in capops facts"; "invalid YAML" is kept for text that is not YAML.
@@ -229,8 +233,10 @@ class DocumentBuilder {
     if (stack_.empty()) return std::nullopt;
     return stack_.back().loc;
   }
-  /// The uses of aliases and merges in the document.
+  /// The uses of aliases in the document.
   std::vector<AliasUse>& aliases() { return aliases_; }
+  /// The values merged in by `<<`.
+  std::vector<MergeUse>& merges() { return merges_; }
 
   /// Takes one node event (scalar, alias, collection start or end).
   void Take(fy_event* event) {
@@ -255,10 +261,10 @@ class DocumentBuilder {
 
  private:
   struct Merge {
-    Value value;       // a map or a list of maps
-    SourceLoc key;     // the `<<` entry
-    SourceLoc origin;  // the anchor, when merged through an alias
-    std::string anchor;
+    Value value;                       // a map or a list of maps
+    SourceLoc key;                     // the `<<` entry
+    std::string anchor;                // when merged through an alias
+    std::vector<std::string> anchors;  // a list's items', when merged through aliases
   };
 
   struct Frame {
@@ -276,6 +282,7 @@ class DocumentBuilder {
     Key key;
     SourceLoc key_loc;
     std::vector<Merge> merges;
+    std::vector<std::string> item_anchors;  // a list merged by `<<`: its aliases' anchors
   };
 
   struct Anchored {
@@ -377,8 +384,14 @@ class DocumentBuilder {
     const Anchored& a = it->second;
     if (stack_.size() + a.height > max_depth_) return Stop(loc, DepthMessage(max_depth_));
     if (!Count(loc, a.count)) return;
-    if (!stack_.empty() && stack_.back().merge_value) {
-      return Deliver(a.value, Merge{a.value, {}, a.loc, std::string(name)});
+    // Merged in (`<<: *x`, `<<: [*x, *y]`): where it is written is kept.
+    if (!stack_.empty() && stack_.back().merge_value)
+      return Deliver(a.value, Merge{a.value, {}, std::string(name), {}});
+    if (MergedList()) {
+      Frame& list = stack_.back();
+      list.item_anchors.resize(list.items.size());
+      list.item_anchors.emplace_back(name);
+      return Deliver(a.value, std::nullopt);
     }
     aliases_.push_back(AliasUse{loc, a.loc, std::string(name)});
     Deliver(Relocated(a.value, loc), std::nullopt);
@@ -413,19 +426,30 @@ class DocumentBuilder {
     Value value = f.is_map ? Value::Map(std::move(f.entries)) : Value::List(std::move(f.items));
     value.set_loc(f.loc);
     value = Remember(f.anchor, std::move(value), nodes_ - f.first_node, f.height);
-    Deliver(std::move(value), std::nullopt, f.height);
+    std::optional<Merge> merge;
+    if (!f.item_anchors.empty()) merge = Merge{{}, {}, {}, std::move(f.item_anchors)};
+    Deliver(std::move(value), std::move(merge), f.height);
+  }
+
+  // The collection open is a list that is the value of a `<<`.
+  bool MergedList() const {
+    return stack_.size() >= 2 && !stack_.back().is_map && stack_[stack_.size() - 2].merge_value;
   }
 
   // `<<` entries add the keys of the maps they name that the map does not
   // have: explicit keys win, then earlier merges over later ones. A merged
-  // value is located at its `<<` entry.
+  // value keeps its place; each is listed with its `<<` entry.
   void ApplyMerges(Frame* f) {
     for (const Merge& merge : f->merges) {
       std::vector<Value> maps;
+      std::vector<std::string> names;
       if (merge.value.is(ValueKind::kMap)) {
         maps.push_back(merge.value);
+        names.push_back(merge.anchor);
       } else if (merge.value.is(ValueKind::kList)) {
         for (const Value& item : merge.value.items()) maps.push_back(item);
+        names = merge.anchors;
+        names.resize(maps.size());
       }
       bool all_maps = !maps.empty() || merge.value.is(ValueKind::kList);
       for (const Value& m : maps) all_maps = all_maps && m.is(ValueKind::kMap);
@@ -434,11 +458,14 @@ class DocumentBuilder {
             "write `<<: *anchor` where `&anchor` is on a mapping";
         continue;
       }
-      if (merge.origin.valid()) aliases_.push_back(AliasUse{merge.key, merge.origin, merge.anchor});
-      for (const Value& m : maps) {
-        for (const auto& [key, value] : m.entries()) {
+      for (size_t i = 0; i < maps.size(); ++i) {
+        for (const auto& [key, value] : maps[i].entries()) {
           if (!f->keys.Insert(key, merge.key).second) continue;
-          f->entries.emplace_back(key, Relocated(value, merge.key));
+          f->entries.emplace_back(key, value);
+          ForEachPath(value, key, [&](const Value& v, const std::string& path) {
+            if (v.loc().valid())
+              merges_.push_back({v.loc(), merge.key, f->loc, maps[i].loc(), names[i], path});
+          });
         }
       }
     }
@@ -667,6 +694,7 @@ class DocumentBuilder {
   std::unordered_map<std::string, Anchored> anchors_;
   std::unordered_set<std::string> dropped_anchors_;
   std::vector<AliasUse> aliases_;
+  std::vector<MergeUse> merges_;
 };
 
 bool CheckApiVersion(const Value& root, SourceLoc doc_loc, Diagnostics* diags) {
@@ -758,6 +786,9 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
           std::vector<AliasUse>& uses = builder->aliases();
           result->aliases.insert(result->aliases.end(), std::make_move_iterator(uses.begin()),
                                  std::make_move_iterator(uses.end()));
+          std::vector<MergeUse>& merges = builder->merges();
+          result->merges.insert(result->merges.end(), std::make_move_iterator(merges.begin()),
+                                std::make_move_iterator(merges.end()));
           if (raw == nullptr) {
             AddDocument(builder->root(), start, result);
           } else if (!builder->root().is(ValueKind::kNull)) {
@@ -902,6 +933,30 @@ void ReportShapeClash(const MergedField& field, const Value& value, Diagnostics*
 }
 
 }  // namespace
+
+void ForEachPath(const Value& root, const std::string& prefix,
+                 const std::function<void(const Value&, const std::string&)>& visit) {
+  std::vector<std::pair<const Value*, std::string>> stack{{&root, prefix}};
+  while (!stack.empty()) {
+    auto [value, path] = std::move(stack.back());
+    stack.pop_back();
+    visit(*value, path);
+    if (value->is(ValueKind::kMap)) {
+      MapView entries = value->entries();
+      for (size_t i = entries.size(); i-- > 0;) {
+        const auto& [key, field] = entries[i];
+        stack.emplace_back(&field, path.empty() ? key.str() : path + "." + key);
+      }
+    } else if (value->is(ValueKind::kList)) {
+      ListView items = value->items();
+      for (size_t i = items.size(); i-- > 0;) {
+        std::string_view id = items[i].Id();
+        stack.emplace_back(&items[i],
+                           path + "[" + (id.empty() ? std::to_string(i) : std::string(id)) + "]");
+      }
+    }
+  }
+}
 
 Value MergeDocuments(const std::vector<const Document*>& documents, Diagnostics* diagnostics) {
   if (documents.empty()) return Value::Map({});

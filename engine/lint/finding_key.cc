@@ -12,30 +12,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Records the path of every value of a document, walking with an explicit
-// stack (documents may be deep). The first path seen for a place wins.
+// Records the path of every value of a document. The first path seen for a
+// place wins: a field merged in by `<<` keeps the place of the one it was
+// copied from, whose path comes first (Of() finds the copy's by its `<<`).
 void IndexPaths(const Value& root, const std::string& prefix,
                 std::map<std::pair<uint32_t, uint32_t>, std::string>* out) {
-  std::vector<std::pair<const Value*, std::string>> stack{{&root, prefix}};
-  while (!stack.empty()) {
-    auto [value, path] = std::move(stack.back());
-    stack.pop_back();
-    if (value->loc().valid()) out->try_emplace({value->loc().line, value->loc().column}, path);
-    if (value->is(ValueKind::kMap)) {
-      MapView entries = value->entries();
-      for (size_t i = entries.size(); i-- > 0;) {
-        const auto& [key, field] = entries[i];
-        stack.emplace_back(&field, path.empty() ? key.str() : path + "." + key);
-      }
-    } else if (value->is(ValueKind::kList)) {
-      ListView items = value->items();
-      for (size_t i = items.size(); i-- > 0;) {
-        std::string_view id = items[i].Id();
-        stack.emplace_back(&items[i],
-                           path + "[" + (id.empty() ? std::to_string(i) : std::string(id)) + "]");
-      }
-    }
-  }
+  facts::ForEachPath(root, prefix, [&](const Value& value, const std::string& path) {
+    if (value.loc().valid()) out->try_emplace({value.loc().line, value.loc().column}, path);
+  });
 }
 
 }  // namespace
@@ -79,8 +63,8 @@ FindingKeys::FindingKeys(const SourceManager& sources, facts::LoadOptions option
       base_dir_(std::move(base_dir)),
       working_dir_(std::move(working_dir)) {}
 
-const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId file) {
-  auto [it, inserted] = paths_.try_emplace(file);
+const FindingKeys::FileIndex& FindingKeys::IndexOf(FileId file) {
+  auto [it, inserted] = index_.try_emplace(file);
   if (!inserted) return it->second;
   // A released file is loaded again from its text read back: only lines
   // and columns are used, so another FileId does not matter.
@@ -100,23 +84,37 @@ const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId fi
            : facts::LoadYaml(sources_, file, options_);
   for (size_t d = 0; d < loaded.documents.size(); ++d) {
     IndexPaths(loaded.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
-               &it->second);
+               &it->second.paths);
   }
+  it->second.merges = std::move(loaded.merges);
   return it->second;
 }
 
 std::string FindingKeys::FactPath(const SourceLoc& loc) {
   if (!loc.valid() || loc.file >= sources_.size()) return "";
-  const auto& paths = PathsOf(loc.file);
+  const auto& paths = IndexOf(loc.file).paths;
   auto it = paths.find({loc.line, loc.column});
   return it == paths.end() ? "" : it->second;
+}
+
+std::string FindingKeys::CopyPath(const SourceLoc& loc, const SourceLoc& via) {
+  if (!loc.valid() || loc.file >= sources_.size()) return "";
+  for (const facts::MergeUse& m : IndexOf(loc.file).merges) {
+    if (m.at.line != loc.line || m.at.column != loc.column || m.site.line != via.line ||
+        m.site.column != via.column) {
+      continue;
+    }
+    std::string into = FactPath(SourceLoc{loc.file, m.into.line, m.into.column});
+    return into.empty() ? m.path : into + "." + m.path;
+  }
+  return "";
 }
 
 FindingKey FindingKeys::Of(const eval::Violation& v) {
   FindingKey key;
   key.rule = v.rule_id;
   key.file = RelativePath(sources_.Path(v.loc.file), base_dir_, working_dir_);
-  key.at = FactPath(v.loc);
+  key.at = v.via.valid() ? CopyPath(v.loc, v.via) : FactPath(v.loc);
   for (const eval::Evidence& e : v.evidence) {
     if (!e.loc.valid() || e.at_fact)
       continue;  // computed values may change with any fact; `at` is key.at

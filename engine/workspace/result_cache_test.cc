@@ -357,7 +357,9 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                     "deny at a.gpus",
                     "a-1\x1f",
                     eval::Interval{20000, eval::Interval::kOpenEnd},
-                    nullptr};  // params are named after the cache (Engine::NameParams)
+                    nullptr,  // params are named after the cache (Engine::NameParams)
+                    {},       // at_owners are read before it
+                    {plan, 1, 3}};
   Findings f;
   f.violations = {v};
   f.plans = 2;
@@ -389,7 +391,8 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   CHECK(w.suppression->expires == "2099-01-01");
   CHECK(w.statement == "deny at a.gpus");  // a finding's identity survives the cache
   CHECK(w.subject == "a-1\x1f");
-  CHECK(w.interval == v.interval);  // where a report draws the finding
+  CHECK(w.interval == v.interval);         // where a report draws the finding
+  CHECK(w.via == SourceLoc{plan2, 1, 3});  // which copy of a merged value it is about
   CHECK(back.main.errors[0].length == 7);
   CHECK(back.main.errors[1].loc.file == kNoFile);
   CHECK(back.main.plans == 2);

@@ -2,7 +2,6 @@
 #include "engine/cli/doc_page.h"
 
 #include <algorithm>
-#include <cctype>
 #include <system_error>
 
 #include "engine/common/escape.h"
@@ -100,21 +99,7 @@ std::string Md(std::string_view text) {
 }
 
 std::string Fragment(std::string_view id) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (char ch : id) {
-    auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c) != 0 && c < 0x80) {
-      out += ch;
-    } else if (ch == '-' || ch == '.' || ch == '_' || ch == '~') {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
+  return PercentEncoded(id);
 }
 
 std::string Lower(std::string_view text) {

@@ -80,6 +80,11 @@ enum class Cell {
 ///   MarkdownCell("a\\b *c*", Cell::kText) → `a\\b \*c\*`
 std::string MarkdownCell(std::string_view text, Cell as);
 
+/// `text` with each byte but ASCII letters, digits, `-._~` (RFC 3986's
+/// unreserved characters) and those in `keep` as `%XX`: a path in a URI
+/// (`keep` "/"), an id in a URL's fragment.
+std::string PercentEncoded(std::string_view text, std::string_view keep = "");
+
 /// Number of code points in valid UTF-8 `text` (columns, for aligning marks).
 size_t CodePoints(std::string_view text);
 

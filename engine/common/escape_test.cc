@@ -43,6 +43,14 @@ TEST_CASE("markup escapes leave no markup and no forbidden character", "[common]
         "&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; **b**");
 }
 
+TEST_CASE("percent-encoding keeps the unreserved characters and those asked for",
+          "[common][escape]") {
+  CHECK(PercentEncoded("a-Z_0.~") == "a-Z_0.~");
+  CHECK(PercentEncoded("a b|c)#%") == "a%20b%7Cc%29%23%25");
+  CHECK(PercentEncoded("/tmp/\xc3\xbc x", "/") == "/tmp/%C3%BC%20x");
+  CHECK(PercentEncoded("/") == "%2F");
+}
+
 // A cell of a table row as GitHub's parser reads it: a `|` after a `\` is
 // the cell's (the backslash taken out, even after another backslash), any
 // other ends it; then a code span's fences and one space each side go.

@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/common/escape.h"
 #include "engine/common/source.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/lsp/cpl_help.h"
@@ -181,19 +182,7 @@ std::optional<std::string> PathOfUri(const std::string& uri) {
 }
 
 std::string UriOfPath(const std::string& path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string uri = "file://";
-  if (path.empty() || path[0] != '/') uri += '/';
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
-      uri.push_back(static_cast<char>(c));
-    } else {
-      uri += '%';
-      uri += kHex[c >> 4];
-      uri += kHex[c & 15];
-    }
-  }
-  return uri;
+  return (path.empty() || path[0] != '/' ? "file:///" : "file://") + PercentEncoded(path, "/");
 }
 
 Server::Server(ServerOptions options, std::ostream& out)

@@ -53,7 +53,7 @@ class LintRun {
   void PointAtAnchors();
   /// The merge whose copy of the value at `v.loc` the finding is about, or
   /// null (not merged, or the value where it is written).
-  const facts::MergeUse* CopyOf(const eval::Violation& v) const;
+  const facts::MergeSite* CopyOf(const eval::Violation& v) const;
 
   const check::Program& program_;
   const eval::ParamValues& params_;
@@ -79,8 +79,10 @@ class LintRun {
   uint64_t fact_bytes_ = 0;                               // of every file loaded
   // Values used through an alias, by where they are used.
   std::map<std::tuple<FileId, uint32_t, uint32_t>, facts::AliasUse> alias_uses_;
-  // Values merged in by `<<`, by where they are written (one per merge).
-  std::multimap<std::tuple<FileId, uint32_t, uint32_t>, facts::MergeUse> merge_uses_;
+  // Every merge by `<<`, and the values merged in, by where they are written
+  // (the index of each merge of one).
+  std::vector<facts::MergeSite> merges_;
+  std::multimap<std::tuple<FileId, uint32_t, uint32_t>, size_t> merged_;
 };
 
 }  // namespace capops

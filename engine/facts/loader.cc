@@ -25,8 +25,10 @@
 //     LoadResult::aliases so that messages can point back at the anchor. A
 //     field merged in (`<<: *x`) keeps the place where it is written, in the
 //     anchor's mapping, which is what its findings point at; each merge of
-//     it is listed in LoadResult::merges, so that a finding can name the
-//     `<<` that brought it into the fact it is about (and that fact's path).
+//     it is listed (LoadResult::merged, ::merges), so that a finding can
+//     name the `<<` that brought it into the fact it is about. Only places
+//     are listed, never paths or names per value: a merge bomb costs what
+//     the values it counts against `max_nodes` cost.
 //     The values an alias stands for count again against `max_nodes`, so an
 //     alias bomb is refused at once.
 //   - Valid YAML that facts cannot hold (a tag of another schema, a
@@ -204,6 +206,25 @@ class MapKeys {
   std::unordered_map<const std::string*, size_t> index_;
 };
 
+// Calls `visit` for `root` and each value under it, in document order,
+// walked with a stack (a value may be deep).
+template <typename Visit>
+void ForEachValue(const Value& root, Visit visit) {
+  std::vector<const Value*> stack{&root};
+  while (!stack.empty()) {
+    const Value* value = stack.back();
+    stack.pop_back();
+    visit(*value);
+    if (value->is(ValueKind::kMap)) {
+      MapView entries = value->entries();
+      for (size_t i = entries.size(); i-- > 0;) stack.push_back(&entries[i].second);
+    } else if (value->is(ValueKind::kList)) {
+      ListView items = value->items();
+      for (size_t i = items.size(); i-- > 0;) stack.push_back(&items[i]);
+    }
+  }
+}
+
 // Builds one document's Value tree from libfyaml's node events. Open
 // collections wait on an explicit stack, so nothing here recurses except
 // Relocated, bounded by the depth limit.
@@ -235,8 +256,10 @@ class DocumentBuilder {
   }
   /// The uses of aliases in the document.
   std::vector<AliasUse>& aliases() { return aliases_; }
-  /// The values merged in by `<<`.
-  std::vector<MergeUse>& merges() { return merges_; }
+  /// The merges by `<<` in the document, and the values they merged in
+  /// (indexing merges()).
+  std::vector<MergeSite>& merges() { return merges_; }
+  std::vector<MergedValue>& merged() { return merged_; }
 
   /// Takes one node event (scalar, alias, collection start or end).
   void Take(fy_event* event) {
@@ -459,12 +482,12 @@ class DocumentBuilder {
         continue;
       }
       for (size_t i = 0; i < maps.size(); ++i) {
+        merges_.push_back({merge.key, f->loc, maps[i].loc(), names[i]});
         for (const auto& [key, value] : maps[i].entries()) {
           if (!f->keys.Insert(key, merge.key).second) continue;
           f->entries.emplace_back(key, value);
-          ForEachPath(value, key, [&](const Value& v, const std::string& path) {
-            if (v.loc().valid())
-              merges_.push_back({v.loc(), merge.key, f->loc, maps[i].loc(), names[i], path});
+          ForEachValue(value, [&](const Value& v) {
+            if (v.loc().valid()) merged_.push_back({v.loc(), merges_.size() - 1});
           });
         }
       }
@@ -694,7 +717,8 @@ class DocumentBuilder {
   std::unordered_map<std::string, Anchored> anchors_;
   std::unordered_set<std::string> dropped_anchors_;
   std::vector<AliasUse> aliases_;
-  std::vector<MergeUse> merges_;
+  std::vector<MergeSite> merges_;
+  std::vector<MergedValue> merged_;
 };
 
 bool CheckApiVersion(const Value& root, SourceLoc doc_loc, Diagnostics* diags) {
@@ -786,7 +810,11 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
           std::vector<AliasUse>& uses = builder->aliases();
           result->aliases.insert(result->aliases.end(), std::make_move_iterator(uses.begin()),
                                  std::make_move_iterator(uses.end()));
-          std::vector<MergeUse>& merges = builder->merges();
+          for (MergedValue& m : builder->merged()) {
+            m.site += result->merges.size();
+            result->merged.push_back(m);
+          }
+          std::vector<MergeSite>& merges = builder->merges();
           result->merges.insert(result->merges.end(), std::make_move_iterator(merges.begin()),
                                 std::make_move_iterator(merges.end()));
           if (raw == nullptr) {
@@ -933,30 +961,6 @@ void ReportShapeClash(const MergedField& field, const Value& value, Diagnostics*
 }
 
 }  // namespace
-
-void ForEachPath(const Value& root, const std::string& prefix,
-                 const std::function<void(const Value&, const std::string&)>& visit) {
-  std::vector<std::pair<const Value*, std::string>> stack{{&root, prefix}};
-  while (!stack.empty()) {
-    auto [value, path] = std::move(stack.back());
-    stack.pop_back();
-    visit(*value, path);
-    if (value->is(ValueKind::kMap)) {
-      MapView entries = value->entries();
-      for (size_t i = entries.size(); i-- > 0;) {
-        const auto& [key, field] = entries[i];
-        stack.emplace_back(&field, path.empty() ? key.str() : path + "." + key);
-      }
-    } else if (value->is(ValueKind::kList)) {
-      ListView items = value->items();
-      for (size_t i = items.size(); i-- > 0;) {
-        std::string_view id = items[i].Id();
-        stack.emplace_back(&items[i],
-                           path + "[" + (id.empty() ? std::to_string(i) : std::string(id)) + "]");
-      }
-    }
-  }
-}
 
 Value MergeDocuments(const std::vector<const Document*>& documents, Diagnostics* diagnostics) {
   if (documents.empty()) return Value::Map({});

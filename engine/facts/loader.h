@@ -23,7 +23,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,33 +63,31 @@ struct AliasUse {
   std::string name;  // the anchor's name, without `&`
 };
 
-/// A value merged into a mapping by `<<` (`<<: *x`, `<<: [*x, *y]`, `<<:
-/// {…}`): it keeps the place where it is written, which the mapping it came
-/// from and each mapping it is merged into share, and this says where it
-/// was merged in. Each value under a merged field is listed too.
-struct MergeUse {
-  SourceLoc at;      // the value, where it is written
+/// A mapping merged into another by `<<` (`<<: *x`, each of `<<: [*x, *y]`,
+/// `<<: {…}`).
+struct MergeSite {
   SourceLoc site;    // the `<<` entry
   SourceLoc into;    // the mapping it was merged into
-  SourceLoc from;    // the mapping it was merged from (of the anchor, or written there)
+  SourceLoc from;    // the mapping merged: the anchor's, or the one written there
   std::string name;  // the anchor merged, without `*`; "" for a mapping written there
-  std::string path;  // its fact path below `into`: `pool`, `window.start`, `evidence[0]`
+};
+
+/// A value merged in by `<<`: it keeps the place where it is written, which
+/// the mapping it came from and each mapping it is merged into share. Each
+/// value under a merged field is listed too (as many as the merge counted
+/// against `max_nodes`).
+struct MergedValue {
+  SourceLoc at;  // the value, where it is written
+  size_t site;   // its merge: an index into LoadResult::merges
 };
 
 struct LoadResult {
   std::vector<Document> documents;  // the well-formed documents, in file order
   Diagnostics diagnostics;          // sorted by location
   std::vector<AliasUse> aliases;    // in the returned documents, in file order
-  std::vector<MergeUse> merges;     // likewise
+  std::vector<MergeSite> merges;    // likewise
+  std::vector<MergedValue> merged;  // likewise
 };
-
-/// Calls `visit(value, path)` for `root`, at `prefix`, and each value under
-/// it, in document order: a map's fields at `path.key` (`key` alone under
-/// an empty prefix), a list's items at `path[id]` (the item's `id`, else its
-/// index). Fact paths are written so (lint/finding_key.h). Walked with a
-/// stack: a document may be deep.
-void ForEachPath(const Value& root, const std::string& prefix,
-                 const std::function<void(const Value&, const std::string&)>& visit);
 
 /// Loads every document of a file already held by `sources`.
 LoadResult LoadYaml(const SourceManager& sources, FileId file, const LoadOptions& options);

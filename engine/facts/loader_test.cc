@@ -551,16 +551,17 @@ TEST_CASE("values are counted with aliases expanded", "[facts]") {
   }
 }
 
-// "line:col <- line:col into line:col from line:col name path" per merged
+// "line:col <- line:col into line:col from line:col `name`" per merged
 // value: compact to compare.
-std::string Dump(const std::vector<MergeUse>& merges) {
+std::string Dump(const LoadResult& result) {
   auto at = [](const SourceLoc& loc) {
     return std::to_string(loc.line) + ":" + std::to_string(loc.column);
   };
   std::string out;
-  for (const MergeUse& m : merges) {
-    out += at(m.at) + " <- " + at(m.site) + " into " + at(m.into) + " from " + at(m.from) + " `" +
-           m.name + "` " + m.path + "\n";
+  for (const MergedValue& m : result.merged) {
+    const MergeSite& site = result.merges.at(m.site);
+    out += at(m.at) + " <- " + at(site.site) + " into " + at(site.into) + " from " + at(site.from) +
+           " `" + site.name + "`\n";
   }
   return out;
 }
@@ -585,42 +586,42 @@ TEST_CASE("a value merged in by `<<` keeps its place, and each merge of it is li
   CHECK(*root.Field("list")->Field("id") == Value::String("l"));
   CHECK(LineCol(*root.Field("chained")->Field("gpus")) == std::make_pair(3u, 17u));
   CHECK(l.result.aliases.empty());  // a merge is not an alias use
-  CHECK(Dump(l.result.merges) ==
-        // copy: each field and each value under one, by its path below the map
-        "3:17 <- 4:8 into 4:7 from 3:10 `b` gpus\n"
-        "3:28 <- 4:8 into 4:7 from 3:10 `b` window\n"
-        "3:36 <- 4:8 into 4:7 from 3:10 `b` window.start\n"
-        "3:55 <- 4:8 into 4:7 from 3:10 `b` tags\n"
-        "3:56 <- 4:8 into 4:7 from 3:10 `b` tags[0]\n"
+  CHECK(Dump(l.result) ==
+        // copy: each field and each value under one
+        "3:17 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:28 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:36 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:55 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:56 <- 4:8 into 4:7 from 3:10 `b`\n"
         // own: `gpus` is its own
-        "3:28 <- 6:3 into 6:3 from 3:10 `b` window\n"
-        "3:36 <- 6:3 into 6:3 from 3:10 `b` window.start\n"
-        "3:55 <- 6:3 into 6:3 from 3:10 `b` tags\n"
-        "3:56 <- 6:3 into 6:3 from 3:10 `b` tags[0]\n"
+        "3:28 <- 6:3 into 6:3 from 3:10 `b`\n"
+        "3:36 <- 6:3 into 6:3 from 3:10 `b`\n"
+        "3:55 <- 6:3 into 6:3 from 3:10 `b`\n"
+        "3:56 <- 6:3 into 6:3 from 3:10 `b`\n"
         // list: `*b`'s fields, then the inline map's `id`
-        "3:17 <- 8:8 into 8:7 from 3:10 `b` gpus\n"
-        "3:28 <- 8:8 into 8:7 from 3:10 `b` window\n"
-        "3:36 <- 8:8 into 8:7 from 3:10 `b` window.start\n"
-        "3:55 <- 8:8 into 8:7 from 3:10 `b` tags\n"
-        "3:56 <- 8:8 into 8:7 from 3:10 `b` tags[0]\n"
-        "8:22 <- 8:8 into 8:7 from 8:17 `` id\n"
+        "3:17 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:28 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:36 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:55 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:56 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "8:22 <- 8:8 into 8:7 from 8:17 ``\n"
         // inline: no anchor
-        "9:21 <- 9:10 into 9:9 from 9:14 `` gpus\n"
+        "9:21 <- 9:10 into 9:9 from 9:14 ``\n"
         // chain, then chained (from chain's map, by its `<<`)
-        "3:17 <- 10:12 into 10:11 from 3:10 `b` gpus\n"
-        "3:28 <- 10:12 into 10:11 from 3:10 `b` window\n"
-        "3:36 <- 10:12 into 10:11 from 3:10 `b` window.start\n"
-        "3:55 <- 10:12 into 10:11 from 3:10 `b` tags\n"
-        "3:56 <- 10:12 into 10:11 from 3:10 `b` tags[0]\n"
-        "3:17 <- 11:11 into 11:10 from 10:11 `c` gpus\n"
-        "3:28 <- 11:11 into 11:10 from 10:11 `c` window\n"
-        "3:36 <- 11:11 into 11:10 from 10:11 `c` window.start\n"
-        "3:55 <- 11:11 into 11:10 from 10:11 `c` tags\n"
-        "3:56 <- 11:11 into 11:10 from 10:11 `c` tags[0]\n"
+        "3:17 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:28 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:36 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:55 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:56 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:17 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:28 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:36 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:55 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:56 <- 11:11 into 11:10 from 10:11 `c`\n"
         // nested: into the inner map
-        "3:17 <- 12:19 into 12:18 from 3:10 `b` gpus\n"
-        "3:28 <- 12:19 into 12:18 from 3:10 `b` window\n"
-        "3:36 <- 12:19 into 12:18 from 3:10 `b` window.start\n");
+        "3:17 <- 12:19 into 12:18 from 3:10 `b`\n"
+        "3:28 <- 12:19 into 12:18 from 3:10 `b`\n"
+        "3:36 <- 12:19 into 12:18 from 3:10 `b`\n");
 }
 
 // In the tool's own files; in facts, validation types and reports them.

@@ -12,14 +12,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Records the path of every value of a document. The first path seen for a
+using Indexed = std::map<std::pair<uint32_t, uint32_t>, std::pair<std::string, const Value*>>;
+
+// Records the path of every value of a document (and the value), walking
+// with an explicit stack (documents may be deep). The first path seen for a
 // place wins: a field merged in by `<<` keeps the place of the one it was
-// copied from, whose path comes first (Of() finds the copy's by its `<<`).
-void IndexPaths(const Value& root, const std::string& prefix,
-                std::map<std::pair<uint32_t, uint32_t>, std::string>* out) {
-  facts::ForEachPath(root, prefix, [&](const Value& value, const std::string& path) {
-    if (value.loc().valid()) out->try_emplace({value.loc().line, value.loc().column}, path);
-  });
+// copied from, whose path comes first (CopyPath() finds a copy's).
+void IndexPaths(const Value& root, const std::string& prefix, Indexed* out) {
+  std::vector<std::pair<const Value*, std::string>> stack{{&root, prefix}};
+  while (!stack.empty()) {
+    auto [value, path] = std::move(stack.back());
+    stack.pop_back();
+    if (value->loc().valid())
+      out->try_emplace({value->loc().line, value->loc().column}, path, value);
+    if (value->is(ValueKind::kMap)) {
+      MapView entries = value->entries();
+      for (size_t i = entries.size(); i-- > 0;) {
+        const auto& [key, field] = entries[i];
+        stack.emplace_back(&field, path.empty() ? key.str() : path + "." + key);
+      }
+    } else if (value->is(ValueKind::kList)) {
+      ListView items = value->items();
+      for (size_t i = items.size(); i-- > 0;) {
+        std::string_view id = items[i].Id();
+        stack.emplace_back(&items[i],
+                           path + "[" + (id.empty() ? std::to_string(i) : std::string(id)) + "]");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -82,30 +102,40 @@ const FindingKeys::FileIndex& FindingKeys::IndexOf(FileId file) {
   facts::LoadResult loaded =
       text ? facts::LoadYaml(reread, reread.Add(source.path(), std::move(*text)), options_)
            : facts::LoadYaml(sources_, file, options_);
-  for (size_t d = 0; d < loaded.documents.size(); ++d) {
-    IndexPaths(loaded.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
-               &it->second.paths);
+  FileIndex& index = it->second;
+  index.documents = std::move(loaded.documents);
+  for (size_t d = 0; d < index.documents.size(); ++d) {
+    IndexPaths(index.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
+               &index.paths);
   }
-  it->second.merges = std::move(loaded.merges);
-  return it->second;
+  index.merges = std::move(loaded.merges);
+  index.merged = std::move(loaded.merged);
+  return index;
 }
 
 std::string FindingKeys::FactPath(const SourceLoc& loc) {
   if (!loc.valid() || loc.file >= sources_.size()) return "";
   const auto& paths = IndexOf(loc.file).paths;
   auto it = paths.find({loc.line, loc.column});
-  return it == paths.end() ? "" : it->second;
+  return it == paths.end() ? "" : it->second.first;
 }
 
 std::string FindingKeys::CopyPath(const SourceLoc& loc, const SourceLoc& via) {
   if (!loc.valid() || loc.file >= sources_.size()) return "";
-  for (const facts::MergeUse& m : IndexOf(loc.file).merges) {
-    if (m.at.line != loc.line || m.at.column != loc.column || m.site.line != via.line ||
-        m.site.column != via.column) {
+  const FileIndex& index = IndexOf(loc.file);
+  for (const facts::MergedValue& m : index.merged) {
+    const facts::MergeSite& site = index.merges[m.site];
+    if (m.at.line != loc.line || m.at.column != loc.column || site.site.line != via.line ||
+        site.site.column != via.column) {
       continue;
     }
-    std::string into = FactPath(SourceLoc{loc.file, m.into.line, m.into.column});
-    return into.empty() ? m.path : into + "." + m.path;
+    // The copy is the one value at `loc` under the mapping it was merged into.
+    auto into = index.paths.find({site.into.line, site.into.column});
+    if (into == index.paths.end()) return "";
+    Indexed below;
+    IndexPaths(*into->second.second, into->second.first, &below);
+    auto copy = below.find({loc.line, loc.column});
+    return copy == below.end() ? "" : copy->second.first;
   }
   return "";
 }

@@ -90,8 +90,10 @@ class FindingKeys {
  private:
   using LocKey = std::pair<uint32_t, uint32_t>;  // line, column
   struct FileIndex {
-    std::map<LocKey, std::string> paths;  // the first value at each place
-    std::vector<facts::MergeUse> merges;  // the copies `<<` made, where they are written
+    std::vector<facts::Document> documents;                        // as loaded again
+    std::map<LocKey, std::pair<std::string, const Value*>> paths;  // the first value at each place
+    std::vector<facts::MergeSite> merges;                          // each `<<` of a mapping
+    std::vector<facts::MergedValue> merged;  // the values they merged, where they are written
   };
   const FileIndex& IndexOf(FileId file);
 

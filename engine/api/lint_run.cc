@@ -81,6 +81,10 @@ void LintRun::Accept(FileId id, facts::LoadResult loaded, bool is_plan_file) {
     alias_uses_.emplace(std::make_tuple(use.use.file, use.use.line, use.use.column),
                         std::move(use));
   }
+  for (const facts::MergedValue& m : loaded.merged)
+    merged_.emplace(std::make_tuple(m.at.file, m.at.line, m.at.column), merges_.size() + m.site);
+  merges_.insert(merges_.end(), std::make_move_iterator(loaded.merges.begin()),
+                 std::make_move_iterator(loaded.merges.end()));
   report_.errors.Append(loaded.diagnostics);
   ++report_.files;
   if (loaded.documents.empty() && !loaded.diagnostics.HasErrors()) {
@@ -292,21 +296,58 @@ bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
   return !report_.errors.HasErrors();
 }
 
-// A finding or an error at a value used through an alias (`*x`, `<<: *x`)
-// also points at the anchor, where the value is written.
+// A finding or an error at a value used through an alias (`*x`) also points
+// at the anchor, where the value is written; one at a value merged in by
+// `<<` (located where it is written) names the `<<` that brought it into
+// the fact the finding is about.
 void LintRun::PointAtAnchors() {
-  if (alias_uses_.empty()) return;
+  if (alias_uses_.empty() && merged_.empty()) return;
+  auto at = [](const SourceLoc& loc) { return std::make_tuple(loc.file, loc.line, loc.column); };
   auto use_at = [&](const SourceLoc& loc) -> const facts::AliasUse* {
-    auto it = alias_uses_.find(std::make_tuple(loc.file, loc.line, loc.column));
+    auto it = alias_uses_.find(at(loc));
     return it == alias_uses_.end() ? nullptr : &it->second;
   };
   auto said = [](const facts::AliasUse& use) { return "`&" + use.name + "` is defined here"; };
+  auto said_merged = [](const facts::MergeSite& m) {
+    return m.name.empty() ? std::string("merged in here") : "merged in here from `&" + m.name + "`";
+  };
   for (eval::Violation& v : report_.violations) {
     if (const facts::AliasUse* use = use_at(v.loc)) v.labels.push_back({use->anchor, said(*use)});
+    if (const facts::MergeSite* m = CopyOf(v)) {
+      v.via = m->site;
+      v.labels.push_back({m->site, said_merged(*m)});
+    }
+    v.at_owners.clear();
   }
   report_.errors.Annotate([&](Diagnostic& d) {
     if (const facts::AliasUse* use = use_at(d.loc)) d.related.push_back({use->anchor, said(*use)});
+    // An error in the text is in every copy of it.
+    auto [begin, end] = merged_.equal_range(at(d.loc));
+    for (auto it = begin; it != end; ++it) {
+      const facts::MergeSite& m = merges_[it->second];
+      d.related.push_back({m.site, said_merged(m)});
+    }
   });
+}
+
+// A finding at a merged value is about one of its copies, or about it where
+// it is written: of the maps it was read through (`at`'s, innermost first,
+// then the records the rule bound, innermost first), the first that it was
+// merged into names the copy, or that it was merged from the original.
+const facts::MergeSite* LintRun::CopyOf(const eval::Violation& v) const {
+  auto [begin, end] = merged_.equal_range(std::make_tuple(v.loc.file, v.loc.line, v.loc.column));
+  if (begin == end) return nullptr;
+  std::vector<SourceLoc> maps = v.at_owners;
+  for (auto e = v.evidence.rbegin(); e != v.evidence.rend(); ++e) maps.push_back(e->loc);
+  for (const SourceLoc& map : maps) {
+    for (auto it = begin; it != end; ++it) {
+      if (merges_[it->second].into == map) return &merges_[it->second];
+    }
+    for (auto it = begin; it != end; ++it) {
+      if (merges_[it->second].from == map) return nullptr;
+    }
+  }
+  return nullptr;
 }
 
 eval::LintReport LintRun::Finish(eval::Facts* first_plan) {

@@ -51,6 +51,9 @@ class LintRun {
   void EvaluatePlans();
   void SortAndDedupe();
   void PointAtAnchors();
+  /// The merge whose copy of the value at `v.loc` the finding is about, or
+  /// null (not merged, or the value where it is written).
+  const facts::MergeSite* CopyOf(const eval::Violation& v) const;
 
   const check::Program& program_;
   const eval::ParamValues& params_;
@@ -74,8 +77,12 @@ class LintRun {
   std::vector<uint32_t> inventory_unlisted_;              // of the inventory files' documents
   std::map<FileId, std::vector<uint32_t>> own_unlisted_;  // those and the plan file's own
   uint64_t fact_bytes_ = 0;                               // of every file loaded
-  // Values used through an alias or a merge, by where they are used.
+  // Values used through an alias, by where they are used.
   std::map<std::tuple<FileId, uint32_t, uint32_t>, facts::AliasUse> alias_uses_;
+  // Every merge by `<<`, and the values merged in, by where they are written
+  // (the index of each merge of one).
+  std::vector<facts::MergeSite> merges_;
+  std::multimap<std::tuple<FileId, uint32_t, uint32_t>, size_t> merged_;
 };
 
 }  // namespace capops

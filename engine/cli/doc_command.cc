@@ -174,19 +174,22 @@ void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_c
     out << "\n- [" << Md(a.name) << "](#area-" << doc::Html(a.name) << ")\n";
     for (const lint::RuleEntry* e : a.rules)
       out << "  - [" << Md(e->info->id) << " " << Md(e->info->rule->name) << "](#"
-          << doc::Html(e->info->id) << ")\n";
+          << doc::Fragment(e->info->id) << ")\n";
   }
   for (const Area& a : areas) {
     out << "\n<a id=\"area-" << doc::Html(a.name) << "\"></a>\n## " << Md(a.name) << "\n\n"
-        << a.rules.size() << " rules in `" << Visible(a.file) << "`.\n";
+        << a.rules.size() << " rules in " << MarkdownCodeSpan(a.file) << ".\n";
     for (const lint::RuleEntry* entry : a.rules) {
       const lint::RuleEntry& e = *entry;
       const check::RuleInfo& r = *e.info;
-      out << "\n<a id=\"" << doc::Html(r.id) << "\"></a>\n### " << Md(r.id) << " `"
-          << Visible(r.rule->name) << "`\n\n";
-      out << "- severity: " << SeverityName(r.severity) << "\n- owner: " << Md(r.owner)
-          << "\n- source: " << Md(r.source) << "\n- defined at: `" << Visible(s.DefinedAt(e))
-          << "`\n- cost: `" << Visible(r.cost) << "`\n";
+      out << "\n<a id=\"" << doc::Html(r.id) << "\"></a>\n### " << Md(r.id) << " "
+          << MarkdownCodeSpan(r.rule->name) << "\n\n";
+      // One line each, whatever the text holds: a list item as a table's cell.
+      out << "- severity: " << SeverityName(r.severity)
+          << "\n- owner: " << MarkdownCell(r.owner, Cell::kText)
+          << "\n- source: " << MarkdownCell(r.source, Cell::kText)
+          << "\n- defined at: " << MarkdownCodeSpan(s.DefinedAt(e))
+          << "\n- cost: " << MarkdownCodeSpan(r.cost) << "\n";
       if (!r.tags.empty()) out << "- tags: " << Md(lint::Joined(r.tags, ", ")) << '\n';
       if (!e.fields.empty()) {
         out << "- reads:";
@@ -200,16 +203,17 @@ void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_c
       for (const std::string& f : e.fix) out << "\n**Fix:** " << Md(f) << '\n';
       if (!e.params.empty()) out << "\n| param | type | value | default |\n|---|---|---|---|\n";
       for (const lint::ParamEntry& p : e.params) {
-        out << "| `" << Visible(p.name) << "` | `" << Visible(p.type) << "` | `" << Visible(p.value)
-            << "` | `" << Visible(p.default_text) << "` |\n";
+        out << "| " << MarkdownCell(p.name, Cell::kCode) << " | "
+            << MarkdownCell(p.type, Cell::kCode) << " | " << MarkdownCell(p.value, Cell::kCode)
+            << " | " << MarkdownCell(p.default_text, Cell::kCode) << " |\n";
       }
       if (const workspace::RuleCoverage* rc = s.Coverage(r.id)) {
         out << "\n**Tests:** " << (rc->fired ? "fired" : "**never fired**") << ", "
             << (rc->quiet ? "quiet" : "**never quiet**") << ".\n";
         if (!rc->conditions.empty()) out << "\n| condition | at | tests |\n|---|---|---|\n";
         for (const workspace::Condition& c : rc->conditions) {
-          out << "| `" << Visible(workspace::ConditionText(s.engine.sources(), c)) << "` | `"
-              << Visible(s.ConditionAt(c)) << "` | " << Seen(c) << " |\n";
+          out << "| " << MarkdownCell(workspace::ConditionText(s.engine.sources(), c), Cell::kCode)
+              << " | " << MarkdownCell(s.ConditionAt(c), Cell::kCode) << " | " << Seen(c) << " |\n";
         }
       }
       out << "\n#### Source\n\n";
@@ -219,7 +223,7 @@ void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_c
       for (const auto& [title, list] :
            {std::pair{"Fires on", &it->second.fires}, std::pair{"Quiet on", &it->second.quiet}}) {
         for (const Example& ex : *list) {
-          out << "#### " << title << " `" << Visible(s.paths.Show(ex.path)) << "` (test \""
+          out << "#### " << title << " " << MarkdownCodeSpan(s.paths.Show(ex.path)) << " (test \""
               << Md(ex.test) << "\")\n\n";
           doc::MarkdownCode("yaml", ex.text, out);
         }

@@ -98,6 +98,10 @@ std::string Md(std::string_view text) {
   return MarkdownText(text);
 }
 
+std::string Fragment(std::string_view id) {
+  return PercentEncoded(id);
+}
+
 std::string Lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) {

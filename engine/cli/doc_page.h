@@ -17,6 +17,10 @@ namespace capops::cli::doc {
 std::string Html(std::string_view text);
 /// Text as Markdown prose: raw HTML in a doc comment stays text.
 std::string Md(std::string_view text);
+/// `id` as the fragment of a Markdown link (`rules.md#…`): percent-encoded
+/// but for ASCII letters, digits and `-._~`, so that nothing in it can end
+/// the link or a table cell; a browser decodes it to match `id="…"`.
+std::string Fragment(std::string_view id);
 /// ASCII-lowercased text, for the search index of a rule.
 std::string Lower(std::string_view text);
 /// A fenced Markdown code block whose fence no backtick run in `text` can end.

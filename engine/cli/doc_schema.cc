@@ -196,19 +196,19 @@ void WriteMarkdown(const std::vector<Entry>& entries, std::ostream& out) {
     if (!e.fields.empty())
       out << "\n| field | type | presence | meaning | read by |\n|---|---|---|---|---|\n";
     for (const FieldRow& f : e.fields) {
-      std::string meaning = Md(f.doc);
-      if (!f.values.empty()) meaning += (meaning.empty() ? "" : " ") + Md(f.values);
-      std::string cell;  // one table row: no line breaks, no unescaped `|`
-      for (char c : meaning) cell += c == '\n' ? " " : c == '|' ? "\\|" : std::string(1, c);
+      std::string meaning = f.doc;
+      if (!f.values.empty()) meaning += (meaning.empty() ? "" : " ") + f.values;
       std::string readers;
-      for (const std::string& r : f.readers)
-        readers += (readers.empty() ? "" : ", ") + std::string("[") + Md(r) + "](rules.md#" +
-                   Html(r) + ")";
-      out << "| `" << Visible(f.name) << "` | `" << Visible(f.type) << "` | "
+      for (const std::string& r : f.readers) {
+        readers += (readers.empty() ? "" : ", ") + std::string("[") + MarkdownCell(r, Cell::kText) +
+                   "](rules.md#" + Fragment(r) + ")";
+      }
+      out << "| " << MarkdownCell(f.name, Cell::kCode) << " | " << MarkdownCell(f.type, Cell::kCode)
+          << " | "
           << (f.required               ? "required"
               : f.default_text.empty() ? "optional"
-                                       : "default `" + Visible(f.default_text) + "`")
-          << " | " << cell << " | " << readers << " |\n";
+                                       : "default " + MarkdownCell(f.default_text, Cell::kCode))
+          << " | " << MarkdownCell(meaning, Cell::kMarkdown) << " | " << readers << " |\n";
     }
   }
 }

@@ -44,38 +44,19 @@ void WriteJson(const Engine& engine, std::ostream& out) {
   out << JsonText(json{{"ruleset_digest", engine.ruleset_digest()}, {"rules", rules}}, 2) << '\n';
 }
 
-// Rule text in a Markdown table cell: markup characters as entities (so a
-// `<script>` in a rule stays text), and pipes, which would end the cell.
-std::string Cell(const std::string& text) {
-  std::string s = MarkdownText(text, Keep::kNothing);
-  for (size_t i = s.find('|'); i != std::string::npos; i = s.find('|', i + 2))
-    s.replace(i, 1, "\\|");
-  return s;
-}
-
-// A code span in a table cell: markup is inert there, but a backtick would
-// end the span early and a pipe the cell.
-std::string Code(const std::string& text) {
-  std::string s = Visible(text);
-  size_t longest = 0;
-  for (size_t i = 0, run = 0; i < s.size(); ++i)
-    longest = std::max(longest, run = s[i] == '`' ? run + 1 : 0);
-  for (size_t i = s.find('|'); i != std::string::npos; i = s.find('|', i + 2))
-    s.replace(i, 1, "\\|");
-  std::string fence(longest + 1, '`');
-  return longest == 0 ? fence + s + fence : fence + " " + s + " " + fence;
-}
-
 void WriteMarkdown(const Engine& engine, std::ostream& out) {
   out << "| id | name | severity | owner | tags | source | params "
          "|\n|---|---|---|---|---|---|---|\n";
   for (const lint::RuleEntry& e : lint::BuildCatalog(engine)) {
     const check::RuleInfo& r = *e.info;
     std::vector<std::string> params;
-    for (const lint::ParamEntry& p : e.params) params.push_back(Code(p.name + " = " + p.value));
-    out << "| " << Cell(r.id) << " | " << Code(r.rule->name) << " | " << SeverityName(r.severity)
-        << " | " << Cell(r.owner) << " | " << Cell(lint::Joined(r.tags, ", ")) << " | "
-        << Cell(r.source) << " | " << lint::Joined(params, ", ") << " |\n";
+    for (const lint::ParamEntry& p : e.params)
+      params.push_back(MarkdownCell(p.name + " = " + p.value, Cell::kCode));
+    out << "| " << MarkdownCell(r.id, Cell::kText) << " | "
+        << MarkdownCell(r.rule->name, Cell::kCode) << " | " << SeverityName(r.severity) << " | "
+        << MarkdownCell(r.owner, Cell::kText) << " | "
+        << MarkdownCell(lint::Joined(r.tags, ", "), Cell::kText) << " | "
+        << MarkdownCell(r.source, Cell::kText) << " | " << lint::Joined(params, ", ") << " |\n";
   }
   out << "\nruleset digest: `" << engine.ruleset_digest() << "`\n";
 }

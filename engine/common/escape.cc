@@ -2,6 +2,7 @@
 // escape.h): a strict UTF-8 decoder and one table of what must not be shown raw.
 #include "engine/common/escape.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace capops {
@@ -149,6 +150,59 @@ std::string HtmlText(std::string_view text, Keep keep) {
 
 std::string MarkdownText(std::string_view text, Keep keep) {
   return Entities(text, keep, "", false);
+}
+
+std::string MarkdownCodeSpan(std::string_view text) {
+  std::string shown = Visible(text);
+  if (shown.empty()) return shown;
+  size_t longest = 0, run = 0;
+  for (char c : shown) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  std::string fence(longest + 1, '`');
+  bool pad = shown.front() == '`' || shown.back() == '`' ||
+             (shown.front() == ' ' && shown.back() == ' ' &&
+              shown.find_first_not_of(' ') != std::string::npos);
+  return pad ? fence + " " + shown + " " + fence : fence + shown + fence;
+}
+
+std::string MarkdownCell(std::string_view text, Cell as) {
+  std::string inline_text;
+  if (as == Cell::kCode) {
+    inline_text = MarkdownCodeSpan(text);
+  } else if (as == Cell::kText) {
+    for (char c : MarkdownText(text, Keep::kNothing)) {
+      if (std::string_view("\\`*_[]~$").find(c) != std::string_view::npos) inline_text += '\\';
+      inline_text += c;
+    }
+  } else {
+    // A line break in prose is a space; a paragraph cannot be in a cell.
+    for (char c : MarkdownText(text, Keep::kTabNewline)) inline_text += c == '\n' ? ' ' : c;
+  }
+  std::string cell;
+  cell.reserve(inline_text.size());
+  for (char c : inline_text) {
+    if (c == '|') cell += '\\';
+    cell += c;
+  }
+  return cell;
+}
+
+std::string PercentEncoded(std::string_view text, std::string_view keep) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (alnum || std::string_view("-._~").find(ch) != std::string_view::npos ||
+        keep.find(ch) != std::string_view::npos) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 size_t CodePoints(std::string_view text) {

@@ -3,6 +3,8 @@
 #include "engine/common/escape.h"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 namespace capops {
 namespace {
@@ -39,6 +41,87 @@ TEST_CASE("markup escapes leave no markup and no forbidden character", "[common]
   CHECK(HtmlText("<script>'") == "&lt;script&gt;&#39;");
   CHECK(MarkdownText("<script>alert(\"x\")</script> & **b**") ==
         "&lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; **b**");
+}
+
+TEST_CASE("percent-encoding keeps the unreserved characters and those asked for",
+          "[common][escape]") {
+  CHECK(PercentEncoded("a-Z_0.~") == "a-Z_0.~");
+  CHECK(PercentEncoded("a b|c)#%") == "a%20b%7Cc%29%23%25");
+  CHECK(PercentEncoded("/tmp/\xc3\xbc x", "/") == "/tmp/%C3%BC%20x");
+  CHECK(PercentEncoded("/") == "%2F");
+}
+
+// A cell of a table row as GitHub's parser reads it: a `|` after a `\` is
+// the cell's (the backslash taken out, even after another backslash), any
+// other ends it; then a code span's fences and one space each side go.
+struct ReadCell {
+  std::string content;
+  size_t cells = 0;  // how many cells `| <cell> |` makes of the row
+};
+
+ReadCell Read(const std::string& cell) {
+  std::string row = "| " + cell + " |", content;
+  ReadCell read;
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (row[i] == '\\' && i + 1 < row.size() && row[i + 1] == '|') {
+      content += '|';
+      ++i;
+    } else if (row[i] == '|') {
+      ++read.cells;
+    } else {
+      content += row[i];
+    }
+  }
+  read.cells -= 1;
+  content = content.substr(1, content.size() - 2);  // the spaces around the cell
+  size_t fence = content.find_first_not_of('`');
+  if (fence != 0 && fence != std::string::npos) {
+    content = content.substr(fence, content.size() - 2 * fence);
+    if (content.size() >= 2 && content.front() == ' ' && content.back() == ' ' &&
+        content.find_first_not_of(' ') != std::string::npos)
+      content = content.substr(1, content.size() - 2);
+  }
+  read.content = content;
+  return read;
+}
+
+TEST_CASE("a table cell holds any text in one cell of one row", "[common][escape]") {
+  struct Case {
+    std::string text, code, as_text;
+  };
+  const std::vector<Case> cases = {
+      {"a|b", "`a\\|b`", "a\\|b"},
+      {"||", "`\\|\\|`", "\\|\\|"},
+      {"a\nb", "`a\\nb`", "a\\\\nb"},  // a line break shown, never a new row
+      {"a\r\nb", "`a\\r\\nb`", "a\\\\r\\\\nb"},
+      {"x`y", "``x`y``", "x\\`y"},
+      {"``a```", "```` ``a``` ````", "\\`\\`a\\`\\`\\`"},  // longer than the longest run
+      {"`", "`` ` ``", "\\`"},
+      {"a\\", "`a\\`", "a\\\\"},  // a backslash at the end does not escape the cell's end
+      {"a\\|b", "`a\\\\|b`", "a\\\\\\|b"},
+      {"\\`|", "``\\`\\|``", "\\\\\\`\\|"},
+      {" a ", "`  a  `", " a "},
+      {"*x* _y_ [z](u) ~w~ $m$", "`*x* _y_ [z](u) ~w~ $m$`",
+       "\\*x\\* \\_y\\_ \\[z\\](u) \\~w\\~ \\$m\\$"},
+      {"<b>&", "`<b>&`", "&lt;b&gt;&amp;"},
+      {"", "", ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    std::string code = MarkdownCell(c.text, Cell::kCode), text = MarkdownCell(c.text, Cell::kText);
+    CHECK(code == c.code);
+    CHECK(text == c.as_text);
+    for (const std::string& cell : {code, text, MarkdownCell(c.text, Cell::kMarkdown)}) {
+      CHECK(cell.find('\n') == std::string::npos);
+      CHECK(Read(cell).cells == 1);
+    }
+    // A code span shows the text, as Visible() shows it.
+    if (!c.text.empty()) CHECK(Read(code).content == Visible(c.text));
+  }
+  // Prose keeps its markup; a line break is the space it means.
+  CHECK(MarkdownCell("one `code` *b*\nline | two\r\n<i>", Cell::kMarkdown) ==
+        "one `code` *b* line \\| two\\r &lt;i&gt;");
+  CHECK(MarkdownCodeSpan("a|b") == "`a|b`");  // outside a table a `|` is the text's
 }
 
 }  // namespace

@@ -375,6 +375,12 @@ bool RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op, Value* why) {
     at = eval_.Eval(*emit.at);
     if (at.is_error()) return failed(at, emit.at->span, "this `at`");
     v.loc = at.loc();
+    for (const syntax::Expr* e = emit.at.get();
+         e->kind == syntax::ExprKind::kSelect || e->kind == syntax::ExprKind::kIndex;
+         e = e->args[0].get()) {
+      SourceLoc owner = eval_.Eval(*e->args[0]).loc();
+      if (owner.valid()) v.at_owners.push_back(owner);
+    }
   }
   for (const auto& part : emit.message.parts) {
     if (!part.expr) {

@@ -13,7 +13,8 @@ void SortViolations(const SourceManager& sources, std::vector<Violation>* violat
                     bool drop_repeats) {
   auto key = [&](const Violation& v) {
     return std::make_tuple(sources.Path(v.loc.file), v.loc.line, v.loc.column,
-                           std::string_view(v.rule_id), std::string_view(v.message));
+                           std::string_view(v.rule_id), std::string_view(v.message), v.via.line,
+                           v.via.column);
   };
   std::stable_sort(violations->begin(), violations->end(),
                    [&](const Violation& a, const Violation& b) { return key(a) < key(b); });

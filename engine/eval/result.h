@@ -129,6 +129,15 @@ struct Violation {
   /// functions it calls), as the rule read them; shared by the rule's
   /// findings. Not part of a finding's identity. Null: none, or not named.
   std::shared_ptr<const std::vector<ParamUse>> params;
+  /// Where the maps are that the `at` value was read through, innermost
+  /// first (`a.window.start`: `a.window`, then `a`): which copy of a value
+  /// that `<<` merged into several maps the finding is about. For the lint
+  /// run, which reads and clears it (so it is not cached).
+  std::vector<SourceLoc> at_owners;
+  /// The `<<` that merged the value at `loc` into the fact the finding is
+  /// about (set by the lint run); unset for a value where it is written.
+  /// Part of the finding's identity: two copies are two facts.
+  SourceLoc via;
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

@@ -19,12 +19,18 @@
 //     trees: no node graph in memory, and we drive the document loop
 //     ourselves, which keeps the documents before a syntax error. A file on
 //     disk is read through a stream, so its text need not be held whole.
-//   - A value reached through an alias (`*x`) or merged in (`<<: *x`) is
-//     located where it is used, not where its anchor is: two uses are two
-//     facts, with their own findings, waivers and baseline entries. Each use
-//     is listed in LoadResult::aliases so that messages can point back at
-//     the anchor. The values an alias stands for count again against
-//     `max_nodes`, so an alias bomb is refused at once.
+//   - A value reached through an alias (`*x`) is located where it is used,
+//     not where its anchor is: two uses are two facts, with their own
+//     findings, waivers and baseline entries. Each use is listed in
+//     LoadResult::aliases so that messages can point back at the anchor. A
+//     field merged in (`<<: *x`) keeps the place where it is written, in the
+//     anchor's mapping, which is what its findings point at; each merge of
+//     it is listed (LoadResult::merged, ::merges), so that a finding can
+//     name the `<<` that brought it into the fact it is about. Only places
+//     are listed, never paths or names per value: a merge bomb costs what
+//     the values it counts against `max_nodes` cost.
+//     The values an alias stands for count again against `max_nodes`, so an
+//     alias bomb is refused at once.
 //   - Valid YAML that facts cannot hold (a tag of another schema, a
 //     collection, alias or null as a key, a cyclic alias) is "not supported
 //     in capops facts"; "invalid YAML" is kept for text that is not YAML.
@@ -168,6 +174,25 @@ class MapKeys {
   std::unordered_map<const std::string*, size_t> index_;
 };
 
+// Calls `visit` for `root` and each value under it, in document order,
+// walked with a stack (a value may be deep).
+template <typename Visit>
+void ForEachValue(const Value& root, Visit visit) {
+  std::vector<const Value*> stack{&root};
+  while (!stack.empty()) {
+    const Value* value = stack.back();
+    stack.pop_back();
+    visit(*value);
+    if (value->is(ValueKind::kMap)) {
+      MapView entries = value->entries();
+      for (size_t i = entries.size(); i-- > 0;) stack.push_back(&entries[i].second);
+    } else if (value->is(ValueKind::kList)) {
+      ListView items = value->items();
+      for (size_t i = items.size(); i-- > 0;) stack.push_back(&items[i]);
+    }
+  }
+}
+
 // Builds one document's Value tree from libfyaml's node events. Open
 // collections wait on an explicit stack, so nothing here recurses except
 // Relocated, bounded by the depth limit.
@@ -197,8 +222,12 @@ class DocumentBuilder {
     if (stack_.empty()) return std::nullopt;
     return stack_.back().loc;
   }
-  /// The uses of aliases and merges in the document.
+  /// The uses of aliases in the document.
   std::vector<AliasUse>& aliases() { return aliases_; }
+  /// The merges by `<<` in the document, and the values they merged in
+  /// (indexing merges()).
+  std::vector<MergeSite>& merges() { return merges_; }
+  std::vector<MergedValue>& merged() { return merged_; }
 
   /// Takes one node event (scalar, alias, collection start or end).
   void Take(fy_event* event) {
@@ -223,10 +252,10 @@ class DocumentBuilder {
 
  private:
   struct Merge {
-    Value value;       // a map or a list of maps
-    SourceLoc key;     // the `<<` entry
-    SourceLoc origin;  // the anchor, when merged through an alias
-    std::string anchor;
+    Value value;                       // a map or a list of maps
+    SourceLoc key;                     // the `<<` entry
+    std::string anchor;                // when merged through an alias
+    std::vector<std::string> anchors;  // a list's items', when merged through aliases
   };
 
   struct Frame {
@@ -244,6 +273,7 @@ class DocumentBuilder {
     Key key;
     SourceLoc key_loc;
     std::vector<Merge> merges;
+    std::vector<std::string> item_anchors;  // a list merged by `<<`: its aliases' anchors
   };
 
   struct Anchored {
@@ -341,8 +371,14 @@ class DocumentBuilder {
     const Anchored& a = it->second;
     if (stack_.size() + a.height > max_depth_) return Stop(loc, DepthMessage(max_depth_));
     if (!Count(loc, a.count)) return;
-    if (!stack_.empty() && stack_.back().merge_value) {
-      return Deliver(a.value, Merge{a.value, {}, a.loc, std::string(name)});
+    // Merged in (`<<: *x`, `<<: [*x, *y]`): where it is written is kept.
+    if (!stack_.empty() && stack_.back().merge_value)
+      return Deliver(a.value, Merge{a.value, {}, std::string(name), {}});
+    if (MergedList()) {
+      Frame& list = stack_.back();
+      list.item_anchors.resize(list.items.size());
+      list.item_anchors.emplace_back(name);
+      return Deliver(a.value, std::nullopt);
     }
     aliases_.push_back(AliasUse{loc, a.loc, std::string(name)});
     Deliver(Relocated(a.value, loc), std::nullopt);
@@ -377,19 +413,30 @@ class DocumentBuilder {
     Value value = f.is_map ? Value::Map(std::move(f.entries)) : Value::List(std::move(f.items));
     value.set_loc(f.loc);
     value = Remember(f.anchor, std::move(value), nodes_ - f.first_node, f.height);
-    Deliver(std::move(value), std::nullopt, f.height);
+    std::optional<Merge> merge;
+    if (!f.item_anchors.empty()) merge = Merge{{}, {}, {}, std::move(f.item_anchors)};
+    Deliver(std::move(value), std::move(merge), f.height);
+  }
+
+  // The collection open is a list that is the value of a `<<`.
+  bool MergedList() const {
+    return stack_.size() >= 2 && !stack_.back().is_map && stack_[stack_.size() - 2].merge_value;
   }
 
   // `<<` entries add the keys of the maps they name that the map does not
   // have: explicit keys win, then earlier merges over later ones. A merged
-  // value is located at its `<<` entry.
+  // value keeps its place; each is listed with its `<<` entry.
   void ApplyMerges(Frame* f) {
     for (const Merge& merge : f->merges) {
       std::vector<Value> maps;
+      std::vector<std::string> names;
       if (merge.value.is(ValueKind::kMap)) {
         maps.push_back(merge.value);
+        names.push_back(merge.anchor);
       } else if (merge.value.is(ValueKind::kList)) {
         for (const Value& item : merge.value.items()) maps.push_back(item);
+        names = merge.anchors;
+        names.resize(maps.size());
       }
       bool all_maps = !maps.empty() || merge.value.is(ValueKind::kList);
       for (const Value& m : maps) all_maps = all_maps && m.is(ValueKind::kMap);
@@ -398,11 +445,14 @@ class DocumentBuilder {
             "write `<<: *anchor` where `&anchor` is on a mapping";
         continue;
       }
-      if (merge.origin.valid()) aliases_.push_back(AliasUse{merge.key, merge.origin, merge.anchor});
-      for (const Value& m : maps) {
-        for (const auto& [key, value] : m.entries()) {
+      for (size_t i = 0; i < maps.size(); ++i) {
+        merges_.push_back({merge.key, f->loc, maps[i].loc(), names[i]});
+        for (const auto& [key, value] : maps[i].entries()) {
           if (!f->keys.Insert(key, merge.key).second) continue;
-          f->entries.emplace_back(key, Relocated(value, merge.key));
+          f->entries.emplace_back(key, value);
+          ForEachValue(value, [&](const Value& v) {
+            if (v.loc().valid()) merged_.push_back({v.loc(), merges_.size() - 1});
+          });
         }
       }
     }
@@ -631,6 +681,8 @@ class DocumentBuilder {
   std::unordered_map<std::string, Anchored> anchors_;
   std::unordered_set<std::string> dropped_anchors_;
   std::vector<AliasUse> aliases_;
+  std::vector<MergeSite> merges_;
+  std::vector<MergedValue> merged_;
 };
 
 bool CheckApiVersion(const Value& root, SourceLoc doc_loc, Diagnostics* diags) {
@@ -722,6 +774,13 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
           std::vector<AliasUse>& uses = builder->aliases();
           result->aliases.insert(result->aliases.end(), std::make_move_iterator(uses.begin()),
                                  std::make_move_iterator(uses.end()));
+          for (MergedValue& m : builder->merged()) {
+            m.site += result->merges.size();
+            result->merged.push_back(m);
+          }
+          std::vector<MergeSite>& merges = builder->merges();
+          result->merges.insert(result->merges.end(), std::make_move_iterator(merges.begin()),
+                                std::make_move_iterator(merges.end()));
           if (raw == nullptr) {
             AddDocument(builder->root(), start, result);
           } else if (!builder->root().is(ValueKind::kNull)) {

@@ -55,18 +55,38 @@ struct Document {
   SourceLoc loc;  // where the document starts
 };
 
-/// A value used through an alias (`*x`) or merged in by `<<: *x`: it is
-/// located where it is used, and this says where its anchor is.
+/// A value used through an alias (`*x`): it is located where it is used,
+/// and this says where its anchor is.
 struct AliasUse {
-  SourceLoc use;     // the alias, or the `<<` entry
+  SourceLoc use;     // the alias
   SourceLoc anchor;  // the anchored value
   std::string name;  // the anchor's name, without `&`
+};
+
+/// A mapping merged into another by `<<` (`<<: *x`, each of `<<: [*x, *y]`,
+/// `<<: {…}`).
+struct MergeSite {
+  SourceLoc site;    // the `<<` entry
+  SourceLoc into;    // the mapping it was merged into
+  SourceLoc from;    // the mapping merged: the anchor's, or the one written there
+  std::string name;  // the anchor merged, without `*`; "" for a mapping written there
+};
+
+/// A value merged in by `<<`: it keeps the place where it is written, which
+/// the mapping it came from and each mapping it is merged into share. Each
+/// value under a merged field is listed too (as many as the merge counted
+/// against `max_nodes`).
+struct MergedValue {
+  SourceLoc at;  // the value, where it is written
+  size_t site;   // its merge: an index into LoadResult::merges
 };
 
 struct LoadResult {
   std::vector<Document> documents;  // the well-formed documents, in file order
   Diagnostics diagnostics;          // sorted by location
   std::vector<AliasUse> aliases;    // in the returned documents, in file order
+  std::vector<MergeSite> merges;    // likewise
+  std::vector<MergedValue> merged;  // likewise
 };
 
 /// Loads every document of a file already held by `sources`.

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/common/units.h"
 #include "engine/facts/locate.h"
@@ -547,6 +549,79 @@ TEST_CASE("values are counted with aliases expanded", "[facts]") {
     CHECK(l.root().Field("b")->Field("duration")->string_value() == "5d");
     CHECK(l.root().Field("b")->Field("duration")->plain());
   }
+}
+
+// "line:col <- line:col into line:col from line:col `name`" per merged
+// value: compact to compare.
+std::string Dump(const LoadResult& result) {
+  auto at = [](const SourceLoc& loc) {
+    return std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  };
+  std::string out;
+  for (const MergedValue& m : result.merged) {
+    const MergeSite& site = result.merges.at(m.site);
+    out += at(m.at) + " <- " + at(site.site) + " into " + at(site.into) + " from " + at(site.from) +
+           " `" + site.name + "`\n";
+  }
+  return out;
+}
+
+TEST_CASE("a value merged in by `<<` keeps its place, and each merge of it is listed", "[facts]") {
+  Loaded l(std::string(kPlanHeader) +
+           "base: &b {gpus: 9, window: {start: 2027-04-12}, tags: [x]}\n"  // 3
+           "copy: {<<: *b, id: c}\n"                                       // 4
+           "own:\n  <<: *b\n  gpus: 7\n"                                   // 5-7
+           "list: {<<: [*b, {id: l, gpus: 1}]}\n"                          // 8
+           "inline: {<<: {gpus: 5}}\n"                                     // 9
+           "chain: &c {<<: *b}\n"                                          // 10
+           "chained: {<<: *c}\n"                                           // 11
+           "nested: {window: {<<: *b, tags: []}}\n");                      // 12
+  REQUIRE(l.diags().empty());
+  const Value& root = l.root();
+  // Where it is written, in every copy; a key written beside `<<` keeps its own place.
+  CHECK(LineCol(*root.Field("copy")->Field("gpus")) == std::make_pair(3u, 17u));
+  CHECK(LineCol(*root.Field("copy")->Field("window")->Field("start")) == std::make_pair(3u, 36u));
+  CHECK(LineCol(*root.Field("own")->Field("gpus")) == std::make_pair(7u, 9u));
+  CHECK(*root.Field("list")->Field("gpus") == Value::String("9"));  // the first map wins
+  CHECK(*root.Field("list")->Field("id") == Value::String("l"));
+  CHECK(LineCol(*root.Field("chained")->Field("gpus")) == std::make_pair(3u, 17u));
+  CHECK(l.result.aliases.empty());  // a merge is not an alias use
+  CHECK(Dump(l.result) ==
+        // copy: each field and each value under one
+        "3:17 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:28 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:36 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:55 <- 4:8 into 4:7 from 3:10 `b`\n"
+        "3:56 <- 4:8 into 4:7 from 3:10 `b`\n"
+        // own: `gpus` is its own
+        "3:28 <- 6:3 into 6:3 from 3:10 `b`\n"
+        "3:36 <- 6:3 into 6:3 from 3:10 `b`\n"
+        "3:55 <- 6:3 into 6:3 from 3:10 `b`\n"
+        "3:56 <- 6:3 into 6:3 from 3:10 `b`\n"
+        // list: `*b`'s fields, then the inline map's `id`
+        "3:17 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:28 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:36 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:55 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "3:56 <- 8:8 into 8:7 from 3:10 `b`\n"
+        "8:22 <- 8:8 into 8:7 from 8:17 ``\n"
+        // inline: no anchor
+        "9:21 <- 9:10 into 9:9 from 9:14 ``\n"
+        // chain, then chained (from chain's map, by its `<<`)
+        "3:17 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:28 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:36 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:55 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:56 <- 10:12 into 10:11 from 3:10 `b`\n"
+        "3:17 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:28 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:36 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:55 <- 11:11 into 11:10 from 10:11 `c`\n"
+        "3:56 <- 11:11 into 11:10 from 10:11 `c`\n"
+        // nested: into the inner map
+        "3:17 <- 12:19 into 12:18 from 3:10 `b`\n"
+        "3:28 <- 12:19 into 12:18 from 3:10 `b`\n"
+        "3:36 <- 12:19 into 12:18 from 3:10 `b`\n");
 }
 
 // In the tool's own files; in facts, validation types and reports them.

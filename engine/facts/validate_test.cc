@@ -1118,14 +1118,14 @@ TEST_CASE("diagnostics about keys are placed at the key when key_at finds it", "
   CHECK(validation->entries().size() == 2);
 }
 
-TEST_CASE("a merge key adds its fields, located at the `<<` entry", "[schema]") {
+TEST_CASE("a merge key adds its fields, located where they are written", "[schema]") {
   Checked checked(Plan(kDemands + std::string("allocations:\n"
                                               "  - {id: a, demand: train, pool: train-eu, gpus: 4,"
                                               " <<: {interruptible: true, gpus: 8}}\n")));
   CHECK(checked.Dump() == "");
   const Value& allocation = checked.roots[0].value.Field("allocations")->items()[0];
   CHECK(*allocation.Field("interruptible") == Value::Bool(true));
-  CHECK(allocation.Field("interruptible")->loc().column == 53);  // the `<<`
+  CHECK(allocation.Field("interruptible")->loc().column == 73);  // `true`, after the `<<`
   CHECK(*allocation.Field("gpus") == Value::Int(4));             // the map's own key wins
 }
 

@@ -12,15 +12,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Records the path of every value of a document, walking with an explicit
-// stack (documents may be deep). The first path seen for a place wins.
-void IndexPaths(const Value& root, const std::string& prefix,
-                std::map<std::pair<uint32_t, uint32_t>, std::string>* out) {
+using Indexed = std::map<std::pair<uint32_t, uint32_t>, std::pair<std::string, const Value*>>;
+
+// Records the path of every value of a document (and the value), walking
+// with an explicit stack (documents may be deep). The first path seen for a
+// place wins: a field merged in by `<<` keeps the place of the one it was
+// copied from, whose path comes first (CopyPath() finds a copy's).
+void IndexPaths(const Value& root, const std::string& prefix, Indexed* out) {
   std::vector<std::pair<const Value*, std::string>> stack{{&root, prefix}};
   while (!stack.empty()) {
     auto [value, path] = std::move(stack.back());
     stack.pop_back();
-    if (value->loc().valid()) out->try_emplace({value->loc().line, value->loc().column}, path);
+    if (value->loc().valid())
+      out->try_emplace({value->loc().line, value->loc().column}, path, value);
     if (value->is(ValueKind::kMap)) {
       MapView entries = value->entries();
       for (size_t i = entries.size(); i-- > 0;) {
@@ -79,8 +83,8 @@ FindingKeys::FindingKeys(const SourceManager& sources, facts::LoadOptions option
       base_dir_(std::move(base_dir)),
       working_dir_(std::move(working_dir)) {}
 
-const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId file) {
-  auto [it, inserted] = paths_.try_emplace(file);
+const FindingKeys::FileIndex& FindingKeys::IndexOf(FileId file) {
+  auto [it, inserted] = index_.try_emplace(file);
   if (!inserted) return it->second;
   // A released file is loaded again from its text read back: only lines
   // and columns are used, so another FileId does not matter.
@@ -98,25 +102,49 @@ const std::map<FindingKeys::LocKey, std::string>& FindingKeys::PathsOf(FileId fi
   facts::LoadResult loaded =
       text ? facts::LoadYaml(reread, reread.Add(source.path(), std::move(*text)), options_)
            : facts::LoadYaml(sources_, file, options_);
-  for (size_t d = 0; d < loaded.documents.size(); ++d) {
-    IndexPaths(loaded.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
-               &it->second);
+  FileIndex& index = it->second;
+  index.documents = std::move(loaded.documents);
+  for (size_t d = 0; d < index.documents.size(); ++d) {
+    IndexPaths(index.documents[d].root, d == 0 ? "" : "docs[" + std::to_string(d) + "]",
+               &index.paths);
   }
-  return it->second;
+  index.merges = std::move(loaded.merges);
+  index.merged = std::move(loaded.merged);
+  return index;
 }
 
 std::string FindingKeys::FactPath(const SourceLoc& loc) {
   if (!loc.valid() || loc.file >= sources_.size()) return "";
-  const auto& paths = PathsOf(loc.file);
+  const auto& paths = IndexOf(loc.file).paths;
   auto it = paths.find({loc.line, loc.column});
-  return it == paths.end() ? "" : it->second;
+  return it == paths.end() ? "" : it->second.first;
+}
+
+std::string FindingKeys::CopyPath(const SourceLoc& loc, const SourceLoc& via) {
+  if (!loc.valid() || loc.file >= sources_.size()) return "";
+  const FileIndex& index = IndexOf(loc.file);
+  for (const facts::MergedValue& m : index.merged) {
+    const facts::MergeSite& site = index.merges[m.site];
+    if (m.at.line != loc.line || m.at.column != loc.column || site.site.line != via.line ||
+        site.site.column != via.column) {
+      continue;
+    }
+    // The copy is the one value at `loc` under the mapping it was merged into.
+    auto into = index.paths.find({site.into.line, site.into.column});
+    if (into == index.paths.end()) return "";
+    Indexed below;
+    IndexPaths(*into->second.second, into->second.first, &below);
+    auto copy = below.find({loc.line, loc.column});
+    return copy == below.end() ? "" : copy->second.first;
+  }
+  return "";
 }
 
 FindingKey FindingKeys::Of(const eval::Violation& v) {
   FindingKey key;
   key.rule = v.rule_id;
   key.file = RelativePath(sources_.Path(v.loc.file), base_dir_, working_dir_);
-  key.at = FactPath(v.loc);
+  key.at = v.via.valid() ? CopyPath(v.loc, v.via) : FactPath(v.loc);
   for (const eval::Evidence& e : v.evidence) {
     if (!e.loc.valid() || e.at_fact)
       continue;  // computed values may change with any fact; `at` is key.at

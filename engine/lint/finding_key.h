@@ -68,7 +68,8 @@ std::string RelativePath(std::string_view path, const std::filesystem::path& bas
 /// Computes keys; caches each fact file's paths. The SourceManager must
 /// outlive it and hold the files of the violations. A fact file whose text
 /// was released is read back from disk; if it changed since it was linted,
-/// its findings get no fact path (and warnings() says why).
+/// its findings get no fact path (and warnings() says why). A finding at a
+/// value merged in by `<<` (Violation::via) has the path of its copy.
 class FindingKeys {
  public:
   /// Files are keyed relative to `base_dir`; relative paths are against
@@ -79,20 +80,29 @@ class FindingKeys {
   FindingKey Of(const eval::Violation& v);
   /// The fact path of the value at `loc`, or "" if no value starts there.
   std::string FactPath(const SourceLoc& loc);
+  /// The fact path of the copy of the value at `loc` that the `<<` at `via`
+  /// merged in, or "" if it merged none there.
+  std::string CopyPath(const SourceLoc& loc, const SourceLoc& via);
   const std::filesystem::path& working_dir() const { return working_dir_; }
   /// What the host should say: fact files that changed while they were linted.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   using LocKey = std::pair<uint32_t, uint32_t>;  // line, column
-  const std::map<LocKey, std::string>& PathsOf(FileId file);
+  struct FileIndex {
+    std::vector<facts::Document> documents;                        // as loaded again
+    std::map<LocKey, std::pair<std::string, const Value*>> paths;  // the first value at each place
+    std::vector<facts::MergeSite> merges;                          // each `<<` of a mapping
+    std::vector<facts::MergedValue> merged;  // the values they merged, where they are written
+  };
+  const FileIndex& IndexOf(FileId file);
 
   const SourceManager& sources_;
   facts::LoadOptions options_;
   std::filesystem::path base_dir_;
   std::filesystem::path working_dir_;
   std::vector<std::string> warnings_;
-  std::unordered_map<FileId, std::map<LocKey, std::string>> paths_;
+  std::unordered_map<FileId, FileIndex> index_;
 };
 
 }  // namespace capops::lint

@@ -18,7 +18,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 6;
+constexpr int kFormatVersion = 7;
 constexpr const char* kMagic = "capops-cache";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
@@ -26,9 +26,10 @@ constexpr const char* kMagic = "capops-cache";
 // kFormatVersion bumped), or cached reports would silently lose it.
 // Violation::params is not cached: the session names them again on every
 // finding, cached or not (Engine::NameParams), so they follow the config.
+// Nor is Violation::at_owners, which the lint run reads and clears.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 560 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 600 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif
@@ -117,6 +118,7 @@ class Encoder {
         {"suppression", suppression},
         {"statement", v.statement},
         {"subject", v.subject},
+        {"via", Loc(v.via)},
         {"interval", v.interval ? Json::array({v.interval->start, v.interval->end,
                                                v.interval->start_offset, v.interval->end_offset})
                                 : Json(nullptr)},
@@ -183,6 +185,7 @@ class Decoder {
     v.fix = j.at("fix").get<std::string>();
     v.statement = j.at("statement").get<std::string>();
     v.subject = j.at("subject").get<std::string>();
+    v.via = Loc(j.at("via"));
     for (const Json& e : j.at("evidence"))
       v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2)), e.at(3).get<bool>()});
     for (const Json& l : j.at("labels")) v.labels.push_back({Loc(l.at(0)), l.at(1)});

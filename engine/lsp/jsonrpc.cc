@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <vector>
+
+#include "engine/common/source.h"
 
 namespace capops::lsp {
 namespace {
@@ -41,6 +44,61 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
     }
   }
   return true;
+}
+
+// The UTF-16 code unit of the `\uXXXX` escape at `i`, or -1.
+int EscapedUnit(std::string_view s, size_t i) {
+  if (i + 6 > s.size() || s[i] != '\\' || s[i + 1] != 'u') return -1;
+  int unit = 0;
+  for (size_t k = i + 2; k < i + 6; ++k) {
+    char c = s[k];
+    int digit = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
+    if (digit < 0) return -1;
+    unit = unit * 16 + digit;
+  }
+  return unit;
+}
+
+bool IsHighSurrogate(int unit) {
+  return unit >= 0xD800 && unit <= 0xDBFF;
+}
+bool IsLowSurrogate(int unit) {
+  return unit >= 0xDC00 && unit <= 0xDFFF;
+}
+
+// Copies the JSON string whose opening quote is at `i` to `*out`, each lone
+// surrogate escape and byte that is not UTF-8 as U+FFFD (counted in
+// `*replaced`); returns the index after its closing quote (the end of `s`
+// for a string never closed).
+size_t CopyString(std::string_view s, size_t i, std::string* out, size_t* replaced) {
+  out->push_back(s[i++]);
+  while (i < s.size() && s[i] != '"') {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\\') {
+      int unit = EscapedUnit(s, i);
+      size_t length = unit < 0 ? std::min<size_t>(2, s.size() - i) : 6;
+      if (IsHighSurrogate(unit) && IsLowSurrogate(EscapedUnit(s, i + 6))) length = 12;
+      if (IsHighSurrogate(unit) ? length == 6 : IsLowSurrogate(unit)) {
+        out->append("\\ufffd");
+        ++*replaced;
+      } else {
+        out->append(s.substr(i, length));
+      }
+      i += length;
+    } else if (size_t length = c < 0x80 ? 1 : Utf8SequenceLength(s, i); length > 0) {
+      out->append(s.substr(i, length));
+      i += length;
+    } else {
+      out->append("\xEF\xBF\xBD");
+      ++*replaced;
+      ++i;
+    }
+  }
+  if (i < s.size()) out->push_back(s[i++]);
+  return i;
 }
 
 std::string_view Trim(std::string_view s) {
@@ -120,6 +178,36 @@ ReadStatus ReadMessage(std::istream& in, size_t max_body, std::string* body, std
     return ReadStatus::kBadFraming;
   }
   return ReadStatus::kMessage;
+}
+
+std::string ReplaceNonUnicode(std::string_view body, UnicodeRepair* repair) {
+  std::string out;
+  out.reserve(body.size());
+  std::vector<char> open;  // the brackets of the arrays and objects the scan is in
+  bool name_next = false;  // the next string is an object member's name
+  std::string member;      // the name of the member whose value comes next
+  for (size_t i = 0; i < body.size();) {
+    char c = body[i];
+    if (c != '"') {
+      if (c == '{' || c == '[') open.push_back(c);
+      if ((c == '}' || c == ']') && !open.empty()) open.pop_back();
+      if (c == '{' || c == ',') name_next = !open.empty() && open.back() == '{';
+      if (c == ':' || c == '[') name_next = false;
+      out.push_back(c);
+      ++i;
+      continue;
+    }
+    size_t replaced = 0, start = out.size();
+    i = CopyString(body, i, &out, &replaced);
+    if (name_next) {
+      member = out.substr(start + 1, out.size() - start - 2);
+      name_next = false;
+    }
+    if (replaced == 0) continue;
+    repair->replaced += replaced;
+    repair->members.insert(!open.empty() && open.back() == '{' ? member : "");
+  }
+  return out;
 }
 
 void WriteMessage(std::ostream& out, const nlohmann::json& message) {

@@ -13,7 +13,9 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <string>
+#include <string_view>
 
 namespace capops::lsp {
 
@@ -32,6 +34,25 @@ enum class ReadStatus {
 /// is taken for a broken stream (kBadFraming). Other headers
 /// (`Content-Type`) are read and ignored.
 ReadStatus ReadMessage(std::istream& in, size_t max_body, std::string* body, std::string* error);
+
+/// What ReplaceNonUnicode changed in a message body.
+struct UnicodeRepair {
+  size_t replaced = 0;  // characters replaced with U+FFFD
+  /// The object members whose string values held one (`uri`, `text`); ""
+  /// for a string in an array.
+  std::set<std::string> members;
+};
+
+/// `body` with what cannot be Unicode text read as U+FFFD, in its strings:
+/// the JSON escape of a lone UTF-16 surrogate (`\ud800` not followed by
+/// the escape of a low surrogate, or a lone `\udc00`), which JSON's grammar
+/// allows (RFC 8259 §8.2) and a JavaScript client sends for a lone surrogate
+/// in its buffer, and each byte that is not UTF-8. nlohmann's parser refuses
+/// both, which would lose the whole message. A lone surrogate is one UTF-16
+/// unit, as U+FFFD is, so positions the client counts in its text stay
+/// right; a byte that is not UTF-8 was counted one unit too (position.h).
+/// The rest of `body` is copied as it is: JSON that is broken stays broken.
+std::string ReplaceNonUnicode(std::string_view body, UnicodeRepair* repair);
 
 /// Writes `message` framed, and flushes.
 void WriteMessage(std::ostream& out, const nlohmann::json& message);

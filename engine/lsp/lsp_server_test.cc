@@ -2,9 +2,7 @@
 // malformed messages, and a client that speaks the protocol to the real
 // binary over pipes.
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +20,7 @@
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/server.h"
 #include "engine/report/lint_report.h"
+#include "tests/support/lsp_client.h"
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
 #include "tests/support/temp_dir.h"
@@ -31,6 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+using namespace capops::testing;  // the client: lsp_client.h
 
 const fs::path kSource = fs::path(capops::testing::SourceDir());
 const fs::path kExample = kSource / "examples/visual-inspection";
@@ -38,71 +38,6 @@ const fs::path kExample = kSource / "examples/visual-inspection";
 std::string ReadText(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string Frame(const std::string& body) {
-  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-}
-
-// Every message a server wrote, unframed.
-std::vector<Json> Messages(const std::string& stream) {
-  std::istringstream in(stream);
-  std::vector<Json> out;
-  std::string body, error;
-  while (ReadMessage(in, SIZE_MAX, &body, &error) == ReadStatus::kMessage)
-    out.push_back(Json::parse(body));
-  return out;
-}
-
-Json Request(int id, const std::string& method, Json params = Json::object()) {
-  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
-}
-
-Json Note(const std::string& method, Json params = Json::object()) {
-  return {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
-}
-
-Json Open(const std::string& uri, const std::string& text, int version = 1) {
-  return Note("textDocument/didOpen",
-              {{"textDocument",
-                {{"uri", uri}, {"languageId", "yaml"}, {"version", version}, {"text", text}}}});
-}
-
-Json Change(const std::string& uri, const std::string& text, int version) {
-  return Note("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
-                                         {"contentChanges", {{{"text", text}}}}});
-}
-
-// A server in this process: each call hands it messages and returns what it wrote.
-struct InProcess {
-  std::ostringstream out;
-  Server server{ServerOptions{}, out};
-  std::vector<Json> Send(const std::vector<Json>& messages) {
-    out.str("");
-    for (const Json& m : messages) server.Handle(m.dump());
-    return Messages(out.str());
-  }
-  std::vector<Json> SendRaw(const std::string& body) {
-    out.str("");
-    server.Handle(body);
-    return Messages(out.str());
-  }
-  void Initialize() { REQUIRE(Send({Request(1, "initialize"), Note("initialized")}).size() == 1); }
-};
-
-std::optional<Json> Published(const std::vector<Json>& messages, const std::string& uri) {
-  std::optional<Json> last;
-  for (const Json& m : messages) {
-    if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
-      last = m;
-  }
-  return last;
-}
-
-std::vector<std::string> Codes(const Json& published) {
-  std::vector<std::string> codes;
-  for (const Json& d : published["params"]["diagnostics"]) codes.push_back(d["code"]);
-  return codes;
 }
 
 TEST_CASE("LSP framing: a message is read whole, and broken framing is named", "[lsp]") {
@@ -296,20 +231,6 @@ std::pair<int, int> Where(const std::string& text, const std::string& needle, si
   line_start = line_start == std::string::npos ? 0 : line_start + 1;
   return {static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')),
           static_cast<int>(at - line_start)};
-}
-
-Json At(const std::string& uri, std::pair<int, int> position) {
-  return {{"textDocument", {{"uri", uri}}},
-          {"position", {{"line", position.first}, {"character", position.second}}}};
-}
-
-// The reply to request `id` among `messages`.
-Json ReplyTo(const std::vector<Json>& messages, int id) {
-  for (const Json& m : messages) {
-    if (m.contains("id") && m["id"] == id) return m;
-  }
-  FAIL("no reply to request " << id);
-  return Json();
 }
 
 std::vector<std::string> Labels(const Json& completion) {
@@ -856,97 +777,6 @@ TEST_CASE("LSP: a .cpl file is compiled with its pack, its own text standing in"
   CHECK((*typed)["params"]["version"] == 2);
 }
 
-// capops-lsp as an editor runs it: a child process, the protocol on its stdin and stdout.
-class LspProcess {
- public:
-  LspProcess() {
-    int to_child[2], from_child[2];
-    REQUIRE(pipe(to_child) == 0);
-    REQUIRE(pipe(from_child) == 0);
-    const char* binary = capops::testing::LspBinary().c_str();
-    pid_ = fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      dup2(to_child[0], 0);
-      dup2(from_child[1], 1);
-      close(to_child[1]);
-      close(from_child[0]);
-      execl(binary, binary, "--stdio", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(to_child[0]);
-    close(from_child[1]);
-    in_ = to_child[1];
-    out_ = from_child[0];
-  }
-  ~LspProcess() {
-    if (in_ >= 0) close(in_);
-    close(out_);
-    if (pid_ > 0 && !waited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  void Send(const Json& message) { SendAll({message}); }
-  int in() const { return in_; }
-  // Several messages in one write: the server finds the later ones waiting.
-  void SendAll(const std::vector<Json>& messages) {
-    std::string framed;
-    for (const Json& m : messages) framed += Frame(m.dump());
-    REQUIRE(write(in_, framed.data(), framed.size()) == static_cast<ssize_t>(framed.size()));
-  }
-  // The next message, or nullopt after 60 s (a sanitizer build is slow).
-  std::optional<Json> Receive() {
-    for (;;) {
-      size_t header_end = buffer_.find("\r\n\r\n");
-      if (header_end != std::string::npos) {
-        std::string headers = buffer_.substr(0, header_end);
-        size_t length = std::stoul(headers.substr(headers.find(':') + 1));
-        if (buffer_.size() >= header_end + 4 + length) {
-          Json message = Json::parse(buffer_.substr(header_end + 4, length));
-          buffer_.erase(0, header_end + 4 + length);
-          return message;
-        }
-      }
-      pollfd p{out_, POLLIN, 0};
-      if (poll(&p, 1, 60000) <= 0) return std::nullopt;
-      char chunk[65536];
-      ssize_t n = read(out_, chunk, sizeof chunk);
-      if (n <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-  // The next publishDiagnostics for `uri`, skipping other messages.
-  std::optional<Json> Diagnostics(const std::string& uri) {
-    for (std::optional<Json> m = Receive(); m; m = Receive()) {
-      if ((*m).value("method", "") == "textDocument/publishDiagnostics" &&
-          (*m)["params"]["uri"] == uri) {
-        return (*m)["params"]["diagnostics"];
-      }
-    }
-    return std::nullopt;
-  }
-  int Wait() {
-    close(in_);
-    in_ = -1;
-    int status = 0;
-    for (int i = 0; i < 600; ++i) {
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        waited_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      usleep(100000);
-    }
-    return -2;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int in_ = -1, out_ = -1;
-  bool waited_ = false;
-  std::string buffer_;
-};
-
 TEST_CASE("capops-lsp over pipes: a message over the limit is passed over and the server lives on",
           "[lsp]") {
   LspProcess lsp;
@@ -1025,9 +855,7 @@ TEST_CASE(
 
   // Hover, definition and completion at the allocation's pool, over the pipes.
   auto reply = [&](int id) {
-    std::optional<Json> m;
-    for (m = lsp.Receive(); m && !(m->contains("id") && (*m)["id"] == id); m = lsp.Receive()) {
-    }
+    std::optional<Json> m = lsp.Reply(id);
     REQUIRE(m);
     return *m;
   };

@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/common/escape.h"
 #include "engine/common/source.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/lsp/cpl_help.h"
@@ -181,19 +182,7 @@ std::optional<std::string> PathOfUri(const std::string& uri) {
 }
 
 std::string UriOfPath(const std::string& path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string uri = "file://";
-  if (path.empty() || path[0] != '/') uri += '/';
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
-      uri.push_back(static_cast<char>(c));
-    } else {
-      uri += '%';
-      uri += kHex[c >> 4];
-      uri += kHex[c & 15];
-    }
-  }
-  return uri;
+  return (path.empty() || path[0] != '/' ? "file:///" : "file://") + PercentEncoded(path, "/");
 }
 
 Server::Server(ServerOptions options, std::ostream& out)
@@ -232,13 +221,15 @@ void Server::TooLarge(const std::string& reason) {
 }
 
 bool Server::Handle(const std::string& body) {
-  Json message = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  UnicodeRepair repair;
+  Json message = Json::parse(ReplaceNonUnicode(body, &repair), nullptr,
+                             /*allow_exceptions=*/false);
   if (message.is_discarded()) {
     RespondError(nullptr, error_code::kParseError, "the message is not JSON");
     return true;
   }
   try {
-    Dispatch(message);
+    if (repair.replaced == 0 || Repaired(message, repair)) Dispatch(message);
   } catch (const Json::exception& e) {
     // A field of the wrong type deep in the params: the request is answered, the server goes on.
     if (message.is_object() && message.contains("id") && message.contains("method")) {
@@ -249,6 +240,34 @@ bool Server::Handle(const std::string& body) {
     }
   }
   return !(message.is_object() && message.value("method", Json()) == "exit");
+}
+
+bool Server::Repaired(const Json& message, const UnicodeRepair& repair) {
+  const Json& method = message.is_object() ? message.value("method", Json()) : Json();
+  std::string what = method.is_string() ? "`" + method.get<std::string>() + "`" : "a message";
+  const Json& params = message.is_object() ? message.value("params", Json()) : Json();
+  const Json& document =
+      params.is_object() ? params.value("textDocument", Json::object()) : Json::object();
+  if (document.is_object() && document.value("uri", Json()).is_string())
+    what += " of `" + document["uri"].get<std::string>() + "`";
+  std::string count = std::to_string(repair.replaced) +
+                      (repair.replaced == 1 ? " character" : " characters") +
+                      " that cannot be Unicode (a lone UTF-16 surrogate, or a byte that is not "
+                      "UTF-8)";
+  if (repair.members.count("uri") == 0) {
+    Log(kLogWarning, "capops-lsp: " + what + " held " + count + ", read as U+FFFD");
+    return true;
+  }
+  // A URI so repaired names another document than the client's: what the
+  // server published for it would never reach the client's.
+  std::string why = "a `uri` holds " + count + ", so it names no document";
+  if (message.contains("id") && method.is_string()) {
+    RespondError(message["id"], error_code::kInvalidParams, why);
+  } else {
+    Notify("window/showMessage",
+           {{"type", kLogError}, {"message", "capops-lsp: " + what + " is ignored: " + why}});
+  }
+  return false;
 }
 
 void Server::Dispatch(const Json& message) {

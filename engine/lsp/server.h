@@ -42,6 +42,7 @@
 #include "engine/api/engine.h"
 #include "engine/lint/project.h"
 #include "engine/lsp/fact_help.h"
+#include "engine/lsp/jsonrpc.h"
 #include "engine/workspace/file_system.h"
 
 namespace capops::lsp {
@@ -94,6 +95,10 @@ class Server {
     int64_t version = 0;
   };
 
+  /// Whether a message in which ReplaceNonUnicode replaced characters is
+  /// to be handled: yes, logged, unless a `uri` held one (then refused:
+  /// an error reply to a request, a window/showMessage for a notification).
+  bool Repaired(const nlohmann::json& message, const UnicodeRepair& repair);
   void Dispatch(const nlohmann::json& message);
   void Request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
   void Notification(const std::string& method, const nlohmann::json& params);

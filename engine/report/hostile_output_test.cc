@@ -11,6 +11,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
@@ -321,6 +323,118 @@ TEST_CASE("rule text cannot inject HTML into the catalogue", "[report][hostile]"
   CHECK(schema_md.find(
             "| `name_x` | `string` | required | doc &lt;img src=x onerror=alert(3)&gt; \\| cell") !=
         std::string::npos);
+}
+
+// The rows of every Markdown table in `md`, each as its cells as GitHub's
+// parser splits them: at each `|` not after a `\`; the header first.
+std::vector<std::vector<std::vector<std::string>>> Tables(const std::string& md) {
+  std::vector<std::vector<std::vector<std::string>>> tables;
+  std::istringstream in(md);
+  bool in_table = false;
+  std::string previous;
+  for (std::string line; std::getline(in, line); previous = line) {
+    auto cells = [](const std::string& row) {
+      std::vector<std::string> out;
+      std::string cell;
+      for (size_t i = 1; i < row.size(); ++i) {
+        if (row[i] == '|' && row[i - 1] != '\\') {
+          out.push_back(cell);
+          cell.clear();
+        } else {
+          cell += row[i];
+        }
+      }
+      if (!cell.empty()) out.push_back(cell);  // a row that does not end in `|`
+      return out;
+    };
+    if (line.rfind("|---", 0) == 0 && previous.rfind("|", 0) == 0) {
+      tables.push_back({cells(previous)});
+      in_table = true;
+    } else if (in_table && line.rfind("|", 0) == 0) {
+      tables.back().push_back(cells(line));
+    } else {
+      in_table = false;
+    }
+  }
+  return tables;
+}
+
+std::string Trimmed(const std::string& cell) {
+  size_t begin = cell.find_first_not_of(' ');
+  return begin == std::string::npos ? ""
+                                    : cell.substr(begin, cell.find_last_not_of(' ') + 1 - begin);
+}
+
+// Each table of `md` whose header starts with `first` (a header cell):
+// every row as wide as the header, and the rows' first cells.
+std::vector<std::string> TableColumn(const std::string& md, const std::string& first) {
+  std::vector<std::string> column;
+  for (const auto& table : Tables(md)) {
+    if (table[0].empty() || Trimmed(table[0][0]) != first) continue;
+    for (size_t r = 1; r < table.size(); ++r) {
+      INFO(first << " row " << r);
+      CHECK(table[r].size() == table[0].size());
+      column.push_back(table[r].empty() ? "" : Trimmed(table[r][0]));
+    }
+  }
+  return column;
+}
+
+// `|`, line breaks, backtick runs and backslashes in a param's value and
+// in rule text: each stays in its cell of its row in every Markdown table.
+TEST_CASE("a `|`, a line break or backticks in a value or rule text cannot break a table",
+          "[report][hostile]") {
+  TempFile tmp("");
+  const std::string hostile = R"(a|b\n``c```\\|d)";  // as a CPL string's text
+  fs::path pack = tmp.dir() / "pack";
+  fs::create_directories(pack);
+  std::ofstream(pack / "rules.cpl", std::ios::binary)
+      << "package t\nparam sep: string = \"" << hostile << "\"\n"
+      << "@id(\"T-001\") @severity(error) @owner(\"" << hostile << "\") @source(\"s|`x`\")\n"
+      << "rule big_allocation {\n  for a in plan.allocations\n"
+         "  where a.gpus > 1 || a.id == sep\n  deny at a.gpus \"allocation `{a.id}`\"\n}\n";
+  std::ofstream(pack / "facts.yaml", std::ios::binary) << kFacts;
+  std::ofstream(pack / "rules_test.cpl", std::ios::binary)
+      << "test \"fires\" {\n  facts \"facts.yaml\"\n  expect T-001\n}\n";
+  std::string shown = R"(a\|b\n``c```\\\|d)";  // the literal, each `|` escaped
+
+  CliResult doc = RunCli({"doc", "-o", (tmp.dir() / "site").string(), pack.string()});
+  INFO(doc.err);
+  REQUIRE(doc.exit_code == 0);
+  std::string rules_md = ReadAll(tmp.dir() / "site" / "rules.md");
+  INFO(rules_md);
+  CHECK(TableColumn(rules_md, "param") == std::vector<std::string>{"`sep`"});
+  CHECK(rules_md.find("| ````\"" + shown + "\"```` | ````\"" + shown + "\"```` |") !=
+        std::string::npos);
+  CHECK(rules_md.find("\n- owner: a\\|b\\\\n\\`\\`c\\`\\`\\`\\\\\\|d\n") != std::string::npos);
+  CHECK(TableColumn(rules_md, "condition").size() == 1);  // `||` in the condition
+  CHECK(rules_md.find("| `where a.gpus > 1 \\|\\| a.id == sep` |") != std::string::npos);
+
+  CliResult md = RunCli({"rules", "--format", "markdown", pack.string()});
+  INFO(md.out);
+  CHECK(TableColumn(md.out, "id") == std::vector<std::string>{"T-001"});
+  CHECK(md.out.find(R"(| a\|b\\n\`\`c\`\`\`\\\|d |  | s\|\`x\` |)") != std::string::npos);
+
+  // SARIF's help, with a value the config sets.
+  std::string config = tmp.dir() / ".capops.yaml";
+  std::ofstream(config) << "params:\n  t.sep: \"x|y\\n`\\\\\"\n";
+  CliResult sarif = RunCli({"--config", config, "--policy", pack.string(), "--format", "sarif",
+                            (pack / "facts.yaml").string()});
+  INFO(sarif.out << sarif.err);
+  REQUIRE(sarif.exit_code == 1);
+  std::string help =
+      nlohmann::json::parse(sarif.out)["runs"][0]["tool"]["driver"]["rules"][0]["help"]["markdown"];
+  CHECK(TableColumn(help, "param") == std::vector<std::string>{"`sep`"});
+  CHECK(help.find("| ``\"x\\|y\\n`\\\\\"`` |") != std::string::npos);
+
+  // rules --diff: versions named by paths that hold a `|` and backticks.
+  fs::path old_pack = tmp.dir() / "old|`v`";
+  fs::copy(pack, old_pack);
+  CliResult diff = RunCli({"rules", "--diff", old_pack.string(), pack.string(), "--format",
+                           "markdown", (pack / "facts.yaml").string()});
+  INFO(diff.out << diff.err);
+  CHECK(TableColumn(diff.out, "") == std::vector<std::string>{"old", "new"});
+  CHECK(diff.out.find("old\\|`v` `` |") != std::string::npos);
 }
 
 // One flow-style line of `count` allocations from the replacement pool, each

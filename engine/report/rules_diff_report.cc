@@ -196,23 +196,16 @@ void WriteJson(const RulesDiff& d, const FindingsDiff& f, std::ostream& out) {
 
 // ---- Markdown (a pull-request comment)
 
-// Inline code that survives backticks in the text.
-std::string Code(const std::string& text) {
-  std::string s = Visible(text);
-  if (s.find('`') == std::string::npos) return "`" + s + "`";
-  return "`` " + s + " ``";
-}
-
 void FieldMarkdown(const FieldChange& c, std::ostream& out) {
   out << "  - " << c.field;
   if (c.field == "doc") {
     out << " comment changed\n";
   } else if (c.old_value.empty()) {
-    out << " added: " << Code(c.new_value) << '\n';
+    out << " added: " << MarkdownCodeSpan(c.new_value) << '\n';
   } else if (c.new_value.empty()) {
-    out << " removed: " << Code(c.old_value) << '\n';
+    out << " removed: " << MarkdownCodeSpan(c.old_value) << '\n';
   } else {
-    out << ": " << Code(c.old_value) << " → " << Code(c.new_value) << '\n';
+    out << ": " << MarkdownCodeSpan(c.old_value) << " → " << MarkdownCodeSpan(c.new_value) << '\n';
   }
 }
 
@@ -220,23 +213,28 @@ void ClauseMarkdown(const ClauseChange& c, std::ostream& out) {
   size_t index = c.kind == ClauseChange::Kind::kRemoved ? c.old_index : c.new_index;
   out << "  - clause " << index << " `" << c.keyword << "` " << ChangeName(c.kind) << ": ";
   if (c.kind == ClauseChange::Kind::kChanged) {
-    out << Code(c.old_text) << " → " << Code(c.new_text) << '\n';
+    out << MarkdownCodeSpan(c.old_text) << " → " << MarkdownCodeSpan(c.new_text) << '\n';
   } else {
-    out << Code(c.kind == ClauseChange::Kind::kAdded ? c.new_text : c.old_text) << '\n';
+    out << MarkdownCodeSpan(c.kind == ClauseChange::Kind::kAdded ? c.new_text : c.old_text) << '\n';
   }
 }
 
 void WriteMarkdown(const RulesDiff& d, const FindingsDiff& f, std::ostream& out) {
   out << "### Rule set diff\n\n| | version | ruleset digest |\n|---|---|---|\n";
-  out << "| old | " << Code(d.old_label) << " | " << Code(d.old_digest) << " |\n";
-  out << "| new | " << Code(d.new_label) << " | " << Code(d.new_digest) << " |\n";
+  out << "| old | " << MarkdownCell(d.old_label, Cell::kCode) << " | "
+      << MarkdownCell(d.old_digest, Cell::kCode) << " |\n";
+  out << "| new | " << MarkdownCell(d.new_label, Cell::kCode) << " | "
+      << MarkdownCell(d.new_digest, Cell::kCode) << " |\n";
   out << "\n**Rules:** " << RulesSummary(d) << "\n\n";
   for (const RuleSummary& r : d.added)
-    out << "- added " << Code(r.id) << " " << Code(r.name) << " (" << r.severity << ")\n";
+    out << "- added " << MarkdownCodeSpan(r.id) << " " << MarkdownCodeSpan(r.name) << " ("
+        << r.severity << ")\n";
   for (const RuleSummary& r : d.removed)
-    out << "- removed " << Code(r.id) << " " << Code(r.name) << " (" << r.severity << ")\n";
+    out << "- removed " << MarkdownCodeSpan(r.id) << " " << MarkdownCodeSpan(r.name) << " ("
+        << r.severity << ")\n";
   for (const RuleChange& c : d.changed) {
-    out << "- changed " << Code(c.rule.id) << " " << Code(c.rule.name) << "\n";
+    out << "- changed " << MarkdownCodeSpan(c.rule.id) << " " << MarkdownCodeSpan(c.rule.name)
+        << "\n";
     for (const FieldChange& x : c.fields) FieldMarkdown(x, out);
     for (const FieldChange& x : c.params) FieldMarkdown(x, out);
     for (const ClauseChange& x : c.clauses) ClauseMarkdown(x, out);

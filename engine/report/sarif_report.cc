@@ -1,6 +1,7 @@
 // SARIF 2.1.0 reports (OASIS sarif-v2.1.0-os), for code-scanning consumers.
 // Keys are written in a fixed order (nlohmann::ordered_json): output is
 // byte-for-byte stable for the same input.
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -28,20 +29,9 @@ const char* Level(Severity s) {
 // resolve them against the checkout), absolute ones become `file://` URIs;
 // unreserved characters and `/` are kept, the rest percent-encoded.
 std::string Uri(std::string_view path) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";
-  for (char c : path) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '\\') c = '/';
-    if (std::isalnum(u) || std::string_view("-._~/").find(c) != std::string_view::npos) {
-      out += c;
-    } else {
-      out += '%';
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  return out;
+  std::string slashed(path);
+  std::replace(slashed.begin(), slashed.end(), '\\', '/');
+  return (!path.empty() && path[0] == '/' ? "file://" : "") + PercentEncoded(slashed, "/");
 }
 
 // Where a file is: relative to %SRCROOT% when it is under the source root,
@@ -103,14 +93,10 @@ std::string HelpMarkdown(const RuleDescriptor& r) {
   for (const std::string& b : r.because) md += "\n\n**Why:** " + MarkdownText(b);
   for (const std::string& f : r.fix) md += "\n\n**Fix:** " + MarkdownText(f);
   if (!r.params.empty()) md += "\n\n| param | type | value |\n|---|---|---|";
-  auto cell = [](const std::string& text) {
-    std::string out = "`";
-    for (char c : Visible(text))
-      out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : std::string(1, c);
-    return out + "`";
-  };
-  for (const RuleDescriptor::Param& p : r.params)
-    md += "\n| " + cell(p.name) + " | " + cell(p.type) + " | " + cell(p.value) + " |";
+  for (const RuleDescriptor::Param& p : r.params) {
+    md += "\n| " + MarkdownCell(p.name, Cell::kCode) + " | " + MarkdownCell(p.type, Cell::kCode) +
+          " | " + MarkdownCell(p.value, Cell::kCode) + " |";
+  }
   md += "\n\nOwner: " + MarkdownText(r.owner) + " · source: " + MarkdownText(r.source);
   return md;
 }

@@ -359,8 +359,10 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                     eval::Interval{20000, eval::Interval::kOpenEnd},
                     Value::Quantity({3 * (int64_t{1} << 30), Dimension::kBytes}),
                     "over `capacity`",
-                    Value(),   // a baseline is applied after the cache
-                    nullptr};  // params are named after the cache (Engine::NameParams)
+                    Value(),  // a baseline is applied after the cache
+                    nullptr,  // params are named after the cache (Engine::NameParams)
+                    {},       // at_owners are read before it
+                    {plan, 1, 3}};
   Findings f;
   f.violations = {v};
   f.plans = 2;
@@ -396,6 +398,7 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   CHECK(w.measure == v.measure);    // what a baseline compares
   CHECK(w.measure.is(ValueKind::kQuantity));
   CHECK(w.measure_of == "over `capacity`");
+  CHECK(w.via == SourceLoc{plan2, 1, 3});  // which copy of a merged value it is about
   CHECK(back.main.errors[0].length == 7);
   CHECK(back.main.errors[1].loc.file == kNoFile);
   CHECK(back.main.plans == 2);

@@ -472,9 +472,7 @@ Value IntervalMethod(FunctionId id, const std::vector<Value>& args, Budget* budg
       return Value::Bool(a.start <= b.start && b.end <= a.end);
     default: {  // kIntersect: empty (start == end) when they do not overlap
       if (!budget->Allocate(MapBytes(2))) return budget->Error();
-      const Interval& later = b.start > a.start ? b : a;
-      const Interval& sooner = b.end < a.end ? b : a;
-      Interval both{later.start, sooner.end, later.start_offset, sooner.end_offset};
+      Interval both = Clip(a, b);
       if (both.end < both.start)
         both = Interval{both.start, both.start, both.start_offset, both.start_offset};
       return IntervalValue(both);

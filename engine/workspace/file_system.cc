@@ -119,7 +119,8 @@ std::vector<std::string> DiskFileSystem::FilesUnder(const std::string& root,
   std::set<std::pair<dev_t, ino_t>> entered;
   // Directories reached through links wait until the tree itself is
   // walked, so that a file is spelt by its own path where it has one.
-  std::vector<std::string> pending = {Normal(root)}, linked;
+  const std::string top = Normal(root);
+  std::vector<std::string> pending = {top}, linked;
   while (!pending.empty() || !linked.empty()) {
     if (pending.empty()) {
       pending.push_back(std::move(linked.front()));
@@ -132,15 +133,19 @@ std::vector<std::string> DiskFileSystem::FilesUnder(const std::string& root,
       if (refused != nullptr)
         refused->push_back({path, Refused::Kind::kUnreadable, std::strerror(errno)});
     };
+    // An entry gone between its listing and its look (another process's
+    // temporary file or directory, renamed into place) was never a plan:
+    // it is passed over. The root itself must be there.
+    auto vanished = [&](const std::string& path) { return errno == ENOENT && path != top; };
     struct stat st;
     if (::stat(dir.c_str(), &st) != 0) {
-      unreadable(dir);
+      if (!vanished(dir)) unreadable(dir);
       continue;
     }
     if (!S_ISDIR(st.st_mode) || !entered.insert({st.st_dev, st.st_ino}).second) continue;
     DIR* d = ::opendir(dir.c_str());
     if (d == nullptr) {
-      unreadable(dir);
+      if (!vanished(dir)) unreadable(dir);
       continue;
     }
     std::vector<std::string> below;
@@ -150,7 +155,7 @@ std::vector<std::string> DiskFileSystem::FilesUnder(const std::string& root,
       std::string path = dir == "/" ? "/" + std::string(name) : dir + "/" + std::string(name);
       struct stat link, target;
       if (::lstat(path.c_str(), &link) != 0) {
-        unreadable(path);
+        if (!vanished(path)) unreadable(path);
         continue;
       }
       bool is_link = S_ISLNK(link.st_mode);

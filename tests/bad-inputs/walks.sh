@@ -292,4 +292,27 @@ mkdir "$work/race/empty"
 race "an empty directory made for the cache" "$work/race/empty"
 race "the same cache, warm" "$work/race/plans/.cache"
 
+# Entries that come and go while a run walks (another tool's temporary
+# directories, renamed into place and removed) were never plans: no run
+# reports them, however the walk and the churn interleave.
+plan_dir "$work/churn"
+python3 - "$work/churn" "$work/churn.stop" <<'PY' &
+import os, sys
+d, stop = sys.argv[1], sys.argv[2]
+i = 0
+while not os.path.exists(stop):
+    for _ in range(200):
+        i += 1
+        a, b = f"{d}/.tmp-{i}", f"{d}/.new-{i}"
+        os.mkdir(a); os.rename(a, b); os.rmdir(b)
+PY
+churner=$!
+"$lint" --format short "$work/churn" >"$work/churn.want" 2>&1
+for i in $(seq 1 40); do
+  "$lint" --format short "$work/churn" >"$work/churn.out" 2>&1
+  cmp -s "$work/churn.want" "$work/churn.out" ||
+    { echo "a walk beside churning directories, run $i: $(diff "$work/churn.want" "$work/churn.out" | head -3)"; fail=1; break; }
+done
+touch "$work/churn.stop"; wait "$churner"
+
 exit $fail

@@ -128,6 +128,9 @@ void SortResult(const SourceManager& sources, EvalResult* result) {
 void AppendResult(EvalResult part, EvalResult* whole) {
   whole->steps += part.steps;
   whole->bytes += part.bytes;
+  whole->visited += part.visited;
+  whole->index_probes += part.index_probes;
+  whole->index_picked += part.index_picked;
   whole->violations.insert(whole->violations.end(),
                            std::make_move_iterator(part.violations.begin()),
                            std::make_move_iterator(part.violations.end()));

@@ -64,6 +64,9 @@ struct EvalOptions {
   /// When set, each `where` outcome is counted here (for `capops-lint test
   /// --coverage`); null costs nothing. Not thread-safe: one evaluation at a time.
   Coverage* coverage = nullptr;
+  /// When set, what each rule costs is added here (`capops-lint
+  /// --profile`); a lint run then runs its rules one at a time, each alone.
+  Profile* profile = nullptr;
   /// The rule set's plan (plan::Build): with it, rules run planned (joins,
   /// invariant expressions computed once, hoisted clauses); null runs them
   /// as written. Findings are the same either way.

@@ -158,18 +158,101 @@ const Value* ExprEvaluator::FactPath(const Expr& e) const {
   return parent != nullptr ? parent->Field(e.field, HintOf(e)) : nullptr;
 }
 
+// The probes of an any-of join: each item of the list `probe` (through the
+// join's `each`, its variable bound to the item). False when one is not a
+// string, or `probe` is not a list: the items are then scanned.
+bool ExprEvaluator::EachProbe(const plan::Join& join, const Value& probe,
+                              std::vector<Value>* probes) {
+  if (!probe.is(ValueKind::kList)) return false;
+  ListView items = probe.items();
+  probes->reserve(items.size());
+  if (join.each == nullptr) {
+    probes->assign(items.begin(), items.end());
+  } else {
+    std::vector<TraceValue>* trace = trace_;
+    trace_ = nullptr;
+    Value saved = slots_[join.each_slot];
+    for (const Value& item : items) {
+      slots_[join.each_slot] = item;
+      probes->push_back(Eval(*join.each));
+    }
+    slots_[join.each_slot] = std::move(saved);
+    trace_ = trace;
+  }
+  return std::all_of(probes->begin(), probes->end(),
+                     [](const Value& p) { return p.is(ValueKind::kString); });
+}
+
+// The items kept aside by `index` (their key is not a string) that no item
+// condition of the join rules out: tested once per list, not per probe.
+std::vector<uint32_t> ExprEvaluator::Aside(const plan::Join& join, const JoinIndex& index,
+                                           const Value& list, uint32_t slot) {
+  if (join.item_conditions.empty() || index.residual().empty()) return index.residual();
+  std::vector<TraceValue>* trace = trace_;
+  trace_ = nullptr;
+  Value saved = slots_[slot];
+  std::vector<uint32_t> kept;
+  ListView items = list.items();
+  for (uint32_t at : index.residual()) {
+    slots_[slot] = items[at];
+    bool ruled_out = false;
+    for (const Expr* c : join.item_conditions) {
+      Value v = Eval(*c);
+      ruled_out = v.is(ValueKind::kBool) && !v.bool_value();
+      if (ruled_out) break;
+    }
+    if (!ruled_out) kept.push_back(at);
+  }
+  slots_[slot] = std::move(saved);
+  trace_ = trace;
+  return kept;
+}
+
+// The join's entry for `list`, made on first use; null when the list is to
+// be scanned instead: a per-list join indexes a list only once it is asked
+// about a second time, and never a short one.
+const JoinedList* ExprEvaluator::Joined(const plan::Join& join, const Value& list, uint32_t slot) {
+  JoinedKey key{&join, list.Identity().second};
+  auto it = memo_->joined.find(key);
+  if (it != memo_->joined.end()) return &it->second;
+  constexpr size_t kShortList = 16;  // scanned faster than indexed
+  if (join.per_list && (list.items().size() < kShortList || memo_->seen_once.insert(key).second))
+    return nullptr;
+  memo_->seen_once.erase(key);
+  JoinedList entry;
+  entry.list = list;
+  entry.index = BuildIndex(join, list, slot);
+  entry.residual = Aside(join, *entry.index, list, slot);
+  return &memo_->joined.emplace(key, std::move(entry)).first->second;
+}
+
 bool ExprEvaluator::Candidates(int32_t join_index, const Value& list, uint32_t slot,
                                std::vector<Value>* scratch, ListView* picked,
                                const syntax::Expr** holds) {
   if (memo_ == nullptr || join_index < 0 || !list.is(ValueKind::kList)) return false;
   const plan::Join& join = module_plan_->joins[join_index];
   Value probe = Eval(*join.probe);
-  if (!probe.is(ValueKind::kString)) return false;
-  auto it = memo_->indexes.find(join.key);
-  if (it == memo_->indexes.end())
-    it = memo_->indexes.emplace(join.key, BuildIndex(join, list, slot)).first;
-  if (holds != nullptr && it->second->exact()) *holds = join.condition;
-  *picked = it->second->Candidates(probe.string_value(), scratch);
+  std::vector<Value> probes;
+  if (join.any_of ? !EachProbe(join, probe, &probes) : !probe.is(ValueKind::kString)) return false;
+  const JoinedList* joined = Joined(join, list, slot);
+  if (joined == nullptr) return false;
+  if (holds != nullptr && joined->exact()) *holds = join.condition;
+  if (join.any_of) {
+    // The items of every probe's group and those kept aside, once each, in list order.
+    std::vector<uint32_t> at = joined->residual;
+    for (const Value& p : probes) joined->index->Positions(p.string_value(), &at);
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    ListView items = joined->list.items();
+    scratch->clear();
+    scratch->resize(at.size());  // sized once: a borrowed Value that moves becomes a counted one
+    for (size_t i = 0; i < at.size(); ++i) (*scratch)[i].Borrow(items[at[i]]);
+    *picked = *scratch;
+  } else {
+    *picked = joined->index->Candidates(probe.string_value(), scratch, joined->residual);
+  }
+  ++state_->index_probes;
+  state_->index_picked += picked->size();
   return true;
 }
 
@@ -637,6 +720,7 @@ Value ExprEvaluator::EvalMacro(const Expr& e) {
   const syntax::Expr* holds = nullptr;
   int32_t join = module_plan_ != nullptr ? module_plan_->join[e.id] : -1;
   Candidates(join, range, slot, &scratch, &items, &holds);  // a join's items only
+  state_->visited += items.size();
   Assume assumed(&holds_, holds);  // for this loop's body, restored however it ends
   ItemTrace item_trace(trace_);
   LoopVariable var(&slots_[slot]);

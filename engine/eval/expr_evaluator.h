@@ -85,6 +85,10 @@ class ExprEvaluator {
   RunState* run_state() const { return state_; }
   /// The index of `list` for `join` (the loop variable in `slot`).
   const JoinIndex* BuildIndex(const plan::Join& join, const Value& list, uint32_t slot);
+  const JoinedList* Joined(const plan::Join& join, const Value& list, uint32_t slot);
+  bool EachProbe(const plan::Join& join, const Value& probe, std::vector<Value>* probes);
+  std::vector<uint32_t> Aside(const plan::Join& join, const JoinIndex& index, const Value& list,
+                              uint32_t slot);
   /// While set, every evaluated non-literal sub-expression is appended here.
   void set_trace(std::vector<TraceValue>* sink) { trace_ = sink; }
   /// The source text of a span.

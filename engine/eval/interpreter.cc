@@ -73,6 +73,7 @@ bool RuleRun::OpenLoop(Value* range) {
 
 void RuleRun::RunItem(const Value& item) {
   if (aborted_) return;
+  ++eval_.run_state()->visited;
   LoopVariable var(&eval_.slots()[ops_->ops[0].slot]);
   var.Bind(item);
   RunOps(1);
@@ -86,6 +87,9 @@ void RuleRun::Finish() {
   }
   out_->steps += eval_.steps();
   out_->bytes += eval_.budget().bytes();
+  out_->visited += eval_.run_state()->visited;
+  out_->index_probes += eval_.run_state()->index_probes;
+  out_->index_picked += eval_.run_state()->index_picked;
   if (capped_) {
     Diagnostic& d =
         out_->errors.Add(Severity::kInfo, sources_.Resolve(rule_.rule->name_span),
@@ -145,6 +149,7 @@ void RuleRun::RunScan(const Op& op, size_t position) {
   std::vector<Value> scratch;
   ListView items = range.items();
   eval_.Candidates(op.join, range, op.slot, &scratch, &items);
+  eval_.run_state()->visited += items.size();
   LoopVariable var(&eval_.slots()[op.slot]);
   ReadAhead ahead(items);
   LookupsAhead lookups;

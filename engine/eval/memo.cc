@@ -66,31 +66,37 @@ void JoinIndex::LayOut(ListView items, const std::vector<std::pair<uint32_t, uin
   }
   // Sized once: a borrowed Value that moves becomes a counted one.
   picked_.resize(placed.size());
-  if (!residual_.empty()) positions_.resize(placed.size());
+  positions_.resize(placed.size());
   for (const auto& [item, group] : placed) {
     Group& g = groups_[group];
     uint32_t at = g.begin + g.size++;
     picked_[at].Borrow(items[item]);
-    if (!residual_.empty()) positions_[at] = item;
+    positions_[at] = item;
   }
 }
 
-ListView JoinIndex::Candidates(std::string_view probe, std::vector<Value>* scratch) const {
+ListView JoinIndex::Candidates(std::string_view probe, std::vector<Value>* scratch,
+                               const std::vector<uint32_t>& aside) const {
   const Group* g = Find(probe, std::hash<std::string_view>()(probe));
-  if (residual_.empty())
+  if (aside.empty())
     return g != nullptr ? ListView(picked_.data() + g->begin, g->size) : ListView();
   // An item is in a group or kept aside, never both: the two merge into
   // exactly their sizes' sum, borrowed in place (sized once, as above).
   View<uint32_t> hits =
       g != nullptr ? View<uint32_t>(positions_.data() + g->begin, g->size) : View<uint32_t>();
   scratch->clear();
-  scratch->resize(hits.size() + residual_.size());
+  scratch->resize(hits.size() + aside.size());
   size_t h = 0, r = 0;
   for (Value& out : *scratch) {
-    bool from_hits = r == residual_.size() || (h < hits.size() && hits[h] < residual_[r]);
-    out.Borrow(items_[from_hits ? hits[h++] : residual_[r++]]);
+    bool from_hits = r == aside.size() || (h < hits.size() && hits[h] < aside[r]);
+    out.Borrow(items_[from_hits ? hits[h++] : aside[r++]]);
   }
   return *scratch;
+}
+
+void JoinIndex::Positions(std::string_view probe, std::vector<uint32_t>* out) const {
+  if (const Group* g = Find(probe, std::hash<std::string_view>()(probe)))
+    out->insert(out->end(), positions_.begin() + g->begin, positions_.begin() + g->begin + g->size);
 }
 
 }  // namespace capops::eval

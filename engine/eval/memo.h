@@ -7,6 +7,7 @@
 #include <memory>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/common/value.h"
@@ -34,11 +35,20 @@ class JoinIndex {
   }
   /// The items that may match `probe`, in list order: held by the index, or
   /// `*scratch` filled in. They borrow from the list (Value::Borrow), which
-  /// must outlive them.
-  ListView Candidates(std::string_view probe, std::vector<Value>* scratch) const;
+  /// must outlive them. The items kept aside that go with them are
+  /// `residual` (some of residual(), in list order), else all of them.
+  ListView Candidates(std::string_view probe, std::vector<Value>* scratch) const {
+    return Candidates(probe, scratch, residual_);
+  }
+  ListView Candidates(std::string_view probe, std::vector<Value>* scratch,
+                      const std::vector<uint32_t>& residual) const;
   /// Every item's key was a string (or list of strings): a candidate's key
   /// matches the probe, none is kept aside.
   bool exact() const { return residual_.empty(); }
+  /// Appends the places in the list of the items whose key is `probe`, in order.
+  void Positions(std::string_view probe, std::vector<uint32_t>* out) const;
+  /// The places of the items kept aside (their key was not a string), in order.
+  const std::vector<uint32_t>& residual() const { return residual_; }
 
  private:
   // The items of one distinct key text: picked_[begin, begin + size).
@@ -62,8 +72,8 @@ class JoinIndex {
   // a row rather than at their places in the list (over 100k allocations,
   // a cache miss each), and gets each record's address without waiting.
   std::vector<Value> picked_;
-  // Parallel to picked_, when items are kept aside: their places in the
-  // list, to merge the two in list order.
+  // Parallel to picked_: their places in the list, to merge groups (and
+  // the items kept aside) in list order.
   std::vector<uint32_t> positions_;
   std::vector<uint32_t> residual_;
   ListView items_;
@@ -93,15 +103,43 @@ struct VarsKeyHash {
   }
 };
 
+/// A list a join reads, and its index: shared or the memo's own, with the
+/// items kept aside that the join's item conditions do not rule out.
+struct JoinedList {
+  Value list;  // held: its identity stays its own while the entry lives
+  const JoinIndex* index = nullptr;
+  std::vector<uint32_t> residual;
+  /// No item kept aside: a candidate's key matches the probe.
+  bool exact() const { return residual.empty(); }
+};
+
+/// A join and the identity of a list it reads.
+struct JoinedKey {
+  const plan::Join* join = nullptr;
+  uint64_t list = 0;
+  friend bool operator==(const JoinedKey& a, const JoinedKey& b) {
+    return a.join == b.join && a.list == b.list;
+  }
+};
+struct JoinedKeyHash {
+  size_t operator()(const JoinedKey& k) const {
+    return std::hash<const void*>()(k.join) ^ (static_cast<size_t>(k.list) * 0x9e3779b97f4a7c15u);
+  }
+};
+
 struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;  // by remembered expression
-  /// By the join's key expression: in the call's SharedIndexes when the
+  /// By join and list: the index is in the call's SharedIndexes when the
   /// key is a field of the item and the call shares them, else in
   /// `own_indexes`.
-  std::unordered_map<const syntax::Expr*, const JoinIndex*> indexes;
+  std::unordered_map<JoinedKey, JoinedList, JoinedKeyHash> joined;
   std::vector<std::unique_ptr<JoinIndex>> own_indexes;
+  /// Lists a per-list join (plan::Join::per_list) was asked about once and
+  /// scanned: by identity only, not held. A list asked about again is
+  /// indexed; one passed once is scanned, which costs no more.
+  std::unordered_set<JoinedKey, JoinedKeyHash> seen_once;
   Value scratch;  // a value not worth remembering (the budget ran out)
 };
 

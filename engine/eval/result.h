@@ -152,6 +152,35 @@ struct EvalResult {
   /// Bytes of the strings, lists and maps evaluation built (the unit of
   /// the memory budget), whether or not they were freed since.
   uint64_t bytes = 0;
+  /// Items the rule's loops and comprehensions went through (a join's
+  /// candidates only), and the lookups its join indexes answered with the
+  /// items they picked: how much of the facts the rule read.
+  uint64_t visited = 0;
+  uint64_t index_probes = 0;
+  uint64_t index_picked = 0;
+};
+
+/// What one rule cost over a lint run (`capops-lint --profile`), summed
+/// over the plans it ran on.
+struct RuleCost {
+  uint64_t nanos = 0;  // wall time of its evaluations
+  uint64_t evaluations = 0;
+  uint64_t steps = 0;
+  uint64_t bytes = 0;
+  uint64_t visited = 0;
+  uint64_t index_probes = 0;
+  uint64_t index_picked = 0;
+  uint64_t findings = 0;  // violations and rule errors
+};
+
+/// Per rule id, what its evaluations cost. Filled only when
+/// EvalOptions::profile points at one; the rules then run one at a time,
+/// each alone, so that each is charged its own time.
+struct Profile {
+  std::map<std::string, RuleCost> rules;
+  /// The join indexes shared between rules: a rule that asks for one
+  /// first pays for building it.
+  uint64_t shared_indexes = 0;
 };
 
 /// How often one `where` or `when` condition held and failed (policy test coverage).

@@ -80,6 +80,10 @@ class RunState {
   /// The join indexes the call's rules share (null: each run builds its
   /// own). Not the run's: shared with the other rules of the call.
   SharedIndexes* shared_indexes = nullptr;
+  /// What the run read (EvalResult::visited, index_probes, index_picked).
+  uint64_t visited = 0;
+  uint64_t index_probes = 0;
+  uint64_t index_picked = 0;
 
  private:
   // Few modules run in one evaluation (the rule's and those of the

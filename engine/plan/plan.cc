@@ -64,10 +64,14 @@ class ModulePlanner {
   /// Plans one top-level expression (a clause, a hole, a function body).
   /// `distinct`: variables whose values never repeat within an evaluation
   /// (see DistinctLet), so remembering per their value gains nothing.
-  void PlanExpr(const Expr& e, Mask distinct) {
+  /// `per_call`: the slots of a function's parameters, which hold one
+  /// value per call (0 for a rule): a comprehension over a list read from
+  /// them alone is joined, by an index per list.
+  void PlanExpr(const Expr& e, Mask distinct, Mask per_call = 0) {
+    per_call_ = per_call;
     FreeSlots(e);
     distinct_ = distinct;
-    Mark(e, false);
+    Mark(e, 0);
   }
   /// Whether a planned `let` expression gives a value that never repeats:
   /// a list or map built afresh (a new heap object, so a new identity)
@@ -80,9 +84,13 @@ class ModulePlanner {
 
  private:
   Mask FreeSlots(const Expr& e);
-  void Mark(const Expr& e, bool inside_remembered);
+  /// `enclosing`: the loop variables of the remembered expression `e` is
+  /// in (0: none; kAllSlots: one remembered once).
+  void Mark(const Expr& e, Mask enclosing);
   bool PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
+  int32_t FindEachJoin(const Expr& c, Mask var, const std::vector<const Expr*>& conjuncts);
+  int32_t AddJoin(Join join, Mask var, const std::vector<const Expr*>& conjuncts);
   bool FactPath(const Expr& e) const;
   bool LookupOf(const Expr& e, uint32_t slot) const;
   bool Binds(const syntax::Clause& c, Mask deps) const {
@@ -94,6 +102,7 @@ class ModulePlanner {
   ModulePlan* out_;
   std::vector<Mask> free_;  // by node id
   Mask distinct_ = 0;
+  Mask per_call_ = 0;
 };
 
 Mask ModulePlanner::FreeSlots(const Expr& e) {
@@ -110,8 +119,10 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
     bool selects = e.kind == ExprKind::kMacro && e.macro != MacroKind::kAll &&
                    e.macro != MacroKind::kGroup && e.macro != MacroKind::kTimeline &&
                    (e.macro != MacroKind::kMap || e.args.size() == 3);
-    if (selects && free_[e.args[0]->id] == 0) {
+    Mask range = free_[e.args[0]->id];
+    if (selects && (range & ~per_call_) == 0) {
       out_->join[e.id] = FindJoin(*e.args[1], var);
+      if (out_->join[e.id] >= 0) out_->joins[out_->join[e.id]].per_list = range != 0;
     }
   } else {
     for (const auto& arg : e.args) m |= FreeSlots(*arg);
@@ -156,48 +167,108 @@ bool ModulePlanner::PerVars(const Expr& e) const {
          costly_functions_[sym.index];
 }
 
-void ModulePlanner::Mark(const Expr& e, bool inside_remembered) {
+// Inside an expression remembered once, nothing more is: it runs once.
+// Inside one remembered per loop values, what reads only those values (or
+// some of them) runs once per them too; the rest — what is invariant, and
+// what reads the variables the expression binds itself (`stands_in(…, t,
+// p)` in a filter over pools remembered per demand) — is remembered on its
+// own, so that it is shared when the enclosing one is computed again.
+void ModulePlanner::Mark(const Expr& e, Mask enclosing) {
   MemoKind memo = MemoKind::kNone;
-  if (!inside_remembered && free_[e.id] == 0 && Worth(e)) memo = MemoKind::kOnce;
-  if (!inside_remembered && PerVars(e)) memo = MemoKind::kPerVars;
+  bool free_of_enclosing = enclosing != kAllSlots && (free_[e.id] & ~enclosing) != 0;
+  if (enclosing != kAllSlots && free_[e.id] == 0 && Worth(e)) memo = MemoKind::kOnce;
+  if ((enclosing == 0 || free_of_enclosing) && PerVars(e)) memo = MemoKind::kPerVars;
   out_->memo[e.id] = memo;
   out_->free[e.id] = free_[e.id];
-  for (const auto& arg : e.args) Mark(*arg, inside_remembered || memo != MemoKind::kNone);
+  Mask inner = memo == MemoKind::kOnce      ? kAllSlots
+               : memo == MemoKind::kPerVars ? free_[e.id]
+                                            : enclosing;
+  for (const auto& arg : e.args) Mark(*arg, inner);
 }
 
 // The first conjunct of `condition` that equates (or tests membership of) a
-// key of the variable `var` alone with a value that does not read `var`.
+// key of the variable `var` alone with a value that does not read `var`;
+// the conjuncts that read `var` alone go with it (Join::item_conditions).
 int32_t ModulePlanner::FindJoin(const Expr& condition, Mask var) {
   if (var == kAllSlots) return -1;
-  std::vector<const Expr*> pending{&condition};
+  std::vector<const Expr*> conjuncts, pending{&condition};
   while (!pending.empty()) {
     const Expr& c = *pending.back();
     pending.pop_back();
-    if (c.kind != ExprKind::kBinary) continue;
-    if (c.binary_op == BinaryOp::kAnd) {
+    if (c.kind == ExprKind::kBinary && c.binary_op == BinaryOp::kAnd) {
       pending.push_back(c.args[1].get());  // visited after args[0]: left to right
       pending.push_back(c.args[0].get());
       continue;
     }
+    conjuncts.push_back(&c);
+  }
+  for (const Expr* conjunct : conjuncts) {
+    const Expr& c = *conjunct;
+    if (int32_t join = FindEachJoin(c, var, conjuncts); join >= 0) return join;
+    if (c.kind != ExprKind::kBinary) continue;
     const Expr& lhs = *c.args[0];
     const Expr& rhs = *c.args[1];
     auto key_of_var = [&](const Expr& x) { return free_[x.id] == var; };
     auto not_var = [&](const Expr& x) { return (free_[x.id] & var) == 0; };
     Join join;
+    auto found = [&](const Expr& key, const Expr& probe) {
+      join.key = &key;
+      join.probe = &probe;
+    };
     if (c.binary_op == BinaryOp::kEq && key_of_var(lhs) && not_var(rhs)) {
-      join = Join{&lhs, &rhs, false};
+      found(lhs, rhs);
     } else if (c.binary_op == BinaryOp::kEq && key_of_var(rhs) && not_var(lhs)) {
-      join = Join{&rhs, &lhs, false};
+      found(rhs, lhs);
     } else if (c.binary_op == BinaryOp::kIn && key_of_var(rhs) && not_var(lhs)) {
-      join = Join{&rhs, &lhs, true};
+      found(rhs, lhs);
+      join.membership = true;
+    } else if (c.binary_op == BinaryOp::kIn && key_of_var(lhs) && not_var(rhs)) {
+      found(lhs, rhs);
+      join.any_of = true;
     } else {
       continue;
     }
     join.condition = &c;
-    out_->joins.push_back(join);
-    return static_cast<int32_t>(out_->joins.size() - 1);
+    return AddJoin(std::move(join), var, conjuncts);
   }
   return -1;
+}
+
+// `probe.exists(y, each(y) == key(x))`: x the variable `var`, `probe` not
+// reading it, `each` reading `y` alone and `key` reading `var` alone.
+int32_t ModulePlanner::FindEachJoin(const Expr& c, Mask var,
+                                    const std::vector<const Expr*>& conjuncts) {
+  if (c.kind != ExprKind::kMacro || c.macro != MacroKind::kExists || c.args.size() != 2) return -1;
+  Mask y = Bit(tables_.slots[c.id]);
+  const Expr& range = *c.args[0];
+  const Expr& body = *c.args[1];
+  if (y == kAllSlots || (free_[range.id] & (var | y)) != 0 || body.kind != ExprKind::kBinary ||
+      body.binary_op != BinaryOp::kEq)
+    return -1;
+  for (int side = 0; side < 2; ++side) {
+    const Expr& each = *body.args[side];
+    const Expr& key = *body.args[1 - side];
+    if (free_[each.id] != y || free_[key.id] != var) continue;
+    Join join;
+    join.key = &key;
+    join.probe = &range;
+    join.any_of = true;
+    join.each = &each;
+    join.each_slot = tables_.slots[c.id];
+    join.condition = &c;
+    return AddJoin(std::move(join), var, conjuncts);
+  }
+  return -1;
+}
+
+// Adds a join found in `conjuncts`, with the others that read `var` alone.
+int32_t ModulePlanner::AddJoin(Join join, Mask var, const std::vector<const Expr*>& conjuncts) {
+  for (const Expr* other : conjuncts) {
+    if (other != join.condition && (free_[other->id] & ~var) == 0)
+      join.item_conditions.push_back(other);
+  }
+  out_->joins.push_back(std::move(join));
+  return static_cast<int32_t>(out_->joins.size() - 1);
 }
 
 // Each `where` goes right after the last clause binding a variable it reads.
@@ -360,7 +431,8 @@ ProgramPlan Build(const check::Program& program) {
     CompilePatterns(*program.modules[m], program.tables[m], &plan.modules[m]);
   }
   for (const check::UserFunction& f : program.functions) {
-    if (f.checked) planners[f.module]->PlanExpr(*f.decl->body, 0);
+    Mask parameters = f.params.size() >= 64 ? 0 : (Mask{1} << f.params.size()) - 1;
+    if (f.checked) planners[f.module]->PlanExpr(*f.decl->body, 0, parameters);
   }
   for (const check::RuleInfo& rule : program.rules) {
     ModulePlanner& planner = *planners[rule.module];
@@ -403,7 +475,10 @@ std::string Text(const SourceManager& sources, const Span& span) {
 std::string DescribeJoin(const Join& j, const SourceManager& sources) {
   std::string key = "`" + Text(sources, j.key->span) + "`";
   std::string probe = "`" + Text(sources, j.probe->span) + "`";
-  return j.membership ? "by each of " + key + " for " + probe : "by " + key + " == " + probe;
+  std::string how = j.membership ? "by each of " + key + " for " + probe
+                    : j.any_of   ? "by " + key + " for each of " + probe
+                                 : "by " + key + " == " + probe;
+  return j.per_list ? how + ", an index per list passed" : how;
 }
 
 // The remembered expressions and joining comprehensions below `e`.

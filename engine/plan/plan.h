@@ -67,6 +67,19 @@ struct Join {
   const syntax::Expr* probe = nullptr;      // does not read the loop variable
   bool membership = false;                  // `probe in key(x)`: key is a list
   const syntax::Expr* condition = nullptr;  // the conjunct itself, true for the index's matches
+  /// The probe is a list, each of whose items is a probe, and a candidate
+  /// matches any of them: `key(x) in probe`, or `probe.exists(y,
+  /// each(y) == key(x))` with `each` reading `y` (in `each_slot`) alone.
+  bool any_of = false;
+  const syntax::Expr* each = nullptr;  // null: the items themselves
+  uint32_t each_slot = 0;
+  /// The list is a function's parameter (or built from its parameters
+  /// alone), so each call may pass another one: its index is per list.
+  bool per_list = false;
+  /// The other conjuncts that read the loop variable alone (or nothing):
+  /// an item one of them makes false matches no probe. Items whose key is
+  /// not a string are tested with them once, not kept for every probe.
+  std::vector<const syntax::Expr*> item_conditions;
 };
 
 /// How an expression's value is remembered.

@@ -164,6 +164,7 @@ eval::EvalOptions Engine::EvalOptionsFor(const LintOptions& lint) const {
   eval.plan = options_.optimize ? plan_.get() : nullptr;
   eval.trace = lint.trace;
   eval.coverage = lint.coverage;
+  eval.profile = lint.profile;
   return eval;
 }
 

@@ -86,6 +86,9 @@ struct LintOptions {
   /// When set, every `where`/`when` outcome is counted there (policy test
   /// coverage); the rules then run on one thread.
   eval::Coverage* coverage = nullptr;
+  /// When set, what each rule costs is added there (`--profile`); the
+  /// rules then run one at a time, each alone.
+  eval::Profile* profile = nullptr;
   /// When set, the facts of each plan evaluated are appended there (for
   /// reports that draw them); they share the loaded values, copying nothing.
   std::vector<PlanFacts>* facts = nullptr;

@@ -5,6 +5,7 @@
 #include "engine/api/lint_run.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <tuple>
@@ -22,6 +23,25 @@ eval::EvalOptions RunBudget(eval::EvalOptions eval, const eval::Facts& facts) {
   eval.max_steps = eval.max_steps > UINT64_MAX / mib ? UINT64_MAX : eval.max_steps * mib;
   return eval;
 }
+
+namespace {
+
+// What one evaluation of a rule cost, added to its line of the profile.
+void Charge(const std::string& rule, const eval::EvalResult& part,
+            std::chrono::steady_clock::duration took, eval::Profile* profile) {
+  eval::RuleCost& cost = profile->rules[rule];
+  cost.nanos +=
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count());
+  ++cost.evaluations;
+  cost.steps += part.steps;
+  cost.bytes += part.bytes;
+  cost.visited += part.visited;
+  cost.index_probes += part.index_probes;
+  cost.index_picked += part.index_picked;
+  cost.findings += part.violations.size() + part.errors.size();
+}
+
+}  // namespace
 
 LintRun::LintRun(const check::Program& program, const eval::ParamValues& params,
                  const std::string& digest, const EngineOptions& options, eval::EvalOptions eval,
@@ -243,21 +263,31 @@ void LintRun::EvaluatePlans() {
   for (size_t rule = 0; rule < rules; ++rule) {
     if (skip_rules_.count(program_.rules[rule].id) == 0) enabled.push_back(rule);
   }
-  size_t threads = eval_.coverage != nullptr ? 1 : jobs();  // coverage counters are shared
+  // Coverage counters are shared; a profile times each rule alone.
+  bool one_by_one = eval_.coverage != nullptr || eval_.profile != nullptr;
+  size_t threads = one_by_one ? 1 : jobs();
   // Each plan's rules in a few groups, dealt round-robin: a group shares
   // passes over the facts (eval::EvaluateRules); more groups than threads
   // keep the threads busy while one group holds a costly rule.
-  size_t groups = threads == 1 ? 1 : std::min(enabled.size(), threads * 2);
+  size_t groups = eval_.profile != nullptr ? enabled.size()
+                  : threads == 1           ? 1
+                                           : std::min(enabled.size(), threads * 2);
   eval::SharedIndexes indexes;  // the join indexes of this call's facts, built once for every rule
   ParallelFor(facts.size() * groups, threads, [&](size_t task) {
     size_t plan = task / groups;
     std::vector<size_t> group;
     for (size_t i = task % groups; i < enabled.size(); i += groups) group.push_back(enabled[i]);
+    auto started = std::chrono::steady_clock::now();
     std::vector<eval::EvalResult> parts = eval::EvaluateRules(
         program_, group, params_, facts[plan], *sources_, RunBudget(eval_, facts[plan]), &indexes);
+    if (eval_.profile != nullptr) {
+      auto took = std::chrono::steady_clock::now() - started;
+      Charge(program_.rules[group[0]].id, parts[0], took, eval_.profile);
+    }
     for (size_t i = 0; i < group.size(); ++i)
       results[plan * rules + group[i]] = std::move(parts[i]);
   });
+  if (eval_.profile != nullptr) eval_.profile->shared_indexes += indexes.size();
   for (size_t p = 0; p < facts.size(); ++p) {
     eval::EvalResult r;
     for (size_t rule = 0; rule < rules; ++rule)

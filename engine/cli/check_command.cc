@@ -6,6 +6,7 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/report/profile_report.h"
 #include "engine/report/report.h"
 #include "engine/workspace/output_file.h"
 
@@ -24,6 +25,13 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
     report::WriteLintReport(report, options.format, render, text);
     std::string error;
     if (!workspace::WriteFileAtomically(output, text.str(), &error)) return Fail(err, error);
+  }
+  if (report.profile) {
+    out.flush();  // the report first, wherever the two streams go
+    report::WriteProfile(
+        *report.profile,
+        options.profile == "json" ? report::ProfileFormat::kJson : report::ProfileFormat::kText,
+        err);
   }
   return report.status == lint::Status::kFindings ? kExitFindings : kExitClean;
 }

@@ -12,6 +12,9 @@ struct CheckOptions {
   workspace::SessionOptions session;  // what to lint and how (session.output: -o)
   report::Format format = report::Format::kText;
   bool color = false;
+  /// `--profile[=text|json]`: after the report, what each rule cost, to
+  /// stderr; "" for none.
+  std::string profile;
 };
 
 /// Runs the check and returns the exit code (driver.h).

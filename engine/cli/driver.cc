@@ -181,6 +181,10 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   app->add_option("-j,--jobs", s.engine.jobs,
                   "threads for files, plans and rules (default: the cores available)")
       ->check(CLI::Range(1, 256));
+  app->add_flag("--profile{text}", o->profile,
+                "after the report, print what each rule cost to stderr (FORMAT: text or json); "
+                "rules then run one at a time and the cache is not used")
+      ->check(CLI::IsMember({"text", "json"}));
   app->add_flag("--allow-empty", s.allow_empty,
                 "exit 0 even when no plan was found or every rule is disabled");
   app->add_option("plans", s.plans,
@@ -376,6 +380,7 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
     options->session.keep_facts = true;  // the charts draw them
     options->session.trace = true;       // each card shows its derivation
   }
+  options->session.profile = !options->profile.empty();
   lint::FailOn threshold;
   if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
   if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);

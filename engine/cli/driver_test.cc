@@ -1,5 +1,6 @@
 #include "engine/cli/driver.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -64,6 +65,61 @@ TEST_CASE("JSON output has the fields of the contract", "[cli]") {
   }
   CHECK(doc["errors"].is_array());
   CHECK(doc["summary"]["violations"] == doc["violations"].size());
+}
+
+TEST_CASE("a profile prints what each rule cost, most costly first, after the same report",
+          "[cli]") {
+  RunResult plain = Lint({"--format", "short", kExample + "plan.yaml"});
+  RunResult text = Lint({"--profile", "--format", "short", kExample + "plan.yaml"});
+  CHECK(text.exit_code == plain.exit_code);
+  CHECK(text.out == plain.out);  // the report is the one a run without the profile prints
+  std::istringstream lines(text.err);
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line.rfind("profile: ", 0) == 0);
+  std::getline(lines, line);
+  CHECK(line.rfind("rule ", 0) == 0);
+  size_t rules = 0;
+  double previous = 1e18;
+  while (std::getline(lines, line)) {
+    REQUIRE(line.rfind("CAP-", 0) == 0);
+    double ms = std::stod(line.substr(line.find_first_not_of(' ', line.find(' '))));
+    CHECK(ms <= previous);
+    previous = ms;
+    ++rules;
+  }
+  CHECK(rules > 40);
+
+  RunResult json = Lint({"--profile=json", "--format", "short", kExample + "plan.yaml"});
+  CHECK(json.out == plain.out);
+  nlohmann::json profile = nlohmann::json::parse(json.err);
+  REQUIRE(profile["rules"].size() == rules);
+  uint64_t findings = 0;
+  for (const auto& r : profile["rules"]) {
+    CHECK(r["steps"].get<uint64_t>() > 0);  // every rule ran, none answered from elsewhere
+    CHECK(r["evaluations"].get<uint64_t>() == 1);
+    findings += r["findings"].get<uint64_t>();
+  }
+  CHECK(findings >= 3);  // at least the example's three rules
+  auto alc = std::find_if(profile["rules"].begin(), profile["rules"].end(),
+                          [](const auto& r) { return r["rule"] == "CAP-ALC-001"; });
+  REQUIRE(alc != profile["rules"].end());
+  CHECK((*alc)["findings"].get<uint64_t>() >= 1);
+  CHECK((*alc)["visited"].get<uint64_t>() >= 1);
+}
+
+TEST_CASE("a profile evaluates every rule even with a warm cache, and refuses other formats",
+          "[cli]") {
+  testing::TempDir dir;
+  std::string cache = "--cache=" + dir.Path("cache");
+  Lint({cache, "--format", "short", kExample + "plan.yaml"});
+  RunResult warm = Lint({cache, "--profile=json", "--format", "short", kExample + "plan.yaml"});
+  nlohmann::json profile = nlohmann::json::parse(warm.err);
+  REQUIRE(!profile["rules"].empty());
+  for (const auto& r : profile["rules"]) CHECK(r["steps"].get<uint64_t>() > 0);
+  RunResult bad = Lint({"--profile=xml", kExample + "plan.yaml"});
+  CHECK(bad.exit_code == kExitUsage);
+  CHECK(bad.err.find("--profile") != std::string::npos);
 }
 
 TEST_CASE("JSON output is identical across runs", "[cli]") {

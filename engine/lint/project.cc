@@ -109,9 +109,11 @@ Report Project::Run(RunInput input) const {
   lint.trace = spec_.trace;
   lint.skip_rules = selection_.disabled();
   if (spec_.keep_facts) lint.facts = &r.facts;
+  if (spec_.profile) lint.profile = &r.profile.emplace();
   std::string error;
+  bool cached = !spec_.keep_facts && !spec_.profile;
   if (!LintGroups(engine(), lint, r.own_sources.get(), input.groups, input.skipped, &r.findings,
-                  &error, spec_.keep_facts ? nullptr : input.cache)) {
+                  &error, cached ? input.cache : nullptr)) {
     return refuse(error);
   }
   // Cached findings too, as the config now says; policy files as reports show them.

@@ -70,6 +70,8 @@ struct Report {
   /// With ProjectSpec::keep_facts: the facts of each plan evaluated, in
   /// the order linted (plans whose facts break the schema are not there).
   std::vector<PlanFacts> facts;
+  /// With ProjectSpec::profile: what each rule cost (`--profile`).
+  std::optional<eval::Profile> profile;
   /// For the host to show (an old-form baseline, a file changed while it
   /// was linted); one line each.
   std::vector<std::string> warnings;
@@ -124,6 +126,8 @@ struct ProjectSpec {
   /// Keep each plan's facts in the report (the HTML report's charts); the
   /// cache is then not used, since a plan it answers for is not read.
   bool keep_facts = false;
+  /// Time each rule into Report::profile (the rules then run one at a time).
+  bool profile = false;
 };
 
 /// One run's fact files and how the waivers judge them.

@@ -106,6 +106,7 @@ OpenedProject OpenProject(FileSystem& files, SessionOptions options) {
   spec.trace = options.trace;
   spec.allow_empty = options.allow_empty;
   spec.keep_facts = options.keep_facts;
+  spec.profile = options.profile;
   bool shared =
       options.compiled && !own_policies && config.params.empty() && config.rule_params.empty();
   std::string error;
@@ -173,7 +174,7 @@ const Report& LintSession::Run() {
   input.record_baseline = !options_.write_baseline.empty();
   input.baseline_path = options_.write_baseline;
   std::unique_ptr<ResultCache> cache;
-  if (!options_.keep_facts && !options_.cache.empty()) {
+  if (!options_.keep_facts && !options_.profile && !options_.cache.empty()) {
     std::string warning;
     cache = ResultCache::Open(&files_, options_.cache, &warning);
     if (!cache) spdlog::warn("{}", warning);

@@ -61,6 +61,10 @@ struct SessionOptions {
   /// report's charts). The result cache is then not used: a plan it
   /// answers for is not read, so its facts would be missing.
   bool keep_facts = false;
+  /// Time each rule (Report::profile, `--profile`): the rules run one at a
+  /// time, each alone, and the result cache is not used, since a plan it
+  /// answers for is not evaluated.
+  bool profile = false;
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;

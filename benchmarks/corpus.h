@@ -39,7 +39,7 @@ struct CorpusOptions {
   size_t pools = 100;         // at least 8
   size_t plans = 1;           // plan files the demands (and their allocations) are split into
   uint64_t seed = 1;
-  double fault_scale = 1.0;  // multiplies every fault rate; 0 leaves only the first of each kind
+  double defects = 0;  // in [0, 1]: the share of each defect kind's eligible sites broken
 };
 
 /// The texts of one corpus: YAML documents ready to be written or loaded.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <unordered_map>
 
 #include "benchmarks/corpus_model.h"
@@ -160,10 +161,12 @@ class PlanBuilder {
   // Exploration sessions: plan-wide, two GPUs at a time (the cap), in
   // sessions of working hours, `per_day` a day.
   int per_day_ = 2, session_ = 0, lanes_ = 0;
-  // How many times more allocations a demand has than in a small plan: the
-  // demands of a large plan are larger rather than only more numerous, as
-  // in real plans (and as the pack's rules that join each demand with every
-  // allocation can afford).
+  // How much larger the demands of a large plan are than those of a small
+  // one (1.5 × the square root of its thousands of allocations; services,
+  // tuning and exploration grow with its square): a large plan has larger
+  // demands rather than only more of them, as real plans do, and as the
+  // pack's rules that join each demand with every allocation can afford
+  // within their step budget, which grows with the facts only linearly.
   int scale_ = 1;
 };
 
@@ -280,7 +283,7 @@ bool PlanBuilder::AddExploration() {
   if (pool < 0) return false;
   if (inv_.pools[pool].role == PoolRole::kReplacement) Hold(pool, d.gpus);
   // A few sessions, each an allocation of its own.
-  int sessions = rng_.Between(1, 2 * scale_);
+  int sessions = rng_.Between(1, 1 + scale_ * scale_ / 2);
   Window session;
   int made = 0;
   for (; made < sessions && Remaining() > 0; ++made) {
@@ -349,7 +352,7 @@ bool PlanBuilder::AddTraining() {
   d.readiness = Readiness{{"ready", "ready", "validated", "tested", "tested"}, -1};
   bool pending = rng_.Chance(0.2);  // the image is promised by a date before the first run
   if (pending) d.readiness->items[1] = "pending";
-  d.checkpoint = Checkpoint{!fault_(Fault::kNoRestoreTest), true};
+  d.checkpoint = Checkpoint{!fault_(Fault::kTrainingRestore), true};
   d.release_condition = "Reclaim after artifact validation and data cleanup";
   d.model_life = "730d";
   d.model_version = d.id + "-v" + std::to_string(rng_.Between(1, 4));
@@ -381,7 +384,7 @@ bool PlanBuilder::AddTraining() {
   for (int run = 0; run < runs; ++run) {
     fault_.BeginSite();
     int at = pool;
-    if (d.accel < 0 && run > 0 && fault_(Fault::kMixedGroup)) {
+    if (run > 0 && fault_(Fault::kMixedGroup)) {
       std::vector<int> others;
       for (int p : index_.Of(PoolRole::kResearch, d.region)) {
         if (inv_.pools[p].accel != d.home_accel) others.push_back(p);
@@ -470,7 +473,7 @@ bool PlanBuilder::AddTuning() {
   d.release_condition = "Release when the trial budget is spent";
   if (!DefaultApproved(d.region) && rng_.Chance(0.5))
     d.dataset = Dataset{d.region, "2TB", "approved", {d.region}, "", ""};
-  int trials = std::min<int>(rng_.Between(2, 4 + 2 * scale_), static_cast<int>(Remaining()));
+  int trials = std::min<int>(rng_.Between(2, 4 + scale_ * scale_), static_cast<int>(Remaining()));
   d.max_parallel_trials = trials;
   d.gpus_per_trial = 8;
   if (fault_(Fault::kTuningShape)) {
@@ -480,9 +483,11 @@ bool PlanBuilder::AddTuning() {
       d.based_on.clear();
     }
   }
-  if (fault_(Fault::kTooManyTrials)) d.max_parallel_trials = d.gpus_per_trial = 1;
+  bool too_many = fault_(Fault::kTooManyTrials);
+  if (too_many) d.max_parallel_trials = d.gpus_per_trial = 1;
   if (fault_(Fault::kNoRelease)) d.release_condition.clear();
   int first_start = -1;
+  std::map<int, int> at_once;  // trials by the day they start: the same week's overlap
   for (int t = 0; t < trials; ++t) {
     fault_.BeginSite();
     int gpus = 2 * rng_.Between(1, 4);
@@ -503,6 +508,7 @@ bool PlanBuilder::AddTuning() {
     bool long_trial = fault_(Fault::kLongTrial);
     Window w = Slot(pool, 1, long_trial ? 4 : 3, false, &gpus);
     if (first_start < 0) first_start = w.start;
+    ++at_once[w.start];
     Allocation& a = plan_.allocations[NewAllocation(d, pool, gpus)];
     a.window = w;
     if (!fault_(Fault::kNoQueue)) a.queue_position = rng_.Between(1, 40);
@@ -515,6 +521,12 @@ bool PlanBuilder::AddTuning() {
   }
   if (first_start < 0) return false;
   ++ids_.demand;
+  // The trial limit: the most trials that run at once.
+  if (d.max_parallel_trials > 0 && !too_many) {
+    d.max_parallel_trials = 1;
+    for (const auto& [day, count] : at_once)
+      d.max_parallel_trials = std::max(d.max_parallel_trials, count);
+  }
   d.window = Window{first_start, -1, "3d"};
   plan_.demands.push_back(std::move(d));
   return true;
@@ -570,7 +582,7 @@ bool PlanBuilder::AddInference() {
   scale_peak_[scale_pool] = std::max(scale_peak_[scale_pool], gpus);
   // The floor: four to twelve windowless, uninterruptible allocations,
   // within half the tested spares of its hardware.
-  int limit = std::min(inv_.spare_half[accel], 100 * scale_);
+  int limit = std::min(inv_.spare_half[accel], 100 * scale_ * scale_);
   int count = std::min<int>(rng_.Between(4, 12) * scale_ * scale_, static_cast<int>(Remaining()));
   std::string first;
   int held = 0;

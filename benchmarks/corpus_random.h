@@ -41,7 +41,7 @@ enum class Fault {
   kBorrowAboveFloor,       // CAP-ALC-003: borrowed headroom the floors leave no room for
   kOvercommit,             // CAP-ALC-004: a whole-pool allocation in a taken slot
   kBorrowWithoutApproval,  // CAP-ALC-005
-  kNoRestoreTest,          // CAP-ALC-006 (exploration), CAP-GOV-004 (training)
+  kNoRestoreTest,          // CAP-ALC-006: interruptible exploration, its restore never tested
   kNoQueue,                // CAP-ALC-007
   kNoRelease,              // CAP-ALC-008
   kShortHold,              // CAP-ALC-009: a tuning trial held longer than its `max_hold`
@@ -74,6 +74,7 @@ enum class Fault {
   kNotReady,               // CAP-RDY-001 and CAP-FIN-003
   kOverBudget,             // CAP-FIN-004: a cost target below what the benchmark costs
   kDecisionIncomplete,     // CAP-GOV-001
+  kTrainingRestore,        // CAP-GOV-004: training whose restore was never tested
   kLateDeadline,           // CAP-GOV-002
   kMissingEvidence,        // CAP-GOV-003
   kSameOwner,              // CAP-GOV-005

@@ -137,7 +137,7 @@ class PlanBuilder {
   int FindPool(const std::vector<int>& candidates, int gpus, bool windowed, int weeks = 1);
   size_t NewAllocation(const Demand& d, int pool, int gpus);
   void Hold(int pool, int gpus) { inv_.pools[pool].always_used += gpus; }
-  Window Slot(int pool, int weeks, int days, bool with_end, int* gpus);
+  bool Slot(int pool, int weeks, int days, bool with_end, int* gpus, Window* w, int after = -1);
   bool TakeSession(int gpus, Window* w);
   void AddCommitment(Allocation* a) const;
   bool Paid(const Allocation& a) const;
@@ -161,6 +161,7 @@ class PlanBuilder {
   // Exploration sessions: plan-wide, two GPUs at a time (the cap), in
   // sessions of working hours, `per_day` a day.
   int per_day_ = 2, session_ = 0, lanes_ = 0;
+  int gap_ = 0;  // the most sessions skipped between two, to spread them over the two years
   // How much larger the demands of a large plan are than those of a small
   // one (1.5 × the square root of its thousands of allocations; services,
   // tuning and exploration grow with its square): a large plan has larger
@@ -170,9 +171,26 @@ class PlanBuilder {
   int scale_ = 1;
 };
 
+// The first week, from `from` on (round to the start when `wrap`), that
+// begins `weeks` free weeks of `p`; -1 if none.
+int FreeWeeks(const Pool& p, int weeks, int from, bool wrap) {
+  for (int i = 0; i < kWeeks; ++i) {
+    int start = from + i;
+    if (start + weeks > kWeeks) {
+      if (!wrap) return -1;
+      start -= kWeeks;
+      if (start < 0) continue;
+    }
+    bool free = start + weeks <= kWeeks;
+    for (int w = start; free && w < start + weeks; ++w) free = !p.used_weeks[w];
+    if (free) return start;
+  }
+  return -1;
+}
+
 bool PlanBuilder::Fits(int pool, int gpus, bool windowed, int weeks) const {
   const Pool& p = inv_.pools[pool];
-  return windowed ? gpus <= p.Capacity() - p.always_budget && p.slots + weeks <= kWeeks
+  return windowed ? gpus <= p.Capacity() - p.always_budget && FreeWeeks(p, weeks, 0, false) >= 0
                   : p.always_used + gpus <= p.always_budget;
 }
 
@@ -199,19 +217,28 @@ size_t PlanBuilder::NewAllocation(const Demand& d, int pool, int gpus) {
   return plan_.allocations.size() - 1;
 }
 
-// The next free weeks of a pool; with Fault::kOvercommit, the last taken
-// week again, for the whole pool.
-Window PlanBuilder::Slot(int pool, int weeks, int days, bool with_end, int* gpus) {
+// Free weeks of a pool, from a week drawn at random (or the first after
+// `after`), so that the plan spreads over the two years; with
+// Fault::kOvercommit, a taken week again, for the whole pool. False if the
+// pool has no such weeks.
+bool PlanBuilder::Slot(int pool, int weeks, int days, bool with_end, int* gpus, Window* w,
+                       int after) {
   Pool& p = inv_.pools[pool];
-  int week = p.slots;
-  if (p.slots > 0 && fault_(Fault::kOvercommit)) {
-    week = p.slots - 1;
+  int taken = -1;
+  for (int i = 0; i < kWeeks && taken < 0; ++i) taken = p.used_weeks[i] ? i : -1;
+  int week = -1;
+  if (taken >= 0 && fault_(Fault::kOvercommit)) {
+    week = taken;
     *gpus = p.Capacity();
   } else {
-    p.slots += weeks;
+    week = after >= 0 ? FreeWeeks(p, weeks, after, false)
+                      : FreeWeeks(p, weeks, static_cast<int>(rng_.Below(kWeeks)), true);
+    if (week < 0) return false;
+    for (int i = week; i < week + weeks; ++i) p.used_weeks[i] = true;
   }
   int start = BaseDay() + 7 * week;
-  return with_end ? Window{start, start + days, ""} : Window{start, -1, std::to_string(days) + "d"};
+  *w = with_end ? Window{start, start + days, ""} : Window{start, -1, std::to_string(days) + "d"};
+  return true;
 }
 
 // The next session with `gpus` lanes free, from 09:00 UTC; false when the
@@ -287,8 +314,10 @@ bool PlanBuilder::AddExploration() {
   Window session;
   int made = 0;
   for (; made < sessions && Remaining() > 0; ++made) {
-    if (made > 0 && lanes_ > 0) {  // a demand's sessions follow one another
-      ++session_;
+    // A demand's sessions follow one another, a few days apart.
+    int skip = static_cast<int>(rng_.Below(gap_ + 1)) + (made > 0 && lanes_ > 0 ? 1 : 0);
+    if (skip > 0) {
+      session_ += skip;
       lanes_ = 0;
     }
     if (!TakeSession(d.gpus, &session)) break;
@@ -302,7 +331,7 @@ bool PlanBuilder::AddExploration() {
     if (release_on_allocation && !no_release)
       a.release_condition = "Released at the end of the day";
     const Pool& p = inv_.pools[pool];
-    if (p.role == PoolRole::kShared && p.service < 0 && rng_.Chance(0.05))
+    if (p.role == PoolRole::kShared && p.service < 0 && rng_.Chance(0.15))
       borrowers_.push_back({plan_.allocations.size() - 1, region});
   }
   if (made == 0) return false;
@@ -398,7 +427,10 @@ bool PlanBuilder::AddTraining() {
     if (fault_(Fault::kPartialGroup)) gpus = std::max(1, minimum / 2);
     bool stretch_short = small && fault_(Fault::kShortStretch);
     int weeks = small && !stretch_short ? 2 : 1;
-    Window w = Slot(at, weeks, 7 * weeks - 2 - (weeks - 1) * 2, rng_.Chance(0.5), &gpus);
+    Window w;
+    if (!Slot(at, weeks, 7 * weeks - 2 - (weeks - 1) * 2, rng_.Chance(0.5), &gpus, &w,
+              first.empty() ? -1 : (last_end - BaseDay() + 6) / 7))
+      break;
     Allocation& a = plan_.allocations[NewAllocation(d, at, gpus)];
     a.window = w;
     if (short_life || rng_.Chance(0.1)) AddCommitment(&a);
@@ -452,7 +484,8 @@ int PlanBuilder::TrainingAlternative(const Demand& d, const std::string& primary
                       group, true);
   if (pool < 0) return -1;
   int gpus = group;
-  Window w = Slot(pool, 1, 5, true, &gpus);
+  Window w;
+  if (!Slot(pool, 1, 5, true, &gpus, &w)) return -1;
   Allocation& a = plan_.allocations[NewAllocation(d, pool, gpus)];
   a.window = w;
   a.alternative_to = primary;
@@ -473,7 +506,8 @@ bool PlanBuilder::AddTuning() {
   d.release_condition = "Release when the trial budget is spent";
   if (!DefaultApproved(d.region) && rng_.Chance(0.5))
     d.dataset = Dataset{d.region, "2TB", "approved", {d.region}, "", ""};
-  int trials = std::min<int>(rng_.Between(2, 4 + scale_ * scale_), static_cast<int>(Remaining()));
+  int trials = std::min<int>(rng_.Between(std::max(2, scale_ * scale_), 4 + 2 * scale_ * scale_),
+                             static_cast<int>(Remaining()));
   d.max_parallel_trials = trials;
   d.gpus_per_trial = 8;
   if (fault_(Fault::kTuningShape)) {
@@ -506,8 +540,9 @@ bool PlanBuilder::AddTuning() {
     if (pool < 0) pool = FindPool(research ? shared : near, gpus, true);
     if (pool < 0) break;
     bool long_trial = fault_(Fault::kLongTrial);
-    Window w = Slot(pool, 1, long_trial ? 4 : 3, false, &gpus);
-    if (first_start < 0) first_start = w.start;
+    Window w;
+    if (!Slot(pool, 1, long_trial ? 4 : 3, false, &gpus, &w)) break;
+    first_start = first_start < 0 ? w.start : std::min(first_start, w.start);
     ++at_once[w.start];
     Allocation& a = plan_.allocations[NewAllocation(d, pool, gpus)];
     a.window = w;
@@ -574,7 +609,8 @@ bool PlanBuilder::AddInference() {
   s.region = region;
   s.home_accel = accel;
   int gpus = scale_gpus;
-  Window w = Slot(scale_pool, 2, 14, rng_.Chance(0.5), &gpus);
+  Window w;
+  Slot(scale_pool, 2, 14, rng_.Chance(0.5), &gpus, &w);  // FindPool saw the weeks free
   s.window = w;
   s.gpus = scale_gpus;
   Allocation& sa = plan_.allocations[NewAllocation(s, scale_pool, gpus)];
@@ -765,13 +801,17 @@ Plan PlanBuilder::Build(size_t plan_index, size_t allocations) {
   // that two years of them hold them all under the cap.
   per_day_ = allocations > 40'000 ? 8 : allocations > 15'000 ? 4 : 2;
   session_ = lanes_ = 0;
+  // About one allocation in forty is an exploration session: spread for
+  // one in fifty, so that the sessions reach into the second year.
+  gap_ = std::max(0, 728 * per_day_ / std::max(1, static_cast<int>(allocations / 50)) - 1);
   scale_peak_.assign(inv_.pools.size(), 0);
   // Each plan is evaluated on its own, so each may fill the pools again.
   servable_.clear();
   serving_.assign(kRegionCount, std::vector<std::vector<int>>(inv_.types.size()));
   for (size_t i = 0; i < inv_.pools.size(); ++i) {
     Pool& p = inv_.pools[i];
-    p.always_used = p.slots = 0;
+    p.always_used = 0;
+    p.used_weeks.assign(kWeeks, false);
     p.always_budget = p.role == PoolRole::kResearch     ? 0
                       : p.role == PoolRole::kShared     ? 2  // exploration's, at most the cap
                       : p.role == PoolRole::kProduction ? p.Capacity() * 3 / 4

@@ -1,7 +1,7 @@
 // The inventory side of the corpus generator: accelerator types, managed
 // services, pools of every role and the supply evidence behind them. Entry
-// point: GenerateInventory (corpus_model.h). Also the fault injector and
-// the date helpers shared with the plan side.
+// point: GenerateInventory (corpus_model.h). Also the date helpers shared
+// with the plan side.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

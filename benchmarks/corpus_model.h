@@ -69,11 +69,12 @@ struct Pool {
   std::vector<std::string> evidence;
   // Generation state, so that the clean corpus never overcommits a pool:
   // windowless allocations hold GPUs at every moment (within
-  // `always_budget`), windowed ones get week-long slots of their own, each
-  // holding at most what the always budget leaves.
+  // `always_budget`), windowed ones get weeks of their own (`used_weeks`,
+  // of the corpus's two years), each holding at most what the always
+  // budget leaves.
   int always_used = 0;
   int always_budget = 0;
-  int slots = 0;
+  std::vector<bool> used_weeks;
   int Capacity() const { return hosts * gpus_per_host; }
 };
 

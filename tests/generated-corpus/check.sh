@@ -11,7 +11,7 @@
 # Usage: check.sh GEN_CORPUS CAPOPS_LINT
 set -u
 gen=$1 lint=$2
-MIN_RULES=48
+MIN_RULES=50
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 failures=0

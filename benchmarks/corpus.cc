@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "benchmarks/corpus_model.h"
 
@@ -111,7 +112,11 @@ std::vector<Substitute> Substitutes(size_t services) {
 class PlanBuilder {
  public:
   PlanBuilder(Inventory* inv, const PoolIndex& index, Rng* rng, Injector* faults, Ids* ids)
-      : inv_(*inv), index_(index), rng_(*rng), fault_(*faults), ids_(*ids) {}
+      : inv_(*inv), index_(index), rng_(*rng), fault_(*faults), ids_(*ids) {
+    for (const Supply& s : inv_.supply) {
+      if (s.kind == "reservation" || s.kind == "commitment") paid_.insert(s.id);
+    }
+  }
 
   Plan Build(size_t plan_index, size_t allocations);
 
@@ -147,6 +152,7 @@ class PlanBuilder {
   Rng& rng_;
   Injector& fault_;
   Ids& ids_;
+  std::unordered_set<std::string> paid_;  // ids of reservations and commitments
   Plan plan_;
   size_t quota_ = 0;
   std::vector<size_t> training_;  // indexes of training demands in plan_.demands
@@ -262,9 +268,10 @@ void PlanBuilder::AddCommitment(Allocation* a) const {
   if (!c.empty()) a->evidence.push_back(c);
 }
 
+// Whether `a` cites paid capacity: a reservation or a commitment.
 bool PlanBuilder::Paid(const Allocation& a) const {
   for (const std::string& e : a.evidence) {
-    if (e.rfind("r-", 0) == 0 || e.rfind("cm-", 0) == 0) return true;
+    if (paid_.count(e) > 0) return true;
   }
   return false;
 }

@@ -1,18 +1,20 @@
-// A synthetic, deterministic fact corpus for the benchmarks.
+// A synthetic, deterministic fact corpus for the benchmarks and the tests.
 //
 // GenerateCorpus builds one Inventory and one or more CapacityPlans shaped
 // like the visual-inspection scenario, at any size: accelerator types,
 // pools of every role in several regions, supply of every kind (reservations,
 // physical confirmations, quotas, forecasts, catalog listings, commitments),
-// managed services, and plans whose demands cover every slice (with windows,
-// group sizes, datasets, readiness, checkpoints) and whose allocations carry
-// evidence, windows, alternatives, queue positions and approvals. Every field
-// of stdlib/schema.cpl appears somewhere, and the facts validate against it.
+// managed services, and plans whose demands cover every slice (services
+// with floors, spares and scale-outs; training with windows, sizes,
+// datasets, readiness and checkpoints; tuning; exploration sessions) and
+// whose allocations carry evidence, windows, alternatives, queue positions
+// and approvals, time-phased over two years. Every field of
+// stdlib/schema.cpl appears somewhere, and the facts validate against it.
 //
-// Most of the corpus is clean; a few percent of the allocations and demands
-// are broken on purpose, one fault at a time, so that every rule of the
-// shipped pack fires somewhere (each fault kind is injected at its first
-// eligible site, then at a small rate).
+// By default the plans break no rule of the shipped pack (each shape is one
+// a rule fixture accepts). `defects` breaks that share of each defect
+// kind's eligible sites, as the fixtures do, and each kind once at its first
+// site, so that most rules fire (benchmarks/README.md lists the kinds).
 //
 // The output depends only on the options: the generator draws from its own
 // splitmix64 sequence, never from the platform's random library, so a seed
@@ -39,7 +41,7 @@ struct CorpusOptions {
   size_t pools = 100;         // at least 8
   size_t plans = 1;           // plan files the demands (and their allocations) are split into
   uint64_t seed = 1;
-  double fault_scale = 1.0;  // multiplies every fault rate; 0 leaves only the first of each kind
+  double defects = 0;  // in [0, 1]: the share of each defect kind's eligible sites broken
 };
 
 /// The texts of one corpus: YAML documents ready to be written or loaded.

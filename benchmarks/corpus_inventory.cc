@@ -1,7 +1,7 @@
 // The inventory side of the corpus generator: accelerator types, managed
 // services, pools of every role and the supply evidence behind them. Entry
-// point: GenerateInventory (corpus_model.h). Also the fault injector and
-// the date helpers shared with the plan side.
+// point: GenerateInventory (corpus_model.h). Also the date helpers shared
+// with the plan side.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,54 +12,18 @@ namespace capops::bench {
 
 namespace {
 
-// Per eligible site; a few per mille for allocations and demands, more for
-// the rarer inventory sites. Indexed by Fault.
-constexpr std::array<double, static_cast<size_t>(Fault::kCount)> kRates = {
-    0.004,  // kReplacementNotFree
-    0.010,  // kFloorUncovered
-    0.150,  // kBorrowAboveFloor (of the few borrowers)
-    0.002,  // kOvercommit
-    0.150,  // kBorrowWithoutApproval
-    0.010,  // kNoRestoreTest
-    0.004,  // kNoQueue
-    0.004,  // kNoRelease
-    0.050,  // kUnvalidatedSubstitute (of the alternatives)
-    0.050,  // kRequirementUnmet (of the demands stating requirements)
-    0.003,  // kPartialGroup
-    0.100,  // kMixedGroup (of the groups without a named accelerator)
-    0.010,  // kUnapprovedRegion
-    0.006,  // kFarDataset
-    0.003,  // kAggregate
-    0.006,  // kNoShape
-    0.008,  // kExplorationTooBig
-    0.010,  // kTuningShape
-    0.006,  // kNoSizes
-    0.006,  // kPastBusinessWindow
-    0.150,  // kLongTerm (of the commitments)
-    0.005,  // kShortModelLife
-    0.010,  // kNoQualityGate
-    0.008,  // kNotReady
-    0.003,  // kQuotaEvidence
-    0.003,  // kCatalogGroup
-    0.005,  // kMergedQuota
-    0.250,  // kUndocumentedService (of the services)
-    0.003,  // kUncited
-    0.005,  // kShortReservation
-    0.002,  // kTuningElsewhere (of the tuning trials)
-};
-
 // The accelerator types every corpus has; training types are offered in
 // research and shared pools, inference types in production pools.
 const std::vector<AcceleratorType>& Types() {
   static const std::vector<AcceleratorType> types = {
-      {"h100-80", "H100-SXM", "80GiB", "nvlink4", "1095d", 86, 8, true, true},
-      {"a100-80", "A100-SXM", "80GiB", "nvlink3", "730d", 86, 8, true, false},
-      {"h200-141", "H200-SXM", "141GB", "nvlink4", "1460d", 141, 8, true, false},
-      {"mi300-192", "MI300X", "192GB", "infinity-fabric", "1095d", 192, 8, true, false},
-      {"b200-192", "B200", "192GB", "nvlink5", "", 192, 8, true, false},
-      {"l4-24", "L4", "24GiB", "pcie4", "1095d", 26, 4, false, true},
-      {"l40s-48", "L40S", "48GiB", "pcie4", "", 52, 4, false, true},
-      {"a100-40", "A100-PCIe", "40GiB", "pcie4", "730d", 43, 4, false, true},
+      {"h100-80", "H100-SXM", "80GiB", "nvlink4", "1095d", "900GB/s", 86, 8, true, true},
+      {"a100-80", "A100-SXM", "80GiB", "nvlink3", "730d", "", 86, 8, true, false},
+      {"h200-141", "H200-SXM", "141GB", "nvlink4", "1460d", "900GB/s", 141, 8, true, false},
+      {"mi300-192", "MI300X", "192GB", "infinity-fabric", "1095d", "896GB/s", 192, 8, true, false},
+      {"b200-192", "B200", "192GB", "nvlink5", "", "1800GB/s", 192, 8, true, false},
+      {"l4-24", "L4", "24GiB", "pcie4", "1095d", "", 26, 4, false, true},
+      {"l40s-48", "L40S", "48GiB", "pcie4", "", "", 52, 4, false, true},
+      {"a100-40", "A100-PCIe", "40GiB", "pcie4", "730d", "", 43, 4, false, true},
   };
   return types;
 }
@@ -93,8 +57,12 @@ std::string Numbered(const char* prefix, size_t n) {
 }
 
 // The first twelve pools cycle through the roles in three regions, so that
-// even a small corpus has every kind of pool where the faults need one.
-void ChooseShape(size_t i, Rng* rng, Pool* p) {
+// even a small corpus has every kind of pool where the defects need one.
+// Replacement pools are few and large whatever the size, as spares are: the
+// first of each inference accelerator in each region is one, the others are
+// production pools (which keeps the pack's spare check, which joins every
+// service with every allocation on every spare, affordable at any size).
+void ChooseShape(size_t i, size_t count, Rng* rng, const std::vector<Pool>& before, Pool* p) {
   if (i < 12) {
     p->role = static_cast<PoolRole>(i % kRoleCount);
     p->region = static_cast<int>(i / kRoleCount);
@@ -108,19 +76,36 @@ void ChooseShape(size_t i, Rng* rng, Pool* p) {
   static const std::vector<int> kTrainingWeights = {40, 25, 15, 10, 10, 0, 0, 0};
   static const std::vector<int> kInferenceWeights = {15, 0, 0, 0, 0, 45, 25, 15};
   p->accel = static_cast<int>(Weighted(rng, production ? kInferenceWeights : kTrainingWeights));
+  // Each production pool of the first twelve has a spare of its hardware.
+  if (i < 12 && p->role == PoolRole::kReplacement) p->accel = before[i - 1].accel;
+  if (i >= 12 && p->role == PoolRole::kReplacement) {
+    bool first = true;
+    for (const Pool& q : before) {
+      first = first &&
+              !(q.role == PoolRole::kReplacement && q.region == p->region && q.accel == p->accel);
+    }
+    if (!first) p->role = PoolRole::kProduction;
+  }
   p->gpus_per_host = Types()[p->accel].gpus_per_host;
-  p->hosts = p->role == PoolRole::kReplacement ? rng->Between(2, 16) : rng->Between(4, 32);
+  // A spare holds what a service protects, and services grow with the
+  // inventory: so do spares.
+  int spare_scale = std::max<int>(1, static_cast<int>(count / 250));
+  p->hosts =
+      p->role == PoolRole::kReplacement ? spare_scale * rng->Between(16, 48) : rng->Between(4, 32);
 }
 
-Supply Reservation(const Pool& p, size_t n, Rng* rng, Injector* faults) {
+// A cloud reservation for the pool's whole capacity over the corpus's two
+// years; its term (when it has one) never outlives the hardware.
+Supply Reservation(const Inventory& inv, const Pool& p, size_t n, Rng* rng, Injector* faults) {
   Supply s;
   s.id = Numbered("r", n);
   s.kind = "reservation";
   s.accel = p.accel;
+  s.service = p.service;
   if (rng->Chance(0.5)) s.region = p.region;
   s.gpus = (*faults)(Fault::kShortReservation) ? std::max(1, p.Capacity() / 4) : p.Capacity();
   s.window = Window{BaseDay() - 7, BaseDay() + 728, ""};
-  if (rng->Chance(0.3)) {
+  if (!inv.types[p.accel].expected_life.empty() && rng->Chance(0.3)) {
     s.term = "365d";
     s.term_days = 365;
   }
@@ -142,29 +127,55 @@ Supply PhysicalConfirmation(const Pool& p, size_t n, Rng* rng) {
   return s;
 }
 
+// Research and shared pools are reserved cloud capacity; production and
+// replacement pools are our own hardware, confirmed on site, in halls of
+// their own: production in halls 1 and 2, spares in hall 3.
 void AddPools(size_t count, Rng* rng, Injector* faults, Inventory* inv) {
-  size_t services_given = 0;
   for (size_t i = 0; i < count; ++i) {
     faults->BeginSite();
     Pool p;
     p.id = Numbered("pool", i);
-    ChooseShape(i, rng, &p);
+    ChooseShape(i, count, rng, inv->pools, &p);
     bool production = p.role == PoolRole::kProduction || p.role == PoolRole::kReplacement;
     if (production && rng->Chance(0.9)) p.service_owner = Numbered("service-owner", i % 97);
-    // Pool 1 (shared) runs inside the first managed service, whose capacity
-    // model may be undocumented; a few other pools run inside services too.
-    if (i == 1 ||
-        ((p.role == PoolRole::kShared || p.role == PoolRole::kProduction) && rng->Chance(0.02))) {
+    // Pool 1 (shared) runs inside the first managed service; a few other
+    // shared pools run inside services too.
+    if (i == 1 || (p.role == PoolRole::kShared && rng->Chance(0.03))) {
       p.service = i == 1 ? 0 : static_cast<int>(rng->Below(inv->services.size()));
-      ++services_given;
     }
-    bool confirmed = p.role == PoolRole::kProduction && p.service < 0;
-    Supply own = confirmed ? PhysicalConfirmation(p, i, rng) : Reservation(p, i, rng, faults);
+    std::string region = kRegions[p.region];
+    int hall = p.role == PoolRole::kReplacement ? 3 : rng->Between(1, 2);
+    if (production || rng->Chance(0.5)) p.failure_domain = region + "-hall-" + std::to_string(hall);
+    if (production && (*faults)(Fault::kNoFailureDomain)) p.failure_domain = "tbd";
+    if (p.role == PoolRole::kResearch || rng->Chance(0.5)) {
+      p.host_memory = p.gpus_per_host == 8 ? "2TiB" : "512GiB";
+      p.fabric_bandwidth = p.gpus_per_host == 8 ? "50GB/s" : "25GB/s";
+    }
+    char price[16];
+    std::snprintf(price, sizeof price, "%d.%02d", rng->Between(1, 5), rng->Between(0, 99));
+    p.cost_per_gpu_hour = price;
+    Supply own =
+        production ? PhysicalConfirmation(p, i, rng) : Reservation(*inv, p, i, rng, faults);
     p.own_supply = own.id;
-    p.own_window = own.window;
     inv->supply.push_back(std::move(own));
+    if (p.role == PoolRole::kReplacement) {
+      p.failover_tested = BaseDay() - rng->Between(10, 60);
+      p.evidence = {p.own_supply};
+    }
+    if (p.service >= 0) {  // the quota the service grants for the pool
+      Supply q = MakeSupply(Numbered("sq", i), "quota", p.accel, p.region, p.Capacity());
+      q.quota_status = "granted";
+      q.service = p.service;
+      p.service_quota = q.id;
+      inv->supply.push_back(std::move(q));
+    }
     inv->pools.push_back(std::move(p));
   }
+  inv->spare_half.assign(inv->types.size(), 0);
+  for (const Pool& p : inv->pools) {
+    if (p.role == PoolRole::kReplacement) inv->spare_half[p.accel] += p.Capacity();
+  }
+  for (int& gpus : inv->spare_half) gpus /= 2;
 }
 
 void AddServices(size_t pools, Rng* rng, Injector* faults, Inventory* inv) {
@@ -219,7 +230,7 @@ void AddSharedSupply(Rng* rng, Injector* faults, Inventory* inv) {
       if (life > 0 && (*faults)(Fault::kLongTerm)) {
         c.term_days = life + 365;
         c.term = std::to_string(c.term_days) + "d";
-      } else if (rng->Chance(0.2)) {
+      } else if (life == 0 || rng->Chance(0.2)) {  // a term nothing bounds is accepted
         c.term_days = 1825;
         c.term = "1825d";
         c.term_acceptance = Approval{"finops-lead", "finance-owner", BaseDay() - 45,
@@ -237,19 +248,10 @@ void AddSharedSupply(Rng* rng, Injector* faults, Inventory* inv) {
 
 }  // namespace
 
-bool Injector::operator()(Fault f) {
-  size_t i = static_cast<size_t>(f);
-  bool drawn = rng_->Chance(kRates[i] * scale_);
-  if (!drawn && (fired_[i] || forced_here_)) return false;
-  forced_here_ = forced_here_ || !drawn;
-  fired_[i] = true;
-  return true;
-}
-
 bool Substitute::validated() const {
   int passed = 0;
   for (const auto& [check, status] : validation) passed += status == "passed";
-  return passed == 4;
+  return passed == 5;
 }
 
 int BaseDay() {

@@ -31,6 +31,7 @@ struct Window {
   int start = 0;
   int end = -1;          // exclusive end day, or
   std::string duration;  // a duration such as `5d`
+  int minute = -1;       // the start's minute of the day (UTC), when it is not midnight
 };
 
 struct Approval {
@@ -41,7 +42,7 @@ struct Approval {
 };
 
 struct AcceleratorType {
-  std::string id, model, memory, interconnect, expected_life;
+  std::string id, model, memory, interconnect, expected_life, interconnect_bandwidth;
   int memory_gb = 0;  // for comparisons while generating
   int gpus_per_host = 8;
   bool training = false;   // offered in research and shared pools
@@ -61,14 +62,19 @@ struct Pool {
   PoolRole role = PoolRole::kResearch;
   std::string service_owner;
   int service = -1;
-  std::string own_supply;            // the reservation or confirmation that backs it
-  std::optional<Window> own_window;  // a reservation's: what a windowless allocation there holds
+  std::string own_supply;     // the reservation or confirmation that backs it
+  std::string service_quota;  // a managed service's pool: the granted quota held with it
+  std::string failure_domain, host_memory, fabric_bandwidth, cost_per_gpu_hour;
+  int failover_tested = -1;  // replacement pools
+  std::vector<std::string> evidence;
   // Generation state, so that the clean corpus never overcommits a pool:
-  // windowless allocations hold GPUs at every moment, windowed ones get a
-  // week-long slot of their own.
+  // windowless allocations hold GPUs at every moment (within
+  // `always_budget`), windowed ones get weeks of their own (`used_weeks`,
+  // of the corpus's two years), each holding at most what the always
+  // budget leaves.
   int always_used = 0;
   int always_budget = 0;
-  int slots = 0;
+  std::vector<bool> used_weeks;
   int Capacity() const { return hosts * gpus_per_host; }
 };
 
@@ -89,6 +95,7 @@ struct Supply {
   std::string term;
   int term_days = 0;
   std::optional<Approval> term_acceptance;
+  int service = -1;
 };
 
 struct Inventory {
@@ -99,6 +106,7 @@ struct Inventory {
   // Supply that is not any pool's own, per region and accelerator type.
   std::vector<std::vector<std::string>> quota, forecast, commitment;  // [region][accel]
   std::vector<std::string> catalog;                                   // [accel]
+  std::vector<int> spare_half;  // [accel]: half the GPUs of its tested replacement pools
 };
 
 struct GroupSize {
@@ -107,7 +115,8 @@ struct GroupSize {
 };
 
 struct Requirements {
-  std::string memory, interconnect, storage_read;
+  std::string memory, interconnect, storage_read, interconnect_bandwidth, fabric_bandwidth,
+      host_memory;
 };
 
 struct Dataset {
@@ -115,11 +124,14 @@ struct Dataset {
   std::string size;
   std::string permissions;  // empty: the default (`unknown`)
   std::vector<int> approved_regions;
-  std::string transfer_bandwidth;
+  std::string transfer_bandwidth, measured_read;
 };
 
 /// dataset, image, software, network_path, storage_throughput; empty: unknown.
-using Readiness = std::array<std::string, 5>;
+struct Readiness {
+  std::array<std::string, 5> items;
+  int ready_by = -1;
+};
 
 struct Checkpoint {
   bool restore_tested = false;
@@ -130,10 +142,11 @@ struct Demand {
   std::string id;
   Slice slice = Slice::kTraining;
   int gpus = -1, hosts = -1, gpus_per_host = -1, max_parallel_trials = -1, floor = -1;
-  int accel = -1;
+  int gpus_per_trial = -1, tested_envelope = -1;
+  int accel = -1, service = -1;
   bool concurrent = false, interruptible = false, continuous = false;
   std::string schedule, max_hold, image, based_on, release_condition, model_life, quality_gate;
-  std::string utilization_target;
+  std::string utilization_target, model_version, scale_out_of, max_cost, quality_gate_result;
   std::optional<Window> window;
   std::optional<GroupSize> minimum_viable, preferred;
   int business_window_end = -1;
@@ -162,12 +175,20 @@ struct Allocation {
 
 struct Substitute {
   int replaces = 0, candidate = 0;
+  int service = -1;
   std::vector<std::pair<std::string, std::string>> validation;  // check → status
   bool validated() const;
 };
 
+struct Benchmark {
+  std::string id, demand, model_version, data_version;
+  int accel = 0, gpus = 0;
+  std::string useful_work_per_hour, memory_pressure, input_stall, p99_latency_ms, latency_slo_ms;
+};
+
 struct Decision {
-  std::string decision, owner, trade_off, residual_risk, release_condition;
+  std::string decision, owner, readiness_owner, headroom_owner, trade_off, residual_risk,
+      release_condition;
   int deadline = -1;
   std::vector<std::string> evidence, revisit;
 };
@@ -177,6 +198,8 @@ struct Plan {
   std::vector<Demand> demands;
   std::vector<Allocation> allocations;
   std::vector<Substitute> substitutes;
+  std::vector<Benchmark> benchmarks;
+  std::optional<Window> period;
   Decision decision;
 };
 

@@ -3,6 +3,7 @@
 // one flow map per line, as people write allocations and pools; demands and
 // the decision in block style. Free text is always quoted; ids, numbers,
 // dates, durations and quantities are plain, so the loader types them.
+#include <cstdio>
 #include <fstream>
 
 #include "benchmarks/corpus.h"
@@ -64,7 +65,15 @@ std::string List(const std::vector<std::string>& items) {
 
 std::string WindowText(const std::optional<Window>& w) {
   if (!w) return "";
-  return Fields().Date("start", w->start).Date("end", w->end).Add("duration", w->duration).Flow();
+  Fields f;
+  if (w->minute >= 0) {
+    char time[16];
+    std::snprintf(time, sizeof time, "T%02d:%02dZ", w->minute / 60, w->minute % 60);
+    f.Add("start", DateText(w->start) + time);
+  } else {
+    f.Date("start", w->start);
+  }
+  return f.Date("end", w->end).Add("duration", w->duration).Flow();
 }
 
 std::string ApprovalText(const std::optional<Approval>& a) {
@@ -87,6 +96,7 @@ std::string SupplyLine(const Inventory& inv, const Supply& s) {
     f.Add("confirmation", Fields().Add("by", c.by).Date("date", c.date).Add("site", c.site).Flow());
   }
   f.Add("term", s.term).Add("term_acceptance", ApprovalText(s.term_acceptance));
+  if (s.service >= 0) f.Add("service", inv.services[s.service].id);
   return Item(f);
 }
 
@@ -114,6 +124,7 @@ std::string DatasetText(const std::optional<Dataset>& d) {
       .Add("permissions", d->permissions)
       .Add("approved_regions", approved.empty() ? "" : List(approved))
       .Add("transfer_bandwidth", d->transfer_bandwidth)
+      .Add("measured_read", d->measured_read)
       .Flow();
 }
 
@@ -122,14 +133,15 @@ std::string ReadinessText(const std::optional<Readiness>& r) {
   static const char* kItems[] = {"dataset", "image", "software", "network_path",
                                  "storage_throughput"};
   Fields f;
-  for (size_t i = 0; i < r->size(); ++i) f.Add(kItems[i], (*r)[i]);
-  return f.Flow();
+  for (size_t i = 0; i < r->items.size(); ++i) f.Add(kItems[i], r->items[i]);
+  return f.Date("ready_by", r->ready_by).Flow();
 }
 
 std::string DemandBlock(const Inventory& inv, const Demand& d) {
   Fields f;
   f.Add("id", d.id).Add("slice", SliceText(d.slice)).Count("gpus", d.gpus);
   if (d.accel >= 0) f.Add("accelerator", inv.types[d.accel].id);
+  if (d.service >= 0) f.Add("service", inv.services[d.service].id);
   f.Count("hosts", d.hosts)
       .Count("gpus_per_host", d.gpus_per_host)
       .Flag("concurrent", d.concurrent);
@@ -142,6 +154,9 @@ std::string DemandBlock(const Inventory& inv, const Demand& d) {
     f.Add("requires", Fields()
                           .Add("memory", r.memory)
                           .Add("interconnect", r.interconnect)
+                          .Add("interconnect_bandwidth", r.interconnect_bandwidth)
+                          .Add("fabric_bandwidth", r.fabric_bandwidth)
+                          .Add("host_memory", r.host_memory)
                           .Add("storage_read", r.storage_read)
                           .Flow());
   }
@@ -155,11 +170,15 @@ std::string DemandBlock(const Inventory& inv, const Demand& d) {
                             .Flow());
   }
   f.Add("based_on", d.based_on).Count("max_parallel_trials", d.max_parallel_trials);
+  f.Count("gpus_per_trial", d.gpus_per_trial).Add("model_version", d.model_version);
   f.Flag("continuous", d.continuous)
       .Count("floor", d.floor)
+      .Add("scale_out_of", d.scale_out_of)
+      .Count("tested_envelope", d.tested_envelope)
       .Quoted("release_condition", d.release_condition);
   f.Add("model_life", d.model_life).Add("utilization_target", d.utilization_target);
-  f.Quoted("quality_gate", d.quality_gate);
+  f.Add("max_cost_per_1000_units", d.max_cost);
+  f.Quoted("quality_gate", d.quality_gate).Add("quality_gate_result", d.quality_gate_result);
   return f.Block(4);
 }
 
@@ -181,6 +200,8 @@ std::string DecisionBlock(const Decision& d) {
   };
   line("decision", "\"" + d.decision + "\"");
   line("owner", d.owner);
+  line("readiness_owner", d.readiness_owner);
+  line("headroom_owner", d.headroom_owner);
   line("deadline", d.deadline < 0 ? "" : DateText(d.deadline));
   line("evidence", List(d.evidence));
   line("trade_off", d.trade_off.empty() ? "" : "\"" + d.trade_off + "\"");
@@ -201,7 +222,8 @@ std::string InventoryYaml(const Inventory& inv) {
     f.Add("id", t.id)
         .Add("model", t.model)
         .Add("memory", t.memory)
-        .Add("interconnect", t.interconnect);
+        .Add("interconnect", t.interconnect)
+        .Add("interconnect_bandwidth", t.interconnect_bandwidth);
     out += Item(f.Add("expected_life", t.expected_life));
   }
   out += "managed_services:\n";
@@ -217,8 +239,13 @@ std::string InventoryYaml(const Inventory& inv) {
     f.Int("gpus_per_host", p.gpus_per_host)
         .Add("region", kRegions[p.region])
         .Add("role", RoleText(p.role));
+    f.Add("host_memory", p.host_memory)
+        .Add("cost_per_gpu_hour", p.cost_per_gpu_hour)
+        .Add("fabric_bandwidth", p.fabric_bandwidth);
     f.Add("service_owner", p.service_owner);
     if (p.service >= 0) f.Add("service", inv.services[p.service].id);
+    f.Add("failure_domain", p.failure_domain).Date("failover_tested", p.failover_tested);
+    if (!p.evidence.empty()) f.Add("evidence", List(p.evidence));
     out += Item(f);
   }
   out += "supply:\n";
@@ -230,7 +257,13 @@ std::string PlanYaml(const Inventory& inv, const Plan& plan) {
   std::string out =
       "# A synthetic capacity plan written by benchmarks/gen_corpus.\n"
       "apiVersion: capops.dev/v1\nkind: CapacityPlan\n";
-  out += "metadata: " + Fields().Add("name", plan.name).Add("owner", plan.owner).Flow() + "\n";
+  out += "metadata: " +
+         Fields()
+             .Add("name", plan.name)
+             .Add("owner", plan.owner)
+             .Add("period", WindowText(plan.period))
+             .Flow() +
+         "\n";
   out += plan.demands.empty() ? "demands: []\n" : "demands:\n";
   for (const Demand& d : plan.demands) out += DemandBlock(inv, d);
   out += plan.allocations.empty() ? "allocations: []\n" : "allocations:\n";
@@ -239,11 +272,20 @@ std::string PlanYaml(const Inventory& inv, const Plan& plan) {
   for (const Substitute& s : plan.substitutes) {
     Fields validation;
     for (const auto& [check, status] : s.validation) validation.Add(check.c_str(), status);
-    out += Fields()
-               .Add("replaces", inv.types[s.replaces].id)
-               .Add("candidate", inv.types[s.candidate].id)
-               .Add("validation", validation.Flow())
-               .Block(4);
+    Fields f;
+    f.Add("replaces", inv.types[s.replaces].id).Add("candidate", inv.types[s.candidate].id);
+    if (s.service >= 0) f.Add("service", inv.services[s.service].id);
+    out += f.Add("validation", validation.Flow()).Block(4);
+  }
+  out += plan.benchmarks.empty() ? "benchmarks: []\n" : "benchmarks:\n";
+  for (const Benchmark& b : plan.benchmarks) {
+    Fields f;
+    f.Add("id", b.id).Add("demand", b.demand).Add("accelerator", inv.types[b.accel].id);
+    f.Add("model_version", b.model_version).Add("data_version", b.data_version).Int("gpus", b.gpus);
+    f.Add("useful_work_per_hour", b.useful_work_per_hour)
+        .Add("memory_pressure", b.memory_pressure)
+        .Add("input_stall", b.input_stall);
+    out += Item(f.Add("p99_latency_ms", b.p99_latency_ms).Add("latency_slo_ms", b.latency_slo_ms));
   }
   return out + DecisionBlock(plan.decision);
 }

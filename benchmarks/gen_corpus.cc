@@ -1,7 +1,7 @@
 // gen_corpus: writes a synthetic, deterministic fact corpus for the
 // benchmarks (see corpus.h for what it holds).
 //
-//   gen_corpus --allocations 10000 --pools 1000 [--plans 4] [--seed 7] -o DIR
+//   gen_corpus --allocations 10000 --pools 1000 [--plans 4] [--seed 7] [--defects 0.01] -o DIR
 //
 // writes DIR/inventory.yaml and DIR/plan.yaml (DIR/plan-000.yaml … with
 // --plans), then prints one line of sizes. Exit 0, or 2 on a usage error.
@@ -18,9 +18,11 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: gen_corpus --allocations N --pools M [--plans K] [--seed S] [--fault-scale X] -o DIR\n"
+    "usage: gen_corpus --allocations N --pools M [--plans K] [--seed S] [--defects RATE] -o DIR\n"
     "  writes DIR/inventory.yaml and DIR/plan.yaml (or K files plan-000.yaml … that split\n"
-    "  the demands and their allocations and share the one inventory)\n";
+    "  the demands and their allocations and share the one inventory); the plans break no\n"
+    "  rule of the shipped pack, unless --defects RATE (0 to 1) breaks that share of the\n"
+    "  sites each kind of defect can break\n";
 
 int Usage(const std::string& problem) {
   std::cerr << "gen_corpus: error: " << problem << "\n" << kUsage;
@@ -37,11 +39,17 @@ bool ParseCount(const char* text, uint64_t* out) {
   return true;
 }
 
-bool ParseScale(const char* text, double* out) {
+// A rate in [0, 1], written as a plain decimal number (no NaN, no
+// infinity, no hexadecimal, no trailing text).
+bool ParseRate(const char* text, double* out) {
   if (text == nullptr || *text == '\0') return false;
+  for (const char* c = text; *c != '\0'; ++c) {
+    if (std::strchr("0123456789.eE+-", *c) == nullptr) return false;
+  }
   char* end = nullptr;
+  errno = 0;
   double v = std::strtod(text, &end);
-  if (*end != '\0' || !(v >= 0)) return false;
+  if (errno != 0 || *end != '\0' || !(v >= 0 && v <= 1)) return false;
   *out = v;
   return true;
 }
@@ -61,9 +69,11 @@ bool ParseArgs(int argc, char** argv, capops::bench::CorpusOptions* options, std
     if (flag == "-o" || flag == "--output") {
       if (value == nullptr) return fail("`-o` needs a directory");
       *out_dir = value;
-    } else if (flag == "--fault-scale") {
-      if (!ParseScale(value, &options->fault_scale))
-        return fail("`--fault-scale` needs a number >= 0");
+    } else if (flag == "--defects") {
+      if (!ParseRate(value, &options->defects)) {
+        return fail("`--defects` needs a number from 0 to 1, not `" +
+                    std::string(value == nullptr ? "" : value) + "`");
+      }
     } else if (flag == "--allocations" || flag == "--pools" || flag == "--plans" ||
                flag == "--seed") {
       if (!ParseCount(value, &n)) return fail("`" + flag + "` needs a non-negative integer");

@@ -33,7 +33,7 @@ TEST_CASE("the planner changes no finding of the pack over generated corpora", "
     o.allocations = 800;
     o.pools = 40;  // many allocations a pool, so joins have several matches
     o.seed = seed;
-    o.fault_scale = 3;
+    o.defects = 0.05;
     bench::Corpus corpus = bench::GenerateCorpus(o);
     INFO("seed " << seed);
     std::vector<TextFile> plans = {{"plan.yaml", corpus.plans[0]}};
@@ -54,7 +54,7 @@ void WriteSmallCorpus(const fs::path& dir) {
   o.allocations = 600;
   o.pools = 30;
   o.plans = 3;
-  o.fault_scale = 3;
+  o.defects = 0.05;
   std::string error;
   REQUIRE(bench::WriteCorpus(bench::GenerateCorpus(o), dir, &error));
 }

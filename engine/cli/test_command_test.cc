@@ -49,6 +49,23 @@ TEST_CASE("the shipped pack passes its CPL tests with full rule coverage", "[cli
   CHECK(std::regex_search(out.str(), std::regex("\n(\\d+) tests: \\1 passed, 0 failed\n")));
 }
 
+TEST_CASE("a copy of the pack passes all its tests, run from another directory", "[cli][test]") {
+  testing::TempDir temp("capops-pack-copy");
+  fs::copy(kPack, temp.dir() / "copy", fs::copy_options::recursive);
+  fs::create_directories(temp.dir() / "elsewhere");
+  testing::InDir in(temp.dir() / "elsewhere");
+  for (const std::string& pack : {std::string("../copy"), (temp.dir() / "copy").string()}) {
+    testing::CliResult r = testing::RunCli({"test", pack});
+    INFO(pack << "\n" << r.out << r.err);
+    CHECK(r.exit_code == kExitClean);
+    CHECK(r.err.empty());
+    CHECK(r.out.find("cannot read") == std::string::npos);
+    std::smatch counts;
+    REQUIRE(std::regex_search(r.out, counts, std::regex("\n(\\d+) tests: \\1 passed, 0 failed\n")));
+    CHECK(std::stoi(counts[1]) > 100);
+  }
+}
+
 TEST_CASE("a coverage minimum alone counts coverage before judging it", "[cli][test]") {
   TestOptions options;
   options.policies = {kPack.string()};
@@ -219,7 +236,7 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
     CHECK(page->find(out_dir.dir().string()) == std::string::npos);
   }
   CHECK(html.find("<code>capops-ai/allocation.cpl:") != std::string::npos);
-  CHECK(html.find("<code>examples/visual-inspection/clean/plan.yaml</code>") != std::string::npos);
+  CHECK(html.find("<code>capops-ai/scenario/clean/plan.yaml</code>") != std::string::npos);
 
   // Areas, in the order of their first rule; each rule once, in its area.
   std::vector<std::string> areas;

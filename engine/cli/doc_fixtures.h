@@ -1,10 +1,11 @@
 // The test fixtures of `capops-lint doc`: the fact files of the policy tests
 // that name a rule, shown with the rule as the facts it fires or stays quiet
-// on. Each fixture is written once. One that a single rule's entry shows
-// stays inline in that entry; one that several entries would show (the
-// scenario's plan, read by a test that names every rule of the pack) gets a
-// section of its own on the fixtures page (fixtures.html, fixtures.md) with
-// the tests and rules that read it, and the rules link to it.
+// on. Each fixture is written once. One that the catalogue shows once stays
+// inline in that rule's entry; one it would show more than once (the
+// scenario's plan, read by a test that names every rule of the pack; a file
+// two tests of one rule read) gets a section of its own on the fixtures page
+// (fixtures.html, fixtures.md) with the tests and rules that read it, and
+// the rules link to it.
 //
 //   doc::Fixtures fixtures(engine, paths);
 //   fixtures.WriteRuleMarkdown("CAP-ALC-001", md);   // in the rule's entry
@@ -30,9 +31,10 @@ class Fixtures {
   /// read is shown as a comment that says why). `paths` must outlive this.
   Fixtures(const Engine& engine, const CatalogPaths& paths);
 
-  /// The fixtures of rule `id`, under `#### Fires on` / `#### Quiet on`
-  /// headings: inline when only this rule shows them, else as links to the
-  /// fixtures page. Nothing when no test names the rule.
+  /// The fixtures of rule `id`: each that only this entry shows inline,
+  /// under a `#### Fires on` / `#### Quiet on` heading; the shared ones as
+  /// links to the fixtures page, under `#### Fixtures shared with other
+  /// rules`. Nothing when no test names the rule.
   void WriteRuleMarkdown(const std::string& id, std::ostream& out) const;
   void WriteRuleHtml(const std::string& id, std::ostream& out) const;
 

@@ -341,6 +341,32 @@ TEST_CASE("each example variant fires exactly the rules its README lists", "[pol
   }
 }
 
+// The pack carries the example's facts for its scenario tests: the same
+// files, so that what the tests check is what a user runs.
+TEST_CASE("the pack's scenario facts are the example's, byte for byte", "[policies]") {
+  const fs::path examples =
+      fs::path(capops::testing::SourceDir()) / "examples" / "visual-inspection";
+  std::set<std::string> in_examples, in_pack;
+  for (const auto& entry : fs::recursive_directory_iterator(examples)) {
+    if (entry.path().extension() == ".yaml")
+      in_examples.insert(fs::relative(entry.path(), examples).string());
+  }
+  for (const auto& entry : fs::recursive_directory_iterator(kPack / "scenario")) {
+    if (entry.is_regular_file())
+      in_pack.insert(fs::relative(entry.path(), kPack / "scenario").string());
+  }
+  CHECK(in_pack == in_examples);
+  CHECK(in_examples.size() >= 10);
+  auto read = [](const fs::path& file) {
+    return testing::ReadSourceFile(fs::relative(file, capops::testing::SourceDir()).string());
+  };
+  for (const std::string& name : in_examples) {
+    INFO("policies/capops-ai/scenario/" << name << " differs from examples/visual-inspection/"
+                                        << name << ": copy the example over it");
+    CHECK(read(kPack / "scenario" / name) == read(examples / name));
+  }
+}
+
 // The pack README's traceability table names fixtures that exist, and every
 // rule of the pack encodes at least one of its statements.
 TEST_CASE("the pack's traceability table points at real fixtures and covers every rule",

@@ -11,6 +11,7 @@
 
 #include "engine/api/engine.h"
 #include "engine/cli/command_support.h"
+#include "engine/cli/doc_fixtures.h"
 #include "engine/cli/doc_page.h"
 #include "engine/cli/doc_schema.h"
 #include "engine/cli/driver.h"
@@ -26,50 +27,6 @@ namespace capops::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr size_t kMaxExampleBytes = 6000;  // a longer fixture is cut in the docs
-
-struct Example {
-  std::string test;  // the test's name
-  std::string path;  // the fact file, or the test file for inline YAML
-  std::string text;
-};
-
-struct RuleExamples {
-  std::vector<Example> fires, quiet;
-};
-
-// The fact sources of the tests that name each rule: `expect` → fires,
-// `expect_none` (and no `expect` of the rule) → quiet.
-std::map<std::string, RuleExamples> CollectExamples(const Engine& engine) {
-  std::map<std::string, RuleExamples> examples;
-  for (const PolicyTest& t : engine.Tests()) {
-    std::set<std::string> fires, quiet;
-    for (const syntax::TestExpectation& e : t.decl->expectations)
-      (e.none ? quiet : fires).insert(e.rule_id);
-    std::vector<Example> facts;
-    for (const syntax::TestDecl::Facts& f : t.decl->facts) {
-      Example ex{t.decl->name, t.path, f.value};
-      if (f.kind != syntax::TestDecl::Facts::Kind::kInlineYaml) {
-        ex.path = (fs::path(t.path).parent_path() / f.value).lexically_normal().string();
-        std::string error;
-        if (!workspace::ReadFile(ex.path, &ex.text, &error, kMaxExampleBytes))
-          ex.text = "# " + error;
-      }
-      if (ex.text.size() > kMaxExampleBytes)
-        ex.text = ex.text.substr(0, kMaxExampleBytes) + "\n# …cut\n";
-      facts.push_back(std::move(ex));
-    }
-    for (const std::string& id : fires) {
-      for (const Example& ex : facts) examples[id].fires.push_back(ex);
-    }
-    for (const std::string& id : quiet) {
-      if (fires.count(id) != 0) continue;
-      for (const Example& ex : facts) examples[id].quiet.push_back(ex);
-    }
-  }
-  return examples;
-}
 
 // The rules of one area: the pack file they are declared in
 // (`allocation.cpl` → "allocation"), in the order of their first rule id.
@@ -145,7 +102,7 @@ struct Shown {
   const Engine& engine;
   const doc::CatalogPaths& paths;
   const Tests& tests;
-  const std::map<std::string, RuleExamples>& examples;
+  const doc::Fixtures& fixtures;
 
   std::string ConditionAt(const workspace::Condition& c) const {
     SourceLoc loc = engine.sources().Resolve(c.span);
@@ -167,7 +124,8 @@ void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_c
   out << "# Rule catalogue\n\n"
       << rule_count << " rules in " << areas.size() << " areas; ruleset digest `"
       << s.engine.ruleset_digest() << "`; " << Md(TestsLine(s.tests))
-      << ". The facts they read: [fact schema](schema.md).\n";
+      << ". The facts they read: [fact schema](schema.md); the test fixtures several rules share: "
+         "[shared fixtures](fixtures.md).\n";
   for (const std::string& name : s.tests.failures) out << "\n- failing test: " << Md(name);
   out << "\n";
   for (const Area& a : areas) {
@@ -218,16 +176,7 @@ void WriteMarkdown(const Shown& s, const std::vector<Area>& areas, size_t rule_c
       }
       out << "\n#### Source\n\n";
       doc::MarkdownCode("", e.source, out);
-      auto it = s.examples.find(r.id);
-      if (it == s.examples.end()) continue;
-      for (const auto& [title, list] :
-           {std::pair{"Fires on", &it->second.fires}, std::pair{"Quiet on", &it->second.quiet}}) {
-        for (const Example& ex : *list) {
-          out << "#### " << title << " " << MarkdownCodeSpan(s.paths.Show(ex.path)) << " (test \""
-              << Md(ex.test) << "\")\n\n";
-          doc::MarkdownCode("yaml", ex.text, out);
-        }
-      }
+      s.fixtures.WriteRuleMarkdown(r.id, out);
     }
   }
 }
@@ -289,17 +238,7 @@ void WriteHtmlRule(const Shown& s, const lint::RuleEntry& e, std::ostream& out) 
   }
   out << "<details open><summary>CPL source</summary>\n<pre><code>" << Html(e.source)
       << "</code></pre>\n</details>\n";
-  auto it = s.examples.find(r.id);
-  if (it != s.examples.end()) {
-    for (const auto& [title, list] :
-         {std::pair{"fires on", &it->second.fires}, std::pair{"quiet on", &it->second.quiet}}) {
-      for (const Example& ex : *list) {
-        out << "<details><summary>" << title << " <code>" << Html(s.paths.Show(ex.path))
-            << "</code> (test “" << Html(ex.test) << "”)</summary>\n<pre><code>" << Html(ex.text)
-            << "</code></pre>\n</details>\n";
-      }
-    }
-  }
+  s.fixtures.WriteRuleHtml(r.id, out);
   out << "</section>\n";
 }
 
@@ -310,7 +249,8 @@ void WriteHtml(const Shown& s, const std::vector<Area>& areas, size_t rule_count
   out << "<h1>Rule catalogue</h1>\n<p>" << rule_count << " rules in " << areas.size()
       << " areas; ruleset digest <code>" << Html(s.engine.ruleset_digest()) << "</code>; "
       << Html(TestsLine(s.tests))
-      << ". The facts they read: <a href=\"schema.html\">fact schema</a>.</p>\n";
+      << ". The facts they read: <a href=\"schema.html\">fact schema</a>; the test fixtures "
+         "several rules share: <a href=\"fixtures.html\">shared fixtures</a>.</p>\n";
   if (!s.tests.failures.empty()) {
     out << "<ul class=\"gap\">\n";
     for (const std::string& name : s.tests.failures)
@@ -350,25 +290,28 @@ int RunDoc(const DocOptions& options, std::ostream& out, std::ostream& err) {
   if (ec) return Fail(err, "cannot create `" + options.out_dir + "`: " + ec.message());
   Tests tests = RunTests(&engine);
   std::vector<lint::RuleEntry> rules = lint::BuildCatalog(engine);
-  std::map<std::string, RuleExamples> examples = CollectExamples(engine);
   std::optional<std::vector<fs::path>> roots = workspace::PolicyRoots(options.policies, &error);
   if (!roots) return Fail(err, error);
   doc::CatalogPaths paths(*roots);
   std::vector<Area> areas = Areas(engine, rules, paths);
-  Shown shown{engine, paths, tests, examples};
-  std::ostringstream md, html, schema_md, schema_html;
+  doc::Fixtures fixtures(engine, paths);
+  Shown shown{engine, paths, tests, fixtures};
+  std::ostringstream md, html, schema_md, schema_html, fixtures_md, fixtures_html;
   WriteMarkdown(shown, areas, rules.size(), md);
   WriteHtml(shown, areas, rules.size(), html);
   doc::WriteSchema(engine, paths, lint::FieldReaders(rules), schema_html, schema_md);
+  fixtures.WritePages(fixtures_html, fixtures_md);
   fs::path dir(options.out_dir);
   for (const auto& [name, text] :
        {std::pair{"rules.md", &md}, std::pair{"index.html", &html},
-        std::pair{"schema.md", &schema_md}, std::pair{"schema.html", &schema_html}}) {
+        std::pair{"schema.md", &schema_md}, std::pair{"schema.html", &schema_html},
+        std::pair{"fixtures.md", &fixtures_md}, std::pair{"fixtures.html", &fixtures_html}}) {
     if (!workspace::WriteFileAtomically((dir / name).string(), text->str(), &error))
       return Fail(err, error);
   }
-  out << "wrote " << (dir / "index.html").string() << ", schema.html, rules.md and schema.md ("
-      << rules.size() << " rules; " << TestsLine(tests) << ")\n";
+  out << "wrote " << (dir / "index.html").string()
+      << ", schema.html, fixtures.html, rules.md, schema.md and fixtures.md (" << rules.size()
+      << " rules; " << TestsLine(tests) << "; " << fixtures.shared() << " shared fixtures)\n";
   return kExitClean;
 }
 

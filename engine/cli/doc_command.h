@@ -2,12 +2,15 @@
 //
 // Writes DIR/index.html and DIR/rules.md, the rules grouped by area (the
 // file they are declared in), and DIR/schema.html and DIR/schema.md, the
-// fact schema as a reference (doc_schema.h). The HTML pages open from the
-// disk: no server, nothing fetched, one inline script (a search box). Each
-// rule gets its metadata, rationale (doc comment and `because`), fix hint,
-// params with their values, the record fields it reads, its CPL source, the
-// coverage the pack's tests give it (the tests are run), and as examples
-// the fact files of the policy tests that expect it to fire or stay quiet.
+// fact schema as a reference (doc_schema.h), and DIR/fixtures.html and
+// DIR/fixtures.md, the test fixtures several rules share (doc_fixtures.h).
+// The HTML pages open from the disk: no server, nothing fetched, one inline
+// script (a search box). Each rule gets its metadata, rationale (doc comment
+// and `because`), fix hint, params with their values, the record fields it
+// reads, its CPL source, the coverage the pack's tests give it (the tests
+// are run), and as examples the fact files of the policy tests that expect
+// it to fire or stay quiet: inline, or a link to the fixtures page when
+// other rules show the same file.
 // Paths are shown relative to the pack or stdlib they belong to (doc_page.h).
 #pragma once
 

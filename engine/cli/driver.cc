@@ -291,7 +291,20 @@ Command AddRules(CLI::App* app, Shared* shared) {
          "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
       ->allow_extra_args(false)
       ->needs(diff);
-  sub->add_flag("--fail-on-new", o->fail_on_new, "with --diff: exit 1 when a finding appears")
+  sub->add_flag("--fail-on-new", o->fail_on_new,
+                "with --diff: exit 1 when a finding appears, gets worse, or now fails --fail-on")
+      ->needs(diff);
+  sub->add_option("--fail-on", o->fail_on,
+                  "with --diff: the lowest severity that fails a run, to tell which severity "
+                  "changes fail it now (default: error)")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+      ->needs(diff);
+  sub->add_option("--max-findings", o->max_findings,
+                  "with --diff: list at most N findings in text and Markdown, saying how many "
+                  "are left out; 0 lists all (default: " +
+                      std::to_string(report::kDefaultMaxDiffFindings) + ")")
+      ->type_name("N")
+      ->check(CLI::Range(size_t{0}, size_t{1000000000}))
       ->needs(diff);
   sub->add_flag("--digest", o->digest, "print only the ruleset digest")->excludes(diff);
   sub->add_flag("--canonical", o->canonical, "print the canonical form the digest hashes")

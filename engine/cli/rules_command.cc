@@ -11,6 +11,7 @@
 #include "engine/cli/rules_diff_command.h"
 #include "engine/common/escape.h"
 #include "engine/common/json_text.h"
+#include "engine/lint/fail_on.h"
 #include "engine/lint/rule_catalog.h"
 #include "engine/workspace/policy_loader.h"
 
@@ -82,8 +83,11 @@ void WriteText(const Engine& engine, std::ostream& out) {
 
 int RunRules(const RulesOptions& options, std::ostream& out, std::ostream& err) {
   if (options.diff.size() == 2) {
+    lint::FailOn fail_on = lint::FailOn::kError;
+    if (!lint::ParseFailOn(options.fail_on, &fail_on))
+      return Fail(err, "unknown --fail-on `" + options.fail_on + "`");
     return RunRulesDiff({options.diff[0], options.diff[1], options.policies, options.inventories,
-                         options.format, options.fail_on_new},
+                         options.format, options.fail_on_new, fail_on, options.max_findings},
                         out, err);
   }
   Engine engine;

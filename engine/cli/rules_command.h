@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/report/lint_report.h"
+#include "engine/report/rules_diff_report.h"
 
 namespace capops::cli {
 
@@ -23,10 +24,12 @@ struct RulesOptions {
   std::vector<std::string> policies;  // files or directories; default: the shipped pack
   bool digest = false;
   bool canonical = false;
-  report::Format format = report::Format::kText;  // text, JSON or Markdown
-  std::vector<std::string> diff;                  // OLD and NEW: then `policies` are plans
-  std::vector<std::string> inventories;           // for the plans of a diff
-  bool fail_on_new = false;                       // a diff exits 1 when a finding appears
+  report::Format format = report::Format::kText;          // text, JSON or Markdown
+  std::vector<std::string> diff;                          // OLD and NEW: then `policies` are plans
+  std::vector<std::string> inventories;                   // for the plans of a diff
+  bool fail_on_new = false;                               // a diff exits 1 when a finding appears
+  std::string fail_on = "error";                          // for a diff: which severities fail a run
+  size_t max_findings = report::kDefaultMaxDiffFindings;  // findings a diff lists; 0: all
 };
 
 /// Exit 0, or 2 when the policies do not compile (driver.h); a diff exits

@@ -2,6 +2,8 @@
 // its report, and the exit code. Entry point: RunRulesDiff.
 #include "engine/cli/rules_diff_command.h"
 
+#include <algorithm>
+
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
 #include "engine/report/report.h"
@@ -19,8 +21,14 @@ int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostrea
       report::WriteDiagnostics(*r.problem_sources, r.problems, {false, false}, err);
     return Fail(err, r.error);
   }
-  report::WriteRulesDiff(r.rules, r.findings, options.format, out);
-  return options.fail_on_new && !r.findings.appeared.empty() ? kExitFindings : kExitClean;
+  report::WriteRulesDiff(r.rules, r.findings,
+                         {options.format, options.fail_on, options.max_findings}, out);
+  if (!options.fail_on_new) return kExitClean;
+  bool now_fails = std::any_of(
+      r.findings.severity_changed.begin(), r.findings.severity_changed.end(),
+      [&](const lint::DiffFinding& f) { return lint::VerdictChange(f, options.fail_on) > 0; });
+  bool new_findings = !r.findings.appeared.empty() || !r.findings.worse.empty() || now_fails;
+  return new_findings ? kExitFindings : kExitClean;
 }
 
 }  // namespace capops::cli

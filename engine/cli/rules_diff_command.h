@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/lint/fail_on.h"
 #include "engine/report/lint_report.h"
+#include "engine/report/rules_diff_report.h"
 
 namespace capops::cli {
 
@@ -18,11 +20,16 @@ struct RulesDiffOptions {
   std::vector<std::string> plans;                 // files, directories or globs
   std::vector<std::string> inventories;           // default: each plan's inventory.yaml
   report::Format format = report::Format::kText;  // text, JSON or Markdown
-  bool fail_on_new = false;                       // exit 1 when a finding appears
+  /// Exit 1 when a finding appears, gets worse, or changed severity so that
+  /// it now fails the run under `fail_on`.
+  bool fail_on_new = false;
+  lint::FailOn fail_on = lint::FailOn::kError;
+  size_t max_findings = report::kDefaultMaxDiffFindings;  // text and Markdown; 0: all
 };
 
-/// Exit 0 when the diff ran (1 with `fail_on_new` and a new finding), 2 when
-/// a version cannot be read or does not compile, or a plan cannot be read.
+/// Exit 0 when the diff ran (1 with `fail_on_new` and a new or newly failing
+/// finding), 2 when a version cannot be read or does not compile, or a plan
+/// cannot be read.
 int RunRulesDiff(const RulesDiffOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace capops::cli

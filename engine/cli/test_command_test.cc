@@ -34,6 +34,22 @@ struct TempPack : testing::TempDir {
   }
 };
 
+// What the first group of `pattern` matches, at each match in `text`.
+std::set<std::string> Captures(const std::string& text, const std::string& pattern) {
+  std::set<std::string> out;
+  std::regex re(pattern);
+  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+    out.insert((*it)[1]);
+  return out;
+}
+
+// How many times `what` occurs in `text`, overlaps included.
+size_t Occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 TEST_CASE("the shipped pack passes its CPL tests with full rule coverage", "[cli][test]") {
   TestOptions options;
   options.policies = {kPack.string()};
@@ -47,6 +63,23 @@ TEST_CASE("the shipped pack passes its CPL tests with full rule coverage", "[cli
   // new rule needs its tests in a `*_test.cpl` file.
   CHECK(std::regex_search(out.str(), std::regex("\nrules: (\\d+)/\\1 \\(100.0%\\)")));
   CHECK(std::regex_search(out.str(), std::regex("\n(\\d+) tests: \\1 passed, 0 failed\n")));
+}
+
+TEST_CASE("a copy of the pack passes all its tests, run from another directory", "[cli][test]") {
+  testing::TempDir temp("capops-pack-copy");
+  fs::copy(kPack, temp.dir() / "copy", fs::copy_options::recursive);
+  fs::create_directories(temp.dir() / "elsewhere");
+  testing::InDir in(temp.dir() / "elsewhere");
+  for (const std::string& pack : {std::string("../copy"), (temp.dir() / "copy").string()}) {
+    testing::CliResult r = testing::RunCli({"test", pack});
+    INFO(pack << "\n" << r.out << r.err);
+    CHECK(r.exit_code == kExitClean);
+    CHECK(r.err.empty());
+    CHECK(r.out.find("cannot read") == std::string::npos);
+    std::smatch counts;
+    REQUIRE(std::regex_search(r.out, counts, std::regex("\n(\\d+) tests: \\1 passed, 0 failed\n")));
+    CHECK(std::stoi(counts[1]) > 100);
+  }
 }
 
 TEST_CASE("a coverage minimum alone counts coverage before judging it", "[cli][test]") {
@@ -200,13 +233,10 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   };
   std::string html = read("index.html"), md = read("rules.md"), schema = read("schema.html"),
-              schema_md = read("schema.md");
-  auto count = [](const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
-  for (const std::string* page : {&html, &schema}) {
+              schema_md = read("schema.md"), fixtures = read("fixtures.html"),
+              fixtures_md = read("fixtures.md");
+  auto count = Occurrences;
+  for (const std::string* page : {&html, &schema, &fixtures}) {
     CHECK(page->rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(count(*page, "<script") == 1);             // the page's own, inline
     CHECK(page->find("src=") == std::string::npos);  // nothing to fetch
@@ -214,12 +244,11 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
     CHECK(count(*page, "<section") == count(*page, "</section>"));
   }
   // No path of this machine: not the source tree, not the output directory.
-  for (const std::string* page : {&html, &md, &schema, &schema_md}) {
+  for (const std::string* page : {&html, &md, &schema, &schema_md, &fixtures, &fixtures_md}) {
     CHECK(page->find(capops::testing::SourceDir()) == std::string::npos);
     CHECK(page->find(out_dir.dir().string()) == std::string::npos);
   }
   CHECK(html.find("<code>capops-ai/allocation.cpl:") != std::string::npos);
-  CHECK(html.find("<code>examples/visual-inspection/clean/plan.yaml</code>") != std::string::npos);
 
   // Areas, in the order of their first rule; each rule once, in its area.
   std::vector<std::string> areas;
@@ -234,19 +263,9 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
   CHECK(count(html, "<section class=\"rule\"") >= 37);
 
   // Every link from a page to the other lands on an anchor there.
-  auto ids = [](const std::string& page) {
-    std::set<std::string> out;
-    std::regex id_re(" id=\"([^\"]+)\"");
-    for (std::sregex_iterator it(page.begin(), page.end(), id_re), end; it != end; ++it)
-      out.insert((*it)[1]);
-    return out;
-  };
+  auto ids = [](const std::string& page) { return Captures(page, " id=\"([^\"]+)\""); };
   auto links = [](const std::string& page, const std::string& target) {
-    std::set<std::string> out;
-    std::regex link_re("href=\"" + target + "#([^\"]+)\"");
-    for (std::sregex_iterator it(page.begin(), page.end(), link_re), end; it != end; ++it)
-      out.insert((*it)[1]);
-    return out;
+    return Captures(page, "href=\"" + target + "#([^\"]+)\"");
   };
   std::set<std::string> html_ids = ids(html), schema_ids = ids(schema);
   std::set<std::string> to_schema = links(html, "schema\\.html"),
@@ -288,6 +307,129 @@ TEST_CASE("doc writes the catalogue by area and the schema reference, linked bot
   CHECK(md.find("## allocation") != std::string::npos);
   CHECK(md.find("### CAP-ALC-001 `replacement_not_free`") != std::string::npos);
   CHECK(md.find("#### Fires on `") != std::string::npos);
+
+  // A fixture several rules show is written once, on the fixtures page, and
+  // linked: the scenario's plan, which a test that names every rule reads.
+  std::string scenario = testing::ReadSourceFile("policies/capops-ai/scenario/plan.yaml");
+  std::string first_line = scenario.substr(0, scenario.find('\n'));
+  CHECK(count(md + fixtures_md, first_line) == 1);
+  CHECK(count(html + fixtures, first_line) == 1);
+  CHECK(fixtures.find("<section class=\"fixture\" id=\"fixture-capops-ai-scenario-plan.yaml\">") !=
+        std::string::npos);
+  size_t alc1 = html.find("id=\"CAP-ALC-001\"");
+  CHECK(html.find("<a href=\"fixtures.html#fixture-capops-ai-scenario-plan.yaml\"><code>capops-ai/"
+                  "scenario/plan.yaml</code></a>",
+                  alc1) < html.find("</section>", alc1));
+  // No fact file of the pack is shown twice, and the pages grow with the
+  // pack, not with its tests times their fixtures (they were 6 to 7 times it).
+  size_t pack_bytes = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kPack)) {
+    std::string ext = entry.path().extension().string();
+    if (ext != ".yaml" && ext != ".cpl") continue;
+    std::string text =
+        testing::ReadSourceFile(fs::relative(entry.path(), testing::SourceDir()).string());
+    pack_bytes += text.size();
+    if (ext != ".yaml" || text.size() > 5000) continue;
+    INFO(entry.path().string());
+    CHECK(count(md + fixtures_md, text) <= 1);
+  }
+  CHECK(md.size() + fixtures_md.size() < 2 * pack_bytes);
+  CHECK(html.size() + fixtures.size() < 3 * pack_bytes);
+  // Links between the catalogue and the fixtures page land on anchors.
+  std::set<std::string> fixture_ids = ids(fixtures), md_ids = ids(md),
+                        fixture_md_ids = ids(fixtures_md);
+  std::set<std::string> to_fixtures = links(html, "fixtures\\.html");
+  CHECK(to_fixtures.size() >= 10);
+  for (const std::string& id : to_fixtures) CHECK(fixture_ids.count(id) == 1);
+  for (const std::string& id : links(fixtures, "index\\.html")) CHECK(html_ids.count(id) == 1);
+  for (const std::string& id : links(fixtures, "")) CHECK(fixture_ids.count(id) == 1);
+  auto md_links = [](const std::string& page, const std::string& target) {
+    return Captures(page, "\\]\\(" + target + "#([^)]+)\\)");
+  };
+  std::set<std::string> md_to_fixtures = md_links(md, "fixtures\\.md");
+  CHECK(md_to_fixtures == to_fixtures);
+  for (const std::string& id : md_to_fixtures) CHECK(fixture_md_ids.count(id) == 1);
+  std::set<std::string> md_to_rules = md_links(fixtures_md, "rules\\.md");
+  CHECK(md_to_rules.size() >= 37);
+  for (const std::string& id : md_to_rules) CHECK(md_ids.count(id) == 1);
+  for (const std::string& id : md_links(fixtures_md, "")) CHECK(fixture_md_ids.count(id) == 1);
+}
+
+// A pack whose tests read: a file two rules' entries show, one only one
+// shows, inline YAML two show, and two files outside the pack that the
+// catalogue can name only `plan.yaml` each.
+TEST_CASE("doc inlines a fixture one rule shows, and links one that several show", "[cli][doc]") {
+  testing::TempDir tmp("capops-doc-fixtures");
+  std::string plan = testing::ReadSourceFile("tests/golden/rules-diff/plans/plan.yaml");
+  std::string inventory = testing::ReadSourceFile("tests/golden/rules-diff/plans/inventory.yaml");
+  tmp.Write("a/b/pack/rules.cpl", R"(package t
+@id("T-001") @severity(error)
+rule two_or_more {
+  for a in plan.allocations
+  where a.gpus >= 2
+  deny at a.gpus "allocation `{a.id}` takes {a.gpus} GPUs"
+}
+@id("T-002") @severity(warning)
+rule four_or_more {
+  for a in plan.allocations
+  where a.gpus >= 4
+  warn at a.gpus "allocation `{a.id}` takes {a.gpus} GPUs"
+}
+)");
+  tmp.Write("a/b/pack/shared <b>.yaml", inventory + "---\n" + plan);
+  tmp.Write("a/b/pack/own.yaml", inventory + "---\n" + plan + "# own\n");
+  tmp.Write("a/b/pack/inventory.yaml", inventory);
+  tmp.Write("c/plan.yaml", plan + "# c\n");
+  tmp.Write("d/plan.yaml", plan + "# d\n");
+  tmp.Write("a/b/pack/rules_test.cpl", R"(
+test "both" { facts "shared <b>.yaml" expect T-001 expect T-002 }
+test "own" { facts "own.yaml" expect T-002 at "allocations[a-four].gpus" }
+test "inline" {
+  inventory "inventory.yaml"
+  yaml "{apiVersion: capops.dev/v1, kind: CapacityPlan, metadata: {name: i, owner: o}, demands: [{id: d, slice: exploration, gpus: 1}], allocations: [{id: a-inline, demand: d, pool: p, gpus: 1}]}"
+  expect_none T-001
+  expect_none T-002
+}
+test "far c" { facts "../../../c/plan.yaml" inventory "inventory.yaml" expect T-001 expect T-002 }
+test "far d" { facts "../../../d/plan.yaml" inventory "inventory.yaml" expect T-001 expect T-002 }
+)");
+  testing::CliResult r =
+      testing::RunCli({"doc", "-o", tmp.Path("site"), (tmp.dir() / "a/b/pack").string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == kExitClean);
+  CHECK(r.out.find("175 policy tests") == std::string::npos);
+  CHECK(r.out.find("5 policy tests, 0 failing") != std::string::npos);
+  CHECK(r.out.find("; 5 shared fixtures)") != std::string::npos);
+  std::string md = tmp.Read("site/rules.md"), fixtures_md = tmp.Read("site/fixtures.md"),
+              fixtures = tmp.Read("site/fixtures.html");
+  INFO(fixtures_md);
+  // Only T-002 shows own.yaml: inline in its entry, not on the fixtures page.
+  CHECK(md.find("#### Fires on `pack/own.yaml` (test \"own\")\n\n```yaml\n") != std::string::npos);
+  CHECK(fixtures_md.find("own.yaml") == std::string::npos);
+  // The others once each, on the fixtures page, with who reads them.
+  for (const char* anchor :
+       {"fixture-pack-shared--b-.yaml", "fixture-pack-rules_test.cpl-inline", "fixture-plan.yaml",
+        "fixture-plan.yaml-2", "fixture-pack-inventory.yaml"}) {
+    INFO(anchor);
+    CHECK(fixtures.find(std::string("<section class=\"fixture\" id=\"") + anchor + "\">") !=
+          std::string::npos);
+    CHECK(md.find(std::string("(fixtures.md#") + anchor + ")") != std::string::npos);
+  }
+  CHECK(fixtures_md.find(
+            "## `pack/shared <b>.yaml`\n\n- test \"both\": fires on [T-001](rules.md#T-001), "
+            "[T-002](rules.md#T-002)\n") != std::string::npos);
+  CHECK(
+      fixtures_md.find("## `pack/rules_test.cpl` (inline in test \"inline\")\n\n- test "
+                       "\"inline\": quiet on [T-001](rules.md#T-001), [T-002](rules.md#T-002)\n") !=
+      std::string::npos);
+  CHECK(md.find("- quiet on [`pack/inventory.yaml`](fixtures.md#fixture-pack-inventory.yaml), "
+                "[`pack/rules_test.cpl`](fixtures.md#fixture-pack-rules_test.cpl-inline) (test "
+                "\"inline\")\n") != std::string::npos);
+  CHECK(fixtures.find("<b>") == std::string::npos);  // a file name is text, not markup
+  CHECK(fixtures.find("<code>pack/shared &lt;b&gt;.yaml</code>") != std::string::npos);
+  // Each fixture's text is written once over the pages.
+  for (const char* text : {"# own\n", "# c\n", "# d\n", "a-inline"})
+    CHECK(Occurrences(md + fixtures_md, text) == 1);
 }
 
 TEST_CASE("doc lists the fields a rule reads, through the functions it calls", "[cli][doc]") {

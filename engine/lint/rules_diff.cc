@@ -223,11 +223,15 @@ std::multimap<std::string, DiffFinding> KeyFindings(const Linted& linted) {
                  const std::string& message) {
     k.file = std::string(linted.sources.Path(loc.file));
     std::string key = k.Fingerprint();
-    out.emplace(key, DiffFinding{k.rule, severity, k.file, loc.line, loc.column, k.at, message, key,
-                                 k.statement});
+    return &out.emplace(key, DiffFinding{k.rule, severity, k.file, loc.line, loc.column, k.at,
+                                         message, key, k.statement})
+                ->second;
   };
-  for (const eval::Violation& v : report.violations)
-    add(keys.Of(v), SeverityName(v.severity), v.loc, v.message);
+  for (const eval::Violation& v : report.violations) {
+    DiffFinding* f = add(keys.Of(v), SeverityName(v.severity), v.loc, v.message);
+    f->measure = v.measure;
+    f->measure_of = v.measure_of;
+  }
   for (const Diagnostic& d : report.errors.items()) {
     if (!IsRule(*engine.program(), d.code)) continue;  // fact problems: the same for both versions
     add(FindingKey{d.code, "", keys.FactPath(d.loc), "error: " + d.message, "", ""}, "error", d.loc,
@@ -245,6 +249,21 @@ void Insert(const DiffFinding& f, std::vector<DiffFinding>* list) {
   auto it = std::lower_bound(list->begin(), list->end(), f, Before);
   if (it != list->end() && it->key == f.key && !Before(f, *it)) return;  // seen in another fact set
   list->insert(it, f);
+}
+
+// A finding both versions report: unchanged, or in the category of what changed.
+void Paired(const DiffFinding& before, const DiffFinding& now, FindingsDiff* diff) {
+  bool severity = before.severity != now.severity;
+  bool worse = eval::MeasureGrew(now.measure, before.measure);
+  bool better = eval::MeasureGrew(before.measure, now.measure);
+  if (!severity && !worse && !better) {
+    diff->unchanged.insert(now.key);
+    return;
+  }
+  DiffFinding f = now;
+  f.old_severity = before.severity;
+  f.old_measure = before.measure;
+  Insert(f, severity ? &diff->severity_changed : worse ? &diff->worse : &diff->better);
 }
 
 // Rule, file and fact path: a finding's place, without its bindings.
@@ -268,7 +287,7 @@ void Compare(const Linted& old_lint, const Linted& new_lint, FindingsDiff* diff)
   for (const std::string& key : keys) {
     auto [a0, a1] = a.equal_range(key);
     auto [b0, b1] = b.equal_range(key);
-    for (; a0 != a1 && b0 != b1; ++a0, ++b0) diff->unchanged.insert(key);
+    for (; a0 != a1 && b0 != b1; ++a0, ++b0) Paired(a0->second, b0->second, diff);
     for (; a0 != a1; ++a0) gone.emplace(Place(a0->second), &a0->second);
     for (; b0 != b1; ++b0) came.push_back(&b0->second);
   }
@@ -276,7 +295,7 @@ void Compare(const Linted& old_lint, const Linted& new_lint, FindingsDiff* diff)
     auto [it, end] = gone.equal_range(Place(*f));
     while (it != end && same_statement && it->second->statement != f->statement) ++it;
     if (it == end) return false;
-    diff->unchanged.insert(f->key);
+    Paired(*it->second, *f, diff);
     gone.erase(it);
     return true;
   };
@@ -313,6 +332,33 @@ RulesDiff DiffRules(const Engine& old_rules, const Engine& new_rules) {
     }
   }
   return d;
+}
+
+int VerdictChange(const DiffFinding& f, FailOn fail_on) {
+  Severity before = Severity::kInfo, now = Severity::kInfo;
+  if (f.old_severity.empty() || !ParseSeverity(f.old_severity, &before) ||
+      !ParseSeverity(f.severity, &now))
+    return 0;
+  return static_cast<int>(Reaches(now, fail_on)) - static_cast<int>(Reaches(before, fail_on));
+}
+
+std::vector<RuleFindingCounts> CountByRule(const FindingsDiff& diff) {
+  std::map<std::string, RuleFindingCounts> by_rule;
+  auto count = [&](const std::string& rule) -> RuleFindingCounts& {
+    RuleFindingCounts& c = by_rule[rule];
+    c.rule = rule;
+    return c;
+  };
+  for (const DiffFinding& f : diff.appeared) ++count(f.rule).appeared;
+  for (const DiffFinding& f : diff.disappeared) ++count(f.rule).disappeared;
+  for (const DiffFinding& f : diff.severity_changed) ++count(f.rule).severity_changed;
+  for (const DiffFinding& f : diff.worse) ++count(f.rule).worse;
+  for (const DiffFinding& f : diff.better) ++count(f.rule).better;
+  // A key starts with its rule id (FindingKey::Fingerprint).
+  for (const std::string& key : diff.unchanged) ++count(key.substr(0, key.find(' '))).unchanged;
+  std::vector<RuleFindingCounts> out;
+  for (auto& [rule, c] : by_rule) out.push_back(c);
+  return out;
 }
 
 void DiffFindingsOn(Engine* old_rules, Engine* new_rules, const FactSet& facts,

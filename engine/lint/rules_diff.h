@@ -19,7 +19,11 @@
 // and bindings, no line numbers — so it "disappears" only when the new rule
 // set no longer reports it there. Bindings only tell apart findings at one
 // place: a `let` added to a rule changes them all, yet no finding is new.
-// Rule errors (fail closed) count as findings.
+// Rule errors (fail closed) count as findings. A finding both versions
+// report is unchanged unless its severity changed (a warning made an error:
+// it may now fail the run, VerdictChange) or its measure did (the size of
+// the problem, as a baseline records it: worse when it grew, better when it
+// shrank); each of those is a category of its own.
 //
 //   RulesDiff rules = DiffRules(old_engine, new_engine);
 //   FindingsDiff findings;
@@ -35,6 +39,7 @@
 #include <vector>
 
 #include "engine/api/engine.h"
+#include "engine/lint/fail_on.h"
 
 namespace capops::lint {
 
@@ -91,15 +96,38 @@ struct DiffFinding {
   std::string key;      // what is compared: FindingKey::Fingerprint
   std::string
       statement;  // FindingKey::statement: pairs a changed finding with its own statement first
+  Value measure;  // eval::Violation::measure; null when the rule states none
+  std::string measure_of;  // what it is: "over `capacity`"
+  // For a finding both versions report that changed: how the old one had it.
+  std::string old_severity;
+  Value old_measure;
 };
 
 struct FindingsDiff {
-  std::vector<DiffFinding> appeared;     // sorted by file, line, column, rule
-  std::vector<DiffFinding> disappeared;  // likewise
-  std::set<std::string> unchanged;       // keys reported by both versions
-  size_t fixtures = 0;                   // test fact sets linted
-  size_t plans = 0;                      // plan files linted
+  std::vector<DiffFinding> appeared;          // sorted by file, line, column, rule
+  std::vector<DiffFinding> disappeared;       // likewise
+  std::vector<DiffFinding> severity_changed;  // both report it, at another severity (its
+                                              // measure may have changed too); likewise
+  std::vector<DiffFinding> worse;   // both report it at one severity, its measure grew; likewise
+  std::vector<DiffFinding> better;  // … its measure shrank; likewise
+  std::set<std::string> unchanged;  // keys reported by both versions, alike
+  size_t fixtures = 0;              // test fact sets linted
+  size_t plans = 0;                 // plan files linted
 };
+
+/// A severity-changed finding against a `--fail-on` threshold: +1 when it
+/// fails the run now and did not before, -1 when it no longer does, else 0.
+int VerdictChange(const DiffFinding& f, FailOn fail_on);
+
+/// The findings of one rule in each category; rules in id order, only those
+/// with a finding in either version.
+struct RuleFindingCounts {
+  std::string rule;
+  size_t appeared = 0, disappeared = 0, severity_changed = 0, worse = 0, better = 0, unchanged = 0;
+  /// Whether any finding of the rule is not unchanged.
+  bool changed() const { return appeared + disappeared + severity_changed + worse + better > 0; }
+};
+std::vector<RuleFindingCounts> CountByRule(const FindingsDiff& diff);
 
 /// The facts of one policy test, read.
 struct FactSet {

@@ -270,11 +270,7 @@ TEST_CASE("SARIF: a finding keeps its fingerprint when lines move, and %SRCROOT%
           "[report][sarif]") {
   testing::ScratchDir s;
   std::filesystem::create_directories(s.dir() / ".git");  // the scratch directory is a checkout
-  struct InDir {  // lint from the checkout's root, as CI does
-    std::filesystem::path was = std::filesystem::current_path();
-    explicit InDir(const std::filesystem::path& dir) { std::filesystem::current_path(dir); }
-    ~InDir() { std::filesystem::current_path(was); }
-  } in(s.dir() / ".git");  // from a directory inside it, too
+  testing::InDir in(s.dir() / ".git");  // lint from inside the checkout, as CI does
   auto lint = [&]() {
     nlohmann::json run = nlohmann::json::parse(
         Lint({"--no-config", "--format", "sarif", (s.dir() / "plan.yaml").string()}))["runs"][0];

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -307,8 +308,9 @@ TEST_CASE("both versions' test fixtures are linted, a shared one once", "[cli][r
   INFO(out.str() << err.str());
   std::string fixture = packs.Path("new") + "/fixtures/facts.yaml";
   CHECK(out.str().find("findings over 1 test fact set and 0 plan files: 2 disappeared, 0 appeared, "
-                       "2 unchanged\n" +
-                       fixture + "\n  - T-001 " + fixture + ":17:") != std::string::npos);
+                       "0 severity changed, 0 worse, 0 better, 2 unchanged\n") !=
+        std::string::npos);
+  CHECK(out.str().find("\n" + fixture + "\n  - T-001 " + fixture + ":17:") != std::string::npos);
   CHECK(out.str().find(" docs[1].allocations[a-three].gpus  allocation `a-three` takes 3 GPUs\n") !=
         std::string::npos);
 
@@ -336,8 +338,9 @@ TEST_CASE("rules --diff on the command line: text, markdown, exit codes", "[cli]
                    "(error)  ") != std::string::npos);
   CHECK(r.out.find("    clause 3 `where` changed\n      old: where a.gpus > 2\n      new: where "
                    "a.gpus > 1\n") != std::string::npos);
-  CHECK(r.out.find("0 disappeared, 1 appeared, 3 unchanged\n" + plan + "\n  + T-001 " + plan +
-                   ":9:") != std::string::npos);
+  CHECK(r.out.find("0 disappeared, 1 appeared, 0 severity changed, 0 worse, 0 better, 3 "
+                   "unchanged\nby rule:\n") != std::string::npos);
+  CHECK(r.out.find("\n" + plan + "\n  + T-001 " + plan + ":9:") != std::string::npos);
 
   CHECK(RunCli({"rules", "--diff", packs.Path("old"), packs.Path("new"), "--fail-on-new", plan})
             .exit_code == cli::kExitFindings);
@@ -358,6 +361,207 @@ TEST_CASE("rules --diff on the command line: text, markdown, exit codes", "[cli]
   CliResult broken = RunCli({"rules", "--diff", packs.Path("old"), packs.Path("new")});
   CHECK(broken.exit_code == cli::kExitUsage);
   CHECK(broken.err.find("broken.cpl:2:") != std::string::npos);
+}
+
+// `rules --diff old new plan [args…]` on the command line.
+CliResult DiffCli(const Packs& packs, std::vector<std::string> args = {}) {
+  args.insert(args.begin(), {"rules", "--diff", packs.Path("old"), packs.Path("new"),
+                             packs.Path("plans/plan.yaml")});
+  return RunCli(args);
+}
+
+// The findings of `DiffCli(packs, args)` in JSON.
+json FindingsJson(const Packs& packs, std::vector<std::string> args = {}) {
+  args.insert(args.end(), {"--format", "json"});
+  CliResult r = DiffCli(packs, args);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == cli::kExitClean);
+  return json::parse(r.out)["findings"];
+}
+
+TEST_CASE("a finding whose severity changed is its own category, failing the run or not",
+          "[cli][rules-diff]") {
+  Packs packs("severity");
+  std::string warns = Pack("where a.gpus > 1");
+  std::string denies = warns;
+  // T-002, a warning made an error.
+  denies.replace(denies.find("@severity(warning)"), 18, "@severity(error)");
+  denies.replace(denies.find("warn at a.gpus"), 4, "deny");
+  packs.Write("old/rules.cpl", warns);
+  packs.Write("new/rules.cpl", denies);
+
+  json j = FindingsJson(packs);
+  CHECK(j["appeared"].empty());
+  CHECK(j["disappeared"].empty());
+  REQUIRE(j["severity_changed"].size() == 1);
+  const json& f = j["severity_changed"][0];
+  CHECK(f["rule"] == "T-002");
+  CHECK(f["at"] == "allocations[a-four].gpus");
+  CHECK(f["old_severity"] == "warning");
+  CHECK(f["severity"] == "error");
+  CHECK(f["verdict"] == "now fails");
+  CHECK(j["unchanged"] == 3);  // T-001's; not T-002's
+  CHECK(j["by_rule"] == json::parse(R"([
+    {"rule": "T-001", "appeared": 0, "disappeared": 0, "severity_changed": 0, "worse": 0,
+     "better": 0, "unchanged": 3},
+    {"rule": "T-002", "appeared": 0, "disappeared": 0, "severity_changed": 1, "worse": 0,
+     "better": 0, "unchanged": 0}])"));
+
+  CliResult text = DiffCli(packs);
+  CHECK(text.out.find("0 appeared, 1 severity changed (1 now fail --fail-on error, 0 no longer "
+                      "do), 0 worse, 0 better, 3 unchanged\n") != std::string::npos);
+  CHECK(text.out.find("  ~ T-002 " + packs.Path("plans/plan.yaml") +
+                      ":11:48 allocations[a-four].gpus  allocation `a-four` is huge  [warning -> "
+                      "error, now fails --fail-on error]\n") != std::string::npos);
+  // It fails the run now: that is new to --fail-on-new, as an appeared finding is.
+  CHECK(DiffCli(packs, {"--fail-on-new"}).exit_code == cli::kExitFindings);
+
+  // A run that fails on warnings already failed on it: a change, not a new failure.
+  CliResult warning = DiffCli(packs, {"--fail-on", "warning", "--fail-on-new"});
+  CHECK(warning.exit_code == cli::kExitClean);
+  CHECK(warning.out.find("1 severity changed, 0 worse") != std::string::npos);
+  CHECK(warning.out.find("[warning -> error]\n") != std::string::npos);
+  CHECK(FindingsJson(packs, {"--fail-on", "warning"})["severity_changed"][0]["verdict"] == "same");
+
+  // The other way, an error made a warning no longer fails the run.
+  packs.Write("old/rules.cpl", denies);
+  packs.Write("new/rules.cpl", warns);
+  CliResult down = DiffCli(packs, {"--fail-on-new"});
+  CHECK(down.exit_code == cli::kExitClean);
+  CHECK(down.out.find("1 severity changed (0 now fail --fail-on error, 1 no longer do)") !=
+        std::string::npos);
+  CHECK(down.out.find("[error -> warning, no longer fails --fail-on error]\n") !=
+        std::string::npos);
+}
+
+// T-005 over pool `p` (8 GPUs) that the plan's allocations fill with 10 at
+// once, past its capacity less `reserve`: the measure is 2 + reserve.
+std::string Overfull(const std::string& reserve) {
+  return "package t\nparam reserve: int = " + reserve + R"(
+
+@id("T-005") @severity(error)
+rule overfull {
+  for p in inventory.pools
+  let used = plan.allocations.filter(a, a.pool == p.id).timeline(a, [], a.gpus)
+  for o in used.over(p.hosts * p.gpus_per_host - reserve)
+  deny at p.id "pool `{p.id}` holds {o.amount} GPUs at once"
+}
+)";
+}
+
+TEST_CASE("a finding whose measure grew is worse, one whose measure shrank better",
+          "[cli][rules-diff]") {
+  Packs packs("measure");
+  packs.Write("old/rules.cpl", Overfull("1"));
+  packs.Write("new/rules.cpl", Overfull("3"));
+  json j = FindingsJson(packs);
+  CHECK(j["appeared"].empty());
+  CHECK(j["better"].empty());
+  CHECK(j["unchanged"] == 0);
+  REQUIRE(j["worse"].size() == 1);
+  CHECK(j["worse"][0]["rule"] == "T-005");
+  CHECK(j["worse"][0]["measure"] == "5");
+  CHECK(j["worse"][0]["old_measure"] == "3");
+  CHECK(j["worse"][0]["measure_of"] == "over `p.hosts * p.gpus_per_host - reserve`");
+  CliResult text = DiffCli(packs, {"--fail-on-new"});
+  CHECK(text.exit_code == cli::kExitFindings);  // a worse finding is new to --fail-on-new
+  CHECK(text.out.find("0 severity changed, 1 worse, 0 better, 0 unchanged\n") != std::string::npos);
+  CHECK(text.out.find(" pools[p].id  pool `p` holds 10 GPUs at once  [worse: 5 over "
+                      "`p.hosts * p.gpus_per_host - reserve`, was 3]\n") != std::string::npos);
+  CHECK(text.out.find("\n  > T-005 ") != std::string::npos);
+
+  packs.Write("new/rules.cpl", Overfull("0"));
+  CliResult better = DiffCli(packs, {"--fail-on-new"});
+  CHECK(better.exit_code == cli::kExitClean);
+  CHECK(better.out.find("0 worse, 1 better, 0 unchanged\n") != std::string::npos);
+  CHECK(better.out.find("  [better: 2 over `p.hosts * p.gpus_per_host - reserve`, was 3]\n") !=
+        std::string::npos);
+  CHECK(better.out.find("\n  < T-005 ") != std::string::npos);
+
+  // The same measure: unchanged, though the message says it otherwise.
+  std::string reworded = Overfull("1");
+  reworded.replace(reworded.find("GPUs at once"), 12, "GPUs at one time");
+  packs.Write("new/rules.cpl", reworded);
+  CHECK(DiffCli(packs).out.find("0 worse, 0 better, 1 unchanged\n") != std::string::npos);
+}
+
+// A plan of `n` allocations of 2 GPUs each: T-001 (`> 1`) fires on each.
+std::string ManyAllocations(int n) {
+  std::string plan = Packs::Plan();
+  plan = plan.substr(0, plan.find("allocations:")) + "allocations:\n";
+  for (int i = 0; i < n; ++i)
+    plan += "  - {id: a-" + std::to_string(i) + ", demand: explore, pool: p, gpus: 2}\n";
+  return plan;
+}
+
+TEST_CASE("findings are counted per rule first, and a long list is cut and says so",
+          "[cli][rules-diff]") {
+  Packs packs("cap");
+  packs.Write("old/rules.cpl", Pack("where a.gpus > 9"));
+  packs.Write("new/rules.cpl", Pack("where a.gpus > 1"));
+  packs.Write("plans/plan.yaml", ManyAllocations(60));
+  CliResult r = DiffCli(packs);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == cli::kExitClean);
+  size_t by_rule = r.out.find(
+      "\nby rule:\n  rule   appeared  disappeared  severity  worse  better  unchanged\n"
+      "  T-001        60            0         0      0       0          0\n");
+  size_t details = r.out.find("\nfindings (- disappeared, + appeared");
+  CHECK(by_rule != std::string::npos);
+  CHECK(by_rule < details);
+  // The default cap: 50 of them, and what was left out.
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') < 80);
+  CHECK(r.out.find("+ T-001 ") != std::string::npos);
+  CHECK(r.out.find("allocations[a-49].gpus") != std::string::npos);
+  CHECK(r.out.find("allocations[a-50].gpus") == std::string::npos);
+  CHECK(r.out.find("\n… and 10 more findings not shown (50 of 60; --max-findings 0 shows all)\n") !=
+        std::string::npos);
+
+  CliResult all = DiffCli(packs, {"--max-findings", "0"});
+  CHECK(all.out.find("allocations[a-59].gpus") != std::string::npos);
+  CHECK(all.out.find("not shown") == std::string::npos);
+  CliResult three = DiffCli(packs, {"--max-findings", "3", "--format", "markdown"});
+  CHECK(three.out.find("| `T-001` | 60 | 0 | 0 | 0 | 0 | 0 |\n") != std::string::npos);
+  CHECK(three.out.find("allocations[a-2].gpus") != std::string::npos);
+  CHECK(three.out.find("allocations[a-3].gpus") == std::string::npos);
+  CHECK(three.out.find("… and 57 more findings not shown (3 of 60") != std::string::npos);
+  // JSON lists them all, whatever the cap.
+  json j = json::parse(DiffCli(packs, {"--max-findings", "3", "--format", "json"}).out);
+  CHECK(j["findings"]["appeared"].size() == 60);
+
+  // Rules whose findings did not change are summed up in one line.
+  packs.Write("plans/plan.yaml", Packs::Plan());
+  CliResult one = DiffCli(packs);
+  CHECK(one.out.find("\n  T-002         0            0         0      0       0          1\n") ==
+        std::string::npos);
+  CHECK(one.out.find("\n  (1 other rule: 1 finding unchanged)\n") != std::string::npos);
+  packs.Write("new/rules.cpl", Pack("where a.gpus > 9"));
+  CliResult same = DiffCli(packs);
+  CHECK(same.out.find("\nby rule: none changed (1 rule: 1 finding unchanged)\n") !=
+        std::string::npos);
+  CHECK(same.out.find("findings (") == std::string::npos);
+}
+
+TEST_CASE("rules --diff refuses a bad cap or threshold, and both without --diff",
+          "[cli][rules-diff]") {
+  Packs packs("bad-flags");
+  packs.Write("old/rules.cpl", Pack("where a.gpus > 1"));
+  packs.Write("new/rules.cpl", Pack("where a.gpus > 2"));
+  for (std::vector<std::string> args : {std::vector<std::string>{"--max-findings", "-1"},
+                                        {"--max-findings", "many"},
+                                        {"--max-findings", "99999999999999999999999"},
+                                        {"--max-findings"},
+                                        {"--fail-on", "fatal"}}) {
+    CliResult r = DiffCli(packs, args);
+    INFO(args[0] << " " << (args.size() > 1 ? args[1] : "") << ": " << r.err);
+    CHECK(r.exit_code == cli::kExitUsage);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(args[0]) != std::string::npos);
+  }
+  CliResult lone = RunCli({"rules", "--max-findings", "3", packs.Path("new")});
+  CHECK(lone.exit_code == cli::kExitUsage);
+  CHECK(lone.err.find("--diff") != std::string::npos);
+  CHECK(RunCli({"rules", "--fail-on", "warning", packs.Path("new")}).exit_code == cli::kExitUsage);
 }
 
 // Runs a shell command in `dir`; true when it succeeds.

@@ -10,7 +10,9 @@
 #     text holds every word: by id, by a word of the rationale, by a field
 #     read (the same rules the schema page lists as its readers), none for
 #     nonsense;
-#   - the schema page renders the same way, a row per field.
+#   - the schema page renders the same way, a row per field;
+#   - the shared fixtures page renders the same way, and every link from a
+#     rule to a fixture lands on that fixture's section.
 # Usage: check_doc_site.sh CAPOPS_LINT SOURCE_DIR. Exit 77 (skipped) without chromium.
 set -uo pipefail
 
@@ -61,4 +63,22 @@ render "$tmp/site/schema.html" && {
   search "pool.hosts" "${readers% }"
 }
 
-finish "the rule catalogue and the schema reference render in chromium as expected"
+# The shared fixtures: each once, in a section the rules' links land on.
+render "$tmp/site/fixtures.html" && {
+  expect "fixtures: script ran" 1 "$(xpath 'string(//body/@data-ready)')"
+  expect "fixtures: elements wider than 1280 px" 0 "$(xpath 'string(//body/@data-wide)')"
+  expect "fixtures: code scrolled sideways" 0 "$(xpath 'string(//body/@data-scrolled)')"
+  anchors=$(xpath '//section[@class="fixture"]/@id' | sed 's/ id="\([^"]*\)"/\1\n/g' | grep . | sort)
+  [[ $(wc -l <<<"$anchors") -ge 10 ]] || fail "fixtures: fewer than 10 shared fixtures"
+  expect "fixtures: the scenario's plan" 1 \
+    "$(xpath 'count(//section[@id="fixture-capops-ai-scenario-plan.yaml"]//pre)')"
+  render "$tmp/site/index.html" && {
+    targets=$(xpath '//a[starts-with(@href, "fixtures.html#")]/@href' |
+      sed 's/ href="fixtures.html#\([^"]*\)"/\1\n/g' | grep . | sort -u)
+    [[ -n $targets ]] || fail "no rule links to a shared fixture"
+    missing=$(comm -23 <(echo "$targets") <(echo "$anchors"))
+    expect "links to fixtures without their section" "" "$missing"
+  }
+}
+
+finish "the rule catalogue, the schema reference and the shared fixtures render in chromium as expected"

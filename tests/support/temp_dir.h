@@ -50,4 +50,21 @@ class TempDir {
   std::filesystem::path dir_;
 };
 
+/// Makes `dir` the working directory for as long as it lives, then goes
+/// back: a run from somewhere other than the source tree. Not for tests that
+/// run in parallel threads (the working directory is the process's).
+class InDir {
+ public:
+  explicit InDir(const std::filesystem::path& dir) { std::filesystem::current_path(dir); }
+  ~InDir() {
+    std::error_code ec;
+    std::filesystem::current_path(was_, ec);
+  }
+  InDir(const InDir&) = delete;
+  InDir& operator=(const InDir&) = delete;
+
+ private:
+  std::filesystem::path was_ = std::filesystem::current_path();
+};
+
 }  // namespace capops::testing

@@ -12,9 +12,12 @@
 #include "engine/common/escape.h"
 #include "engine/common/source.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/lsp/code_actions.h"
 #include "engine/lsp/cpl_help.h"
+#include "engine/lsp/document_symbols.h"
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/position.h"
+#include "engine/lsp/skeletons.h"
 #include "engine/report/report.h"
 #include "engine/report/snippet.h"
 #include "engine/workspace/config_file.h"
@@ -105,6 +108,7 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
       d["range"] = Range(sources, loc, length);
     } else {
       if (!file.empty() && shown_elsewhere.count(file) != 0) return;
+      d.erase("data");  // a fix is made where the mistake is
       d["range"] = {{"start", {{"line", 0}, {"character", 0}}},
                     {"end", {{"line", 0}, {"character", 0}}}};
       if (loc.file != kNoFile) {
@@ -142,6 +146,8 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
               {"source", "capops"},
               {"message", message},
               {"relatedInformation", Json::array()}};
+    if (std::vector<std::string> fixes = Replacements(e.help); !fixes.empty())
+      d["data"] = {{"replacements", std::move(fixes)}};
     for (const RelatedLoc& r : e.related) {
       if (r.loc.valid())
         d["relatedInformation"].push_back(
@@ -306,6 +312,8 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
         {"hoverProvider", true},
         {"definitionProvider", true},
         {"completionProvider", Json::object()},
+        {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+        {"documentSymbolProvider", true},
     };
     Respond(id, {{"capabilities", capabilities},
                  {"serverInfo", {{"name", "capops-lsp"}, {"version", CAPOPS_VERSION}}}});
@@ -328,6 +336,10 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
   if (method == "textDocument/hover" || method == "textDocument/definition" ||
       method == "textDocument/completion") {
     Answer(id, method, params);
+    return;
+  }
+  if (method == "textDocument/codeAction" || method == "textDocument/documentSymbol") {
+    AnswerDocument(id, method, params);
     return;
   }
   RespondError(id, error_code::kMethodNotFound, "capops-lsp does not answer `" + method + "`");
@@ -374,6 +386,14 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
     Respond(id, empty);
     return;
   }
+  if (completion && doc.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    // An empty file: a whole document to start from, an inventory first
+    // where the file is one (or is named like one).
+    bool inventory = IsInventoryDocument(doc.path) ||
+                     fs::path(doc.path).filename().string().find("inventory") != std::string::npos;
+    Respond(id, SkeletonCompletion(inventory));
+    return;
+  }
   Setting& setting = SettingFor(doc.path);
   if (setting.project && !setting.help) {  // made on first use: the catalogue walks every rule
     std::shared_ptr<const Engine> engine(setting.project, &setting.project->engine());
@@ -394,6 +414,30 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   } else {
     Respond(id, help->Completion(file, beside, l, column));
   }
+}
+
+void Server::AnswerDocument(const Json& id, const std::string& method, const Json& params) {
+  const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+  if (pending_.count(uri) != 0) Flush();  // fixes are made against the text as it stands
+  auto it = documents_.find(uri);
+  if (it == documents_.end()) {
+    RespondError(id, error_code::kInvalidParams, "`" + uri + "` is not open");
+    return;
+  }
+  const Document& doc = it->second;
+  bool yaml = !IsCpl(doc.path, doc.language) && (IsYaml(doc.path) || doc.language == "yaml");
+  if (method == "textDocument/documentSymbol") {
+    Respond(id, yaml ? DocumentSymbols(doc.text) : Json::array());
+    return;
+  }
+  const Json& range = params.value("range", Json());
+  if (!IsRange(range)) {
+    RespondError(id, error_code::kInvalidParams, "a code action request needs a `range`");
+    return;
+  }
+  const Json& context = params.value("context", Json::object());
+  Respond(id, QuickFixes(uri, doc.text, doc.diagnostics, range,
+                         context.is_object() ? context.value("only", Json()) : Json()));
 }
 
 std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc) {
@@ -668,6 +712,7 @@ void Server::Publish(const std::string& uri) {
   } else {
     return;  // not a file capops reads
   }
+  documents_.at(uri).diagnostics = diagnostics;
   Json params = {{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
   if (doc.version != 0) params["version"] = doc.version;
   Notify("textDocument/publishDiagnostics", std::move(params));

@@ -3,7 +3,8 @@
 // Speaks the LSP 3.17 base protocol over a stream (stdio in capops-lsp):
 // the lifecycle (initialize, initialized, shutdown, exit), full-text
 // document sync (didOpen, didChange, didClose), publishDiagnostics, hover,
-// definition and completion:
+// definition, completion, code actions (quick fixes, code_actions.h) and
+// document symbols (document_symbols.h):
 //
 //   - a YAML document is linted as `capops-lint` lints it, by the same
 //     lint::Project: the nearest `.capops.yaml` above it gives its
@@ -93,6 +94,7 @@ class Server {
     std::string text;
     std::string language;  // the client's languageId
     int64_t version = 0;
+    nlohmann::json diagnostics;  // as last published, for `text` unless the URI is pending_
   };
 
   /// Whether a message in which ReplaceNonUnicode replaced characters is
@@ -158,6 +160,9 @@ class Server {
   std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc);
   /// Answers hover, definition and completion at `params`' position.
   void Answer(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
+  /// Answers what is asked of a whole document: its quick fixes, its outline.
+  void AnswerDocument(const nlohmann::json& id, const std::string& method,
+                      const nlohmann::json& params);
 
   ServerOptions options_;
   std::ostream& out_;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "engine/facts/locate.h"
 #include "engine/lsp/position.h"
 
 namespace capops::lsp {
@@ -30,16 +31,35 @@ bool IsPosition(const Json& p) {
   return p.is_object() && IsCount(p.value("line", Json())) && IsCount(p.value("character", Json()));
 }
 
-// The byte offset of a protocol position in `text`, or nullopt past its end.
-std::optional<size_t> OffsetOf(std::string_view text, const Json& position) {
-  if (!IsPosition(position)) return std::nullopt;
-  uint64_t line = position["line"].get<uint64_t>(),
-           character = position["character"].get<uint64_t>();
-  if (line > UINT32_MAX || character > UINT32_MAX) return std::nullopt;
+// The scalar a diagnostic is about: the one its range starts on (facts::PointAt),
+// when its message names it (`slcie`, got `8`), else none: a diagnostic
+// placed on a value for a key it could not locate is not fixed in the
+// value. The range of its text, between its quotes when it has them;
+// `*old` its text.
+std::optional<Json> ScalarRange(std::string_view text, const Json& start,
+                                const std::string& message, std::string* old) {
+  uint64_t line = start["line"].get<uint64_t>(), character = start["character"].get<uint64_t>();
+  if (line >= UINT32_MAX || character > UINT32_MAX) return std::nullopt;
   std::optional<std::string_view> l = LineAt(text, static_cast<uint32_t>(line));
   if (!l) return std::nullopt;
-  uint32_t column = CharColumn(*l, static_cast<uint32_t>(character));
-  return static_cast<size_t>(l->data() - text.data()) + ByteOffset(*l, column);
+  uint32_t row = static_cast<uint32_t>(line) + 1;
+  std::optional<facts::YamlPoint> point =
+      facts::PointAt(text, row, CharColumn(*l, static_cast<uint32_t>(character)));
+  if (!point || point->text.empty() || point->begin.line != row ||
+      message.find("`" + point->text + "`") == std::string::npos)
+    return std::nullopt;
+  uint32_t from = point->begin.column;
+  size_t byte = ByteOffset(*l, from);
+  if (byte >= l->size()) return std::nullopt;
+  uint32_t to = from + CharCount(point->text);
+  if (char quote = (*l)[byte]; (quote == '"' || quote == '\'') && point->text[0] != quote) {
+    size_t close = l->find(quote, byte + 1);
+    if (close == std::string_view::npos) return std::nullopt;  // a quoted scalar over lines
+    ++from;
+    to = from + CharCount(l->substr(byte + 1, close - byte - 1));
+  }
+  *old = point->text;
+  return Json{{"start", PositionIn(text, row, from)}, {"end", PositionIn(text, row, to)}};
 }
 
 // Whether ranges `a` and `b` meet (touching counts: a cursor at a token's end).
@@ -97,26 +117,18 @@ Json QuickFixes(const std::string& uri, std::string_view text, const Json& diagn
     const Json& data = d.value("data", Json::object());
     if (!data.is_object() || !data.value("replacements", Json()).is_array()) continue;
     if (!IsRange(d.value("range", Json())) || !Meets(d["range"], range)) continue;
-    Json at = d["range"];
-    std::optional<size_t> begin = OffsetOf(text, at["start"]), end = OffsetOf(text, at["end"]);
-    if (!begin || !end || *end <= *begin) continue;
-    std::string_view old = text.substr(*begin, *end - *begin);
-    if (old.find('\n') != std::string_view::npos) continue;
-    // A quoted scalar keeps its quotes: only what is between them is replaced.
-    if (old.size() >= 2 && (old.front() == '"' || old.front() == '\'') &&
-        old.back() == old.front()) {
-      old = old.substr(1, old.size() - 2);
-      at["start"]["character"] = at["start"]["character"].get<uint64_t>() + 1;
-      at["end"]["character"] = at["end"]["character"].get<uint64_t>() - 1;
-    }
+    std::string old;
+    std::optional<Json> at =
+        ScalarRange(text, d["range"]["start"], d.value("message", std::string()), &old);
+    if (!at) continue;
     const Json& replacements = data["replacements"];
     for (const Json& r : replacements) {
       if (!r.is_string() || r == old) continue;
       Json action = {
-          {"title", "change `" + std::string(old) + "` to `" + r.get<std::string>() + "`"},
+          {"title", "change `" + old + "` to `" + r.get<std::string>() + "`"},
           {"kind", "quickfix"},
           {"diagnostics", Json::array({d})},
-          {"edit", {{"changes", {{uri, Json::array({{{"range", at}, {"newText", r}}})}}}}}};
+          {"edit", {{"changes", {{uri, Json::array({{{"range", *at}, {"newText", r}}})}}}}}};
       if (replacements.size() == 1) action["isPreferred"] = true;
       actions.push_back(std::move(action));
     }

@@ -6,8 +6,9 @@
 //
 // The replacements are worked out when a diagnostic is made, from its help
 // (Replacements), and carried in the published diagnostic's `data`; the
-// edit is made against the text the diagnostics were published for, so a
-// quoted value keeps its quotes.
+// edit replaces the scalar the diagnostic is about, found again in the text
+// the diagnostics were published for, so a quoted key or value keeps its
+// quotes.
 //
 //   Json d = ...;  // a published diagnostic
 //   d["data"] = {{"replacements", Replacements("did you mean `name`?")}};
@@ -35,8 +36,9 @@ bool IsRange(const nlohmann::json& range);
 /// The CodeAction[] for `diagnostics` (published for `text`, the document
 /// at `uri`, each with its `data.replacements`) whose range meets `range`;
 /// `range` IsRange. None when `only` (the request's `context.only`, null for any) asks for
-/// no quick fix. A replacement is skipped where the range no longer holds
-/// a token of the text (the text changed under it).
+/// no quick fix. The text replaced is the scalar the diagnostic's range
+/// starts on, when its message names it (a quoted one keeps its quotes);
+/// a diagnostic on no such scalar gets no fix.
 nlohmann::json QuickFixes(const std::string& uri, std::string_view text,
                           const nlohmann::json& diagnostics, const nlohmann::json& range,
                           const nlohmann::json& only);

@@ -78,6 +78,42 @@ struct Scenario {
   }
 };
 
+Json Diagnostic(int line, int from, int to, const std::string& message,
+                const std::vector<std::string>& replacements) {
+  return {{"range",
+           {{"start", {{"line", line}, {"character", from}}},
+            {"end", {{"line", line}, {"character", to}}}}},
+          {"message", message},
+          {"data", {{"replacements", replacements}}}};
+}
+
+TEST_CASE("QuickFixes: the scalar the message names is replaced, and nothing it does not name",
+          "[lsp]") {
+  const std::string text = "a: {role: 'resarch', pool: x}\nb: [\"tran\", y]\n";
+  Json all = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 9}, {"character", 0}}}};
+  auto fix = [&](const Json& d) {
+    Json actions = QuickFixes("file:///f.yaml", text, Json::array({d}), all, Json());
+    return actions.empty() ? std::string("(none)")
+                           : ApplyEdits(text, actions[0]["edit"]["changes"]["file:///f.yaml"]);
+  };
+  // Single and double quotes are kept.
+  CHECK(fix(Diagnostic(0, 10, 19, "unknown PoolRole `resarch`", {"research"})) ==
+        "a: {role: 'research', pool: x}\nb: [\"tran\", y]\n");
+  CHECK(fix(Diagnostic(1, 4, 10, "no `Demand` with id `tran`", {"train"})) ==
+        "a: {role: 'resarch', pool: x}\nb: [\"train\", y]\n");
+  // The range on a scalar the message does not name (a key it could not
+  // locate, underlined at its value): no fix rather than a wrong one.
+  CHECK(fix(Diagnostic(0, 27, 28, "unknown field `pol` in `A`", {"pool"})) == "(none)");
+  // A range outside the text, on no scalar, or a replacement that is no string.
+  CHECK(fix(Diagnostic(7, 0, 1, "unknown field `x`", {"y"})) == "(none)");
+  CHECK(fix(Diagnostic(0, 0, 0, "unknown field ``", {"y"})) == "(none)");
+  CHECK(fix({{"range", all}, {"message", "`a`"}, {"data", {{"replacements", {1, nullptr}}}}}) ==
+        "(none)");
+  CHECK(fix({{"message", "`a`"}, {"data", {{"replacements", {"b"}}}}}) == "(none)");
+  CHECK(fix({{"range", {{"start", {{"line", -1}, {"character", 0}}}, {"end", 2}}},
+             {"data", {{"replacements", {"b"}}}}}) == "(none)");
+}
+
 struct Mistake {
   const char* name;
   const char* from;   // the plan's text
@@ -110,6 +146,12 @@ TEST_CASE("LSP quick fixes: each did-you-mean and missing unit is a fix that cle
       {"a duration without its unit", "max_hold: 8h", "max_hold: 8", "", "expected a duration",
        "max_hold: 8h"},
       {"a size with a space", "size: 40TB", "size: 40 TB", "", "is not a size", "size: 40TB"},
+      {"a quoted misspelt key keeps its quotes", "slice: exploration", "\"slcie\": exploration", "",
+       "unknown field `slcie`", "\"slice\": exploration"},
+      {"a misspelt kind", "kind: CapacityPlan", "kind: CapacityPlna", "", "unknown kind",
+       "kind: CapacityPlan"},
+      {"a misspelt key of a map keyed by an enum", "quality: passed", "qualty: passed", "",
+       "unknown key `qualty`", "{quality: passed"},
       {"a key after non-ASCII text counts UTF-16 units", "{id: a-tune, demand: tune-v3,",
        "{id: \"a-tüne-😀\", dmand: tune-v3,", "", "unknown field `dmand`", "demand: tune-v3"},
   };
@@ -141,6 +183,7 @@ TEST_CASE("LSP quick fixes: each did-you-mean and missing unit is a fix that cle
     CHECK(fix["diagnostics"] == Json::array({said[0]}));  // linked to its diagnostic
     REQUIRE(fix["edit"]["changes"].contains(uri));
     std::string fixed = ApplyEdits(text, fix["edit"]["changes"][uri]);
+    INFO(fix.dump());
     CHECK(fixed.find(m.fixed) != std::string::npos);
     std::optional<Json> after = Published(s.Send({Change(uri, fixed, version++)}), uri);
     REQUIRE(after);

@@ -44,6 +44,7 @@
 #include "engine/lint/project.h"
 #include "engine/lsp/fact_help.h"
 #include "engine/lsp/jsonrpc.h"
+#include "engine/lsp/uri.h"
 #include "engine/workspace/file_system.h"
 
 namespace capops::lsp {
@@ -194,10 +195,5 @@ class Server {
 /// already sent is never linted (Server::Defer).
 int Serve(std::istream& in, Server* server, size_t max_message_bytes = size_t{64} << 20,
           const std::function<bool()>& input_waiting = nullptr);
-
-/// `file:///a%20b` → `/a b`; nullopt for other schemes and malformed escapes.
-std::optional<std::string> PathOfUri(const std::string& uri);
-/// `/a b` → `file:///a%20b`.
-std::string UriOfPath(const std::string& path);
 
 }  // namespace capops::lsp

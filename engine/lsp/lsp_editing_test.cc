@@ -251,6 +251,54 @@ TEST_CASE("LSP quick fixes: a fix is made against the text as it stands, pending
   CHECK(ApplyEdits(text, actions[0]["edit"]["changes"][uri]) == plan);
 }
 
+TEST_CASE("LSP quick fixes and outline: malformed requests get an error or nothing, never a crash",
+          "[lsp]") {
+  InProcess s;
+  s.Initialize();
+  std::string uri = "file:///tmp/capops-lsp-hostile/plan.yaml";
+  s.Send(
+      {Open(uri, "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands: [{id: a, slcie: x}]\n" +
+                     std::string(20000, '[') + "\n")});
+  Json huge = {{"start", {{"line", 1e15}, {"character", 1e15}}},
+               {"end", {{"line", 1e15}, {"character", 1e15}}}};
+  Json everything = {{"start", {{"line", 0}, {"character", 0}}},
+                     {"end", {{"line", 1u << 31}, {"character", 0}}}};
+  auto at = [&](Json range, Json context = Json()) {
+    Json params = {{"textDocument", {{"uri", uri}}}, {"range", std::move(range)}};
+    if (!context.is_null()) params["context"] = std::move(context);
+    return params;
+  };
+  std::vector<Json> requests = {
+      Json::object(),
+      Json{{"textDocument", 5}},
+      Json{{"textDocument", {{"uri", 7}}}},
+      at("0:0"),
+      at(Json{{"start", {{"line", -1}, {"character", 0}}}}),
+      at(huge),
+      at(everything, "x"),
+      at(everything, Json{{"only", 3}}),
+      at(everything, Json{{"only", {4, nullptr}}}),
+  };
+  int id = 1;
+  for (const Json& params : requests) {
+    for (const char* method : {"textDocument/codeAction", "textDocument/documentSymbol"}) {
+      INFO(method << " " << params.dump());
+      ++id;
+      Json reply = ReplyTo(s.Send({Request(id, method, params)}), id);
+      CHECK((reply.contains("result") || reply.contains("error")));
+    }
+  }
+  // The server goes on: once the nesting is gone, the misspelt key gets its fix.
+  s.Send({Change(
+      uri, "apiVersion: capops.dev/v1\nkind: CapacityPlan\ndemands: [{id: a, slcie: x}]\n", 2)});
+  ++id;
+  Json fixes = ReplyTo(s.Send({Request(id, "textDocument/codeAction",
+                                       {{"textDocument", {{"uri", uri}}}, {"range", everything}})}),
+                       id);
+  REQUIRE(fixes["result"].size() == 1);
+  CHECK(fixes["result"][0]["title"] == "change `slcie` to `slice`");
+}
+
 // The names of symbols, in order.
 std::vector<std::string> Names(const Json& symbols) {
   std::vector<std::string> out;

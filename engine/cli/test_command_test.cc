@@ -472,20 +472,29 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   CHECK(demand["required"] == nlohmann::json({"id"}));  // `slice` has a default
   CHECK(demand["properties"]["slice"]["anyOf"][0]["default"] == "unsliced");
   const auto& floor = demand["properties"]["floor"];
-  CHECK(floor["anyOf"][0]["type"] == "integer");  // optional: null reads as absent
-  CHECK(floor["anyOf"][1]["type"] == "null");
+  // Optional: null reads as absent, and is one of its types (so that a wrong
+  // value is told what the field takes, not "integer | null").
+  CHECK(floor["type"] == nlohmann::json({"integer", "null"}));
+  CHECK(floor["markdownDescription"] == floor["description"]);
   CHECK(floor["description"].get<std::string>().find("production keeps at all times") !=
         std::string::npos);
-  const auto& role = defs["Pool"]["properties"]["role"]["enum"];
-  CHECK(std::find(role.begin(), role.end(), "production-replacement") != role.end());
-  CHECK(std::find(role.begin(), role.end(), "production_replacement") != role.end());
+  // One spelling of each member is offered; the other, read as the same
+  // member, is accepted by a pattern that offers nothing.
+  const auto& role = defs["Pool"]["properties"]["role"];
+  CHECK(role["anyOf"][0]["enum"] ==
+        nlohmann::json({"research", "shared", "production", "production-replacement"}));
+  CHECK(role["anyOf"][1]["pattern"] == "^(production_replacement)$");
+  CHECK(role["errorMessage"] ==
+        "expected one of `research`, `shared`, `production`, `production-replacement`");
+  CHECK(defs["AcceleratorType"]["properties"]["memory"]["errorMessage"] ==
+        "expected a size with its unit: `80GiB`, `1.5TB`, `512MB`");
   // Whole bytes: a decimal unit of 10^n bytes takes n fraction digits, then zeros.
   CHECK(defs["AcceleratorType"]["properties"]["memory"]["pattern"] ==
         "^[0-9]+((\\.0{1,18})?|(\\.[0-9]{1,3}0{0,15})?[kK]|(\\.[0-9]{1,6}0{0,12})?M|"
         "(\\.[0-9]{1,9}0{0,9})?G|(\\.[0-9]{1,12}0{0,6})?T|(\\.[0-9]{1,15}0{0,3})?P|"
         "(\\.[0-9]{1,18})?(E|[KMGTPE]i))B$");
   // A field's range is its `minimum` and `maximum`, and its description says it.
-  const auto& target = demand["properties"]["utilization_target"]["anyOf"][0];
+  const auto& target = demand["properties"]["utilization_target"];
   CHECK(target["minimum"] == 0.0);
   CHECK(target["maximum"] == 1.0);
   CHECK(target["description"].get<std::string>().find("A number from 0.0 to 1.0.") !=
@@ -493,8 +502,7 @@ TEST_CASE("schema: the fact schema as a JSON Schema, never written over a policy
   const auto& gpus = defs["Allocation"]["properties"]["gpus"];
   CHECK(gpus["minimum"] == 1);
   CHECK_FALSE(gpus.contains("maximum"));
-  CHECK(defs["CapacityPlan"]["properties"]["allocations"]["anyOf"][0]["default"] ==
-        nlohmann::json::array());
+  CHECK(defs["CapacityPlan"]["properties"]["allocations"]["default"] == nlohmann::json::array());
 
   TempPack tmp({});
   std::string policy = (tmp.dir() / "policy.cpl").string();
@@ -537,7 +545,8 @@ TEST_CASE("init: an annotated plan that gives only the finding it says, never ov
   CHECK(plan.find("CAP-GOV-001") != std::string::npos);
   CHECK(plan.find("  # The smallest group the run still makes sense on.") !=
         std::string::npos);  // a field's doc
-  CHECK(inventory.find("# (a size with its unit: `80GiB`") != std::string::npos);
+  CHECK(inventory.find("what a model's footprint must fit in. (a size with its unit: `80GiB`") !=
+        std::string::npos);
   CHECK(nlohmann::json::parse(slurp(dir / "capops.schema.json"))["title"] == "capops facts");
 
   std::string plan_path = (dir / "plan.yaml").string();

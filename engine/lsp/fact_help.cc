@@ -7,7 +7,7 @@
 
 #include "engine/facts/loader.h"
 #include "engine/lsp/position.h"
-#include "engine/lsp/server.h"
+#include "engine/lsp/uri.h"
 #include "engine/report/json_schema.h"
 
 namespace capops::lsp {

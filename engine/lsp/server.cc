@@ -9,12 +9,15 @@
 #include <set>
 #include <utility>
 
-#include "engine/common/escape.h"
 #include "engine/common/source.h"
 #include "engine/lint/rule_catalog.h"
+#include "engine/lsp/code_actions.h"
 #include "engine/lsp/cpl_help.h"
+#include "engine/lsp/document_symbols.h"
 #include "engine/lsp/jsonrpc.h"
 #include "engine/lsp/position.h"
+#include "engine/lsp/skeletons.h"
+#include "engine/lsp/uri.h"
 #include "engine/report/report.h"
 #include "engine/report/snippet.h"
 #include "engine/workspace/config_file.h"
@@ -35,13 +38,6 @@ namespace {
 // LSP's MessageType.
 constexpr int kLogError = 1;
 constexpr int kLogWarning = 2;
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 bool IsYaml(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
@@ -105,6 +101,7 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
       d["range"] = Range(sources, loc, length);
     } else {
       if (!file.empty() && shown_elsewhere.count(file) != 0) return;
+      d.erase("data");  // a fix is made where the mistake is
       d["range"] = {{"start", {{"line", 0}, {"character", 0}}},
                     {"end", {{"line", 0}, {"character", 0}}}};
       if (loc.file != kNoFile) {
@@ -142,6 +139,8 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
               {"source", "capops"},
               {"message", message},
               {"relatedInformation", Json::array()}};
+    if (std::vector<std::string> fixes = Replacements(e.help); !fixes.empty())
+      d["data"] = {{"replacements", std::move(fixes)}};
     for (const RelatedLoc& r : e.related) {
       if (r.loc.valid())
         d["relatedInformation"].push_back(
@@ -153,37 +152,6 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
 }
 
 }  // namespace
-
-std::optional<std::string> PathOfUri(const std::string& uri) {
-  constexpr std::string_view kScheme = "file://";
-  if (uri.compare(0, kScheme.size(), kScheme) != 0) return std::nullopt;
-  std::string rest = uri.substr(kScheme.size());
-  if (rest.empty() || rest[0] != '/') {
-    // `file://host/path`: only the local host is ours.
-    size_t slash = rest.find('/');
-    if (slash == std::string::npos || rest.compare(0, slash, "localhost") != 0) return std::nullopt;
-    rest = rest.substr(slash);
-  }
-  std::string path;
-  for (size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] != '%') {
-      path.push_back(rest[i]);
-      continue;
-    }
-    if (i + 2 >= rest.size()) return std::nullopt;
-    int hi = HexValue(rest[i + 1]), lo = HexValue(rest[i + 2]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    char c = static_cast<char>(hi * 16 + lo);
-    if (c == '\0') return std::nullopt;
-    path.push_back(c);
-    i += 2;
-  }
-  return path;
-}
-
-std::string UriOfPath(const std::string& path) {
-  return (path.empty() || path[0] != '/' ? "file:///" : "file://") + PercentEncoded(path, "/");
-}
 
 Server::Server(ServerOptions options, std::ostream& out)
     : options_(std::move(options)), out_(out) {}
@@ -306,6 +274,8 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
         {"hoverProvider", true},
         {"definitionProvider", true},
         {"completionProvider", Json::object()},
+        {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+        {"documentSymbolProvider", true},
     };
     Respond(id, {{"capabilities", capabilities},
                  {"serverInfo", {{"name", "capops-lsp"}, {"version", CAPOPS_VERSION}}}});
@@ -328,6 +298,10 @@ void Server::Request(const Json& id, const std::string& method, const Json& para
   if (method == "textDocument/hover" || method == "textDocument/definition" ||
       method == "textDocument/completion") {
     Answer(id, method, params);
+    return;
+  }
+  if (method == "textDocument/codeAction" || method == "textDocument/documentSymbol") {
+    AnswerDocument(id, method, params);
     return;
   }
   RespondError(id, error_code::kMethodNotFound, "capops-lsp does not answer `" + method + "`");
@@ -374,6 +348,14 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
     Respond(id, empty);
     return;
   }
+  if (completion && doc.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    // An empty file: a whole document to start from, an inventory first
+    // where the file is one (or is named like one).
+    bool inventory = IsInventoryDocument(doc.path) ||
+                     fs::path(doc.path).filename().string().find("inventory") != std::string::npos;
+    Respond(id, SkeletonCompletion(inventory));
+    return;
+  }
   Setting& setting = SettingFor(doc.path);
   if (setting.project && !setting.help) {  // made on first use: the catalogue walks every rule
     std::shared_ptr<const Engine> engine(setting.project, &setting.project->engine());
@@ -394,6 +376,30 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   } else {
     Respond(id, help->Completion(file, beside, l, column));
   }
+}
+
+void Server::AnswerDocument(const Json& id, const std::string& method, const Json& params) {
+  const std::string uri = params.at("textDocument").at("uri").get<std::string>();
+  if (pending_.count(uri) != 0) Flush();  // fixes are made against the text as it stands
+  auto it = documents_.find(uri);
+  if (it == documents_.end()) {
+    RespondError(id, error_code::kInvalidParams, "`" + uri + "` is not open");
+    return;
+  }
+  const Document& doc = it->second;
+  bool yaml = !IsCpl(doc.path, doc.language) && (IsYaml(doc.path) || doc.language == "yaml");
+  if (method == "textDocument/documentSymbol") {
+    Respond(id, yaml ? DocumentSymbols(doc.text) : Json::array());
+    return;
+  }
+  const Json& range = params.value("range", Json());
+  if (!IsRange(range)) {
+    RespondError(id, error_code::kInvalidParams, "a code action request needs a `range`");
+    return;
+  }
+  const Json& context = params.value("context", Json::object());
+  Respond(id, QuickFixes(uri, doc.text, doc.diagnostics, range,
+                         context.is_object() ? context.value("only", Json()) : Json()));
 }
 
 std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document& doc) {
@@ -668,6 +674,7 @@ void Server::Publish(const std::string& uri) {
   } else {
     return;  // not a file capops reads
   }
+  documents_.at(uri).diagnostics = diagnostics;
   Json params = {{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
   if (doc.version != 0) params["version"] = doc.version;
   Notify("textDocument/publishDiagnostics", std::move(params));

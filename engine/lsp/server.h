@@ -3,7 +3,8 @@
 // Speaks the LSP 3.17 base protocol over a stream (stdio in capops-lsp):
 // the lifecycle (initialize, initialized, shutdown, exit), full-text
 // document sync (didOpen, didChange, didClose), publishDiagnostics, hover,
-// definition and completion:
+// definition, completion, code actions (quick fixes, code_actions.h) and
+// document symbols (document_symbols.h):
 //
 //   - a YAML document is linted as `capops-lint` lints it, by the same
 //     lint::Project: the nearest `.capops.yaml` above it gives its
@@ -43,6 +44,7 @@
 #include "engine/lint/project.h"
 #include "engine/lsp/fact_help.h"
 #include "engine/lsp/jsonrpc.h"
+#include "engine/lsp/uri.h"
 #include "engine/workspace/file_system.h"
 
 namespace capops::lsp {
@@ -93,6 +95,7 @@ class Server {
     std::string text;
     std::string language;  // the client's languageId
     int64_t version = 0;
+    nlohmann::json diagnostics;  // as last published, for `text` unless the URI is pending_
   };
 
   /// Whether a message in which ReplaceNonUnicode replaced characters is
@@ -158,6 +161,9 @@ class Server {
   std::vector<TextFile> FactsBeside(const std::string& uri, const Document& doc);
   /// Answers hover, definition and completion at `params`' position.
   void Answer(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
+  /// Answers what is asked of a whole document: its quick fixes, its outline.
+  void AnswerDocument(const nlohmann::json& id, const std::string& method,
+                      const nlohmann::json& params);
 
   ServerOptions options_;
   std::ostream& out_;
@@ -189,10 +195,5 @@ class Server {
 /// already sent is never linted (Server::Defer).
 int Serve(std::istream& in, Server* server, size_t max_message_bytes = size_t{64} << 20,
           const std::function<bool()>& input_waiting = nullptr);
-
-/// `file:///a%20b` → `/a b`; nullopt for other schemes and malformed escapes.
-std::optional<std::string> PathOfUri(const std::string& uri);
-/// `/a b` → `file:///a%20b`.
-std::string UriOfPath(const std::string& path);
 
 }  // namespace capops::lsp

@@ -88,21 +88,21 @@ class SchemaWriter {
           {{"if", {{"properties", {{"kind", {{"const", kind}}}}}, {"required", {"kind"}}}},
            {"then", {{"$ref", "#/$defs/" + kind}}}});
     }
-    return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
-            {"title", "capops facts"},
-            {"description",
+    Json api_version = {{"const", facts::kApiVersion}}, kind = {{"enum", kinds}};
+    Describe(&api_version, "The fact format's version.");
+    Describe(&kind, "What this document holds.");
+    Json out = {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
+                {"title", "capops facts"}};
+    Describe(&out,
              "One YAML document of a capops fact file: a `CapacityPlan` or an `Inventory`, told "
-             "apart by "
-             "`kind`. Generated from the rule set's schema by `capops-lint schema --format "
-             "json-schema`."},
-            {"type", "object"},
-            {"required", {"apiVersion", "kind"}},
-            {"properties",
-             {{"apiVersion",
-               {{"const", facts::kApiVersion}, {"description", "The fact format's version."}}},
-              {"kind", {{"enum", kinds}, {"description", "What this document holds."}}}}},
-            {"allOf", std::move(choices)},
-            {"$defs", std::move(defs)}};
+             "apart by `kind`. Generated from the rule set's schema by `capops-lint schema "
+             "--format json-schema`.");
+    out["type"] = "object";
+    out["required"] = {"apiVersion", "kind"};
+    out["properties"] = {{"apiVersion", std::move(api_version)}, {"kind", std::move(kind)}};
+    out["allOf"] = std::move(choices);
+    out["$defs"] = std::move(defs);
+    return out;
   }
 
  private:
@@ -124,18 +124,17 @@ class SchemaWriter {
       std::string shape = FieldShape(schema_, *field);
       if (!shape.empty())
         description += (description.empty() ? "" : "\n\n") + Capitalised(shape) + ".";
-      if (!description.empty()) p["description"] = description;
       if (field->has_default) p["default"] = Json::parse(ValueJson(field->default_value));
       if (field->optional || field->has_default) {
-        p = {{"anyOf", {p, {{"type", "null"}}}}};  // null reads as absent
-        if (!description.empty()) p["description"] = description;
+        p = Nullable(std::move(p));  // null reads as absent
       } else {
         required.push_back(f.name);
       }
+      Describe(&p, description);
       properties[f.name] = std::move(p);
     }
     Json out = {{"type", "object"}};
-    if (!decl.doc.empty()) out["description"] = decl.doc;
+    Describe(&out, decl.doc);
     out["properties"] = std::move(properties);
     if (!required.empty()) out["required"] = std::move(required);
     out["additionalProperties"] = false;
@@ -155,31 +154,48 @@ class SchemaWriter {
       // (`owner: 007` is "007"), so a YAML number or boolean is text here.
       case TypeKind::kString:
         return {{"type", {"string", "number", "boolean"}}};
+      // A value that fails one of these gets the shape it should have
+      // (`memory: 80`: a size needs its unit), not a type or a pattern.
       case TypeKind::kDate:
         return {{"type", "string"},
                 {"pattern", kDatePattern},
-                {"examples", {"2027-04-15", "2027-04-20T09:00+02:00"}}};
+                {"examples", {"2027-04-15", "2027-04-20T09:00+02:00"}},
+                {"errorMessage", Expected(id)}};
       case TypeKind::kDuration:
-        return {
-            {"type", "string"}, {"pattern", kDurationPattern}, {"examples", {"5d", "36h", "2w"}}};
+        return {{"type", "string"},
+                {"pattern", kDurationPattern},
+                {"examples", {"5d", "36h", "2w"}},
+                {"errorMessage", Expected(id)}};
       case TypeKind::kBytes:
         return {{"type", "string"},
                 {"pattern", "^" + QuantityPattern() + "$"},
-                {"examples", {"80GiB", "1.5TB"}}};
+                {"examples", {"80GiB", "1.5TB"}},
+                {"errorMessage", Expected(id)}};
       case TypeKind::kBandwidth:
         return {{"type", "string"},
                 {"pattern", "^" + QuantityPattern() + "/s$"},
-                {"examples", {"5GB/s"}}};
+                {"examples", {"5GB/s"}},
+                {"errorMessage", Expected(id)}};
       case TypeKind::kEnum: {
-        // The YAML spellings first, so that completion offers them.
+        // Each member's YAML spelling is what completion offers; its other
+        // spellings (`production_replacement`), which capops reads as the
+        // same member, are accepted by a pattern, which offers nothing.
         const EnumDef& e = schema_.enums[t.index];
         Json spellings = Json::array();
-        for (const std::string& m : e.members) spellings.push_back(EnumDef::FactSpelling(m));
+        std::string aliases;
         for (const std::string& m : e.members) {
-          std::vector<std::string> others = Spellings(m);
-          for (size_t i = 1; i < others.size(); ++i) spellings.push_back(others[i]);
+          std::vector<std::string> all = Spellings(m);
+          spellings.push_back(all[0]);
+          for (size_t i = 1; i < all.size(); ++i) aliases += (aliases.empty() ? "" : "|") + all[i];
         }
-        return {{"enum", std::move(spellings)}};
+        Json members = {{"enum", std::move(spellings)}};
+        if (aliases.empty()) {
+          members["errorMessage"] = Expected(id);
+          return members;
+        }
+        return {{"anyOf",
+                 {std::move(members), {{"type", "string"}, {"pattern", "^(" + aliases + ")$"}}}},
+                {"errorMessage", Expected(id)}};
       }
       case TypeKind::kRef:
         return {{"type", {"string", "number", "boolean"}}};
@@ -219,6 +235,29 @@ class SchemaWriter {
       }
     }
     return out;
+  }
+
+  // What a value of type `id` must be, for a validator's message.
+  std::string Expected(TypeId id) const { return "expected " + ValueShape(schema_, id); }
+
+  // `p`, or null (an optional field written `field:` or `field: null`).
+  // A typed value takes null among its types, so that a wrong one is told
+  // its own message, not "string | null"; others are one of two.
+  static Json Nullable(Json p) {
+    if (!p.contains("type") || p.contains("anyOf") || p.contains("$ref"))
+      return {{"anyOf", {std::move(p), {{"type", "null"}}}}};
+    Json types = p["type"].is_array() ? p["type"] : Json::array({p["type"]});
+    types.push_back("null");
+    p["type"] = std::move(types);
+    return p;
+  }
+
+  // `text` as the description and, for editors that render it (the YAML
+  // language server), as Markdown: `code` is shown as code, not escaped.
+  static void Describe(Json* p, const std::string& text) {
+    if (text.empty()) return;
+    (*p)["description"] = text;
+    (*p)["markdownDescription"] = text;
   }
 
   static std::string Capitalised(std::string text) {

@@ -5,6 +5,7 @@
 #   - every shipped example, every fact fixture of the pack and what
 #     `capops-lint init` writes is valid;
 #   - a misspelt field, a wrong enum value and a unit-less size are not;
+#   - an enum offers one spelling of each member and accepts the others;
 #   - a plan of date-times is valid, and a time without its offset is not.
 # That the schema and capops-lint's own validation agree, document by
 # document, is check_agreement.sh's (CTest `schema.agreement`).
@@ -44,6 +45,32 @@ grep -q "unitless.yaml: invalid: .*/memory must be string" "$tmp/mistakes.txt" |
 grep -q "enum.yaml: invalid: .*/role must be equal to one of the allowed values" "$tmp/mistakes.txt" || fail "a wrong enum value passes: $(cat "$tmp/mistakes.txt")"
 grep -q "good.yaml: valid" "$tmp/mistakes.txt" || fail "the same inventory without a mistake fails: $(cat "$tmp/mistakes.txt")"
 
+# Enums: one spelling of each member is offered (an editor completes from
+# `enum`), and the other spellings capops reads as the same member pass.
+inventory 'memory: 24GiB' >"$tmp/alias.yaml"
+printf 'pools:\n  - {id: p, accelerator: l4, hosts: 1, gpus_per_host: 4, region: eu, role: production_replacement}\n' >>"$tmp/alias.yaml"
+validate "$tmp/alias.yaml" | grep -q "alias.yaml: valid" || fail "an alias capops reads is refused: $(validate "$tmp/alias.yaml")"
+twice=$(node -e '
+  const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const out = [];
+  (function walk(n) {
+    if (Array.isArray(n)) return n.forEach(walk);
+    if (!n || typeof n !== "object") return;
+    if (Array.isArray(n.enum)) {
+      const seen = n.enum.map(v => String(v).replace(/_/g, "-"));
+      if (new Set(seen).size !== seen.length) out.push(n.enum.join(","));
+    }
+    Object.values(n).forEach(walk);
+  })(s);
+  console.log(out.join("; "));' "$tmp/capops.schema.json")
+[[ -z $twice ]] || fail "an enum offers one member in two spellings: $twice"
+# Editors show the Markdown descriptions and the error messages: each a string.
+node -e '
+  const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const memory = s.$defs.AcceleratorType.properties.memory;
+  if (!/`80GiB`/.test(memory.errorMessage) || !memory.markdownDescription) process.exit(1);' \
+  "$tmp/capops.schema.json" || fail "a size has no error message or Markdown description"
+
 # Dates: plain dates and date-times with their offsets pass; a time without
 # its offset, or with one of a whole day, does not.
 hours=$src/tests/golden/hour-windows/plan.yaml
@@ -54,4 +81,4 @@ grep -q "hour-windows/plan.yaml: valid$" "$tmp/dates.txt" || fail "date-times fa
 grep -q "no-offset.yaml: invalid: .*/start must match pattern" "$tmp/dates.txt" || fail "a time without its offset passes: $(cat "$tmp/dates.txt")"
 grep -q "day-offset.yaml: invalid: .*/start must match" "$tmp/dates.txt" || fail "an offset of a day passes: $(cat "$tmp/dates.txt")"
 
-finish "schema: ${#shipped[@]} shipped fact files valid, 3 mistakes caught, date-times checked"
+finish "schema: ${#shipped[@]} shipped fact files valid, 3 mistakes caught, aliases accepted and not offered, date-times checked"

@@ -16,6 +16,9 @@ const [schemaFile, ...files] = process.argv.slice(2);
 // Strict, but for union types (`["string", "number"]`), which JSON Schema allows.
 const ajv = new Ajv2020({allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true});
 addFormats(ajv);
+// Annotations for editors (the YAML language server): no part of validation.
+ajv.addKeyword('markdownDescription');
+ajv.addKeyword('errorMessage');
 const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
 for (const file of files) {
   let documents;

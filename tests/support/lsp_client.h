@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "engine/lsp/jsonrpc.h"
+#include "engine/lsp/position.h"
 #include "engine/lsp/server.h"
 #include "tests/support/paths.h"
 
@@ -110,6 +112,23 @@ inline Json ReplyTo(const std::vector<Json>& messages, int id) {
   }
   FAIL("no reply to request " << id);
   return Json();
+}
+
+// `text` with TextEdits applied, as an editor applies them (positions in
+// UTF-16 units; the edits do not overlap).
+inline std::string ApplyEdits(std::string text, const Json& edits) {
+  std::vector<std::pair<size_t, std::pair<size_t, std::string>>> spans;
+  auto offset = [&](const Json& p) {
+    std::optional<std::string_view> line = lsp::LineAt(text, p["line"].get<uint32_t>());
+    REQUIRE(line);
+    size_t start = static_cast<size_t>(line->data() - text.data());
+    return start + lsp::ByteOffset(*line, lsp::CharColumn(*line, p["character"].get<uint32_t>()));
+  };
+  for (const Json& e : edits)
+    spans.push_back({offset(e["range"]["start"]), {offset(e["range"]["end"]), e["newText"]}});
+  std::sort(spans.rbegin(), spans.rend());  // from the end, so that offsets stay true
+  for (const auto& [begin, rest] : spans) text.replace(begin, rest.first - begin, rest.second);
+  return text;
 }
 
 /// capops-lsp as an editor runs it.

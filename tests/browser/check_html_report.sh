@@ -71,6 +71,35 @@ if render "$tmp/report.html"; then
 fi
 check_geometry "$tmp/report.html" "the scenario's report"
 
+# The rule filter set to CAP-SUP-005, on a copy with a script that picks it:
+# its cards shown, its group alone shown with its count, and the charts'
+# labels down to the findings shown (a-tune's cluster of two relabelled).
+sed 's|</body></html>$||' "$tmp/report.html" >"$tmp/filtered.html"
+cat >>"$tmp/filtered.html" <<'EOF'
+<script>
+(function () {
+  var select = document.querySelector('select[name="rule"]');
+  [].forEach.call(select.options, function (o) { if (o.textContent === 'CAP-SUP-005') select.value = o.value; });
+  select.dispatchEvent(new Event('change'));
+  var labels = [].filter.call(document.querySelectorAll('a.mark-label'), function (l) { return l.style.display !== 'none'; });
+  document.body.dataset.labels = labels.map(function (l) { return l.querySelector('text').textContent; }).join(',');
+})();
+</script>
+</body></html>
+EOF
+sup005=$(xpath 'count(//article[.//code="CAP-SUP-005"])')
+[[ $sup005 -ge 2 ]] || fail "only $sup005 CAP-SUP-005 cards"
+if render "$tmp/filtered.html"; then
+  expect "filtered: cards shown" "$sup005" "$(xpath 'count(//article[not(@hidden)])')"
+  expect "filtered: count" "$sup005 shown" "$(xpath 'string(//span[@class="shown"])')"
+  expect "filtered: groups shown" 1 "$(xpath 'count(//details[@class="rule-group"][not(@hidden)])')"
+  expect "filtered: the group's count" "$sup005 findings" \
+    "$(xpath 'string(//details[@class="rule-group"][not(@hidden)]//span[@class="count"])')"
+  expect "filtered: the labels shown, one per finding shown" \
+    "$(xpath '//article[not(@hidden)]//span[@class="fid"]/text()' | sort | tr '\n' ' ')" \
+    "$(xpath 'string(//body/@data-labels)' | tr ',' '\n' | sort | tr '\n' ' ')"
+fi
+
 # Hostile ids, values and file name.
 cat >"$tmp/inventory.yaml" <<'EOF'
 apiVersion: capops.dev/v1

@@ -3,7 +3,8 @@
 # on 200 pools (gen_corpus) is linted to HTML, and Debian's headless
 # chromium
 #   - opens the page (parsed, its script run, laid out and painted) in at
-#     most 2 s of its renderer's CPU time (open_time.py);
+#     most 2 s of its renderer's CPU time (open_time.py; a second run where
+#     the first is over);
 #   - runs the page's script without console output;
 #   - lays it out, every <details> opened, with no two labels of a chart
 #     overlapping and none past its chart (report_geometry.js, on a copy);
@@ -26,17 +27,18 @@ code=$?
 ((code <= 1)) || fail "capops-lint exited $code on the corpus"
 
 # The CPU time chromium's renderer spends opening the page, from navigation
-# to a frame drawn after its load event (open_time.py, over DevTools), the
-# lesser of two runs: CPU rather than wall time, since the machines that run
-# the tests share their cores.
-times=$(python3 "$(dirname "$0")/open_time.py" "$browser" "$tmp/report.html" "$tmp/report.html") ||
-  fail "open_time.py could not open the report"
-if [[ -n $times ]]; then
-  cpu=$(awk 'NR == 1 || $2 < m { m = $2 } END { print m }' <<<"$times")
-  wall=$(awk 'NR == 1 || $3 < m { m = $3 } END { print m }' <<<"$times")
+# to a frame drawn after its load event (open_time.py, over DevTools): CPU
+# rather than wall time, since the machines that run the tests share their
+# cores. A second run, only when the first is over the bound, has the last word.
+for run in 1 2; do
+  read -r _ cpu wall < <(python3 "$(dirname "$0")/open_time.py" "$browser" "$tmp/report.html") || {
+    fail "open_time.py could not open the report"
+    break
+  }
   echo "opening the 2,000-allocation report: ${cpu} ms of CPU time, ${wall} ms of wall time"
-  ((cpu <= budget_ms)) || fail "opening the report took ${cpu} ms of CPU time (at most $budget_ms)"
-fi
+  ((cpu <= budget_ms)) && break
+  ((run == 2)) && fail "opening the report took ${cpu} ms of CPU time (at most $budget_ms)"
+done
 check_geometry "$tmp/report.html" "the 2,000-allocation report"
 # The page's structure, from the same DOM, in one pass of xmllint: the
 # overview's lines, the rule groups, the cards outside one, the lines with

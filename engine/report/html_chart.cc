@@ -1,6 +1,6 @@
 // Capacity charts as inline SVG: axes, stacked allocation bands, the usage
-// outline, capacity and floor lines, and finding marks. Entry point:
-// WriteChartSvg.
+// outline, capacity and floor lines, the findings' lane above the plot, and
+// the overview's one-line pictures. Entry points: WriteChartSvg, WriteSparkSvg.
 #include "engine/report/html_chart.h"
 
 #include <algorithm>

@@ -451,35 +451,54 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
   return strips;
 }
 
-eval::Interval Horizon(const std::vector<PoolChart>& charts,
-                       const std::vector<TrainingStrip>& strips) {
-  Interval span{Interval::kOpenEnd, Interval::kOpenStart};  // none seen yet
-  auto see = [&](const Interval& w) {
+namespace {
+
+// The span of finite moments of the windows passed to `see`.
+class Span {
+ public:
+  void See(const Interval& w) {
     for (DateTime t : {w.Start(), w.End()}) {
       if (t.seconds == Interval::kOpenStart || t.seconds == Interval::kOpenEnd) continue;
-      if (t.seconds < span.start) span.start = t.seconds, span.start_offset = t.offset;
-      if (t.seconds > span.end) span.end = t.seconds, span.end_offset = t.offset;
+      if (t.seconds < span_.start) span_.start = t.seconds, span_.start_offset = t.offset;
+      if (t.seconds > span_.end) span_.end = t.seconds, span_.end_offset = t.offset;
     }
-  };
-  auto marks = [&](const std::vector<Mark>& all) {
-    for (const Mark& m : all) see(m.window);
-  };
-  for (const PoolChart& c : charts) {
-    for (const Band& b : c.bands) see(b.window);
-    for (const Step& s : c.floor) see(s.window);
-    marks(c.marks);
   }
-  for (const TrainingStrip& t : strips) {
-    see(t.preferred_run);
-    see(t.minimum_run);
-    if (t.business_end) {
-      const DateTime& end = *t.business_end;
-      see(Interval{end.seconds, end.seconds, end.offset, end.offset});
-    }
-    marks(t.marks);
+  void See(const std::vector<Step>& steps) {
+    for (const Step& s : steps) See(s.window);
   }
-  if (span.start > span.end) return Interval{0, 0};
-  return span;
+  void See(const std::vector<Mark>& marks) {
+    for (const Mark& m : marks) See(m.window);
+  }
+  std::optional<Interval> Get() const {
+    if (span_.start > span_.end) return std::nullopt;
+    return span_;
+  }
+
+ private:
+  Interval span_{Interval::kOpenEnd, Interval::kOpenStart};  // none seen yet
+};
+
+}  // namespace
+
+std::optional<eval::Interval> Horizon(const PoolChart& chart) {
+  Span span;
+  for (const Band& b : chart.bands) span.See(b.window);
+  span.See(chart.floor);
+  span.See(chart.supply);
+  span.See(chart.marks);
+  return span.Get();
+}
+
+std::optional<eval::Interval> Horizon(const TrainingStrip& strip) {
+  Span span;
+  span.See(strip.preferred_run);
+  span.See(strip.minimum_run);
+  if (strip.business_end) {
+    const DateTime& end = *strip.business_end;
+    span.See(Interval{end.seconds, end.seconds, end.offset, end.offset});
+  }
+  span.See(strip.marks);
+  return span.Get();
 }
 
 std::string DayText(const DateTime& t) {

@@ -137,10 +137,16 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
                                                const std::vector<eval::Violation>& violations,
                                                const std::vector<FileId>& plan_files);
 
-/// The time a plan's x axes span: every finite window end of the bands,
-/// the floors, the strips and the marks; [0, 0) when there is none.
-eval::Interval Horizon(const std::vector<PoolChart>& charts,
-                       const std::vector<TrainingStrip>& strips);
+/// The time a pool's chart spans: every finite window end of its bands,
+/// its floor, its confirmed supply and its marks; none when nothing on it
+/// is dated (every window open: held at all times).
+/// Each chart has its own: a pool busy for a week is not drawn on the axis
+/// of a plan that spans two years.
+std::optional<eval::Interval> Horizon(const PoolChart& chart);
+
+/// The time a training strip spans: its runs, its business window's end
+/// and its marks.
+std::optional<eval::Interval> Horizon(const TrainingStrip& strip);
 
 /// A moment as text, as its date was written: `2027-04-12`, or
 /// `2027-04-20T09:00+02:00` (FormatDateTime).

@@ -11,25 +11,34 @@
 namespace capops::report {
 
 /// What a chart's marks link to and say: for each finding of the report,
-/// its label (`F3`) and a one-line title.
+/// its label (`F3`), a one-line title and its severity (`error` …).
 struct MarkText {
   std::string label;
   std::string title;
+  std::string severity;
 };
 
-/// Writes `chart` as an <svg> spanning the days of `horizon` (open-ended
-/// bands run to its edges). Marks link to `#finding-N` and have the id
-/// `mark-<chart_id>-N`, N the finding's index.
-void WriteChartSvg(const PoolChart& chart, const eval::Interval& horizon,
-                   const std::string& chart_id, const std::vector<MarkText>& findings,
-                   std::ostream& out);
+/// Writes `chart` as an <svg> spanning its own horizon (Horizon(chart);
+/// open-ended bands run to its edges). The findings are drawn in a lane of
+/// their own above the plot, never over the allocations: a thin bar per
+/// finding over its interval, linking to `#finding-N` with the id
+/// `mark-<chart_id>-N` (N the finding's index), and one label per cluster
+/// of bars whose labels would collide (`F11 +27`), none past the chart's
+/// edges.
+void WriteChartSvg(const PoolChart& chart, const std::string& chart_id,
+                   const std::vector<MarkText>& findings, std::ostream& out);
 
-/// Writes a training strip as an <svg>: the preferred and the minimum
-/// viable run as bars, the business window's end as a line, the findings
-/// about the demand as marks (ids `mark-<strip_id>-N`).
-void WriteStripSvg(const TrainingStrip& strip, const eval::Interval& horizon,
-                   const std::string& strip_id, const std::vector<MarkText>& findings,
-                   std::ostream& out);
+/// Writes a training strip as an <svg> over its own horizon: the preferred
+/// and the minimum viable run as bars, the business window's end as a
+/// line, the findings about the demand in the lane above (ids
+/// `mark-<strip_id>-N`).
+void WriteStripSvg(const TrainingStrip& strip, const std::string& strip_id,
+                   const std::vector<MarkText>& findings, std::ostream& out);
+
+/// Writes a one-line picture of `chart` for the pool overview: the GPUs in
+/// use as a step line against the capacity, over the chart's horizon, with
+/// a tick under each finding's interval.
+void WriteSparkSvg(const PoolChart& chart, std::ostream& out);
 
 /// `[start, end)` in words: "from 2027-04-15 to 2027-04-17", "at all times" …
 std::string WindowText(const eval::Interval& window);

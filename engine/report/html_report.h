@@ -10,30 +10,39 @@
 // The page has
 //   - a header: the plans, the ruleset digest, the version, the counts by
 //     severity, the waived and baselined counts;
-//   - per plan, per pool with allocations, a capacity-over-time chart
-//     (capacity_chart.h) in inline SVG: capacity as a line, the allocations
-//     stacked by GPUs over their windows (open-ended ones to the edge),
-//     coloured by demand slice, the production floor as a dashed line, and
-//     each finding about the pool as a red interval labelled with the
-//     finding's id (`F3`), a link to its card;
+//   - the pool overview: a line per pool with allocations, the pools with
+//     the most severe findings first — its capacity, peak, allocations and
+//     findings by severity, and a small picture of its use against its
+//     capacity, the findings ticked under it;
+//   - per pool, in the overview's order, a capacity-over-time chart
+//     (capacity_chart.h) in inline SVG, in a <details> (open when the page
+//     has few): over the pool's own horizon, capacity as a line, the
+//     allocations stacked by GPUs over their windows (open-ended ones to
+//     the edge), coloured by demand slice, the production floor as a dashed
+//     line, and the findings in a lane above the plot — a thin bar per
+//     finding over its interval, linking to its card, and one label per
+//     cluster of bars (`F11 +27`);
 //   - per training demand with a window and both sizes, a strip: the run
 //     at its preferred and at its minimum viable size against the end of
-//     its business window, the findings about the demand marked;
-//   - a card per finding and per error: the source line with the span
-//     marked, the secondary locations, `because` and `fix`, and the
-//     derivation (evidence and clause traces) in a collapsible block, with
-//     links back to the chart marks;
-//   - filters by severity, rule, pool and plan (a little plain JS), and a
-//     printable layout (`@media print`).
+//     its business window, the findings about the demand in its lane;
+//   - a table of the findings by rule, with the pools they are on;
+//   - the cards, grouped by rule with the group's counts: per finding and
+//     per error, the source line with the span marked, the secondary
+//     locations, `because` and `fix`, the intervals drawn with links to
+//     the marks, and the derivation (evidence and clause traces) in a
+//     collapsible block;
+//   - filters by severity, rule, pool and plan (a little plain JS that
+//     does no layout work: the page opens as fast as the browser lays it
+//     out), and a printable layout (`@media print`, every <details> opened).
 // Nothing is fetched: no network, no fonts, works from `file://`. Every
 // text that comes from the inputs (fact values, ids, file names, messages)
 // is escaped with HtmlText (escape.h), and the filters carry indexes, never
 // that text, so input cannot add markup or script to the page: its one
 // `<script>` is the report's own.
 //
-// Large runs stay a few MB: charts are drawn first for the pools with
-// findings, up to HtmlOptions::max_charts, the other pools listed in a
-// table; cards are written up to HtmlOptions::max_cards, the rest counted.
+// Large runs stay a few MB: charts are drawn for the first
+// HtmlOptions::max_charts pools of the overview, the others have their
+// line; cards are written up to HtmlOptions::max_cards, the rest counted.
 #pragma once
 
 #include <ostream>

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
+#include <sstream>
 
 #include "engine/common/units.h"
 #include "engine/report/capacity_chart.h"
@@ -254,7 +256,7 @@ TEST_CASE("a late training run: the minimum viable size ends past the business w
   CHECK(t.marks[0].window.start == Day("2027-04-26"));  // the part past the business window
   CHECK(t.marks[0].window.end == Day("2027-04-29"));
   auto html = RunCli({"--no-config", "--format", "html", kExamples + "late-start/plan.yaml"});
-  CHECK(Count(html.out, "<figure class=\"strip\"") == 1);
+  CHECK(Count(html.out, "<details class=\"strip\"") == 1);
   // Each size's label beside its bar or inside it, never over the bar's end.
   CHECK(html.out.find("class=\"run-label after\"") != std::string::npos);
   CHECK(Count(html.out, "class=\"run-label ") == 2);
@@ -269,7 +271,7 @@ TEST_CASE("the page has a card per finding and links marks and cards both ways",
   size_t findings = Count(shortened.out, "\n");
   REQUIRE(findings > 0);
   CHECK(Count(html.out, "<article class=\"card") == findings);
-  CHECK(Count(html.out, "<figure class=\"chart\"") == 5);
+  CHECK(Count(html.out, "<details class=\"chart\"") == 5);
   std::smatch m;
   std::regex mark(R"re(href="#finding-(\d+)" id="mark-(\d+)-(\d+)")re");
   size_t marks = 0;
@@ -286,6 +288,95 @@ TEST_CASE("the page has a card per finding and links marks and cards both ways",
   CHECK(html.out.find("@media print") != std::string::npos);
   CHECK(html.out.find("http://") == std::string::npos);
   CHECK(html.out.find("https://") == std::string::npos);
+}
+
+// The part of the page from `from` to the next `</details>`.
+std::string Section(const std::string& page, const std::string& from) {
+  size_t at = page.find(from);
+  REQUIRE(at != std::string::npos);
+  return page.substr(at, page.find("</details>", at) - at);
+}
+
+TEST_CASE("findings are drawn in a lane above the plot, a label per cluster", "[report][html]") {
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
+  REQUIRE(html.exit_code == 1);
+  // Every bar is in the lane: the same thin row above the plot, whatever
+  // the finding is about.
+  std::regex bar(
+      R"re(<a class="mark" [^>]*><rect class="sev-(\w+)" x="[0-9.]+" y="([0-9.]+)" width="[0-9.]+" height="([0-9.]+)")re");
+  size_t bars = 0;
+  for (auto it = std::sregex_iterator(html.out.begin(), html.out.end(), bar);
+       it != std::sregex_iterator(); ++it, ++bars) {
+    CHECK(std::stod((*it)[2]) == Approx(18));
+    CHECK(std::stod((*it)[3]) == Approx(7));
+  }
+  CHECK(bars == Count(html.out, "<a class=\"mark\""));
+  CHECK(bars >= 5);
+  // One label per cluster, naming its first finding and counting the rest;
+  // each bar in one cluster of its chart.
+  std::regex label(
+      R"re(<a class="mark-label" href="#finding-(\d+)" data-members="([0-9 ]+)"><text x="[0-9.]+" y="13">F(\d+)( \+(\d+))?</text>)re");
+  size_t labelled = 0;
+  for (auto it = std::sregex_iterator(html.out.begin(), html.out.end(), label);
+       it != std::sregex_iterator(); ++it) {
+    std::istringstream members((*it)[2]);
+    std::vector<size_t> all{std::istream_iterator<size_t>(members), {}};
+    REQUIRE(!all.empty());
+    CHECK(std::to_string(all.front()) == std::string((*it)[1]));
+    CHECK(std::to_string(all.front() + 1) == std::string((*it)[3]));
+    CHECK(((*it)[5].matched ? std::stoul((*it)[5]) + 1 : 1) == all.size());
+    labelled += all.size();
+  }
+  CHECK(labelled == bars);
+  CHECK(html.out.find(" +1</text>") != std::string::npos);  // a-tune's two findings on train-eu
+}
+
+TEST_CASE("each pool is drawn over its own stretch of time", "[report][html]") {
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
+  REQUIRE(html.exit_code == 1);
+  // train-eu runs in April, serve-eu-peak's two weeks in May: neither axis
+  // is the other's.
+  std::string train = Section(html.out, "pool <b>train-eu</b>");
+  std::string peak = Section(html.out, "pool <b>serve-eu-peak</b>");
+  CHECK(train.find(">2027-04-12</text>") != std::string::npos);
+  CHECK(train.find(">2027-05-") == std::string::npos);
+  CHECK(peak.find(">2027-05-03</text>") != std::string::npos);
+  CHECK(peak.find(">2027-04-") == std::string::npos);
+  // A pool whose windows are all open has no dates to show, and says so.
+  CHECK(Section(html.out, "pool <b>serve-eu-spare</b>").find("no dated window") !=
+        std::string::npos);
+  // The capacity and floor labels of serve-eu (both 4) are apart: the
+  // floor's ends left of where the capacity's begins.
+  std::string serve = Section(html.out, "pool <b>serve-eu</b>");
+  std::smatch capacity, floor;
+  REQUIRE(std::regex_search(serve, capacity, std::regex(R"re(capacity-label" x="([0-9.]+)")re")));
+  REQUIRE(std::regex_search(serve, floor, std::regex(R"re(floor-label" x="([0-9.]+)")re")));
+  CHECK(std::stod(floor[1]) + 8 < std::stod(capacity[1]) - 7 * 10);  // "capacity 4", end-anchored
+}
+
+TEST_CASE("a card gives the interval of each mark it links to", "[report][html]") {
+  auto html = RunCli({"--no-config", "--format", "html", kExamples + "plan.yaml"});
+  REQUIRE(html.exit_code == 1);
+  // train-v3's findings are drawn over its allocations on two pools and
+  // over its minimum viable run on the strip: each interval with its links.
+  std::regex when(
+      R"re(<p class="when">([^<(]+) \([^)]*\)((?: · <a href="#mark-[^"]+">[^<]+</a>)+)</p>)re");
+  size_t links = 0;
+  for (auto it = std::sregex_iterator(html.out.begin(), html.out.end(), when);
+       it != std::sregex_iterator(); ++it) {
+    std::string text = (*it)[1], anchors = (*it)[2];
+    std::regex href(R"re(href="#(mark-[^"]+)")re");
+    for (auto a = std::sregex_iterator(anchors.begin(), anchors.end(), href);
+         a != std::sregex_iterator(); ++a, ++links) {
+      size_t mark = html.out.find("id=\"" + std::string((*a)[1]) + "\"");
+      REQUIRE(mark != std::string::npos);
+      size_t title = html.out.find("<title>", mark);
+      std::string said = html.out.substr(title, html.out.find("</title>", title) - title);
+      INFO(said);
+      CHECK(said.find(" — " + text) != std::string::npos);
+    }
+  }
+  CHECK(links >= 5);
 }
 
 TEST_CASE("the HTML report is refused over one of its inputs", "[report][html]") {
@@ -340,7 +431,8 @@ allocations:
 
   auto html = RunCli({"--no-config", "--format", "html", plan_path});
   INFO(html.err);
-  // The horizon is 13 hours: the boxes are 8 and 4 of them wide.
+  // The pool's horizon is 13 hours, drawn over the plot's 904 px less a
+  // 14 px margin at either side: the boxes are 8 and 4 of them wide.
   std::regex band("data-allocation=\"([01])\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"([0-9.]+)\"");
   std::map<std::string, double> width;
   for (auto it = std::sregex_iterator(html.out.begin(), html.out.end(), band);
@@ -348,8 +440,8 @@ allocations:
     width[(*it)[1]] = std::stod((*it)[2]);
   }
   REQUIRE(width.size() == 2);
-  CHECK(width["0"] == Approx(904.0 * 8 / 13).margin(0.1));
-  CHECK(width["1"] == Approx(904.0 * 4 / 13).margin(0.1));
+  CHECK(width["0"] == Approx(876.0 * 8 / 13).margin(0.1));
+  CHECK(width["1"] == Approx(876.0 * 4 / 13).margin(0.1));
   CHECK(html.out.find("8 GPUs from 2027-04-20T09:00+02:00 to 2027-04-20T17:00+02:00") !=
         std::string::npos);
   // The axis is labelled in hours, at the offset the plan's first moment is written at.
@@ -389,7 +481,7 @@ allocations:
   CHECK(Count(r.out, "&lt;script&gt;alert(1)&lt;/script&gt;") >=
         2);  // the chart's caption and a card
   CHECK(r.out.find("&lt;script&gt;alert(3)&lt;img src=x&gt;.yaml") != std::string::npos);
-  CHECK(Count(r.out, "<figure class=\"chart\"") == 1);  // the pool over capacity is drawn
+  CHECK(Count(r.out, "<details class=\"chart\"") == 1);  // the pool over capacity is drawn
 }
 
 }  // namespace

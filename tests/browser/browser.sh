@@ -26,6 +26,37 @@ render() {
   fi
 }
 
+# Renders a copy of the report $1 with report_geometry.js added, for the
+# label and width checks the report itself does not carry, into $tmp/dom.html.
+render_geometry() {
+  local copy=${1%.html}-geometry.html
+  { sed 's|</body></html>$||' "$1"
+    printf '<script>\n'
+    cat "$(dirname "${BASH_SOURCE[0]}")/report_geometry.js"
+    printf '</script>\n</body></html>\n'
+  } >"$copy"
+  render "$copy"
+}
+
+# Checks the geometry of the report $1 (render_geometry): no two labels of a
+# chart overlap, none reaches past its chart, nothing is wider than the
+# window. $2 names the page in messages.
+check_geometry() {
+  render_geometry "$1" || return
+  expect "$2: geometry script ran" 1 "$(body_attr data-geometry)"
+  [[ $(body_attr data-labels) -ge 1 ]] || fail "$2: no chart label laid out"
+  expect "$2: overlapping labels ($(body_attr data-overlap-list))" 0 "$(body_attr data-overlaps)"
+  expect "$2: labels past their chart" 0 "$(body_attr data-outside)"
+  expect "$2: elements wider than 1280 px" 0 "$(body_attr data-wide)"
+}
+
+# An attribute of <body> in the DOM dump, read without parsing the whole
+# page (a report of thousands of findings takes xmllint seconds).
+body_attr() {
+  grep -o -m1 '<body[^>]*>' "$tmp/dom.html" | grep -o " $1=\"[^\"]*\"" | sed 's/^[^"]*"//; s/"$//' |
+    sed 's/&quot;/"/g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g'
+}
+
 # An XPath expression's value over the DOM dump.
 xpath() {
   xmllint --html --xpath "$1" "$tmp/dom.html" 2>/dev/null

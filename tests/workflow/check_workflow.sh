@@ -44,7 +44,7 @@ for f in $uploads; do
   case $f in
     *.sarif) grep -q '"version": "2.1.0"' "$f" || fail "$f is not a SARIF 2.1.0 log" ;;
     *.html)
-      grep -q '<figure class="chart"' "$f" || fail "$f has no capacity chart"
+      grep -q '<details class="chart"' "$f" || fail "$f has no capacity chart"
       grep -q '<article class="card' "$f" || fail "$f has no finding card" ;;
   esac
 done

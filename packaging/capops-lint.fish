@@ -6,7 +6,7 @@ function __capops_lint_in -d "true in the given subcommand; `lint` for none"
     set -l tokens (commandline -opc)
     set -l seen lint
     for t in $tokens[2..-1]
-        if contains -- $t explain eval check-rules test rules params doc fmt why-not schema init
+        if contains -- $t explain eval check-rules test rules params doc fmt why-not schema init help
             set seen $t
             break
         end
@@ -26,6 +26,8 @@ complete -c capops-lint -n "__capops_lint_in lint" -a fmt -d "rewrite CPL files 
 complete -c capops-lint -n "__capops_lint_in lint" -a why-not -d "why a rule did or did not fire"
 complete -c capops-lint -n "__capops_lint_in lint" -a schema -d "the fact schema as a JSON Schema"
 complete -c capops-lint -n "__capops_lint_in lint" -a init -d "write a plan and inventory to start from"
+complete -c capops-lint -n "__capops_lint_in lint" -a help -d "the usage of capops-lint or of a subcommand"
+complete -c capops-lint -n "__capops_lint_in help" -f -a "explain eval check-rules test rules params doc fmt why-not schema init help"
 
 complete -c capops-lint -s h -l help -d "print help"
 

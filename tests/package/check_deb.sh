@@ -121,7 +121,8 @@ fi
 completion=$root/usr/share/bash-completion/completions/capops-lint
 help=$("$lint" --help)
 options=$(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u)
-subcommands=$(sed -n '/^Subcommands:/,$p' <<<"$help" | awk 'NR > 1 && NF {print $1}')
+# Entries start two spaces in; a description wrapped onto further lines, further.
+subcommands=$(sed -n '/^Subcommands:/,$p' <<<"$help" | awk 'NR > 1 && /^  [^ ]/ {print $1}')
 zsh_completion=$root/usr/share/zsh/vendor-completions/_capops-lint
 fish_completion=$root/usr/share/fish/vendor_completions.d/capops-lint.fish
 for word in $options $subcommands; do

@@ -39,7 +39,7 @@ for page in "$src"/packaging/*.1; do
   fi
   case $name in
     capops-lint) known=$(lint_options) ;;
-    capops-lsp) known=$("$lsp" --help | grep -o -- '--[a-z][a-z-]*' | sort -u) ;;
+    capops-lsp) known=$({ "$lsp" --help; echo --help; } | grep -o -- '--[a-z][a-z-]*' | sort -u) ;;
     *) fail "$name.1: no tool of that name"; continue ;;
   esac
   text=$(render "$page")
@@ -60,5 +60,5 @@ for page in "$src"/packaging/*.1; do
     done
   fi
 done
-((pages >= 1)) || fail "no man page in $src/packaging"
+((pages >= 2)) || fail "expected the man pages of capops-lint and capops-lsp, found $pages"
 finish "$pages man pages render cleanly and name the options their tools list"

@@ -54,6 +54,7 @@ complete -c capops-lint -n $lint -s v -l verbose -d "log what is loaded"
 complete -c capops-lint -n $lint -s V -l version -d "version, commit and pack digest"
 complete -c capops-lint -n $lint -l why-not -x -d "why this rule did not fire (with --at)"
 complete -c capops-lint -n $lint -l at -x -d "the fact for --why-not"
+complete -c capops-lint -n $lint -l stdin-filename -r -F -d "the path the plan on stdin (-) is linted as"
 for limit in max-file-size max-depth max-values max-documents max-string-length max-steps max-memory
     complete -c capops-lint -n $lint -l $limit -x -d "a limit against hostile input"
 end

@@ -1,6 +1,7 @@
 // `capops-lint [options] PLAN…`: lint plan files against policy packs.
 #pragma once
 
+#include <istream>
 #include <ostream>
 
 #include "engine/report/lint_report.h"
@@ -12,9 +13,13 @@ struct CheckOptions {
   workspace::SessionOptions session;  // what to lint and how (session.output: -o)
   report::Format format = report::Format::kText;
   bool color = false;
+  std::string stdin_filename;         // the name of the plan `-` reads (stdin_plan.h)
+  bool stdin_filename_given = false;  // --stdin-filename was given (maybe empty)
 };
 
-/// Runs the check and returns the exit code (driver.h).
-int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err);
+/// Runs the check and returns the exit code (driver.h). A plan `-` is read
+/// from `in`, the process's standard input when `process_stdin`.
+int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
+             std::ostream& err);
 
 }  // namespace capops::cli

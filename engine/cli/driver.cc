@@ -185,7 +185,13 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   app->add_flag("--allow-empty", s.allow_empty,
                 "exit 0 even when no plan was found or every rule is disabled");
   app->add_option("plans", s.plans,
-                  "plan files, directories or globs (default: the config's `plans`)");
+                  "plan files, directories or globs (default: the config's `plans`); `-` reads "
+                  "one from standard input");
+  app->add_option("--stdin-filename", o->stdin_filename,
+                  "the path the plan read from standard input (`-`) is linted as: its findings "
+                  "are located there, its inventory and config found beside it (default: <stdin>)")
+      ->type_name("PATH")
+      ->each([o](const std::string&) { o->stdin_filename_given = true; });
   AddLimitOptions(app, &s.engine);
 }
 
@@ -421,7 +427,8 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   }
   lint::FailOn threshold;
   if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
-  if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);
+  if (why_not.rule.empty())
+    return RunCheck(*options, shared->in, &shared->in == &std::cin, shared->out, shared->err);
   const workspace::SessionOptions& s = options->session;
   WhyNotOptions w{why_not.rule,  why_not.at,     s.policies, s.plans,
                   s.inventories, options->color, s.engine};

@@ -47,7 +47,7 @@ dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
 for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-lint.1.gz \
     ./usr/share/man/man1/capops-lsp.1.gz \
     ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
-    ./usr/share/doc/capops/changelog.Debian.gz ./usr/share/zsh/vendor-completions/_capops-lint \
+    ./usr/share/doc/capops/changelog.gz ./usr/share/zsh/vendor-completions/_capops-lint \
     ./usr/share/fish/vendor_completions.d/capops-lint.fish \
     ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
     ./usr/share/capops/examples/visual-inspection/plan.yaml ./usr/share/capops/schema/capops.schema.json; do
@@ -107,10 +107,10 @@ if [[ $(id -u) -eq 0 ]]; then
   dpkg --dry-run -i "$deb" "$dev" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the packages: $(cat "$tmp/dpkg.log")"
 fi
 
-gzip -t "$root"/usr/share/man/man1/capops-{lint,lsp}.1.gz "$root/usr/share/doc/capops/changelog.Debian.gz" ||
+gzip -t "$root"/usr/share/man/man1/capops-{lint,lsp}.1.gz "$root/usr/share/doc/capops/changelog.gz" ||
   fail "a compressed file of the package is damaged"
-zcat "$root/usr/share/doc/capops/changelog.Debian.gz" | head -1 | grep -q "^capops ($(field Version)) " ||
-  fail "changelog.Debian does not open with this version: $(zcat "$root/usr/share/doc/capops/changelog.Debian.gz" | head -1)"
+zcat "$root/usr/share/doc/capops/changelog.gz" | head -1 | grep -q "^capops ($(field Version)) " ||
+  fail "the changelog does not open with this version: $(zcat "$root/usr/share/doc/capops/changelog.gz" | head -1)"
 man=$tmp/capops-lint.1
 zcat "$root/usr/share/man/man1/capops-lint.1.gz" >"$man"
 if command -v groff >/dev/null; then

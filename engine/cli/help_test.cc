@@ -172,5 +172,20 @@ TEST_CASE("the README's synopsis lists every subcommand, option and format of th
   }
 }
 
+TEST_CASE("the README gives the exit codes of every subcommand", "[cli]") {
+  std::ifstream file(testing::SourceDir() + "/README.md");
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string readme = text.str();
+  size_t section = readme.find("\n### Exit codes\n");
+  REQUIRE(section != std::string::npos);
+  std::string codes = readme.substr(section, readme.find("\n## ", section + 1) - section);
+  for (const std::string& sub : Subcommands()) {
+    INFO(sub);
+    // A row of the subcommands' table: `| `eval` | 0 … | 1 … | 2 … |`.
+    CHECK(std::regex_search(codes, std::regex("\n\\| [^\n]*`" + sub + "`[^\n|]*\\|[^\n]*\\|")));
+  }
+}
+
 }  // namespace
 }  // namespace capops::cli

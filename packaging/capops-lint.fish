@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # fish completion for capops-lint: subcommands, options, the values of
 # --format, --fail-on and --color, and file names elsewhere.
 # Installed as share/fish/vendor_completions.d/capops-lint.fish.

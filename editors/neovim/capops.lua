@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- capops-lsp for plan and inventory YAML and for CPL policy files.
 -- Put this file on the runtime path (e.g. ~/.config/nvim/plugin/capops.lua).
 vim.filetype.add({ extension = { cpl = "cpl" } })

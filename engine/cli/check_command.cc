@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check command: a lint session (workspace/session.h), its report written
 // in the format asked for, and its status as the exit code.
 #include "engine/cli/check_command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint [options] PLAN…`: lint plan files against policy packs.
 #pragma once
 

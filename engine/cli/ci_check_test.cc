@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pre-merge CI features end to end through Run(): config discovery and
 // overrides, directories and globs, waivers, baseline, --fail-on, --output.
 // Cases that need files write them to a fresh temporary directory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line parsing (CLI11) and logging set-up; hands off to a command.
 #include "engine/cli/driver.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The help pages' layout (help_formatter.h): CLI11's type names turned into
 // words, and descriptions wrapped.
 #include "engine/cli/help_formatter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `--help` pages of capops-lint: CLI11's layout, made to read as a
 // man page's synopsis does and to fit a terminal.
 //

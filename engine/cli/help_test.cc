@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The help pages: `help [SUBCOMMAND]` and `--help` print the same page, it
 // reads clean in 80 columns, and the README's synopsis lists what the pages
 // list, so that neither drifts from the other.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading `-` (stdin_plan.h): the checks of the command line and of the
 // descriptor, then the bytes, bounded.
 #include "engine/cli/stdin_plan.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint -`: the plan read from standard input, as if it were a file.
 //
 // `-` among the plans stands for standard input, read once, whole (up to

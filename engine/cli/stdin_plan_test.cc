@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint -`: the plan on standard input, named `<stdin>` or by
 // --stdin-filename, and what careless or hostile input on it gets.
 // The process's own descriptor (closed, a directory) is tests/cli/stdin.sh's.

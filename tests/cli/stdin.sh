@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `capops-lint -` as the shell gives it standard input:
 #   - closed (<&-) or a directory (< /): exit 2, saying so, nothing read;
 #   - a pipe past the file size limit (20 MB of /dev/zero, limit 16 MiB):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package, built with cpack from the build tree and checked with
 # dpkg's own tools:
 #   - its control fields (name, version, architecture, the libraries it

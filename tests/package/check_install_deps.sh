@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/install-deps, read with --list (nothing is installed): --minimal
 # is what building needs and a part of the default, without the test tools
 # (browsers, other compilers, shells, npm, package checkers); the default

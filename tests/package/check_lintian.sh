@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The capops and capops-dev packages, as Debian's lintian judges them: the
 # test fails on any error or warning lintian reports (--fail-on). Its
 # `info` and `pedantic` tags are printed for the log, not failed on. Those

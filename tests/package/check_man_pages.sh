@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The man pages (packaging/*.1), rendered as man renders them:
 #   - groff gives no warning (-ww), and man -l renders them too, when present;
 #   - every option a rendered page names (`--format`) is one the tool's

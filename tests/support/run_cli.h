@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: run capops-lint in-process with string streams, as a user
 // would from the command line (engine/cli/driver.h).
 //

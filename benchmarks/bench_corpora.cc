@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmarks' inputs (bench_corpora.h): corpora made once per run, the
 // shipped pack read once, and the environment settings.
 #include "benchmarks/bench_corpora.h"

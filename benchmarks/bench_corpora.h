@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the benchmarks run on: the corpora (generated once per run, or read
 // from a directory), the shipped pack, and the settings read from the
 // environment. Shared by the benchmark files of capops_bench.

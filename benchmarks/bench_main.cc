@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops_bench: the performance benchmarks (see README.md). Registers the
 // benchmarks for the sizes the environment asks for, runs them with Google
 // Benchmark's usual flags (--benchmark_filter, --benchmark_format=json …),

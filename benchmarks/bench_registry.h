@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmarks of capops_bench, registered at startup (bench_main.cc)
 // because the sizes come from the environment (bench_corpora.h). Each
 // registers under a name `stage/allocations` that run-benchmarks reads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan side of the corpus generator, and its entry point GenerateCorpus
 // (corpus.h): demands of every slice with allocations placed so that the
 // corpus breaks no rule of the shipped pack — pools are never overcommitted

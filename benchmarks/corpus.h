@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A synthetic, deterministic fact corpus for the benchmarks and the tests.
 //
 // GenerateCorpus builds one Inventory and one or more CapacityPlans shaped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The inventory side of the corpus generator: accelerator types, managed
 // services, pools of every role and the supply evidence behind them. Entry
 // point: GenerateInventory (corpus_model.h). Also the date helpers shared

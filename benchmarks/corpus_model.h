@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the corpus generator: the scenario as plain structs, between
 // generation (corpus_inventory.cc, corpus.cc) and YAML emission
 // (corpus_writer.cc). Days are counted from 1970-01-01; an empty string or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the corpus generator: its only sources of choice — a
 // platform-independent random sequence, and the injector that decides which
 // sites are broken on purpose, and how (Fault).

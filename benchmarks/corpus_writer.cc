@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YAML emission of the corpus model (corpus_model.h), and writing a corpus
 // to a directory (WriteCorpus, corpus.h). Lists of small records are written
 // one flow map per line, as people write allocations and pools; demands and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Telling a plan from foreign YAML under a plan directory
 // (workspace::ClassifyFile, which reads the documents' heads) beside what
 // that took before, a full load of the file (facts::LoadRawYaml), over an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gen_corpus: writes a synthetic, deterministic fact corpus for the
 // benchmarks (see corpus.h for what it holds).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end benchmarks: the built capops-lint spawned (posix_spawn) on a
 // corpus and on the scenario example, as a user runs it — process start,
 // policy compile, fact load, validation, evaluation and the text report

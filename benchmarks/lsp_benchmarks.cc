@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The language server's latency: from a didChange of the scenario plan to
 // its publishDiagnostics, and from a completion request to its answer, in
 // process (Server::Handle answers before it returns), the pack compiled

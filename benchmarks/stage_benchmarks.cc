@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The in-process benchmarks, one per stage of a lint run: the YAML floor
 // (libfyaml's event parser alone, the parser the fact loader is built on),
 // fact loading, schema validation, compiling the shipped pack, evaluating it

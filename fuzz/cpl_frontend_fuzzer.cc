@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness for the CPL front end: parse a fuzzed policy file and,
 // when it parses, check it together with the shipped stdlib (names, types
 // against the schema, cost) and evaluate its param defaults — everything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness for the YAML fact loader and schema validation: load a
 // fuzzed fact file, validate each document against the shipped schema, merge
 // its inventories and check the references of each plan document against the

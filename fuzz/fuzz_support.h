@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared start-up helpers for the libFuzzer harnesses: reading the shipped
 // stdlib, rule pack and example inventory from the source tree they were
 // built from (CAPOPS_SOURCE_DIR, a compile definition set by fuzz/CMakeLists.txt).

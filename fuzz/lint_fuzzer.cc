@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness for a whole lint: the fuzzed text is first classified as
 // directory discovery does (workspace::ClassifyFile), then linted as a plan file
 // with the shipped pack (policies/capops-ai/*.cpl + stdlib) against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer harness for the language server: the fuzzed bytes are the
 // stream an editor writes to capops-lsp (framed JSON-RPC messages), read and
 // answered by a fresh lsp::Server until `exit`, the end of the input or

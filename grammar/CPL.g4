@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPL — the capops policy language.
 //
 // The grammar has no actions: engine/syntax walks the parse tree with a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # fish completion for capops-lint: subcommands, options, the values of
 # --format, --fail-on and --color, and file names elsewhere.
 # Installed as share/fish/vendor_completions.d/capops-lint.fish.
@@ -6,7 +7,7 @@ function __capops_lint_in -d "true in the given subcommand; `lint` for none"
     set -l tokens (commandline -opc)
     set -l seen lint
     for t in $tokens[2..-1]
-        if contains -- $t explain eval check-rules test rules params doc fmt why-not schema init
+        if contains -- $t explain eval check-rules test rules params doc fmt why-not schema init help
             set seen $t
             break
         end
@@ -26,6 +27,8 @@ complete -c capops-lint -n "__capops_lint_in lint" -a fmt -d "rewrite CPL files 
 complete -c capops-lint -n "__capops_lint_in lint" -a why-not -d "why a rule did or did not fire"
 complete -c capops-lint -n "__capops_lint_in lint" -a schema -d "the fact schema as a JSON Schema"
 complete -c capops-lint -n "__capops_lint_in lint" -a init -d "write a plan and inventory to start from"
+complete -c capops-lint -n "__capops_lint_in lint" -a help -d "the usage of capops-lint or of a subcommand"
+complete -c capops-lint -n "__capops_lint_in help" -f -a "explain eval check-rules test rules params doc fmt why-not schema init help"
 
 complete -c capops-lint -s h -l help -d "print help"
 
@@ -52,6 +55,7 @@ complete -c capops-lint -n $lint -s v -l verbose -d "log what is loaded"
 complete -c capops-lint -n $lint -s V -l version -d "version, commit and pack digest"
 complete -c capops-lint -n $lint -l why-not -x -d "why this rule did not fire (with --at)"
 complete -c capops-lint -n $lint -l at -x -d "the fact for --why-not"
+complete -c capops-lint -n $lint -l stdin-filename -r -F -d "the path the plan on stdin (-) is linted as"
 for limit in max-file-size max-depth max-values max-documents max-string-length max-steps max-memory
     complete -c capops-lint -n $lint -l $limit -x -d "a limit against hostile input"
 end

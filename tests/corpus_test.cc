@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shipped pack over generated corpora (benchmarks/corpus.h): the
 // planner's rewrites change no finding, and the number of threads changes
 // no byte of any report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shipped pack against its fixtures: for every rule, a fact file that
 // must make it fire and one that must leave it quiet, both without errors.
 //   policies/capops-ai/fixtures/<RULE-ID>/fires.yaml

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- capops-lsp for plan and inventory YAML and for CPL policy files.
 -- Put this file on the runtime path (e.g. ~/.config/nvim/plugin/capops.lua).
 -- Works with Neovim 0.7 (Debian 12's) and later: where `vim.lsp.start`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Engine: compiles policies through syntax → check, and lints fact files
 // through facts → eval. The stages do the work; this file sequences them.
 #include "engine/api/engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops::Engine — the library's front door: compile a rule set, lint facts.
 //
 // The engine does no I/O: callers hand it file paths and texts (the CLI reads

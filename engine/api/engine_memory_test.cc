@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An engine that is destroyed gives back what it made: a long-running
 // program (an editor server, a pre-merge service) creates engines, lints
 // and drops them for hours. Under LeakSanitizer (the asan preset) anything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Engine's params: the value of each param for every rule and for single
 // rules, where each was set, and the params each rule's findings name.
 #include <algorithm>

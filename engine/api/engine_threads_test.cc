@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Engine's thread contract (engine.h): once compiled, Lint, LoadFacts and
 // WhyNot with a SourceManager of their own may run on any number of
 // threads at once. Built

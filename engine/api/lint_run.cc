@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LintRun: the fact side of Engine::Lint. Every file is loaded first, since
 // inventories merge across files; then each document meets the schema of its
 // kind; a plan whose facts (or inventory) break the schema is not evaluated —

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One lint run: load fact files, validate them, evaluate each plan.
 // Internal to engine/api; Engine::Lint is the entry point.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A param's value and where it was set: the pack's default (the `param`
 // declaration), or a value a config file gives for a whole package or for
 // one rule. Findings name the params they rest on with this provenance

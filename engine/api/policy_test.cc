@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Policy tests: Engine::Tests and Engine::RunTest (policy_test.h). The lint
 // run does the work; this file places findings in the facts and judges the
 // expectations.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Policy tests: run a CPL `test` declaration against its facts and judge it.
 //
 // A test (syntax::TestDecl, in a `*_test.cpl` file) names fact files and

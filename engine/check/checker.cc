@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checker's driver: builds the schema, collects params, then type-checks
 // params and rules clause by clause. Entry point: check::Check.
 #include "engine/check/checker.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checker: the schema, names, types and rule metadata, before any fact is read.
 //
 // Check() takes the parsed modules of a rule set (stdlib and packs together),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A static cost bound per rule: the product of the collections its `for`
 // clauses loop over, times the sum over its clauses of the deepest nest of
 // macros in each. Keyed lookups (`inventory.pools[a.pool]`) are O(1) and do

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The type checker for expressions: resolves names, infers a static type for
 // every node (into ModuleTables::types), checks operators with their units,
 // field access against the schema, and that optional fields are guarded.

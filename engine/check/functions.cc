@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The table of built-in functions, and their static typing.
 #include "engine/check/functions.h"
 

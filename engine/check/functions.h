@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built-in functions of CPL: names, call forms and arities.
 //
 // The checker resolves every call to a FunctionId so the evaluator dispatches

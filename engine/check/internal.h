@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internals of the checker shared by its files; not part of the API.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Static typing of operators, mirroring engine/eval/operators.cc: units must
 // agree (`80GiB + 5d` is an error), `date - date` is a duration, `date +
 // duration` a date, `bytes / bytes/s` a duration; enums compare only with

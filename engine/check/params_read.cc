@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The params a rule reads, through the functions it calls: what a finding
 // of the rule rests on besides the facts (RuleInfo::params).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the TypeTable from `enum`, `record` and `document` declarations and
 // resolves written types (`list<ref Pool>`) to TypeIds.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine/check/schema_decls.h"
 
 namespace capops::check {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The declarations a rule set's schema was made from, for what shows the
 // schema to people (`doc`, the JSON Schema, `init`'s comments, the editor's
 // hovers): each record's syntax::RecordDecl beside its RecordDef, in the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT, the source that tells `capops-lint --version` which git
 # commit it was built from: the commit of SOURCE_DIR, "-dirty" appended
 # when tracked files differ from it, "" when SOURCE_DIR is not a git

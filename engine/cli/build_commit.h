@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The git commit capops-lint was built from (engine/cli/build_commit.cmake
 // writes its definition at every build).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check command: a lint session (workspace/session.h), its report written
 // in the format asked for, and its status as the exit code.
 #include "engine/cli/check_command.h"
@@ -6,14 +7,31 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/cli/stdin_plan.h"
 #include "engine/report/profile_report.h"
 #include "engine/report/report.h"
 #include "engine/workspace/output_file.h"
 
 namespace capops::cli {
 
-int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  workspace::LintSession session(options.session);
+int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
+             std::ostream& err) {
+  workspace::SessionOptions session_options = options.session;
+  StdinPlan stdin_plan;
+  std::string error;
+  if (!TakeStdinPlan(&session_options.plans, options.stdin_filename, options.stdin_filename_given,
+                     in, process_stdin, session_options.engine.facts.max_file_bytes, &stdin_plan,
+                     &error))
+    return Fail(err, error);
+  // The plan from standard input is a buffer over the disk, at its name.
+  workspace::DiskFileSystem disk;
+  workspace::OverlayFileSystem overlay(&disk);
+  workspace::FileSystem* files = &disk;
+  if (stdin_plan.used) {
+    overlay.Set(stdin_plan.name, std::move(stdin_plan.text));
+    files = &overlay;
+  }
+  workspace::LintSession session(std::move(session_options), files);
   const lint::Report& report = session.Run();
   if (report.status == lint::Status::kUsage) return FailWith(report, options.color, err);
   report::LintReportOptions render{CAPOPS_VERSION, options.session.trace, options.color};
@@ -23,7 +41,6 @@ int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err) 
   } else {
     std::ostringstream text;
     report::WriteLintReport(report, options.format, render, text);
-    std::string error;
     if (!workspace::WriteFileAtomically(output, text.str(), &error)) return Fail(err, error);
   }
   if (report.profile) {

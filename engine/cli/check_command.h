@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint [options] PLAN…`: lint plan files against policy packs.
 #pragma once
 
+#include <istream>
 #include <ostream>
 
 #include "engine/report/lint_report.h"
@@ -15,9 +17,13 @@ struct CheckOptions {
   /// `--profile[=text|json]`: after the report, what each rule cost, to
   /// stderr; "" for none.
   std::string profile;
+  std::string stdin_filename;         // the name of the plan `-` reads (stdin_plan.h)
+  bool stdin_filename_given = false;  // --stdin-filename was given (maybe empty)
 };
 
-/// Runs the check and returns the exit code (driver.h).
-int RunCheck(const CheckOptions& options, std::ostream& out, std::ostream& err);
+/// Runs the check and returns the exit code (driver.h). A plan `-` is read
+/// from `in`, the process's standard input when `process_stdin`.
+int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
+             std::ostream& err);
 
 }  // namespace capops::cli

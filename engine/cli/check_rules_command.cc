@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check-rules command: compile the policies, list their rules.
 #include "engine/cli/check_rules_command.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint check-rules [--cost] [--plan] [PATH…]`: compile and type-check
 // policy packs without any facts, for the CI of a policy repository; --plan
 // prints how each rule will run (plan::Dump: its IR, joins, what is

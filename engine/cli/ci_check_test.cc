@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pre-merge CI features end to end through Run(): config discovery and
 // overrides, directories and globs, waivers, baseline, --fail-on, --output.
 // Cases that need files write them to a fresh temporary directory.
@@ -529,8 +530,9 @@ TEST_CASE("fail-on never exits 0 with findings, and --output writes the report t
 // The check command in-process, with the given fact-text threshold.
 RunResult Check(CheckOptions options, size_t release_text_bytes) {
   options.session.engine.release_text_bytes = release_text_bytes;
+  std::istringstream in;
   std::ostringstream out, err;
-  int code = RunCheck(options, out, err);
+  int code = RunCheck(options, in, false, out, err);
   return {code, out.str(), err.str()};
 }
 

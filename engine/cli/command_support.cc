@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failure lines, compile errors and fact problems as the commands print them.
 #include "engine/cli/command_support.h"
 

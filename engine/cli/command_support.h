@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the commands share: how a failure is said, and compiling policies
 // or preparing facts with their problems printed.
 #pragma once

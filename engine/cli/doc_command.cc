@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The doc command: the rule catalogue and the fact schema, as Markdown and HTML.
 #include "engine/cli/doc_command.h"
 

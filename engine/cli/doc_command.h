@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint doc [PATH…] -o DIR`: a browsable catalogue of policy packs.
 //
 // Writes DIR/index.html and DIR/rules.md, the rules grouped by area (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The frame, escaping and paths of the catalogue's pages (doc_page.h).
 #include "engine/cli/doc_page.h"
 

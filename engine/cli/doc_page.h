@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the pages of `capops-lint doc` share: escaping for HTML and
 // Markdown, code fences, the page frame with its style and script, and the
 // paths the pages show (relative to the pack or stdlib they come from, never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fact schema reference page (doc_schema.h).
 #include "engine/cli/doc_schema.h"
 

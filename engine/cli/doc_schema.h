@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fact schema as a reference page of `capops-lint doc`: every document,
 // record and enum the rule set declares (stdlib/schema.cpl and any pack's
 // own), each field with its type, whether it is required, its default, its

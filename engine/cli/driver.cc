@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line parsing (CLI11) and logging set-up; hands off to a command.
 #include "engine/cli/driver.h"
 
@@ -20,12 +21,14 @@
 #include "engine/cli/eval_command.h"
 #include "engine/cli/explain_command.h"
 #include "engine/cli/fmt_command.h"
+#include "engine/cli/help_formatter.h"
 #include "engine/cli/init_command.h"
 #include "engine/cli/params_command.h"
 #include "engine/cli/rules_command.h"
 #include "engine/cli/schema_command.h"
 #include "engine/cli/test_command.h"
 #include "engine/cli/why_not_command.h"
+#include "engine/common/diagnostic.h"
 #include "engine/common/escape.h"
 #include "engine/lint/fail_on.h"
 #include "engine/workspace/config_file.h"
@@ -88,16 +91,6 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
         "bytes of strings, lists and maps built per rule and plan", uint64_t{1} << 40);
 }
 
-// The help shows `--cache[=DIR]` as it is written, not CLI11's notation for
-// a flag's default value (`--cache{.capops-cache}`).
-class HelpFormatter : public CLI::Formatter {
- public:
-  std::string make_option_name(const CLI::Option* opt, bool positional) const override {
-    if (!positional && opt->check_lname("cache")) return "--cache[=DIR]";
-    return CLI::Formatter::make_option_name(opt, positional);
-  }
-};
-
 }  // namespace
 
 int Run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -140,9 +133,11 @@ void FactOptions(CLI::App* app, std::vector<std::string>* policies,
   // One value per flag (`--policy a --policy b`), so plan files are never swallowed.
   app->add_option("--policy", *policies,
                   "policy file or directory (repeatable; default: the shipped pack)")
+      ->type_name("PATH")
       ->allow_extra_args(false);
   app->add_option("--inventory", *inventories,
                   "inventory file (repeatable; default: inventory.yaml beside each plan)")
+      ->type_name("FILE")
       ->allow_extra_args(false);
 }
 
@@ -150,15 +145,20 @@ void FactOptions(CLI::App* app, std::vector<std::string>* policies,
 void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   workspace::SessionOptions& s = o->session;
   FactOptions(app, &s.policies, &s.inventories);
-  app->add_option("-o,--output", s.output, "write the report to FILE instead of stdout");
+  app->add_option("-o,--output", s.output, "write the report to FILE instead of stdout")
+      ->type_name("FILE");
   app->add_option("--config", s.config,
-                  "config file (default: .capops.yaml here or in a parent directory)");
+                  "config file (default: .capops.yaml here or in a parent directory)")
+      ->type_name("FILE");
   app->add_flag("--no-config", s.no_config, "do not look for .capops.yaml");
-  app->add_option("--waivers", s.waivers, "waivers file (default: the config's `waivers`)");
+  app->add_option("--waivers", s.waivers, "waivers file (default: the config's `waivers`)")
+      ->type_name("FILE");
   app->add_option("--baseline", s.baseline,
-                  "report only findings not listed in this baseline file, or grown past it");
+                  "report only findings not listed in this baseline file, or grown past it")
+      ->type_name("FILE");
   app->add_option("--write-baseline", s.write_baseline,
-                  "record the findings in FILE, then report only new ones");
+                  "record the findings in FILE, then report only new ones")
+      ->type_name("FILE");
   app->add_flag("--explain", s.trace, "show each violation's evidence and clause trace");
   // A flag whose value, if any, is attached with `=` (as git's --color[=WHEN]):
   // `--cache plans/` lints plans/ with the default cache, never caches into it.
@@ -170,10 +170,12 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app->add_option("--source-root", s.source_root,
                   "SARIF: the directory %SRCROOT% stands for (default: the repository of the "
-                  "working directory)");
+                  "working directory)")
+      ->type_name("DIR");
   app->add_option(
          "--rules-url", s.rules_url,
          "where the rule catalogue (`doc`) is published: SARIF links each rule to URL#RULE-ID")
+      ->type_name("URL")
       ->check([](const std::string& url) {
         std::string why;
         return workspace::ValidRulesUrl(url, &why) ? std::string() : why;
@@ -188,7 +190,13 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   app->add_flag("--allow-empty", s.allow_empty,
                 "exit 0 even when no plan was found or every rule is disabled");
   app->add_option("plans", s.plans,
-                  "plan files, directories or globs (default: the config's `plans`)");
+                  "plan files, directories or globs (default: the config's `plans`); `-` reads "
+                  "one from standard input");
+  app->add_option("--stdin-filename", o->stdin_filename,
+                  "the path the plan read from standard input (`-`) is linted as: its findings "
+                  "are located there, its inventory and config found beside it (default: <stdin>)")
+      ->type_name("PATH")
+      ->each([o](const std::string&) { o->stdin_filename_given = true; });
   AddLimitOptions(app, &s.engine);
 }
 
@@ -198,6 +206,7 @@ Command AddWhyNot(CLI::App* app, Shared* shared, const EngineOptions* limits) {
       app->add_subcommand("why-not", "explain why a rule did or did not fire for one fact");
   sub->add_option("rule", o->rule_id, "rule id")->required();
   sub->add_option("--at", o->selector, "the fact: `allocations[a-train]` or `plan.yaml:37`")
+      ->type_name("FACT")
       ->required();
   sub->add_option("plans", o->plans, "plan file")->required();
   FactOptions(sub, &o->policies, &o->inventories);
@@ -213,7 +222,9 @@ Command AddExplain(CLI::App* app, Shared* shared) {
   CLI::App* sub =
       app->add_subcommand("explain", "print a rule's documentation, parameters and source");
   sub->add_option("rule", o->rule_id, "rule id (or name)")->required();
-  sub->add_option("--policy", o->policies, "policy file or directory")->allow_extra_args(false);
+  sub->add_option("--policy", o->policies, "policy file or directory")
+      ->type_name("PATH")
+      ->allow_extra_args(false);
   return {sub, [o, shared] {
             o->color = shared->color_on();
             return RunExplain(*o, shared->out, shared->err);
@@ -227,8 +238,12 @@ Command AddEval(CLI::App* app, Shared* shared, const EngineOptions* limits) {
   sub->add_option("expression", o->expression, "a CPL expression, or - to read one per line")
       ->required();
   sub->add_option("plans", o->plans, "plan file");
-  sub->add_option("--inventory", o->inventories, "inventory file")->allow_extra_args(false);
-  sub->add_option("--policy", o->policies, "policy file or directory")->allow_extra_args(false);
+  sub->add_option("--inventory", o->inventories, "inventory file")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  sub->add_option("--policy", o->policies, "policy file or directory")
+      ->type_name("PATH")
+      ->allow_extra_args(false);
   FormatOption(sub, shared, {"text", "json"});
   sub->add_flag("--explain", o->explain, "show each sub-expression's value");
   return {sub, [o, shared, limits] {
@@ -289,6 +304,7 @@ Command AddRules(CLI::App* app, Shared* shared) {
   sub->add_option(
          "--inventory", o->inventories,
          "inventory for the plans of --diff (repeatable; default: inventory.yaml beside each plan)")
+      ->type_name("FILE")
       ->allow_extra_args(false)
       ->needs(diff);
   sub->add_flag("--fail-on-new", o->fail_on_new,
@@ -325,9 +341,11 @@ Command AddParams(CLI::App* app, Shared* shared) {
   sub->add_option("--policy,--policies", o->policies,
                   "policy file or directory (repeatable; default: the config's, else the shipped "
                   "pack)")
+      ->type_name("PATH")
       ->allow_extra_args(false);
   sub->add_option("--config", o->config,
-                  "config file (default: .capops.yaml here or in a parent directory)");
+                  "config file (default: .capops.yaml here or in a parent directory)")
+      ->type_name("FILE");
   sub->add_flag("--no-config", o->no_config, "do not look for .capops.yaml: the defaults");
   FormatOption(sub, shared, {"text", "json"});
   return {sub, [o, shared] {
@@ -342,7 +360,7 @@ Command AddDoc(CLI::App* app, Shared* shared) {
   CLI::App* sub = app->add_subcommand(
       "doc", "write the rule catalogue and the fact schema reference (HTML and Markdown)");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
-  sub->add_option("-o,--output", o->out_dir, "output directory")->required();
+  sub->add_option("-o,--output", o->out_dir, "output directory")->type_name("DIR")->required();
   return {sub, [o, shared] { return RunDoc(*o, shared->out, shared->err); }};
 }
 
@@ -351,7 +369,8 @@ Command AddSchema(CLI::App* app, Shared* shared) {
   CLI::App* sub = app->add_subcommand(
       "schema", "write the fact schema as a JSON Schema, for editors and validators");
   sub->add_option("paths", o->policies, "policy files or directories (default: the shipped pack)");
-  sub->add_option("-o,--output", o->output, "write it to FILE instead of stdout");
+  sub->add_option("-o,--output", o->output, "write it to FILE instead of stdout")
+      ->type_name("FILE");
   sub->add_option("--format", o->format, "output format")->check(CLI::IsMember({"json-schema"}));
   return {sub, [o, shared] { return RunSchema(*o, shared->out, shared->err); }};
 }
@@ -377,6 +396,37 @@ Command AddFmt(CLI::App* app, Shared* shared) {
           }};
 }
 
+// `help [SUBCOMMAND]`: the usage of capops-lint or of one subcommand, as
+// `--help` prints it; an unknown name is a usage error with a did-you-mean.
+int PrintHelp(const CLI::App& app, const std::string& topic, std::ostream& out, std::ostream& err) {
+  if (topic.empty()) {
+    // Not app.help(), which shows the subcommand parsed: `help` itself.
+    out << app.get_formatter()->make_help(&app, app.get_name(), CLI::AppFormatMode::Normal);
+    return kExitClean;
+  }
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == topic) {
+      out << sub->help(app.get_name());
+      return kExitClean;
+    }
+    names.push_back(sub->get_name());
+  }
+  err << "capops-lint: error: no subcommand `" << Visible(topic) << "`\n";
+  std::string closest = ClosestName(topic, names);
+  if (!closest.empty()) err << "help: did you mean `" << closest << "`?\n";
+  err << "run `capops-lint help` for the list of subcommands\n";
+  return kExitUsage;
+}
+
+Command AddHelp(CLI::App* app, Shared* shared) {
+  auto topic = std::make_shared<std::string>();
+  CLI::App* sub =
+      app->add_subcommand("help", "print the usage of capops-lint, or of one subcommand");
+  sub->add_option("subcommand", *topic, "the subcommand (default: capops-lint itself)");
+  return {sub, [app, topic, shared] { return PrintHelp(*app, *topic, shared->out, shared->err); }};
+}
+
 // `--why-not RULE --at SEL PLAN…`: the why-not subcommand's older spelling.
 struct WhyNotAlias {
   std::string rule;
@@ -396,7 +446,8 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   options->session.profile = !options->profile.empty();
   lint::FailOn threshold;
   if (lint::ParseFailOn(fail_on, &threshold)) options->session.fail_on = threshold;
-  if (why_not.rule.empty()) return RunCheck(*options, shared->out, shared->err);
+  if (why_not.rule.empty())
+    return RunCheck(*options, shared->in, &shared->in == &std::cin, shared->out, shared->err);
   const workspace::SessionOptions& s = options->session;
   WhyNotOptions w{why_not.rule,  why_not.at,     s.policies, s.plans,
                   s.inventories, options->color, s.engine};
@@ -421,6 +472,7 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
              std::ostream& err) {
   CLI::App app{"Checks capacity plans against capacity-operations policies.", "capops-lint"};
   app.formatter(std::make_shared<HelpFormatter>());
+  app.set_help_flag("-h,--help", "print this help and exit");  // subcommands take it on
   Shared shared{in, out, err};
   CheckOptions options;
   // A one-shot lint gives back the text of fact files from 1 MiB once they
@@ -438,15 +490,17 @@ int Dispatch(int argc, const char* const* argv, std::istream& in, std::ostream& 
       "print the version, the commit built from and the shipped pack's digest, then exit");
   WhyNotAlias why_not;
   app.add_option("--why-not", why_not.rule,
-                 "explain why this rule did not fire (with --at; also `why-not RULE`)");
+                 "explain why this rule did not fire (with --at; also `why-not RULE`)")
+      ->type_name("RULE");
   app.add_option("--at", why_not.at,
-                 "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`");
+                 "the fact for --why-not: `allocations[a-train]` or `plan.yaml:37`")
+      ->type_name("FACT");
   const EngineOptions* limits = &options.session.engine;
   std::vector<Command> commands = {
       AddExplain(&app, &shared), AddEval(&app, &shared, limits),   AddCheckRules(&app, &shared),
       AddTest(&app, &shared),    AddRules(&app, &shared),          AddDoc(&app, &shared),
       AddFmt(&app, &shared),     AddWhyNot(&app, &shared, limits), AddSchema(&app, &shared),
-      AddInit(&app, &shared),    AddParams(&app, &shared)};
+      AddInit(&app, &shared),    AddParams(&app, &shared),         AddHelp(&app, &shared)};
   app.require_subcommand(0, 1);
   try {
     app.parse(argc, argv);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The capops-lint command line. main() calls Run(); tests call it too, with
 // string streams, so the whole CLI is testable in-process.
 //

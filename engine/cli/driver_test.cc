@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine/cli/driver.h"
 
 #include <algorithm>
@@ -297,14 +298,14 @@ TEST_CASE("every format names a file of an installed pack by its path in the pac
     INFO(part);
     CHECK(text.find(part) != std::string::npos);
   };
-  has(lint("text"), "  --> capops-ai/allocation.cpl:16:12\n");
-  has(lint("text"), "= note: while evaluating this `for` at capops-ai/allocation.cpl:16:12\n");
-  has(lint("short"), "capops-ai/allocation.cpl:16:12: error[CAP-ALC-001]: rule `CAP-ALC-001`");
+  has(lint("text"), "  --> capops-ai/allocation.cpl:17:12\n");
+  has(lint("text"), "= note: while evaluating this `for` at capops-ai/allocation.cpl:17:12\n");
+  has(lint("short"), "capops-ai/allocation.cpl:17:12: error[CAP-ALC-001]: rule `CAP-ALC-001`");
   has(lint("json"), "\"file\": \"capops-ai/allocation.cpl\",\n");
-  has(lint("junit"), "file=\"capops-ai/allocation.cpl\" line=\"16\">");
-  has(lint("junit"), "capops-ai/allocation.cpl:16:12: error rule `CAP-ALC-001`");
-  has(lint("github"), "::error file=capops-ai/allocation.cpl,line=16,");
-  has(lint("html"), "<div class=\"where\">capops-ai/allocation.cpl:16:12</div>");
+  has(lint("junit"), "file=\"capops-ai/allocation.cpl\" line=\"17\">");
+  has(lint("junit"), "capops-ai/allocation.cpl:17:12: error rule `CAP-ALC-001`");
+  has(lint("github"), "::error file=capops-ai/allocation.cpl,line=17,");
+  has(lint("html"), "<div class=\"where\">capops-ai/allocation.cpl:17:12</div>");
   lint("sarif");  // located only inside the source root, as before
 
   // The params a finding rests on name the pack's file the same way.

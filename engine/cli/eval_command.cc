@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The eval command: load policies (for their params and enums) and facts,
 // then check and evaluate each expression and print its value.
 #include "engine/cli/eval_command.h"

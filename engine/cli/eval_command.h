@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint eval EXPR|- [--inventory FILE]… [PLAN]`: type-check and
 // evaluate one CPL expression against the facts, like `opa eval`. With `-`,
 // expressions are read from standard input, one per line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The explain command: everything an auditor needs to read one rule.
 #include "engine/cli/explain_command.h"
 

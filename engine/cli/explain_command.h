@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint explain RULE-ID [--policy PATH]…`: a rule's documentation,
 // metadata, rationale, parameters with their current values and CPL source.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `explain NAME`: a rule found by id or by name; a name two packages use is
 // ambiguous and lists both rules rather than explaining either.
 #include "engine/cli/explain_command.h"

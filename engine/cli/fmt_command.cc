@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fmt command: format each CPL file, rewrite it or report that it would change.
 #include "engine/cli/fmt_command.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint fmt [--check] PATH…`: rewrites CPL files in place in their
 // one canonical layout (syntax/formatter.h: spacing, line breaks,
 // indentation, blank lines; tokens and comments are kept). With --check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lint as a careless or hostile user drives it: every case must end
 // in a finding, a located error or an explicit message with the documented
 // exit code — never a silent exit 0, a hang, a crash or a damaged file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The init command: an annotated plan and inventory to start from.
 #include "engine/cli/init_command.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint init [DIR]`: a plan and an inventory to start from.
 //
 // Writes DIR/plan.yaml, DIR/inventory.yaml and DIR/capops.schema.json (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lint: checks capacity plans against policy packs. See driver.h.
 #include <iostream>
 

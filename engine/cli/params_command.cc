@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The params command: compile the packs, apply the config's params as a
 // lint does, and list each param with its values and their provenance.
 #include "engine/cli/params_command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint params [--format text|json] [--config FILE] [--no-config]
 // [--policies PATH]…`: every param of the rule set — qualified name, type,
 // default and where it is declared, the value in force and where it was set

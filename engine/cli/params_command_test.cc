@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint params`: every param with its default, the value in force and
 // where it was set, per-rule values and readers; a bad config exits 2.
 #include "engine/cli/params_command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rules command: compile the packs and print their catalogue or digest
 // (or hand a --diff to rules_diff_command.cc).
 #include "engine/cli/rules_command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint rules [--digest] [--canonical] [--format text|json|markdown] [PATH…]`:
 // the rule catalogue of policy packs — id, name, severity, owner, tags,
 // source, where it is defined and the params it reads with their values —

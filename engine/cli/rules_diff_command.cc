@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rules --diff OLD NEW [PLAN…]`: a rules-diff session (lint/rules_diff.h),
 // its report, and the exit code. Entry point: RunRulesDiff.
 #include "engine/cli/rules_diff_command.h"

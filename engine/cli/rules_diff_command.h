@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint rules --diff OLD NEW [PLAN…]`: the rule set diff of
 // lint/rules_diff.h, as a command.
 #pragma once

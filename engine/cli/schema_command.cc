@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The schema command: the fact schema as a JSON Schema.
 #include "engine/cli/schema_command.h"
 

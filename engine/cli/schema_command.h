@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint schema --format json-schema [-o FILE] [PATH…]`: the fact
 // schema of a rule set as a JSON Schema (report/json_schema.h), for the
 // YAML language server's completion and validation and for ajv in CI.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test command: collect the packs' tests, run each, print results and coverage.
 #include "engine/cli/test_command.h"
 

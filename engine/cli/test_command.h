@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint test [--coverage] [--min-coverage N] [--format text|json] [PATH…]`:
 // runs the `test` declarations of policy packs (`*_test.cpl` files).
 //

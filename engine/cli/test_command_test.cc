@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test and rules commands, run in-process: the shipped pack's CPL tests,
 // a deliberately failing test and its diff, coverage of a known untested
 // clause, and the ruleset digest under layout and semantic edits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The why-not mode: resolve the selector to a fact, replay the rule along it,
 // and print each path's first failing clause, power-assert style.
 #include "engine/cli/why_not_command.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `capops-lint why-not RULE-ID --at SELECTOR PLAN…` (also spelt
 // `--why-not RULE-ID --at SELECTOR PLAN…`): why a rule did not
 // fire for one fact. SELECTOR is a path into the facts (`allocations[a-train]`,

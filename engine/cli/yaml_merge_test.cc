@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Findings on values merged in by YAML merge keys (`<<: *x`), through the
 // CLI: each points where the value is written and names the `<<` that
 // merged it into the fact it is about, in SARIF's related locations too;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Diagnostics collection, severity names and did-you-mean suggestions.
 #include "engine/common/diagnostic.h"
 

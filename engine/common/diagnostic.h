@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Diagnostics: a user's mistake in a policy or a fact file, with its place.
 //
 // Every stage reports problems of its input as Diagnostics collected in a

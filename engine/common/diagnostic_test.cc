@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClosestName, the one did-you-mean over names: the spellings users get
 // wrong (case, `-` for `_`, plural for singular, a word for a longer name)
 // and hostile ones (non-ASCII, invalid UTF-8, very long) that must cost

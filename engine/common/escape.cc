@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Escaping of untrusted text for terminals, XML, HTML and Markdown (see
 // escape.h): a strict UTF-8 decoder and one table of what must not be shown raw.
 #include "engine/common/escape.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Escaping of untrusted text (fact values, file names, rule text) for the
 // sinks that show it: terminals and logs, XML, HTML, Markdown and JSON.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Visible() and the markup escapes over hostile bytes: controls, bidi
 // overrides, XML-forbidden code points and every kind of ill-formed UTF-8.
 #include "engine/common/escape.h"

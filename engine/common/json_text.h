@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one way capops writes JSON text: nlohmann's dump() throws on strings
 // that are not UTF-8 (a file name in Latin-1, a fact with a stray byte), so
 // every writer goes through JsonText(), which replaces such bytes with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ParallelFor over std::thread: a shared counter hands out task indexes.
 #include "engine/common/parallel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ParallelFor: runs independent tasks on up to `jobs` threads.
 //
 // Tasks are numbered 0…n-1 and taken in that order by whichever thread is

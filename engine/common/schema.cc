@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TypeTable: interning of types and their names.
 #include "engine/common/schema.h"
 

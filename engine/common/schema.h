@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schema: the types of facts and expressions, shared by check and facts.
 //
 // The schema is written in CPL (`record`, `document`, `enum` declarations in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sha256 over OpenSSL's EVP digest interface (see sha256.h).
 #include "engine/common/sha256.h"
 

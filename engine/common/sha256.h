@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256 (FIPS 180-4), through OpenSSL's EVP: the one hash the engine names
 // content with (the rule set's digest, result cache keys and checksums,
 // finding fingerprints). Fed incrementally, as raw bytes (Update) or as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sha256 against the FIPS 180-4 test vectors, fed whole and in pieces, and
 // the length prefix of Add that keeps sequences of parts apart.
 #include "engine/common/sha256.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SourceFile and SourceManager: line tables and offset → line/column, and
 // lines read back from disk once a file's text is released.
 #include "engine/common/source.h"

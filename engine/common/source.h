@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source files and positions shared by every stage.
 //
 // A SourceManager owns the text of every file the engine reads (policies and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsing and printing of dates, durations and quantities with units.
 #include "engine/common/units.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scalar literals shared by CPL and YAML facts: dates, durations, quantities.
 //
 // A date is an instant to the second. It is written as a plain date,

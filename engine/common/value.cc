@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Value construction, keyed lookup, equality and printing.
 #include "engine/common/value.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Value: the engine's one representation of data, for facts and results.
 //
 // A Value is a small handle (16 bytes): scalars are held inline, strings,

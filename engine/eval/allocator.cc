@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // glibc's malloc settings for a lint. Entry point: SetAllocatorForLint.
 #include "engine/eval/allocator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The process's memory allocator, set for linting (glibc malloc).
 //
 // A lint builds one large tree of small blocks, takes it apart to build the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The evaluation budget's messages, and the bounds that let work on large
 // values be charged before it is done: Extent, Render, ChargeEquality.
 #include "engine/eval/budget.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Budget: what one evaluation may spend, in steps (time) and in bytes
 // (memory). Internal to engine/eval.
 //

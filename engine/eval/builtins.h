@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Built-in function implementations (internal to engine/eval).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rule evaluator. Entry points: eval::EvaluateParams, eval::Evaluate.
 //
 // ExprEvaluator computes one expression against variable slots; RuleRun

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The evaluator: runs checked rules over facts and collects violations.
 //
 // A rule is a comprehension: its `for` clauses loop over lists (or map keys),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ExprEvaluator: CEL semantics over Values. `&&`, `||` and the macros absorb
 // an error when another operand decides the result; every other error is a
 // value that propagates to the clause, where the rule reports it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ExprEvaluator: computes one expression against variable slots (internal
 // to engine/eval). Slots, symbols and functions were resolved by the
 // checker, so nothing is looked up by name here.

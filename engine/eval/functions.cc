@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Built-in functions: CEL's string functions, conversions, CPL's aggregates,
 // and regular expressions (plan::Regex: RE2, linear time, no catastrophic
 // backtracking on hostile patterns or input). Each charges the budget with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interpreter of a rule's IR. Entry point: RuleRun (interpreter.h).
 //
 // RunOps walks the ops depth-first, one level per op: a scan loops, the

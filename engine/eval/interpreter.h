@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interpreter: runs one rule's IR (plan/ir.h) over one fact set
 // (internal to engine/eval). It is the one place that says what a clause
 // means — a scan binds each item, a let binds a value or stops the path

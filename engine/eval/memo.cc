@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JoinIndex: the hash side of the planner's joins (see plan.h).
 #include "engine/eval/memo.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memo: what one evaluation remembers for the plan (internal to engine/eval):
 // the values of loop-invariant expressions and the join indexes of lists.
 // Facts and params do not change during an evaluation, so neither goes stale;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary and unary operators with CPL's unit rules:
 //   date ± duration → date (to the second), date − date → duration,
 //   quantity ± quantity of one dimension, quantity × int, quantity ÷ int,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Operators on Values: arithmetic with units, comparison, membership.
 // Internal to engine/eval. Every function returns an error Value (never
 // throws) when the operands do not fit, with a message naming their kinds.

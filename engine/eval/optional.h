@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Optional values at run time (internal to engine/eval): what `a.?b`
 // evaluates to, and what `orValue` and `hasValue` take apart.
 //

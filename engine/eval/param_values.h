@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // eval::ParamValues — the values of a rule set's params as its rules read
 // them: one list, one value per check::Program::params, and for a rule given
 // values of its own (a config's per-rule params) the whole list that rule

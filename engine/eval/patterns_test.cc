@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `matches` on many threads: literal patterns compiled once by the planner
 // and shared, computed ones compiled into each evaluation's own cache. A
 // cache shared by threads that clears itself would free a pattern another

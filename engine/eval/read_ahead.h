@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a loop's fact items ahead of the loop, so that their cache
 // misses overlap: performance machinery of the evaluator.
 #pragma once

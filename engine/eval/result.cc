@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one order of findings in every report. Entry point: SortViolations.
 #include "engine/eval/result.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What an evaluation produces: violations with their evidence and trace.
 #pragma once
 

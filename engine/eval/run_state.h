@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunState: what one evaluation keeps while it runs (internal to
 // engine/eval). The program, its plan and the facts are shared by every
 // evaluation and never written; what an evaluation learns as it goes —

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SharedIndexes: one index per list, field and kind of join, built once per call.
 #include "engine/eval/shared_indexes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SharedIndexes: the join indexes that the rules of one call share.
 //
 // A join whose key is a field of the item (`b.pool` in

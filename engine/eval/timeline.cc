@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Intervals and timelines: the sweep that builds a timeline, and the
 // methods that read one.
 #include "engine/eval/timeline.h"

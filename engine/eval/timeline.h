@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Intervals and timelines (engine/eval; reports read fact windows and
 // findings' steps with ToInterval and StepWindow).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WhyNot and EvaluateExpression: the evaluator for auditors and rule authors.
 // WhyNot is an observer of the interpreter (interpreter.h) running the rule
 // as written: it follows only the bindings that go through one chosen fact

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ScanHeads (document_head.h): one pass of libfyaml's events over a text,
 // looking at the top level of each document only. Deeper levels are
 // counted, not read; what is kept is the head being read and the short

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each document of a YAML text says it is, without loading it: the
 // top-level `apiVersion` and `kind`, read from libfyaml's events as they
 // come. Nothing is built and nothing is kept but a few scalars, so memory

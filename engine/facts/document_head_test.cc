@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests for ScanHeads: what each document says it is, read from the events
 // alone; all input is in memory.
 #include "engine/facts/document_head.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The consistency check of interval records (see interval.h); called by the
 // Validator of validate.cc on every record IsIntervalRecord accepts.
 #include "engine/facts/interval.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Consistency of interval records: a window must end after it starts.
 //
 // The schema language types fields one by one and has no constraints across

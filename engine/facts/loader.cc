@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The YAML adapter: LoadYaml turns a file's documents into located Values and
 // MergeDocuments joins documents of one kind. libfyaml is used nowhere else in
 // the engine but engine/facts (through yaml_events.h); its errors stop here and

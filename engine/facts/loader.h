@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Facts: YAML documents loaded into located Values.
 //
 // This is the one place YAML is parsed (with libfyaml). Every document of a file becomes a

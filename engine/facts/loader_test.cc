@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests for the YAML loader and plain-scalar typing; all input is in memory.
 #include "engine/facts/loader.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // KeyLocator and PointAt (locate.h): one pass of libfyaml's events over a
 // YAML text, for where a key is and for what is at a cursor.
 #include "engine/facts/locate.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Places in a fact file's YAML text that a Value does not keep: the key of a
 // map entry (KeyLocator, for messages about a key) and the scalar under an
 // editor's cursor (PointAt, for the language server). Both read the text again

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plain-scalar typing for the YAML loader and for validation (TypePlainScalar).
 #include "engine/facts/scalar.h"
 

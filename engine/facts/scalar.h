@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typing of plain YAML scalars: the text `8h` becomes a duration, `80GiB` a quantity.
 //
 // Follows the YAML 1.2 core schema for null, booleans and numbers (so `yes`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schema validation of fact documents (ValidateDocument) and of references
 // across them (CheckReferences).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Schema validation of fact documents: YAML values checked against CPL types.
 //
 // The loader keeps the text of plain scalars (Value::PlainText); this is

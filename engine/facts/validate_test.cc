@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests for schema validation of fact documents and for reference checks;
 // the schema is built by hand as the checker would, all input is in memory.
 #include "engine/facts/validate.h"

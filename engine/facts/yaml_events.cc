@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EventSource over libfyaml's parser, and the locations of its events (see
 // yaml_events.h).
 #include "engine/facts/yaml_events.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libfyaml's event parser and its marks as SourceLocs, and the checks of a
 // text before its events are believed: what the readers of YAML text in
 // engine/facts (loader.cc, locate.cc, document_head.cc) share. Internal to

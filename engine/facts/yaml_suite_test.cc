@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The YAML test suite (tests/yaml-test-suite/) through facts::LoadRawYaml:
 // every valid case must load, or be refused as a construct capops facts
 // cannot hold, with the data its in.json gives; every invalid case must be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baseline files: writing today's findings as sorted YAML lines, reading them
 // back through the YAML adapter, and leaving known findings out of a report.
 #include "engine/lint/baseline.h"

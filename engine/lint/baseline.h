@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baseline: findings recorded as known, so that only new ones are reported.
 //
 // `--write-baseline FILE` records the run's unwaived violations;

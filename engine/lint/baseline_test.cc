@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Baselines and finding identity: which statement of a rule fired and what
 // its message names are part of a finding's identity, so a second
 // statement firing at a known fact, or a message that grew, is reported;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The repository's capops configuration: `.capops.yaml` — what it says
 // (Config). Finding and reading it is the workspace's (workspace/config_file.h).
 //

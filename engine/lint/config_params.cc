@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Applies a config's `params` and `rules.params` to a compiled engine,
 // telling a param from a package (config_params.h).
 #include "engine/lint/config_params.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A config's params applied to a compiled engine — the one way capops-lint
 // and the language server apply them:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Params set by a config: by qualified name, by package and for one rule;
 // their errors, located in the config; per-rule values read by that rule
 // alone (and the functions it calls); the provenance findings name; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Resolving a fact selector (fact_selector.h). Entry point: SelectFact.
 #include "engine/lint/fact_selector.h"
 

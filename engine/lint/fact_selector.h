@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fact selectors: how a person names one fact of a plan or inventory —
 // a path (`allocations[a-train]`, `plan.demands[train-v3].window`,
 // `inventory.pools[train-eu]`, an index `allocations[0]`) or a place in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --fail-on: the one place findings become a failing exit code.
 #include "engine/lint/fail_on.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --fail-on: which findings make capops-lint exit 1.
 //
 // A finding fails the run when its severity is at or above the threshold and

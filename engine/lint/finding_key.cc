@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FindingKeys: fact paths (by reloading a fact file's located values) and
 // the line-free identity of findings that waivers and the baseline use.
 #include "engine/lint/finding_key.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FindingKey: what a finding is about, independent of where its lines are.
 //
 // Waivers select findings by it and the baseline records it. A key is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GlobMatch: `*`, `?`, `[…]` within a path segment and `**` across them.
 #include "engine/lint/glob_match.h"
 

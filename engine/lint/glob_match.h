@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Matching `/`-separated paths against globs, as plan arguments and waiver
 // `file:` entries spell them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linting groups of fact files (plans sharing their inventories) into one
 // report, reusing stored findings of unchanged plans (result_cache.h).
 // Entry point: LintGroups.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linting a run's fact files, group by group, into one report.
 //
 // Plans sharing their inventories form a group, linted in one Engine::Lint

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MapReader: typed, located access to the maps of the tool's own YAML files.
 #include "engine/lint/map_reader.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MapReader: reads the tool's own YAML files (config, waivers, baseline) one
 // field at a time, with located errors.
 //

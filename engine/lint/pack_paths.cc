@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The names reports give policy files outside the working directory.
 // Entry points: PackPath, PackPaths.
 #include "engine/lint/pack_paths.h"

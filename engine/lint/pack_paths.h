@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How reports name the files of the policies.
 //
 // A policy file below the working directory keeps its path from there

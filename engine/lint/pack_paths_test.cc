@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How reports name policy files: below the working directory as they are,
 // elsewhere by their path in the pack they were read from.
 #include "engine/lint/pack_paths.h"

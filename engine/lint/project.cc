@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lint::Project: a settled lint, made once and run on fact files through
 // one triage pipeline. Entry points: Project::Make, Project::Run.
 #include "engine/lint/project.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lint::Project — the lint of a repository's plans, free of any host.
 //
 // A Project is what a host settles once: the config, the compiled engine

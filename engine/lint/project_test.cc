@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lint::Project: made once, shared by runs and threads, each run triaged
 // through the one pipeline. The projects are opened on files held in memory.
 #include "engine/lint/project.h"

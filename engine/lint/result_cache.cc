@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Result cache entries: their keys, their seal and the JSON form of the
 // findings they hold (the directory they live in is workspace/result_cache_dir).
 #include "engine/lint/result_cache.h"

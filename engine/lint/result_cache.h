@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Result cache entries: findings of earlier runs, reused when nothing they
 // depend on has changed (`capops-lint --cache[=DIR]`).
 //

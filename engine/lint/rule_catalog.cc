@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the rule catalogue from a compiled program (rule_catalog.h).
 #include "engine/lint/rule_catalog.h"
 

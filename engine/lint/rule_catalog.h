@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rule catalogue: what `rules` and `doc` say about each rule of a
 // compiled rule set — metadata, rationale, fix, params and CPL source.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RuleSelection: enable/disable/severity from the config, checked against the
 // compiled rule set, applied to a report.
 #include "engine/lint/rule_selection.h"

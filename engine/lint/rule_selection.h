@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RuleSelection: the config's `rules:` section applied to a compiled rule set.
 //
 // `enable` (if given: only these rules run) and `disable` take rule ids, id

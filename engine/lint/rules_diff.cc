@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule set diff (rules_diff.h): rules compared by id and clause by clause,
 // findings compared by their line-free identity over shared fact sets.
 // Entry points: DiffRules, DiffFindingsOn, DiffPlanReports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule set diff: what changes between two versions of a rule set, and what
 // the change does to the findings — the pre-merge check of a policy
 // repository, `capops-lint rules --diff OLD NEW [PLAN…]`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Waivers: reading a waivers file, matching findings, reporting expired and
 // stale waivers.
 #include "engine/lint/waivers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Waivers: accepted findings, each with an owner, a reason and an expiry.
 //
 // A waivers file (`waivers:` in the config, or `--waivers FILE`):

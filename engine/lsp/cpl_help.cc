@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hover and go-to-definition in `.cpl` files, resolved through the checker's
 // side tables (cpl_help.h). Entry points: CplHover, CplDefinition.
 #include "engine/lsp/cpl_help.h"

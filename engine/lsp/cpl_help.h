@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What capops-lsp says about a place in a `.cpl` file: hover and
 // go-to-definition, from the program the file compiled into (the checker's
 // side tables say what each name resolved to, so nothing is guessed from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hover, go-to-definition and completion in plans and inventories, from the
 // rule set's schema (fact_help.h). Entry point: FactHelp.
 #include "engine/lsp/fact_help.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What capops-lsp says about a place in a plan or inventory: hover,
 // go-to-definition and completion, all from the compiled rule set's schema.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The LSP base protocol (jsonrpc.h): `Content-Length`-framed JSON-RPC
 // messages read from and written to a stream.
 #include "engine/lsp/jsonrpc.h"

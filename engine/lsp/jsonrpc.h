@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The base protocol of the Language Server Protocol (3.17): JSON-RPC 2.0
 // messages framed by `Content-Length` headers, over a byte stream.
 //

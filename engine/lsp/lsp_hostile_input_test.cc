@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lsp against what a careless or hostile client or workspace gives
 // it: text that cannot be Unicode (lone UTF-16 surrogates, bytes that are
 // not UTF-8) in a document, its changes and its URI, and a `.capops.yaml`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lsp: the base protocol's framing, the server's answers to good and
 // malformed messages, and a client that speaks the protocol to the real
 // binary over pipes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lsp: the capops language server, over stdin and stdout.
 //
 //   capops-lsp [--stdio] [--policy PATH]… [--rules-url URL]

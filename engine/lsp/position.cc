@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Positions as the protocol counts them (0-based lines, UTF-16 units) to and
 // from the engine's 1-based lines and character columns (position.h).
 #include "engine/lsp/position.h"

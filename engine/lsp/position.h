@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Positions in a document as the protocol counts them: 0-based lines and
 // UTF-16 code units (the default `positionEncoding`), against the engine's
 // 1-based lines and character columns.

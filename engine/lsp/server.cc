@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The language server: documents, the settings they are linted under (one
 // lint::Project per `.capops.yaml`, opened as capops-lint opens it), their
 // diagnostics, and answers to hover, definition and completion. Entry

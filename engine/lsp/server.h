@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lsp: a language server for plan and inventory YAML and for CPL.
 //
 // Speaks the LSP 3.17 base protocol over a stream (stdio in capops-lsp):

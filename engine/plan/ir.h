@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IR: what a checked rule does, as a short list of operations over the
 // rule's variable slots, in the order they run. plan::Build makes one per
 // rule, once per rule set; the evaluator's interpreter (eval/interpreter.h)

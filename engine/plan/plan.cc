@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planner: finds loop-invariant expressions, hash joins and the order of
 // a rule's clauses. Entry points: plan::Build, plan::Dump.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planner: what the evaluator may do instead of running a checked rule
 // exactly as written, decided once per rule set, before any fact is read.
 //

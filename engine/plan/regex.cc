@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RE2 adapter: compile with a memory limit and without logging, match.
 #include "engine/plan/regex.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Regex: a compiled regular expression (RE2 syntax), the one adapter of RE2.
 //
 // RE2 runs in time linear in the text (no catastrophic backtracking on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capacity charts from a plan's facts and its findings: the sweep that
 // stacks allocations and the placing of findings. Entry point: BuildPoolCharts.
 #include "engine/report/capacity_chart.h"

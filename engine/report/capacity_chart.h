@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capacity charts: what the HTML report draws for each pool of a plan, as
 // plain numbers (internal to engine/report).
 //

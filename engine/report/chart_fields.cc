@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CheckChartView: the charts' view of the fact schema held against a
 // compiled schema (see chart_fields.h).
 #include "engine/report/chart_fields.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The part of the fact schema (stdlib/schema.cpl) that the capacity charts
 // read (capacity_chart.cc): every field, with the record that declares it and
 // its type, and every enum member the charts compare with, named in one table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The capacity charts' view of the fact schema (chart_fields.h) held against
 // the shipped schema: a field the charts read that the schema renames,
 // removes or retypes fails here rather than emptying a chart.

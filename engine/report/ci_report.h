@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reports for CI systems: SARIF 2.1.0, JUnit XML and GitHub workflow annotations.
 //
 // All three take the LintReport of a run (after waivers and baseline) and

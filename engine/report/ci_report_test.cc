@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CI report formats: SARIF structure, JUnit parsed back, GitHub lines
 // matched and escaped. Built from the example through the CLI, and from
 // hand-made reports for the escaping rules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GitHub workflow annotations: one `::error`/`::warning`/`::notice` command
 // per finding, escaped as the workflow-command syntax requires (%, CR, LF in
 // the message; also `:` and `,` in properties), and a plain summary line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reports over hostile input, run in-process through the CLI: a plan whose
 // file name holds ESC, BEL, a newline and bytes that are not UTF-8; fact
 // values with controls, bidi overrides and XML-forbidden code points; a plan

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Capacity charts as inline SVG: axes, stacked allocation bands, the usage
 // outline, capacity and floor lines, the findings' lane above the plot, and
 // the overview's one-line pictures. Entry points: WriteChartSvg, WriteSparkSvg.

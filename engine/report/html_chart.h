@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One capacity chart as inline SVG (internal to engine/report; html_report.h
 // describes the page it is part of).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report's stylesheet and script, written inline into every page
 // (internal to engine/report): no file, font or library is fetched.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report: header, filters, charts and finding cards in one page.
 // Entry point: WriteHtml.
 #include "engine/report/html_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report (`capops-lint --format html -o report.html PLAN…`): one
 // self-contained page, for people who would rather look at a picture than
 // read findings line by line.

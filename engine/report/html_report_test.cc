@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report: the charts' numbers (one sweep per pool), where findings
 // are marked, the page's cards, and that input cannot add markup or script.
 #include "engine/report/html_report.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON reports, in the shape of DESIGN.md's output contract. Keys are
 // written in a fixed order (nlohmann::ordered_json) so output is stable.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fact schema as a JSON Schema (json_schema.h).
 #include "engine/report/json_schema.h"
 

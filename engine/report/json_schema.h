@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fact schema as a JSON Schema (draft 2020-12), for the editors and
 // validators planners already use: the YAML language server's completion
 // and hover (`yaml.schemas`, or a `# yaml-language-server: $schema=`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JUnit XML reports: a <testsuite> per file, a <testcase> per rule in it, so
 // CI systems show which rules passed and failed for each plan. A rule that
 // did not run (disabled, or the plan's facts break the schema) is skipped,

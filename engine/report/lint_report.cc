@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renders a lint::Report in the format asked for. Entry point: WriteLintReport.
 #include "engine/report/lint_report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A lint report (lint/project.h) in each of the formats of
 // `capops-lint --format`: the one place that decides what a run's output is.
 //

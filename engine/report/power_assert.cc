@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Power-assert rendering of a traced clause (see power_assert.h).
 #include "engine/report/power_assert.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Clause traces drawn power-assert style (internal to engine/report):
 //
 //   where d.slice in research_slices && p.role == production_replacement

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reports: a LintReport rendered for people (text, short) or tools (JSON).
 //
 // Text is in the style of rustc:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report grows with the plan, not with the plan's steps × items: a
 // plan of staggered allocations that all overfill one pool (each starts a
 // quarter of a day after the last, each holds for ten days) gives one

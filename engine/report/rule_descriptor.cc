@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RuleDescriptor: the rule metadata the CI reports list for every rule.
 #include <algorithm>
 

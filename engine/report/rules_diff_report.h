@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The output of `rules --diff` (lint/rules_diff.h) as text, JSON or Markdown.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SARIF 2.1.0 reports (OASIS sarif-v2.1.0-os), for code-scanning consumers.
 // Keys are written in a fixed order (nlohmann::ordered_json): output is
 // byte-for-byte stable for the same input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source snippets: finding the span to underline in a YAML or CPL line and
 // printing it with a gutter, safely: control characters are made visible
 // (escape.h) and a long line is cut to a window around the span.

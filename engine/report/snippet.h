@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source snippets for text reports: a line of a file with a span underlined,
 // as compilers print them (engine/report's, and the language server's
 // ranges: SpanEndColumn).

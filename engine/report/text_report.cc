@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text reports in the style of rustc: a header line, an arrow to the place,
 // the source line with the span underlined, secondary labels on the other
 // facts the rule read, then `= because:`, `= fix:` and a `= param:` line

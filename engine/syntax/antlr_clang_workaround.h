@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Force-included (clang only) into the targets that include the ANTLR 4.9
 // runtime headers. Debian's antlr4-runtime 4.9 declares, in
 // misc/InterpreterDataReader.h, `InterpreterData() {}` over a member whose

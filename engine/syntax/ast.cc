@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names of operators and macros, and small AST helpers.
 #include "engine/syntax/ast.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPL abstract syntax tree.
 //
 // The parser (parser.h) builds it from the ANTLR parse tree; nothing here

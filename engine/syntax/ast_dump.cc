@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text dumps of the AST: S-expression-like and stable, so tests compare them.
 //
 //   a.pool == "x" && !b   →   (&& (== (. a pool) "x") (! b))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The canonical form of a module, hashed into the ruleset digest.
 // Entry points: syntax::CanonicalModule, and CanonicalExpr for one expression.
 //

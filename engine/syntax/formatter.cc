@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPL formatter: a printer over the token stream. Entry point:
 // syntax::Format.
 //

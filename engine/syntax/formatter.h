@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPL formatter (`capops-lint fmt`): one canonical layout for a CPL file.
 //
 // Format() prints the file again from its tokens. The result depends only on

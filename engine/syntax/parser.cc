@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPL parser: runs the ANTLR-generated lexer and parser, collects syntax
 // errors as Diagnostics, and builds the AST. Entry point: syntax::Parse.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPL parser: source text → Module, with every syntax error collected.
 //
 // This is the one place the ANTLR runtime is used. The generated parser builds

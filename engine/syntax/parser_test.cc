@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "engine/syntax/parser.h"
 
 #include <catch2/catch.hpp>

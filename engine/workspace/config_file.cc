@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Config files: finding `.capops.yaml`, reading it through the YAML adapter
 // (so every value keeps its line and column) and checking every key.
 #include "engine/workspace/config_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding and reading `.capops.yaml` (lint/config.h says what it holds)
 // through the workspace's file system.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The file systems a host lints from: the disk, an editor's buffers over
 // it, and files held in memory. Entry points: the FileSystem subclasses.
 #include "engine/workspace/file_system.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FileSystem: where a host's files come from — the one seam between the
 // engine and the disk. The workspace (discovery, the config search, the
 // policies, the side files, the cache, outputs) reads and writes through it

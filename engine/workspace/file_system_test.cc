@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The file-system seam: the workspace reads and writes only through a
 // FileSystem, so discovery, the config search, the side files, the cache
 // and a whole lint run on files held in memory, and an editor's buffers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GitSnapshot (git_snapshot.h): `git archive` of one path at one revision,
 // unpacked with `tar` into a temporary directory.
 #include "engine/workspace/git_snapshot.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GitSnapshot: a path of a git work tree as it was at a revision, written to
 // a temporary directory — the OLD side of `capops-lint rules --diff git:REV PATH`.
 //

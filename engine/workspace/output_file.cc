@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomic file replacement and file identity for the files a run writes.
 #include "engine/workspace/output_file.h"
 

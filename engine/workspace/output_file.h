@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing the files a run produces (reports, baselines, cache entries,
 // catalogues, formatted policies) without ever damaging what was there.
 //

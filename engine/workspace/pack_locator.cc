@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding the shipped data directory, collecting policy files, reading files.
 #include "engine/workspace/pack_locator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the shipped stdlib and default policy pack live, and reading a file
 // from the disk (DiskFileSystem reads through ReadFile).
 #pragma once

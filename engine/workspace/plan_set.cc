@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PlanSet: expands plan arguments (files, directories, globs) into sorted
 // plan files, groups them by inventory (InventoriesOf) and hands each file
 // to the lint as it was read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PlanSet: the plan files of one run, from files, directories and globs, and
 // the inventories each of them is linted against.
 //

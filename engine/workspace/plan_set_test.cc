@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests for ClassifyFile: what a YAML file found under a plan directory is,
 // from its documents' heads (facts/document_head.h); all input in memory.
 #include "engine/workspace/plan_set.h"

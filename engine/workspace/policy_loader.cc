@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finds and reads policy files and fact files.
 #include "engine/workspace/policy_loader.h"
 

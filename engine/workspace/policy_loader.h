@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding and reading policy packs and fact files through a FileSystem: the
 // shipped stdlib and pack, `*.cpl` files under directories, fact files with
 // their stamps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a rule set's policy tests and sums up their coverage. Entry point:
 // RunPolicyTests.
 #include "engine/workspace/policy_tests.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running the policy tests of a rule set (`test` declarations in
 // `*_test.cpl` files), with rule and condition coverage: what
 // `capops-lint test` does, for any program.

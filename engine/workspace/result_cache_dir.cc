@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ResultCache: entry files under the cache directory. Entry point:
 // ResultCache::Open.
 #include "engine/workspace/result_cache_dir.h"

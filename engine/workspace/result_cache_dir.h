@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ResultCache: the directory `capops-lint --cache[=DIR]` keeps result cache
 // entries in (lint/result_cache.h says what an entry holds and how it is
 // keyed; lint/group_lint.h which findings go into which entry).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The result cache (`--cache`) end to end through Run(): a warm run prints
 // what a fresh lint prints, in every format; it reads entries instead of
 // linting (an entry edited on disk shows through); corrupt entries and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Both versions of a rule set read and compiled, and the fact sets both
 // lint gathered, for the diff of lint/rules_diff.h. Entry point:
 // RulesDiffSession::Run.

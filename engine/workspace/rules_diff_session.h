@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RulesDiffSession: `capops-lint rules --diff OLD NEW [PLAN…]` — both
 // versions of a rule set read (from directories or git revisions) and
 // compiled, the fact sets both lint gathered, and the diff of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `rules --diff`: two small packs in a scratch directory, one edit apart —
 // a tightened `where`, an added and a removed rule, a param default, a
 // change of layout only — and what the diff says about rules and findings;

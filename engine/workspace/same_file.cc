@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SameFile and DedupByIdentity: file identity (FileSystem::Identity: by
 // stat(2) on disk), so that one file named twice on a command line or in a
 // config is read once.

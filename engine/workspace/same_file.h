@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SameFile: whether two paths name one file, by its identity on disk (device
 // and inode), not by spelling: `inv.yaml`, `./inv.yaml`, `dir/../inv.yaml`
 // and a symlink to it are one file, given twice.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SameFile and DedupByIdentity over real files in a scratch directory:
 // spellings, symlinks, hard links, missing files and distinct files with
 // equal contents.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LintSession: `capops-lint PLAN…` on a file system — config, policies,
 // the lint::Project, plan files, the run, the baseline written. Entry
 // point: LintSession::Run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // workspace::LintSession — everything `capops-lint [options] PLAN…` does, as
 // one library call, on a FileSystem: settle the configuration
 // (`.capops.yaml`, config_file.h) under the options, read the policies and

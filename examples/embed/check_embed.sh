@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the embedding example (embed.cc) on the CI example's config: the
 # findings it counts must be the ones capops-lint reports for that config,
 # and the baseline it writes must list the unwaived ones.

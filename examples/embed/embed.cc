@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linting from a program of your own, as capops-lint does: a config with
 // its waivers, then a baseline. Usage: embed CONFIG BASELINE-TO-WRITE
 #include <iostream>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs capops-lint on one hostile or broken input and checks its outcome
 # against the sidecar `<name>.expect`:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Plan directories as careless and hostile users leave them, through the
 # real binary: the config looked for from a subdirectory, links inside and
 # outside the repository (to files, to directories, in loops, dangling, in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the browser tests share (sourced): chromium found or the test
 # skipped (exit 77), a temporary directory, failure counting, rendering a
 # page headless to its DOM, and XPath over that DOM (xmllint).

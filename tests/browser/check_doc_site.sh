@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The rule catalogue and the schema reference in a real browser: Debian's
 # chromium renders `capops-lint doc`'s pages headless, runs their script and
 # dumps the DOM, which is checked with xmllint:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The HTML report in a real browser: Debian's chromium renders the report of
 # the scenario example headless, runs its script, and dumps the DOM, which is
 # then checked with libxml2's HTML parser (xmllint):

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // CEL's conformance cases (npm @bufbuild/cel-spec, the cel-spec repository's
 // simple tests) run against `capops-lint eval --format json -`.
 //

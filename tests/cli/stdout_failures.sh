@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What happens to a report that cannot be written, as the shell sees it:
 #   - stdout on a full disk (/dev/full) or closed (>&-): exit 2 with a
 #     message, never a clean exit 0 for a report nobody received;

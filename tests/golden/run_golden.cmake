@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs one golden case: capops-lint with the case's `args` (one argument per
 # line, run from the source tree; `stdin` feeds standard input if present)
 # and compares stdout, stderr and the exit code with `expected.txt`. With CAPOPS_UPDATE_GOLDEN=1 in the environment

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `junit.xsd`: capops-lint's JUnit XML, for findings, a clean plan,
 # facts that break the schema and a run with waivers and warnings, is valid
 # against Jenkins' JUnit schema (junit-10.xsd, see README.md), checked by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The engine's stages depend one way (STYLE.md):
 #   common ← syntax ← check ← plan ← eval ← api ← lint ← workspace, report ← cli, lsp;
 #   facts ← common

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `package.build-debs`: the capops and capops-dev packages, made once by
 # cpack from the build tree into OUT_DIR (emptied first), for the tests that
 # read them (package.deb, package.dev-deb: FIXTURES_REQUIRED debs).

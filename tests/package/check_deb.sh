@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package, built with cpack from the build tree and checked with
 # dpkg's own tools:
 #   - its control fields (name, version, architecture, the libraries it
@@ -45,8 +46,9 @@ done
 
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$tmp/files"
 for f in ./usr/bin/capops-lint ./usr/bin/capops-lsp ./usr/share/man/man1/capops-lint.1.gz \
+    ./usr/share/man/man1/capops-lsp.1.gz \
     ./usr/share/bash-completion/completions/capops-lint ./usr/share/doc/capops/copyright \
-    ./usr/share/doc/capops/changelog.Debian.gz ./usr/share/zsh/vendor-completions/_capops-lint \
+    ./usr/share/doc/capops/changelog.gz ./usr/share/zsh/vendor-completions/_capops-lint \
     ./usr/share/fish/vendor_completions.d/capops-lint.fish \
     ./usr/share/capops/stdlib/schema.cpl ./usr/share/capops/policies/capops-ai/allocation.cpl \
     ./usr/share/capops/examples/visual-inspection/plan.yaml ./usr/share/capops/schema/capops.schema.json; do
@@ -106,22 +108,24 @@ if [[ $(id -u) -eq 0 ]]; then
   dpkg --dry-run -i "$deb" "$dev" >"$tmp/dpkg.log" 2>&1 || fail "dpkg --dry-run -i refused the packages: $(cat "$tmp/dpkg.log")"
 fi
 
-gzip -t "$root/usr/share/man/man1/capops-lint.1.gz" "$root/usr/share/doc/capops/changelog.Debian.gz" ||
+gzip -t "$root"/usr/share/man/man1/capops-{lint,lsp}.1.gz "$root/usr/share/doc/capops/changelog.gz" ||
   fail "a compressed file of the package is damaged"
-zcat "$root/usr/share/doc/capops/changelog.Debian.gz" | head -1 | grep -q "^capops ($(field Version)) " ||
-  fail "changelog.Debian does not open with this version: $(zcat "$root/usr/share/doc/capops/changelog.Debian.gz" | head -1)"
+zcat "$root/usr/share/doc/capops/changelog.gz" | head -1 | grep -q "^capops ($(field Version)) " ||
+  fail "the changelog does not open with this version: $(zcat "$root/usr/share/doc/capops/changelog.gz" | head -1)"
 man=$tmp/capops-lint.1
 zcat "$root/usr/share/man/man1/capops-lint.1.gz" >"$man"
 if command -v groff >/dev/null; then
-  warnings=$(groff -man -ww -z "$man" 2>&1)
-  [[ -z $warnings ]] || fail "groff warns about the man page: $warnings"
+  # What each page says is checked in package.man-pages; here, the installed files.
+  warnings=$(groff -man -ww -z "$man" 2>&1; zcat "$root/usr/share/man/man1/capops-lsp.1.gz" | groff -man -ww -z 2>&1)
+  [[ -z $warnings ]] || fail "groff warns about a man page: $warnings"
 else
   echo "note: groff is not installed; the man page was not rendered"
 fi
 completion=$root/usr/share/bash-completion/completions/capops-lint
 help=$("$lint" --help)
 options=$(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u)
-subcommands=$(sed -n '/^Subcommands:/,$p' <<<"$help" | awk 'NR > 1 && NF {print $1}')
+# Entries start two spaces in; a description wrapped onto further lines, further.
+subcommands=$(sed -n '/^Subcommands:/,$p' <<<"$help" | awk 'NR > 1 && /^  [^ ]/ {print $1}')
 zsh_completion=$root/usr/share/zsh/vendor-completions/_capops-lint
 fish_completion=$root/usr/share/fish/vendor_completions.d/capops-lint.fish
 for word in $options $subcommands; do

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The engine as an embedder meets it: `cmake --install` into a fresh prefix,
 # then examples/embed configured on its own against that prefix
 # (find_package(capops)), built with the same compiler and flags, and run as

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # capops as a pre-commit hook repository, run by the real pre-commit
 # framework (Debian's `pre-commit`): a fresh git repository whose
 # .pre-commit-config.yaml uses this checkout as `repo:` at its HEAD commit,

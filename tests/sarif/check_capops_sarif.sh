@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `sarif.validate`: capops-lint's SARIF for the examples (violations,
 # a waived finding, fact-file errors) passes tests/sarif/validate.sh; with
 # the catalogue's address (`--rules-url`, as code scanning setups give it)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Validates SARIF files the way a real consumer would read them:
 #   1. Microsoft's SARIF validator (npm @microsoft/sarif-multitool, `validate`),
 #      whose JSON, schema and SARIF-rule findings come back as a SARIF log;

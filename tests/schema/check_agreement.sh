@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `schema.agreement`: the published JSON Schema (`capops-lint schema
 # --format json-schema`, checked by ajv) and capops-lint's own validation
 # give one verdict per document.

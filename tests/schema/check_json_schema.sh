@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `schema.json-schema`: `capops-lint schema --format json-schema`
 # checked by a real JSON Schema validator (ajv, draft 2020-12, from the npm
 # packages of tests/sarif/):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validates YAML fact files against a JSON Schema with ajv (draft 2020-12,
 // with ajv-formats), reading YAML with the `yaml` package's YAML 1.2 core
 // schema, as the YAML language server and the capops loader read it:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the shell checks share (sourced): a temporary directory `$tmp`
 # removed on exit, `fail MESSAGE` to count a failed check and go on,
 # `expect WHAT EXPECTED ACTUAL`, `lint_report ARGS…` to run capops-lint

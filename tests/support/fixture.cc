@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helpers shared by the stage tests (see fixture.h).
 #include "tests/support/fixture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helpers: compile CPL text and evaluate it over YAML text, in memory.
 #pragma once
 

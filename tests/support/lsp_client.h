@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: a client of capops-lsp. Messages as an editor sends them,
 // a server in the test's own process (InProcess) and the real binary as an
 // editor runs it, a child process with the protocol on its stdin and stdout

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: a workspace held in memory (workspace::MemoryFileSystem)
 // with the shipped stdlib and pack where the engine looks for them, and a
 // lint session run over it, rendered as capops-lint would print it.

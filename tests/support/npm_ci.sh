@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the npm packages a test folder pins (DIR/package-lock.json) into
 # DIR/node_modules, unless they are there already from that same lock file.
 # The one way the validators' packages get installed: the CTest fixture

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The build's paths, from compile definitions given to this file alone
 // (tests/CMakeLists.txt).
 #include "tests/support/paths.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the tests find what they read: the source tree they were built from
 // and the binaries built beside them. Defined in one translation unit
 // (paths.cc), so that no other test object depends on where the tree is:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fresh temporary directory holding a copy of the example plan and
 // inventory, removed at the end; for CLI tests that need files on disk.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fresh directory for a test that needs files on disk, removed with all it
 // holds at the end. The one way the tests make one: a name of its own under
 // the system's temporary directory (mkdtemp), never one another test or

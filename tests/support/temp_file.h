@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A file in a fresh temporary directory (temp_dir.h), for tests that read from disk.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The capops-lint steps of examples/ci/github-workflow.yml, run as written
 # from a checkout-shaped directory (a copy of examples/ and policies/, the
 # binary as build/engine/capops-lint):

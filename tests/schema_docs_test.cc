@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every field of the shipped fact schema says what it means to the capacity
 // planner who writes it, and that text reaches each place a planner reads
 // it: the editor's hover, `capops-lint doc` and the JSON Schema.

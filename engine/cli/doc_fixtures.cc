@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test fixtures of the catalogue (doc_fixtures.h): read once, inline in
 // the one rule entry that shows them, else on the fixtures page.
 #include "engine/cli/doc_fixtures.h"

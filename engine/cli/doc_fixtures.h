@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test fixtures of `capops-lint doc`: the fact files of the policy tests
 // that name a rule, shown with the rule as the facts it fires or stays quiet
 // on. Each fixture is written once. One that the catalogue shows once stays

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YamlOutline (yaml_outline.h): one pass of libfyaml's events over a YAML
 // text, the open nodes kept on a stack of their own (no recursion).
 #include "engine/facts/yaml_outline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A YAML text as trees of its nodes with their extents, for an editor's
 // outline: every document's root, its mappings' keys and where each node
 // starts and ends. Read with the parser LoadYaml uses (loader.h), and as far

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Quick fixes from the did-you-means and unit hints of diagnostics
 // (code_actions.h). Entry points: Replacements, QuickFixes.
 #include "engine/lsp/code_actions.h"

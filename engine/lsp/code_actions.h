@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Quick fixes for a document's diagnostics: what a diagnostic's `help:`
 // names as the text meant (a misspelt field, enum member, kind or id; a
 // duration's missing unit; a size written with spaces) becomes a

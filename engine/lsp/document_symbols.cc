@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outline of a fact file (document_symbols.h). Entry point:
 // DocumentSymbols.
 #include "engine/lsp/document_symbols.h"

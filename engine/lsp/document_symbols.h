@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outline of a plan or inventory (textDocument/documentSymbol): each
 // keyed list of a document (a plan's demands, allocations, substitutes and
 // benchmarks; an inventory's accelerator types, pools, supply and managed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lsp as an editor uses it while a plan is written: quick fixes for
 // the did-you-means of its diagnostics, the outline of a plan or inventory
 // (broken ones too), and the skeletons offered in an empty file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The skeletons completion offers in an empty fact file (skeletons.h).
 // Entry point: SkeletonCompletion.
 #include "engine/lsp/skeletons.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What completion offers in an empty fact file: a plan or an inventory as a
 // snippet (placeholders to tab through, an enum's members as a choice), the
 // required fields of each record filled with ids that match across the two,

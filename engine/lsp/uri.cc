@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File URIs and paths (uri.h). Entry points: PathOfUri, UriOfPath.
 #include "engine/lsp/uri.h"
 

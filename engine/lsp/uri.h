@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where a document is: the `file:` URIs the protocol names documents by, and
 // the paths capops reads. Another scheme (`untitled:`) names no path.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // capops-lint --profile: the per-rule cost table. Entry point: WriteProfile.
 #include "engine/report/profile_report.h"
 

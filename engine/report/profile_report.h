@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each rule cost in a lint run (`capops-lint --profile`), as a table
 // for people or as JSON for tools, most costly rule first.
 //

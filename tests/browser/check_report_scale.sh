@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The HTML report at scale in a real browser: a corpus of 2,000 allocations
 # on 200 pools (gen_corpus) is linted to HTML, and Debian's headless
 # chromium

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """How long a page takes to open in headless chromium, through DevTools.
 
 Usage: open_time.py CHROMIUM FILE [FILE…]

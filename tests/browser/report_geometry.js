@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Geometry checks on a copy of an HTML report (check_html_report.sh adds
 // this script to the copy; the report itself does no layout work): opens
 // every <details>, then records on <body>

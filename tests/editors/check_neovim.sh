@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `editors.neovim`: the shipped Neovim config (editors/neovim/capops.lua)
 # in a real Neovim, headless and with no other config (`-u NONE`): it loads
 # without error, and opening the example plan starts capops-lsp, which

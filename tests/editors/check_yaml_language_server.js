@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON Schema `capops-lint schema` writes, in the YAML language server as
 // an editor runs it (yaml-language-server over stdio, the schema named by the
 // modeline `capops-lint init` writes):

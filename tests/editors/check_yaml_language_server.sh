@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CTest `editors.yaml-language-server`: the JSON Schema `capops-lint schema`
 # writes, in the YAML language server (npm's yaml-language-server, pinned by
 # tests/editors/package-lock.json) driven over stdio as an editor drives it

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- Run by check_neovim.sh inside `nvim --headless -u NONE`: loads the shipped
 -- config, opens the example plan and waits for capops-lsp (found on PATH)
 -- to attach and publish its findings. Prints `ok: …` or `FAIL: …` and

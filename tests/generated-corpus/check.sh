@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The generated corpus (benchmarks/gen_corpus) against the real capops-lint
 # and the whole shipped pack:
 #   - by default the plans break no rule: exit 0, no finding at all, at

@@ -44,6 +44,7 @@ complete -c capops-lint -n $lint -l baseline -r -F -d "report only findings not 
 complete -c capops-lint -n $lint -l write-baseline -r -F -d "record the findings, report only new ones"
 complete -c capops-lint -n $lint -l explain -d "each violation's evidence and clause trace"
 complete -c capops-lint -n $lint -l cache -d "reuse findings of unchanged plans (--cache=DIR)"
+complete -c capops-lint -n $lint -l profile -d "print what each rule cost (--profile=json)"
 complete -c capops-lint -n $lint -l fail-on -x -a "error warning info never" -d "lowest severity that fails the run"
 complete -c capops-lint -n $lint -l source-root -x -a "(__fish_complete_directories)" -d "what SARIF's %SRCROOT% stands for"
 complete -c capops-lint -n $lint -l rules-url -x -d "where the rule catalogue is published"

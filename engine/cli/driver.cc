@@ -164,7 +164,8 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
   // `--cache plans/` lints plans/ with the default cache, never caches into it.
   app->add_flag(std::string("--cache{") + workspace::kDefaultCacheDir + "}", s.cache,
                 std::string("reuse the findings of unchanged plan files, kept in DIR (default: ") +
-                    workspace::kDefaultCacheDir + ")");
+                    workspace::kDefaultCacheDir + ")")
+      ->option_text("[=DIR]");
   app->add_option("--fail-on", *fail_on,
                   "lowest severity that fails the run (default: the config's, else error)")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
@@ -184,9 +185,10 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
                   "threads for files, plans and rules (default: the cores available)")
       ->check(CLI::Range(1, 256));
   app->add_flag("--profile{text}", o->profile,
-                "after the report, print what each rule cost to stderr (FORMAT: text or json); "
-                "rules then run one at a time and the cache is not used")
-      ->check(CLI::IsMember({"text", "json"}));
+                "after the report, print what each rule cost to stderr, as a table or JSON; "
+                "the rules then run one at a time and the cache is not used")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->option_text("[=text|json]");
   app->add_flag("--allow-empty", s.allow_empty,
                 "exit 0 even when no plan was found or every rule is disabled");
   app->add_option("plans", s.plans,

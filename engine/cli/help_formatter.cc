@@ -79,19 +79,26 @@ std::string FormatEntry(const std::string& name, const std::string& desc) {
 
 }  // namespace
 
+bool AttachedValue(const CLI::Option* opt) {
+  return opt->get_option_text().rfind("[=", 0) == 0;
+}
+
 HelpFormatter::HelpFormatter() {
   column_width(kNameColumn);
 }
 
 std::string HelpFormatter::make_option_name(const CLI::Option* opt, bool positional) const {
-  // `--cache[=DIR]` as it is written, not CLI11's notation for a flag's
+  // A flag whose value may be attached with `=` as it is written
+  // (`--cache[=DIR]`, its option text), not CLI11's notation for a flag's
   // default value (`--cache{.capops-cache}`).
-  if (!positional && opt->check_lname("cache")) return "--cache[=DIR]";
+  if (!positional && AttachedValue(opt))
+    return "--" + opt->get_single_name() + opt->get_option_text();
   if (positional) return Upper(opt->get_name(true, false));
   return CLI::Formatter::make_option_name(opt, positional);
 }
 
 std::string HelpFormatter::make_option_opts(const CLI::Option* opt) const {
+  if (AttachedValue(opt)) return "";
   if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
   if (opt->get_expected_max() == 0) return "";  // a flag
   std::string word = ValueWord(opt);
@@ -105,7 +112,7 @@ std::string HelpFormatter::make_option_desc(const CLI::Option* opt) const {
   if (opt->get_expected_max() != 0) {
     TypeName t = SplitTypeName(opt->get_type_name());
     if (!t.range.empty()) notes.push_back(t.range);
-    if (!opt->get_default_str().empty() && !opt->check_lname("cache"))
+    if (!opt->get_default_str().empty() && !AttachedValue(opt))
       notes.push_back("default: " + opt->get_default_str());
   }
   if (opt->get_required()) notes.push_back("required");

@@ -16,6 +16,10 @@
 
 namespace capops::cli {
 
+/// Whether `opt` is a flag whose value is attached with `=` when given
+/// (`--cache[=DIR]`): its option text says so, starting with `[=`.
+bool AttachedValue(const CLI::Option* opt);
+
 class HelpFormatter : public CLI::Formatter {
  public:
   HelpFormatter();

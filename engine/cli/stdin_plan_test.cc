@@ -46,8 +46,9 @@ TEST_CASE("a plan on standard input is linted as `<stdin>`, as the same file wou
   CHECK(piped.out == Replace(file.out, kExample + "plan.yaml", "<stdin>"));
 }
 
-TEST_CASE("--stdin-filename locates the findings there and finds the inventory beside it",
-          "[cli]") {
+TEST_CASE(
+    "the name --stdin-filename gives locates the findings there and finds the inventory beside it",
+    "[cli]") {
   std::string plan = Slurp(kExample + "plan.yaml");
   testing::CliResult file = RunCli({"--no-config", kExample + "plan.yaml"});
   testing::CliResult named =

@@ -232,28 +232,56 @@ bool ExprEvaluator::Candidates(int32_t join_index, const Value& list, uint32_t s
                                const syntax::Expr** holds) {
   if (memo_ == nullptr || join_index < 0 || !list.is(ValueKind::kList)) return false;
   const plan::Join& join = module_plan_->joins[join_index];
-  Value probe = Eval(*join.probe);
-  std::vector<Value> probes;
-  if (join.any_of ? !EachProbe(join, probe, &probes) : !probe.is(ValueKind::kString)) return false;
-  const JoinedList* joined = Joined(join, list, slot);
-  if (joined == nullptr) return false;
-  if (holds != nullptr && joined->exact()) *holds = join.condition;
-  if (join.any_of) {
-    // The items of every probe's group and those kept aside, once each, in list order.
-    std::vector<uint32_t> at = joined->residual;
-    for (const Value& p : probes) joined->index->Positions(p.string_value(), &at);
+  if (join.alternatives.empty() && !join.any_of) {
+    // One probe: the index's own group, merged with the items it keeps aside.
+    Value probe = Eval(*join.probe);
+    if (!probe.is(ValueKind::kString)) return false;
+    const JoinedList* joined = Joined(join, list, slot);
+    if (joined == nullptr) return false;
+    if (holds != nullptr && joined->exact()) *holds = join.condition;
+    *picked = joined->index->Candidates(probe.string_value(), scratch, joined->residual);
+  } else {
+    // Several probes, or several joins: their items, once each, in list order.
+    std::vector<uint32_t> at;
+    bool exact = true;
+    if (!Positions(join, list, slot, &at, &exact)) return false;
     std::sort(at.begin(), at.end());
     at.erase(std::unique(at.begin(), at.end()), at.end());
-    ListView items = joined->list.items();
+    ListView items = list.items();
     scratch->clear();
     scratch->resize(at.size());  // sized once: a borrowed Value that moves becomes a counted one
     for (size_t i = 0; i < at.size(); ++i) (*scratch)[i].Borrow(items[at[i]]);
     *picked = *scratch;
-  } else {
-    *picked = joined->index->Candidates(probe.string_value(), scratch, joined->residual);
+    if (holds != nullptr && exact && join.alternatives.empty()) *holds = join.condition;
   }
   ++state_->index_probes;
   state_->index_picked += picked->size();
+  return true;
+}
+
+// Appends the places of the items `join` selects in `list` (unsorted, maybe
+// repeated); false when they cannot be told (a probe not a string, a list
+// to scan). `*exact` is cleared when some are items kept aside.
+bool ExprEvaluator::Positions(const plan::Join& join, const Value& list, uint32_t slot,
+                              std::vector<uint32_t>* at, bool* exact) {
+  for (int32_t alternative : join.alternatives) {
+    if (!Positions(module_plan_->joins[alternative], list, slot, at, exact)) return false;
+  }
+  if (!join.alternatives.empty()) return true;
+  Value probe = Eval(*join.probe);
+  std::vector<Value> probes;
+  if (join.any_of) {
+    if (!EachProbe(join, probe, &probes)) return false;
+  } else if (probe.is(ValueKind::kString)) {
+    probes.push_back(std::move(probe));
+  } else {
+    return false;
+  }
+  const JoinedList* joined = Joined(join, list, slot);
+  if (joined == nullptr) return false;
+  *exact = *exact && joined->exact();
+  at->insert(at->end(), joined->residual.begin(), joined->residual.end());
+  for (const Value& p : probes) joined->index->Positions(p.string_value(), at);
   return true;
 }
 

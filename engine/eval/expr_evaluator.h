@@ -87,6 +87,8 @@ class ExprEvaluator {
   /// The index of `list` for `join` (the loop variable in `slot`).
   const JoinIndex* BuildIndex(const plan::Join& join, const Value& list, uint32_t slot);
   const JoinedList* Joined(const plan::Join& join, const Value& list, uint32_t slot);
+  bool Positions(const plan::Join& join, const Value& list, uint32_t slot,
+                 std::vector<uint32_t>* at, bool* exact);
   bool EachProbe(const plan::Join& join, const Value& probe, std::vector<Value>* probes);
   std::vector<uint32_t> Aside(const plan::Join& join, const JoinIndex& index, const Value& list,
                               uint32_t slot);

@@ -90,6 +90,11 @@ class ModulePlanner {
   void Mark(const Expr& e, Mask enclosing);
   bool PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
+  void MarkPerList(int32_t join, bool per_list) {
+    out_->joins[join].per_list = per_list;
+    for (int32_t j : out_->joins[join].alternatives) MarkPerList(j, per_list);
+  }
+  int32_t FindEitherJoin(const Expr& c, Mask var);
   int32_t FindEachJoin(const Expr& c, Mask var, const std::vector<const Expr*>& conjuncts);
   int32_t AddJoin(Join join, Mask var, const std::vector<const Expr*>& conjuncts);
   bool FactPath(const Expr& e) const;
@@ -123,7 +128,7 @@ Mask ModulePlanner::FreeSlots(const Expr& e) {
     Mask range = free_[e.args[0]->id];
     if (selects && (range & ~per_call_) == 0) {
       out_->join[e.id] = FindJoin(*e.args[1], var);
-      if (out_->join[e.id] >= 0) out_->joins[out_->join[e.id]].per_list = range != 0;
+      if (out_->join[e.id] >= 0) MarkPerList(out_->join[e.id], range != 0);
     }
   } else {
     for (const auto& arg : e.args) m |= FreeSlots(*arg);
@@ -232,7 +237,36 @@ int32_t ModulePlanner::FindJoin(const Expr& condition, Mask var) {
     join.condition = &c;
     return AddJoin(std::move(join), var, conjuncts);
   }
+  for (const Expr* conjunct : conjuncts) {
+    if (int32_t join = FindEitherJoin(*conjunct, var); join >= 0) return join;
+  }
   return -1;
+}
+
+// `a || b || …` where each disjunct has a join of its own: an item no
+// disjunct's index selects makes every disjunct false.
+int32_t ModulePlanner::FindEitherJoin(const Expr& c, Mask var) {
+  if (c.kind != ExprKind::kBinary || c.binary_op != BinaryOp::kOr) return -1;
+  std::vector<const Expr*> disjuncts, pending{&c};
+  while (!pending.empty()) {
+    const Expr& d = *pending.back();
+    pending.pop_back();
+    if (d.kind == ExprKind::kBinary && d.binary_op == BinaryOp::kOr) {
+      pending.push_back(d.args[1].get());
+      pending.push_back(d.args[0].get());
+      continue;
+    }
+    disjuncts.push_back(&d);
+  }
+  Join either;
+  either.condition = &c;
+  for (const Expr* d : disjuncts) {
+    int32_t join = FindJoin(*d, var);
+    if (join < 0) return -1;
+    either.alternatives.push_back(join);
+  }
+  out_->joins.push_back(std::move(either));
+  return static_cast<int32_t>(out_->joins.size() - 1);
 }
 
 // `probe.exists(y, each(y) == key(x))`: x the variable `var`, `probe` not
@@ -473,7 +507,13 @@ std::string Text(const SourceManager& sources, const Span& span) {
   return s.size() > 72 ? s.substr(0, 69) + "..." : s;
 }
 
-std::string DescribeJoin(const Join& j, const SourceManager& sources) {
+std::string DescribeJoin(const Join& j, const ModulePlan& m, const SourceManager& sources) {
+  if (!j.alternatives.empty()) {
+    std::string how;
+    for (int32_t a : j.alternatives)
+      how += (how.empty() ? "either " : " or ") + DescribeJoin(m.joins[a], m, sources);
+    return how;
+  }
   std::string key = "`" + Text(sources, j.key->span) + "`";
   std::string probe = "`" + Text(sources, j.probe->span) + "`";
   std::string how = j.membership ? "by each of " + key + " for " + probe
@@ -490,7 +530,7 @@ void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, 
   if (m.pattern[e.id] >= 0) *out += "  compiled pattern " + Text(sources, e.args[1]->span) + "\n";
   if (e.kind == ExprKind::kMacro && m.join[e.id] >= 0) {
     *out += "  join `" + Text(sources, e.span) + "` " +
-            DescribeJoin(m.joins[m.join[e.id]], sources) + "\n";
+            DescribeJoin(m.joins[m.join[e.id]], m, sources) + "\n";
   }
   for (const auto& arg : e.args) DumpExpr(*arg, m, sources, out);
 }
@@ -523,7 +563,7 @@ void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m,
       *out += "filter " + text + "\n";
       break;
   }
-  if (op.join >= 0) *out += "      join " + DescribeJoin(m.joins[op.join], sources) + "\n";
+  if (op.join >= 0) *out += "      join " + DescribeJoin(m.joins[op.join], m, sources) + "\n";
   for (const Lookup& l : op.lookups) {
     *out += "      reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) +
             "]\n";

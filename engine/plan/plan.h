@@ -74,6 +74,10 @@ struct Join {
   bool any_of = false;
   const syntax::Expr* each = nullptr;  // null: the items themselves
   uint32_t each_slot = 0;
+  /// A disjunction of joins (`x.id == d.id || x.of == d.id`): its
+  /// candidates are those of any of these joins (indexes into
+  /// ModulePlan::joins), and key and probe are not used.
+  std::vector<int32_t> alternatives;
   /// The list is a function's parameter (or built from its parameters
   /// alone), so each call may pass another one: its index is per list.
   bool per_list = false;

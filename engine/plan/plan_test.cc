@@ -238,7 +238,8 @@ TEST_CASE("a function's list parameter and any-of conditions are joined too", "[
   let named = plan.allocations.filter(a, a.pool in [d.pool, "p2"])
   let near = plan.demands.filter(x, x.cite == d.cite)
   let via = plan.allocations.filter(a, near.exists(y, y.pool == a.pool))
-  deny "{size(mine)} {size(named)} {size(via)}"
+  let either = plan.demands.filter(x, x.id == d.id || x.cite == d.id && x.pool != "")
+  deny "{size(mine)} {size(named)} {size(via)} {size(either)}"
 }
 )",
       false);
@@ -250,6 +251,8 @@ TEST_CASE("a function's list parameter and any-of conditions are joined too", "[
                   "each of `[d.pool, \"p2\"]`") != std::string::npos);
   CHECK(dump.find("join `plan.allocations.filter(a, near.exists(y, y.pool == a.pool))` by "
                   "`a.pool` for each of `near`") != std::string::npos);
+  CHECK(dump.find("join `plan.demands.filter(x, x.id == d.id || x.cite == d.id && x.pool != \"\")` "
+                  "either by `x.id` == `d.id` or by `x.cite` == `d.id`") != std::string::npos);
 }
 
 // The facts of kOddPlan again, with more items on one pool than a per-list
@@ -290,7 +293,8 @@ fn heavy(xs: list<any>, id: any): int = sum(xs.map(a, has(a.pool) && a.pool == i
   let near = plan.demands.filter(x, has(x.pool) && x.cite == d.cite)
   let via = plan.allocations.filter(a, has(a.pool) && near.exists(y, y.pool == a.pool))
   let some = plan.allocations.exists(a, has(a.pool) && a.pool in [d.pool] && a.gpus > 2)
-  deny "{d.id}: {named.map(a, a.id)} {via.map(a, a.id)} {some}"
+  let either = plan.allocations.filter(a, a.id == "m7" || has(a.pool) && a.pool == d.pool)
+  deny "{d.id}: {named.map(a, a.id)} {via.map(a, a.id)} {some} {either.map(a, a.id)}"
 }
 )";
   auto [planned, as_written] =

@@ -53,7 +53,7 @@ Fixtures::Fixtures(const Engine& engine, const CatalogPaths& paths) {
       auto [it, added] = index.emplace(key, fixtures_.size());
       facts.push_back(it->second);
       if (!added) continue;
-      Fixture x{paths.Show(path), inline_yaml ? test : "", f.value, "", {}};
+      Fixture x{paths.ShowRead(path, t.path), inline_yaml ? test : "", f.value, "", {}};
       std::string error;
       if (!inline_yaml && !workspace::ReadFile(path, &x.text, &error, kMaxFixtureBytes))
         x.text = "# " + error;

@@ -144,15 +144,33 @@ CatalogPaths::CatalogPaths(const std::vector<fs::path>& roots) {
 }
 
 std::string CatalogPaths::Show(const std::string& path) const {
+  return ShowBeside(path, roots_);
+}
+
+std::string CatalogPaths::ShowRead(const std::string& path, const std::string& reader) const {
+  fs::path at = Absolute(reader);
+  std::vector<Root> own;
+  for (const Root& root : roots_) {
+    if (!workspace::PathBelow(root.dir, at).empty()) own.push_back(root);
+  }
+  std::string below = ShowBeside(path, roots_, false);
+  return below.empty() ? ShowBeside(path, own) : below;
+}
+
+// `path` under one of the roots, else (when `beside`) beside one of
+// `nearby`, else its file name; "" when not under a root and not `beside`.
+std::string CatalogPaths::ShowBeside(const std::string& path, const std::vector<Root>& nearby,
+                                     bool beside) const {
   fs::path abs = Absolute(path);
   for (const Root& root : roots_) {
     if (fs::path rel = workspace::PathBelow(root.dir, abs); !rel.empty())
       return (fs::path(root.name) / rel).generic_string();
   }
+  if (!beside) return "";
   // Beside a root (a pack's tests reading the examples next to it): from
   // the root's parent, or the parent's parent.
   for (int up = 1; up <= 2; ++up) {
-    for (const Root& root : roots_) {
+    for (const Root& root : nearby) {
       fs::path dir = root.dir;
       for (int i = 0; i < up; ++i) dir = dir.parent_path();
       if (fs::path rel = workspace::PathBelow(dir, abs); !rel.empty()) return rel.generic_string();

@@ -46,12 +46,17 @@ class CatalogPaths {
   std::string Show(const std::string& path) const;
   /// "file:line" with the file shown as above.
   std::string Show(const std::string& path, uint32_t line) const;
+  /// A file a test reads: beside the root that holds the test `reader`
+  /// only, never beside another (the stdlib's parent is no pack's).
+  std::string ShowRead(const std::string& path, const std::string& reader) const;
 
  private:
   struct Root {
     std::filesystem::path dir;  // canonical
     std::string name;           // what the catalogue calls it
   };
+  std::string ShowBeside(const std::string& path, const std::vector<Root>& nearby,
+                         bool beside = true) const;
   std::vector<Root> roots_;
 };
 

@@ -82,7 +82,7 @@ TEST_CASE("odd input on standard input gets a located error, as a file would", "
   std::string binary(
       "\x7f"
       "ELF\x02\x01\x01\0\0\0\xff\xfe",
-      14);
+      12);
   testing::CliResult bytes = RunCliWithInput({"--no-config", "-"}, binary);
   CHECK(bytes.exit_code == kExitFindings);
   CHECK(bytes.out.find("<stdin>:1:") != std::string::npos);

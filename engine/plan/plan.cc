@@ -52,6 +52,10 @@ void AddEmits(const syntax::Rule& rule, RuleProgram* program) {
   program->emit_count = rule.emits.size();
 }
 
+bool RunsComprehension(const Expr& e, const check::ModuleTables& tables,
+                       const std::vector<bool>& costly);
+Mask ReadSlots(const Expr& e, const check::ModuleTables& tables);
+
 class ModulePlanner {
  public:
   ModulePlanner(const check::ModuleTables& tables, size_t node_count,
@@ -68,11 +72,25 @@ class ModulePlanner {
   /// `per_call`: the slots of a function's parameters, which hold one
   /// value per call (0 for a rule): a comprehension over a list read from
   /// them alone is joined, by an index per list.
-  void PlanExpr(const Expr& e, Mask distinct, Mask per_call = 0) {
+  /// `condition`: a `where` or a `when`, whose trace (`--explain`) shows
+  /// the values inside it: one that reads invariant `let`s and runs no
+  /// comprehension is cheap, and is not remembered whole.
+  void PlanExpr(const Expr& e, Mask distinct, Mask per_call = 0, bool condition = false) {
     per_call_ = per_call;
     FreeSlots(e);
     distinct_ = distinct;
-    Mark(e, 0);
+    bool shown = condition && (ReadSlots(e, tables_) & invariant_) != 0 &&
+                 !RunsComprehension(e, tables_, costly_functions_);
+    Mark(e, 0, shown);
+  }
+  /// Called before a rule's clauses are planned: no `let` is known invariant.
+  void BeginRule() { invariant_ = 0; }
+  /// After planning the `let` clause `c` (in source order): when its value
+  /// reads no loop variable, its variable holds that one value, and what
+  /// reads it is as invariant as what reads facts.
+  void PlannedLet(const syntax::Clause& c) {
+    if (free_[c.expr->id] == 0 && Bit(tables_.slots[c.id]) != kAllSlots)
+      invariant_ |= Bit(tables_.slots[c.id]);
   }
   /// Whether a planned `let` expression gives a value that never repeats:
   /// a list or map built afresh (a new heap object, so a new identity)
@@ -87,7 +105,7 @@ class ModulePlanner {
   Mask FreeSlots(const Expr& e);
   /// `enclosing`: the loop variables of the remembered expression `e` is
   /// in (0: none; kAllSlots: one remembered once).
-  void Mark(const Expr& e, Mask enclosing);
+  void Mark(const Expr& e, Mask enclosing, bool shown = false);
   bool PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
   void MarkPerList(int32_t join, bool per_list) {
@@ -109,13 +127,27 @@ class ModulePlanner {
   std::vector<Mask> free_;  // by node id
   Mask distinct_ = 0;
   Mask per_call_ = 0;
+  Mask invariant_ = 0;  // the rule's `let` variables bound to invariant values
 };
+
+// The slots an expression reads, invariant `let`s included: what orders
+// clauses (a `where` runs after the `let`s it reads, whatever they hold).
+Mask ReadSlots(const Expr& e, const check::ModuleTables& tables) {
+  if (e.kind == ExprKind::kIdent) {
+    const check::Symbol& sym = tables.symbols[e.id];
+    return sym.kind == check::SymbolKind::kLocal ? Bit(sym.index) : 0;
+  }
+  Mask m = 0;
+  for (const auto& arg : e.args) m |= ReadSlots(*arg, tables);
+  return m;
+}
 
 Mask ModulePlanner::FreeSlots(const Expr& e) {
   Mask m = 0;
   if (e.kind == ExprKind::kIdent) {
     const check::Symbol& sym = tables_.symbols[e.id];
-    if (sym.kind == check::SymbolKind::kLocal) m = Bit(sym.index);
+    // A `let` of an invariant value binds the same value in every binding.
+    if (sym.kind == check::SymbolKind::kLocal) m = Bit(sym.index) & ~invariant_;
   } else if (e.kind == ExprKind::kMacro || e.kind == ExprKind::kLet) {
     // The variable is bound in every argument but the first (the range, the value).
     Mask var = Bit(tables_.slots[e.id]);
@@ -179,17 +211,17 @@ bool ModulePlanner::PerVars(const Expr& e) const {
 // what reads the variables the expression binds itself (`stands_in(…, t,
 // p)` in a filter over pools remembered per demand) — is remembered on its
 // own, so that it is shared when the enclosing one is computed again.
-void ModulePlanner::Mark(const Expr& e, Mask enclosing) {
+void ModulePlanner::Mark(const Expr& e, Mask enclosing, bool shown) {
   MemoKind memo = MemoKind::kNone;
   bool free_of_enclosing = enclosing != kAllSlots && (free_[e.id] & ~enclosing) != 0;
-  if (enclosing != kAllSlots && free_[e.id] == 0 && Worth(e)) memo = MemoKind::kOnce;
+  if (!shown && enclosing != kAllSlots && free_[e.id] == 0 && Worth(e)) memo = MemoKind::kOnce;
   if ((enclosing == 0 || free_of_enclosing) && PerVars(e)) memo = MemoKind::kPerVars;
   out_->memo[e.id] = memo;
   out_->free[e.id] = free_[e.id];
   Mask inner = memo == MemoKind::kOnce      ? kAllSlots
                : memo == MemoKind::kPerVars ? free_[e.id]
                                             : enclosing;
-  for (const auto& arg : e.args) Mark(*arg, inner);
+  for (const auto& arg : e.args) Mark(*arg, inner, shown);
 }
 
 // The first conjunct of `condition` that equates (or tests membership of) a
@@ -319,7 +351,7 @@ RuleProgram ModulePlanner::PlanRule(const syntax::Rule& rule) {
   size_t previous = 0;                              // the anchor of the last `where` placed
   for (size_t i = 0; i < n; ++i) {
     if (clauses[i].kind != syntax::ClauseKind::kWhere) continue;
-    Mask deps = free_[clauses[i].expr->id];
+    Mask deps = ReadSlots(*clauses[i].expr, tables_);
     size_t anchor = 0;
     for (size_t k = 0; k < i; ++k) {
       if (Binds(clauses[k], deps)) anchor = k + 1;
@@ -477,13 +509,16 @@ ProgramPlan Build(const check::Program& program) {
     Mask distinct = !clauses.empty() && clauses[0].kind == syntax::ClauseKind::kFor
                         ? Bit(slots[clauses[0].id])
                         : 0;
+    planner.BeginRule();
     for (const syntax::Clause& c : clauses) {
-      planner.PlanExpr(*c.expr, distinct);
+      planner.PlanExpr(*c.expr, distinct, 0, c.kind == syntax::ClauseKind::kWhere);
+      if (c.kind == syntax::ClauseKind::kLet) planner.PlannedLet(c);
       if (c.kind == syntax::ClauseKind::kLet && planner.DistinctLet(*c.expr))
         distinct |= Bit(slots[c.id]);
     }
     std::vector<const Expr*> exprs = RuleExprs(*rule.rule);
-    for (size_t i = clauses.size(); i < exprs.size(); ++i) planner.PlanExpr(*exprs[i], distinct);
+    for (size_t i = clauses.size(); i < exprs.size(); ++i)
+      planner.PlanExpr(*exprs[i], distinct, 0, true);
     plan.rules.push_back(planner.PlanRule(*rule.rule));
   }
   return plan;

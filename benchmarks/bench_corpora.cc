@@ -105,8 +105,12 @@ std::vector<size_t> RuleSizes(const std::vector<size_t>& sizes) {
   const char* env = std::getenv("CAPOPS_BENCH_RULE_SIZES");
   if (env != nullptr && std::string(env) == "none") return {};
   if (env != nullptr && *env != '\0') return ParseSizes("CAPOPS_BENCH_RULE_SIZES", env);
-  if (std::find(sizes.begin(), sizes.end(), 10000) != sizes.end()) return {10000};
-  return {};
+  // Two sizes a decade apart: each rule's growth between them (its exponent).
+  std::vector<size_t> picked;
+  for (size_t n : {size_t{10000}, size_t{100000}}) {
+    if (std::find(sizes.begin(), sizes.end(), n) != sizes.end()) picked.push_back(n);
+  }
+  return picked;
 }
 
 const CorpusFiles& CorpusOf(size_t allocations) {

@@ -6,8 +6,10 @@
 // Environment:
 //   CAPOPS_BENCH_SIZES       allocation counts to run, comma-separated
 //                            (default 1000,10000,100000); pools are a tenth
-//   CAPOPS_BENCH_RULE_SIZES  sizes of the per-rule breakdown (default: 10000
-//                            if it is among the sizes; `none` for none)
+//   CAPOPS_BENCH_RULE_SIZES  sizes of the per-rule breakdown (default: those
+//                            of 10000 and 100000 among the sizes; `none` for
+//                            none); each rule's growth between the two
+//                            largest is its exponent
 //   CAPOPS_BENCH_CORPUS_DIR  where corpora live: DIR/<allocations>/ holds
 //                            inventory.yaml and plan.yaml; missing ones are
 //                            generated there and kept. Unset: a temporary

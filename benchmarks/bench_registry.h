@@ -18,8 +18,9 @@ void RegisterCompileBenchmark();
 void RegisterStageBenchmarks(size_t allocations);
 
 /// rule/<id>/<allocations> and rule_as_written/<id>/<allocations>: each
-/// rule of the pack evaluated alone, planned and as written.
-void RegisterRuleBenchmarks(size_t allocations);
+/// rule of the pack evaluated alone, planned (and as written when
+/// `as_written`).
+void RegisterRuleBenchmarks(size_t allocations, bool as_written);
 
 /// capops_lint/<allocations>: the built capops-lint spawned on the corpus;
 /// capops_lint_seed/<allocations>: the same with only the three seed rules

@@ -236,12 +236,13 @@ void LintInProcess(benchmark::State& state, size_t n) {
 }
 
 // One rule of the pack (eval::EvaluateRule), planned or as written, without
-// a step budget unless CAPOPS_BENCH_MAX_STEPS sets one: the breakdown shows
-// each rule's full cost.
+// a step or memory budget unless CAPOPS_BENCH_MAX_STEPS sets one: the
+// breakdown shows each rule's full cost, and its growth.
 void Rule(benchmark::State& state, size_t n, size_t index, bool planned) {
   EvalFixture& f = Cached<EvalFixture>(n, MakeEvalFixture);
   eval::EvalOptions options = LintOptions(f, planned);
   options.max_steps = MaxSteps().value_or(UINT64_MAX);
+  if (!MaxSteps()) options.max_memory = UINT64_MAX;  // nor a memory budget: the whole cost
   eval::EvalResult result;
   for (auto _ : state) {
     result = eval::EvaluateRule(*f.engine->program(), index, f.engine->params(), f.facts,
@@ -280,10 +281,11 @@ void RegisterStageBenchmarks(size_t n) {
   Timed(benchmark::RegisterBenchmark(("lint_in_process" + size).c_str(), LintInProcess, n));
 }
 
-void RegisterRuleBenchmarks(size_t n) {
+void RegisterRuleBenchmarks(size_t n, bool as_written) {
   std::unique_ptr<Engine> engine = CompiledEngine(BenchEngineOptions());
   const std::vector<check::RuleInfo>& rules = engine->program()->rules;
   for (bool planned : {true, false}) {
+    if (!planned && !as_written) continue;
     for (size_t i = 0; i < rules.size(); ++i) {
       std::string name =
           (planned ? "rule/" : "rule_as_written/") + rules[i].id + "/" + std::to_string(n);

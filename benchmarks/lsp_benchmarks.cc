@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The language server's latency: from a didChange of the scenario plan to
+// The language server's latency: from a didChange of a plan (the
+// scenario's, and a generated plan of 2,000 allocations that lints clean) to
 // its publishDiagnostics, and from a completion request to its answer, in
 // process (Server::Handle answers before it returns), the pack compiled
 // once at initialize as in an editor session.
@@ -32,25 +33,56 @@ Json Message(const std::string& method, Json params, int id = 0) {
   return m;
 }
 
-// A server initialized with the scenario's inventory and plan open, as in
-// an editor; `*plan` and `*plan_uri` are the plan's.
+// A server initialized with `inventory` and `plan` open, as in an editor;
+// `*plan_text` and `*plan_uri` are the plan's.
+void OpenPlan(lsp::Server* server, const std::filesystem::path& inventory,
+              const std::filesystem::path& plan, std::string* plan_text, std::string* plan_uri) {
+  *plan_text = Slurp(plan);
+  *plan_uri = lsp::UriOfPath(plan.string());
+  server->Handle(Message("initialize", Json::object(), 1).dump());
+  server->Handle(Message("textDocument/didOpen", {{"textDocument",
+                                                   {{"uri", lsp::UriOfPath(inventory.string())},
+                                                    {"languageId", "yaml"},
+                                                    {"version", 1},
+                                                    {"text", Slurp(inventory)}}}})
+                     .dump());
+  server->Handle(
+      Message(
+          "textDocument/didOpen",
+          {{"textDocument",
+            {{"uri", *plan_uri}, {"languageId", "yaml"}, {"version", 1}, {"text", *plan_text}}}})
+          .dump());
+}
+
 void OpenScenario(lsp::Server* server, std::string* plan, std::string* plan_uri) {
   std::filesystem::path dir = SourceDir() / "examples" / "visual-inspection";
-  *plan = Slurp(dir / "plan.yaml");
-  *plan_uri = lsp::UriOfPath((dir / "plan.yaml").string());
-  server->Handle(Message("initialize", Json::object(), 1).dump());
-  server->Handle(
-      Message("textDocument/didOpen", {{"textDocument",
-                                        {{"uri", lsp::UriOfPath((dir / "inventory.yaml").string())},
-                                         {"languageId", "yaml"},
-                                         {"version", 1},
-                                         {"text", Slurp(dir / "inventory.yaml")}}}})
-          .dump());
-  server->Handle(
-      Message("textDocument/didOpen",
-              {{"textDocument",
-                {{"uri", *plan_uri}, {"languageId", "yaml"}, {"version", 1}, {"text", *plan}}}})
-          .dump());
+  OpenPlan(server, dir / "inventory.yaml", dir / "plan.yaml", plan, plan_uri);
+}
+
+// Edits of an open plan, each a real change (two versions in turn), until
+// the state is done; each must publish diagnostics (none, when `clean`).
+void ChangeInTurn(benchmark::State& state, lsp::Server* server, std::ostringstream* out,
+                  const std::string& plan, const std::string& plan_uri, bool clean) {
+  std::string edited = plan + "# edited\n";
+  int version = 1;
+  for (auto _ : state) {
+    ++version;
+    out->str("");
+    bool ok =
+        server->Handle(Message("textDocument/didChange",
+                               {{"textDocument", {{"uri", plan_uri}, {"version", version}}},
+                                {"contentChanges", {{{"text", version % 2 ? plan : edited}}}}})
+                           .dump());
+    benchmark::DoNotOptimize(ok);
+    if (out->str().find("publishDiagnostics") == std::string::npos) {
+      state.SkipWithError("no diagnostics were published");
+      break;
+    }
+    if (clean && out->str().find("\"diagnostics\":[]") == std::string::npos) {
+      state.SkipWithError(("the clean plan has diagnostics: " + out->str().substr(0, 400)).c_str());
+      break;
+    }
+  }
 }
 
 }  // namespace
@@ -61,25 +93,23 @@ void RegisterLspBenchmark() {
     lsp::Server server(lsp::ServerOptions{}, out);
     std::string plan, plan_uri;
     OpenScenario(&server, &plan, &plan_uri);
-    // Two versions in turn, so that every change is a real one.
-    std::string edited = plan + "# edited\n";
-    int version = 1;
-    for (auto _ : state) {
-      ++version;
-      out.str("");
-      bool ok =
-          server.Handle(Message("textDocument/didChange",
-                                {{"textDocument", {{"uri", plan_uri}, {"version", version}}},
-                                 {"contentChanges", {{{"text", version % 2 ? plan : edited}}}}})
-                            .dump());
-      benchmark::DoNotOptimize(ok);
-      if (out.str().find("publishDiagnostics") == std::string::npos) {
-        state.SkipWithError("no diagnostics were published");
-        break;
-      }
-    }
+    ChangeInTurn(state, &server, &out, plan, plan_uri, false);
   };
   benchmark::RegisterBenchmark("lsp/did_change_scenario", run)->Unit(benchmark::kMillisecond);
+
+  // A generated plan of 2,000 allocations on 200 pools (clean): what a
+  // planner's editor re-lints after each edit of a real plan.
+  auto run_corpus = [](benchmark::State& state) {
+    const CorpusFiles& corpus = CorpusOf(static_cast<size_t>(state.range(0)));
+    std::ostringstream out;
+    lsp::Server server(lsp::ServerOptions{}, out);
+    std::string plan, plan_uri;
+    OpenPlan(&server, corpus.dir / "inventory.yaml", corpus.dir / "plan.yaml", &plan, &plan_uri);
+    ChangeInTurn(state, &server, &out, plan, plan_uri, true);
+  };
+  benchmark::RegisterBenchmark("lsp/did_change_corpus", run_corpus)
+      ->Arg(2000)
+      ->Unit(benchmark::kMillisecond);
 
   // A completion of the pool of the scenario's training allocation: the
   // inventory's pool ids, read from the open buffer.

@@ -17,9 +17,12 @@ std::string Sha256Hex(const std::vector<const std::string*>& parts) {
   Sha256 h;
   for (const std::string* p : parts) {
     // Length-prefixed, no ambiguity at joins: this digest's own framing (8
-    // bytes in host order, not Sha256::Add's), which reports and caches record.
-    uint64_t size = p->size();
-    h.Update(std::string_view(reinterpret_cast<const char*>(&size), sizeof size)).Update(*p);
+    // bytes, least significant first on every host; not Sha256::Add's),
+    // which reports and caches record.
+    char size[8];
+    for (size_t i = 0; i < sizeof size; ++i)
+      size[i] = static_cast<char>(static_cast<uint64_t>(p->size()) >> (8 * i) & 0xff);
+    h.Update(std::string_view(size, sizeof size)).Update(*p);
   }
   return "sha256:" + h.Hex();
 }

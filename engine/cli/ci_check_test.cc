@@ -499,6 +499,8 @@ TEST_CASE("baseline: a known finding that got worse is reported as such, in ever
   }
   CHECK(updated == 1);
   CHECK(Has(lint("github").out, "%0Anote: " + note + "\n"));
+  CHECK(Has(lint("github").out, " 8 baselined, 1 worse than the baseline, in 2 files\n"));
+  CHECK(Has(lint("html").out, " · 8 baselined · 1 worse than the baseline · "));
   CHECK(Has(lint("junit").out, "(" + note + ")"));
   CHECK(Has(lint("html").out, "<p class=\"baseline\"><b>note</b> worse than the baseline"));
 

@@ -7,6 +7,7 @@
 // Also the text report's waived lines, which share the one-line form.
 #include "engine/common/escape.h"
 #include "engine/report/ci_report.h"
+#include "engine/report/report.h"
 #include "engine/report/snippet.h"
 
 namespace capops::report {
@@ -87,8 +88,9 @@ void WriteGithub(const SourceManager& sources, const eval::LintReport& report, s
     ++shown;
   }
   out << "capops-lint: " << shown << " finding" << (shown == 1 ? "" : "s") << ", " << waived
-      << " waived, " << report.baselined << " baselined, in " << report.files << " file"
-      << (report.files == 1 ? "" : "s") << '\n';
+      << " waived, " << report.baselined << " baselined, ";
+  if (size_t worse = CountWorse(report); worse != 0) out << worse << " worse than the baseline, ";
+  out << "in " << report.files << " file" << (report.files == 1 ? "" : "s") << '\n';
 }
 
 void WriteWaivedLines(const SourceManager& sources, const eval::LintReport& report,

@@ -217,9 +217,11 @@ void HtmlPage::WriteHeader() {
   out_ << "<p class=\"counts\"><span class=\"sev-error\">" << c.errors
        << " errors</span> <span class=\"sev-warning\">" << c.warnings
        << " warnings</span> <span class=\"sev-info\">" << c.infos << " info</span> · " << waived
-       << " waived · " << report_.findings.baselined << " baselined · " << report_.findings.rules
-       << " rules, " << report_.findings.plans << (report_.findings.plans == 1 ? " plan" : " plans")
-       << " checked</p></header>\n";
+       << " waived · " << report_.findings.baselined << " baselined · ";
+  if (size_t worse = CountWorse(report_.findings); worse != 0)
+    out_ << worse << " worse than the baseline · ";
+  out_ << report_.findings.rules << " rules, " << report_.findings.plans
+       << (report_.findings.plans == 1 ? " plan" : " plans") << " checked</p></header>\n";
 }
 
 void HtmlPage::WriteSelect(const char* name, const char* label,

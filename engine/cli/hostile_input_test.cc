@@ -372,6 +372,27 @@ TEST_CASE("why-not at a line with no fact says so", "[cli][hostile]") {
   }
 }
 
+TEST_CASE("why-not finds an inventory record without `inventory.` before its path", "[cli]") {
+  Scratch s;
+  auto why_not = [&](const std::string& at) {
+    return Lint({"--no-config", "--why-not", "CAP-ALC-001", "--at", at, s.Path("plan.yaml")});
+  };
+  CliResult full = why_not("inventory.pools[serve-eu-spare]");
+  CliResult bare = why_not("pools[serve-eu-spare]");
+  CHECK(full.exit_code == bare.exit_code);
+  CHECK(Has(bare.out, "why-not CAP-ALC-001 at `pools[serve-eu-spare]`"));
+  std::string full_out = full.out;
+  for (size_t at; (at = full_out.find("inventory.pools")) != std::string::npos;)
+    full_out.erase(at, std::string("inventory.").size());
+  CHECK(bare.out == full_out);
+  // A record the inventory does not have is still not found, in either.
+  for (const char* at : {"pools[no-such-pool]", "inventory.pools[no-such-pool]"}) {
+    CliResult r = why_not(at);
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(Has(r.err, "nothing in the facts at this selector"));
+  }
+}
+
 TEST_CASE("a file given twice under two spellings is read once", "[cli][hostile]") {
   Scratch s;
   fs::create_symlink(s.Path("inventory.yaml"), s.dir() / "link.yaml");

@@ -10,14 +10,23 @@ namespace capops::lint {
 
 namespace {
 
-// `plan.allocations[a-train].window` → the value there, or nullptr.
+// `plan.allocations[a-train].window` → the value there, or nullptr. Without
+// `plan.` or `inventory.`, a path starts in the plan, or in the inventory
+// when only the inventory has its first field (`pools[train-eu]`).
 const Value* Resolve(const eval::Facts& facts, std::string path, std::string* error) {
-  const Value* at = &facts.plan;
+  const Value* at = nullptr;
   for (const char* root : {"plan.", "inventory."}) {
     if (path.rfind(root, 0) == 0) {
       at = std::string(root) == "plan." ? &facts.plan : &facts.inventory;
       path = path.substr(std::string(root).size());
     }
+  }
+  if (at == nullptr) {
+    std::string first = path.substr(0, path.find_first_of(".["));
+    bool inventory_only = facts.plan.Field(first) == nullptr &&
+                          facts.inventory.is(ValueKind::kMap) &&
+                          facts.inventory.Field(first) != nullptr;
+    at = inventory_only ? &facts.inventory : &facts.plan;
   }
   size_t i = 0;
   while (i < path.size() && at != nullptr) {

@@ -243,6 +243,9 @@ class Engine {
   /// inspecting what a digest covers; empty before Compile().
   std::string CanonicalForm() const;
   const SourceManager& sources() const { return sources_; }
+  /// Reports name policy file `id` as `shown` (SourceManager::ShownPath),
+  /// such as its path in its pack (lint::PackPath) for an installed pack.
+  void ShowPolicyPath(FileId id, std::string shown) { sources_.Show(id, std::move(shown)); }
   /// Adds a file that is not linted itself (a waivers or baseline file, or
   /// a fact file whose findings come from the cache) so that a report can
   /// point into it. One with a stamp and at least release_text_bytes is

@@ -57,8 +57,8 @@ void Engine::DefaultSettings() {
   for (size_t i = 0; i < program_->params.size(); ++i) {
     const check::ParamInfo& p = program_->params[i];
     SourceLoc at = sources_.Resolve(p.decl->name_span);
-    ParamSource source{ParamSource::Level::kDefault, std::string(sources_.Path(at.file)), at.line,
-                       "", at.file};
+    ParamSource source{ParamSource::Level::kDefault, std::string(sources_.ShownPath(at.file)),
+                       at.line, "", at.file};
     settings_.push_back({i, p.decl->name, qualified[i], program_->schema.Name(p.type), params()[i],
                          std::move(source)});
   }

@@ -15,7 +15,7 @@ namespace {
 
 std::string LocText(const SourceManager& sources, const SourceLoc& loc) {
   if (!loc.valid()) return "<unknown>";
-  return std::string(sources.Path(loc.file)) + ":" + std::to_string(loc.line) + ":" +
+  return std::string(sources.ShownPath(loc.file)) + ":" + std::to_string(loc.line) + ":" +
          std::to_string(loc.column);
 }
 

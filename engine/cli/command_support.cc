@@ -4,6 +4,7 @@
 
 #include "engine/cli/driver.h"
 #include "engine/common/escape.h"
+#include "engine/lint/pack_paths.h"
 #include "engine/report/report.h"
 #include "engine/workspace/plan_set.h"
 #include "engine/workspace/policy_loader.h"
@@ -29,6 +30,18 @@ bool LoadPack(const std::vector<std::string>& policies, bool color, Engine* engi
   if (!workspace::LoadPolicies(policies, engine, &error)) {
     Fail(err, error);
     return false;
+  }
+  // Named as a lint's report names them: an installed pack's files by their
+  // path in the pack, never the machine's.
+  workspace::DiskFileSystem disk;
+  if (std::optional<std::vector<std::filesystem::path>> roots =
+          workspace::PolicyRoots(policies, &error)) {
+    std::vector<std::string> absolute;
+    for (const std::filesystem::path& root : *roots)
+      absolute.push_back(disk.Absolute(root.string()));
+    for (auto& [file, shown] :
+         lint::PackPaths(engine->sources(), absolute, disk.WorkingDirectory()))
+      engine->ShowPolicyPath(file, std::move(shown));
   }
   Diagnostics problems;
   if (engine->Compile(&problems)) return true;

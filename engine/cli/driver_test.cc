@@ -318,6 +318,36 @@ TEST_CASE("every format names a file of an installed pack by its path in the pac
   }
 }
 
+TEST_CASE("every command names a file of an installed pack by its path in the pack", "[cli]") {
+  InstalledPack pack;
+  std::string plan = kExample + "plan.yaml";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> commands = {
+      {{"params"}, "(pack default, capops-ai/allocation.cpl:"},
+      {{"params", "--format", "json"}, "capops-ai/allocation.cpl"},
+      {{"explain", "CAP-ALC-001"}, "defined at: capops-ai/allocation.cpl:"},
+      {{"rules"}, "  capops-ai/allocation.cpl:"},
+      {{"rules", "--format", "json"}, "\"defined_at\": \"capops-ai/allocation.cpl:"},
+      {{"why-not", "CAP-ALC-001", "--at", "allocations[a-explore]", plan},
+       "(capops-ai/allocation.cpl:"},
+  };
+  for (const auto& [args, part] : commands) {
+    RunResult r = Lint(args);
+    INFO(args[0] << " " << args.back() << ": " << r.out << r.err);
+    CHECK(r.exit_code != kExitUsage);
+    CHECK(r.out.find(part) != std::string::npos);
+    CHECK(r.out.find(pack.dir().string()) == std::string::npos);
+    CHECK(r.err.find(pack.dir().string()) == std::string::npos);
+  }
+  // The pack's own tests, by path (the installed pack given as a directory).
+  for (const char* format : {"text", "json"}) {
+    RunResult r = Lint({"test", "--format", format, (pack.dir() / "policies/capops-ai").string()});
+    INFO(format << ": " << r.err);
+    CHECK(r.exit_code == kExitClean);
+    CHECK(r.out.find("capops-ai/allocation_test.cpl") != std::string::npos);
+    CHECK(r.out.find(pack.dir().string()) == std::string::npos);
+  }
+}
+
 TEST_CASE("a policy of an installed pack that does not compile is named by its path in the pack",
           "[cli]") {
   InstalledPack pack;

@@ -24,8 +24,8 @@ void WriteRule(const Engine& engine, const check::RuleInfo& rule, std::ostream& 
   SourceLoc at = sources.Resolve(rule.rule->span);
   out << Visible(rule.id) << "  " << Visible(rule.rule->name) << "  ("
       << SeverityName(rule.severity) << ")\n";
-  out << "  defined at: " << Visible(sources.Path(at.file)) << ':' << at.line << ':' << at.column
-      << '\n';
+  out << "  defined at: " << Visible(sources.ShownPath(at.file)) << ':' << at.line << ':'
+      << at.column << '\n';
   if (!rule.owner.empty()) out << "  owner: " << Visible(rule.owner) << '\n';
   if (!rule.source.empty()) out << "  source: " << Visible(rule.source) << '\n';
   for (const std::string& tag : rule.tags) out << "  tag: " << Visible(tag) << '\n';
@@ -70,7 +70,7 @@ int RunExplain(const ExplainOptions& options, std::ostream& out, std::ostream& e
     for (const check::RuleInfo* rule : named) {
       SourceLoc at = engine.sources().Resolve(rule->rule->name_span);
       reason += "\n  `" + rule->id + "` in package `" + program.modules[rule->module]->package +
-                "` (" + std::string(engine.sources().Path(at.file)) + ":" +
+                "` (" + std::string(engine.sources().ShownPath(at.file)) + ":" +
                 std::to_string(at.line) + ":" + std::to_string(at.column) + ")";
     }
     reason += "\n  help: name one by its id, e.g. `capops-lint explain " + named[0]->id + "`";

@@ -16,8 +16,8 @@ namespace {
 
 // The golden case's pack: two rules read `max_gpus`, one through a function.
 const std::string kPack = testing::SourceDir() + "/tests/golden/params-command/pack";
-// As the report shows its path: relative to where the test runs, or not.
-const std::string kPackFile = "params-command/pack/gpu.cpl";
+// Reports name a policy file outside the working directory by its path in its pack.
+const std::string kPackFile = "pack/gpu.cpl";
 
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

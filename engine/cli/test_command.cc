@@ -21,8 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string Where(const PolicyTestResult& r) {
-  return Visible(r.path) + ":" + std::to_string(r.loc.line) + ":" + std::to_string(r.loc.column);
+// The test's file as reports name it (its path in its pack), line and column.
+std::string Where(const SourceManager& sources, const PolicyTestResult& r) {
+  return Visible(sources.ShownPath(r.loc.file)) + ":" + std::to_string(r.loc.line) + ":" +
+         std::to_string(r.loc.column);
 }
 
 void WriteDiff(const PolicyTestResult& r, std::ostream& out) {
@@ -61,7 +63,7 @@ void WriteCoverageText(const Engine& engine, const workspace::CoverageSummary& s
       const char* seen = c.seen.seen_true > 0    ? "only true"
                          : c.seen.seen_false > 0 ? "only false"
                                                  : "never evaluated";
-      out << "      " << Visible(engine.sources().Path(loc.file)) << ":" << loc.line << ": `"
+      out << "      " << Visible(engine.sources().ShownPath(loc.file)) << ":" << loc.line << ": `"
           << Visible(workspace::ConditionText(engine.sources(), c)) << "` seen " << seen << '\n';
     }
   }
@@ -77,7 +79,7 @@ json CoverageJson(const Engine& engine, const workspace::CoverageSummary& s) {
     for (const workspace::Condition& c : rc.conditions) {
       SourceLoc loc = engine.sources().Resolve(c.span);
       clauses.push_back({{"kind", c.keyword},
-                         {"file", engine.sources().Path(loc.file)},
+                         {"file", engine.sources().ShownPath(loc.file)},
                          {"line", loc.line},
                          {"text", workspace::ConditionText(engine.sources(), c)},
                          {"seen_true", c.seen.seen_true},
@@ -95,7 +97,7 @@ json CoverageJson(const Engine& engine, const workspace::CoverageSummary& s) {
           {"condition_percent", s.clause_percent()}};
 }
 
-json ResultJson(const PolicyTestResult& r) {
+json ResultJson(const SourceManager& sources, const PolicyTestResult& r) {
   json unmet = json::array();
   for (const ExpectationOutcome& o : r.outcomes) {
     if (!o.met)
@@ -111,8 +113,10 @@ json ResultJson(const PolicyTestResult& r) {
                         {"message", f.message},
                         {"expected", f.expected}});
   }
-  return {{"name", r.name}, {"file", r.path},       {"line", r.loc.line}, {"passed", r.passed},
-          {"unmet", unmet}, {"findings", findings}, {"errors", r.errors}};
+  return {{"name", r.name},     {"file", std::string(sources.ShownPath(r.loc.file))},
+          {"line", r.loc.line}, {"passed", r.passed},
+          {"unmet", unmet},     {"findings", findings},
+          {"errors", r.errors}};
 }
 
 }  // namespace
@@ -133,7 +137,8 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
     json doc;
     if (run.coverage) doc["coverage"] = CoverageJson(engine, *run.coverage);
     doc["tests"] = json::array();
-    for (const PolicyTestResult& r : results) doc["tests"].push_back(ResultJson(r));
+    for (const PolicyTestResult& r : results)
+      doc["tests"].push_back(ResultJson(engine.sources(), r));
     doc["summary"] = {{"tests", results.size()},
                       {"passed", results.size() - run.failed},
                       {"failed", run.failed},
@@ -143,7 +148,8 @@ int RunTest(const TestOptions& options, std::ostream& out, std::ostream& err) {
     return run.failed == 0 && coverage_ok ? kExitClean : kExitFindings;
   }
   for (const PolicyTestResult& r : results) {
-    out << (r.passed ? "PASS " : "FAIL ") << Visible(r.name) << "  (" << Where(r) << ")\n";
+    out << (r.passed ? "PASS " : "FAIL ") << Visible(r.name) << "  (" << Where(engine.sources(), r)
+        << ")\n";
     if (!r.passed) WriteDiff(r, out);
   }
   if (run.coverage) {

@@ -21,7 +21,7 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyN
   for (const eval::Evidence& e : o.bindings) {
     out << ' ' << Visible(e.name) << " = " << Visible(e.value);
     if (e.loc.valid())
-      out << " (" << Visible(engine.sources().Path(e.loc.file)) << ':' << e.loc.line << ')';
+      out << " (" << Visible(engine.sources().ShownPath(e.loc.file)) << ':' << e.loc.line << ')';
     out << ';';
   }
   if (o.bindings.empty()) out << " none (the rule binds no variable)";

@@ -109,7 +109,7 @@ std::vector<RuleEntry> BuildCatalog(const Engine& engine) {
     RuleEntry e;
     e.info = &r;
     SourceLoc at = engine.sources().Resolve(r.rule->span);
-    e.defined_at = std::string(engine.sources().Path(at.file)) + ":" + std::to_string(at.line);
+    e.defined_at = std::string(engine.sources().ShownPath(at.file)) + ":" + std::to_string(at.line);
     RuleReasons reasons = ReasonsOf(*r.rule);
     e.because = std::move(reasons.because);
     e.fix = std::move(reasons.fix);

@@ -14,16 +14,22 @@ namespace {
 namespace fs = std::filesystem;
 
 // Reads a test's fact sources; a file that cannot be read fails the test.
-bool ReadTestFacts(const PolicyTest& test, size_t limit, std::vector<TextFile>* plans,
-                   std::vector<TextFile>* inventories, std::string* error) {
+// Once read, each is named beside the test file as reports name that file
+// (`shown_test`: its path in its pack), so that no finding of the test
+// shows the machine's path of an installed pack.
+bool ReadTestFacts(const PolicyTest& test, const std::string& shown_test, size_t limit,
+                   std::vector<TextFile>* plans, std::vector<TextFile>* inventories,
+                   std::string* error) {
   fs::path dir = fs::path(test.path).parent_path();
+  fs::path shown_dir = fs::path(shown_test).parent_path();
   for (const syntax::TestDecl::Facts& f : test.decl->facts) {
     if (f.kind == syntax::TestDecl::Facts::Kind::kInlineYaml) {
-      plans->push_back(TextFile{test.path + "#" + test.decl->name, f.value});
+      plans->push_back(TextFile{shown_test + "#" + test.decl->name, f.value});
       continue;
     }
     TextFile file{(dir / f.value).lexically_normal().string(), {}};
     if (!ReadFile(file.path, &file.text, error, limit)) return false;
+    file.path = (shown_dir / f.value).lexically_normal().string();
     (f.kind == syntax::TestDecl::Facts::Kind::kInventoryFile ? inventories : plans)
         ->push_back(std::move(file));
   }
@@ -81,7 +87,9 @@ PolicyTestRun RunPolicyTests(Engine* engine, bool coverage) {
     std::vector<TextFile> plans, inventories;
     std::string error;
     PolicyTestResult r;
-    if (ReadTestFacts(t, engine->options().facts.max_file_bytes, &plans, &inventories, &error)) {
+    std::string shown(engine->sources().ShownPath(t.loc.file));
+    if (ReadTestFacts(t, shown, engine->options().facts.max_file_bytes, &plans, &inventories,
+                      &error)) {
       r = engine->RunTest(t, plans, inventories, coverage ? &seen : nullptr);
     } else {
       r = PolicyTestResult{t.decl->name, t.path, t.loc, false, {}, {}, {error}, {}, {}};

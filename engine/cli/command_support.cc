@@ -51,16 +51,16 @@ bool LoadPack(const std::vector<std::string>& policies, bool color, Engine* engi
   return false;
 }
 
-int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
+int PrepareEngine(const workspace::FileSystem& files, const std::vector<std::string>& policies,
+                  const std::vector<std::string>& plans,
                   const std::vector<std::string>& inventories, bool color, Engine* engine,
                   eval::Facts* facts, std::ostream& err) {
   if (!LoadPack(policies, color, engine, err)) return kExitUsage;
   std::string error;
-  workspace::DiskFileSystem disk;
   std::vector<TextFile> plan_files, inventory_files;
   size_t limit = engine->options().facts.max_file_bytes;
-  if (!workspace::ReadAll(disk, plans, limit, &plan_files, &error) ||
-      !workspace::ReadAll(disk, workspace::InventoriesOfAll(disk, plans, inventories), limit,
+  if (!workspace::ReadAll(files, plans, limit, &plan_files, &error) ||
+      !workspace::ReadAll(files, workspace::InventoriesOfAll(files, plans, inventories), limit,
                           &inventory_files, &error)) {
     return Fail(err, error);
   }

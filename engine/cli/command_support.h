@@ -27,10 +27,12 @@ bool LoadPack(const std::vector<std::string>& policies, bool color, Engine* engi
               std::ostream& err);
 
 /// Loads and compiles the policies, then reads, validates and merges the
-/// facts of `plans` (the first plan) and their inventories into `*facts`
-/// (left empty when no file is given). Returns -1 when all went well, else
-/// prints why to `err` and returns the exit code to end with.
-int PrepareEngine(const std::vector<std::string>& policies, const std::vector<std::string>& plans,
+/// facts of `plans` (the first plan) and their inventories, read from
+/// `files`, into `*facts` (left empty when no file is given). Returns -1
+/// when all went well, else prints why to `err` and returns the exit code
+/// to end with.
+int PrepareEngine(const workspace::FileSystem& files, const std::vector<std::string>& policies,
+                  const std::vector<std::string>& plans,
                   const std::vector<std::string>& inventories, bool color, Engine* engine,
                   eval::Facts* facts, std::ostream& err);
 

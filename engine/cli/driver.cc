@@ -196,7 +196,7 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
                   "one from standard input");
   app->add_option("--stdin-filename", o->stdin_filename,
                   "the path the plan read from standard input (`-`) is linted as: its findings "
-                  "are located there, its inventory and config found beside it (default: <stdin>)")
+                  "are located there and its default inventory found beside it (default: <stdin>)")
       ->type_name("PATH")
       ->each([o](const std::string&) { o->stdin_filename_given = true; });
   AddLimitOptions(app, &s.engine);
@@ -210,12 +210,16 @@ Command AddWhyNot(CLI::App* app, Shared* shared, const EngineOptions* limits) {
   sub->add_option("--at", o->selector, "the fact: `allocations[a-train]` or `plan.yaml:37`")
       ->type_name("FACT")
       ->required();
-  sub->add_option("plans", o->plans, "plan file")->required();
+  sub->add_option("plans", o->plans, "plan file; `-` reads it from standard input")->required();
+  sub->add_option("--stdin-filename", o->stdin_filename,
+                  "the path the plan read from standard input (`-`) is read as (default: <stdin>)")
+      ->type_name("PATH")
+      ->each([o](const std::string&) { o->stdin_filename_given = true; });
   FactOptions(sub, &o->policies, &o->inventories);
   return {sub, [o, shared, limits] {
             o->color = shared->color_on();
             o->engine = *limits;
-            return RunWhyNot(*o, shared->out, shared->err);
+            return RunWhyNot(*o, shared->in, &shared->in == &std::cin, shared->out, shared->err);
           }};
 }
 
@@ -451,9 +455,16 @@ int RunTopLevel(CheckOptions* options, const WhyNotAlias& why_not, const std::st
   if (why_not.rule.empty())
     return RunCheck(*options, shared->in, &shared->in == &std::cin, shared->out, shared->err);
   const workspace::SessionOptions& s = options->session;
-  WhyNotOptions w{why_not.rule,  why_not.at,     s.policies, s.plans,
-                  s.inventories, options->color, s.engine};
-  return RunWhyNot(w, shared->out, shared->err);
+  WhyNotOptions w{why_not.rule,
+                  why_not.at,
+                  s.policies,
+                  s.plans,
+                  s.inventories,
+                  options->color,
+                  s.engine,
+                  options->stdin_filename,
+                  options->stdin_filename_given};
+  return RunWhyNot(w, shared->in, &shared->in == &std::cin, shared->out, shared->err);
 }
 
 // `--version`, `-V`: the version, the commit it was built from and the

@@ -48,8 +48,8 @@ int RunEval(const EvalCommandOptions& options, std::istream& in, std::ostream& o
             std::ostream& err) {
   Engine engine(options.engine);
   eval::Facts facts;
-  int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color,
-                             &engine, &facts, err);
+  int failed = PrepareEngine(workspace::DiskFileSystem(), options.policies, options.plans,
+                             options.inventories, options.color, &engine, &facts, err);
   if (failed >= 0) return failed;
   if (options.expression != "-")
     return EvalOne(engine, options.expression, facts, options, out, err);

@@ -5,10 +5,10 @@
 // the fact size limit), before the lint starts. The plan is named
 // `--stdin-filename PATH` when given, else `<stdin>`, and is linted as a
 // file of that name would be: its findings are located there, its default
-// inventory and its config are looked for beside that path, and a file on
-// disk of that name is not read. The text is laid over the disk through
-// an OverlayFileSystem (workspace/file_system.h), so nothing downstream
-// knows it came from a pipe.
+// inventory is looked for beside that path (the config, as for any plan,
+// from the working directory), and a file on disk of that name is not read. The text is laid over
+// the disk through an OverlayFileSystem (workspace/file_system.h), so nothing downstream knows it
+// came from a pipe.
 #pragma once
 
 #include <cstddef>

@@ -46,6 +46,41 @@ TEST_CASE("a plan on standard input is linted as `<stdin>`, as the same file wou
   CHECK(piped.out == Replace(file.out, kExample + "plan.yaml", "<stdin>"));
 }
 
+TEST_CASE("why-not reads its plan from standard input as the lint does, in both spellings",
+          "[cli]") {
+  std::string plan = Slurp(kExample + "plan.yaml");
+  const std::string at = "allocations[a-explore]";
+  testing::CliResult file = RunCli({"why-not", "CAP-ALC-001", "--at", at, kExample + "plan.yaml"});
+  REQUIRE(file.exit_code == kExitClean);
+  const std::vector<std::vector<std::string>> spellings = {
+      {"why-not", "CAP-ALC-001", "--at", at, "--stdin-filename", kExample + "plan.yaml", "-"},
+      {"--why-not", "CAP-ALC-001", "--at", at, "--stdin-filename", kExample + "plan.yaml", "-"}};
+  for (const std::vector<std::string>& args : spellings) {
+    INFO(args[0]);
+    testing::CliResult piped = RunCliWithInput(args, plan);
+    CHECK(piped.exit_code == kExitClean);
+    CHECK(piped.out == file.out);
+    // The text piped is what is explained, not the file of that name.
+    testing::CliResult edited =
+        RunCliWithInput(args, Replace(plan, "pool: serve-eu-spare", "pool: serve-eu-peak"));
+    CHECK(edited.exit_code == kExitClean);
+    CHECK(edited.out != file.out);
+  }
+  // Without --stdin-filename the plan is `<stdin>`, and no inventory is beside it.
+  testing::CliResult unnamed = RunCliWithInput(
+      {"why-not", "CAP-ALC-001", "--at", at, "--inventory", kExample + "inventory.yaml", "-"},
+      plan);
+  CHECK(unnamed.exit_code == kExitClean);
+  CHECK(unnamed.out == Replace(file.out, kExample + "plan.yaml", "<stdin>"));
+  // `-` twice, or --stdin-filename without `-`, is a usage error.
+  CHECK(RunCliWithInput({"why-not", "CAP-ALC-001", "--at", at, "-", "-"}, plan).exit_code ==
+        kExitUsage);
+  CHECK(RunCliWithInput({"why-not", "CAP-ALC-001", "--at", at, "--stdin-filename", "x.yaml",
+                         kExample + "plan.yaml"},
+                        plan)
+            .exit_code == kExitUsage);
+}
+
 TEST_CASE(
     "the name --stdin-filename gives locates the findings there and finds the inventory beside it",
     "[cli]") {

@@ -5,6 +5,7 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/cli/stdin_plan.h"
 #include "engine/common/escape.h"
 #include "engine/lint/fact_selector.h"
 #include "engine/report/report.h"
@@ -48,16 +49,25 @@ void WriteOutcome(const Engine& engine, const eval::WhyNotOutcome& o, const WhyN
 
 }  // namespace
 
-int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err) {
+int RunWhyNot(const WhyNotOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
+              std::ostream& err) {
   const std::string& rule_id = options.rule_id;
   const std::string& selector = options.selector;
+  std::vector<std::string> plans = options.plans;
+  StdinPlan stdin_plan;
+  std::string error;
+  if (!TakeStdinPlan(&plans, options.stdin_filename, options.stdin_filename_given, in,
+                     process_stdin, options.engine.facts.max_file_bytes, &stdin_plan, &error))
+    return Fail(err, error);
+  workspace::DiskFileSystem disk;
+  workspace::OverlayFileSystem overlay(&disk);
+  if (stdin_plan.used) overlay.Set(stdin_plan.name, std::move(stdin_plan.text));
   Engine engine(options.engine);
   eval::Facts facts;
-  int failed = PrepareEngine(options.policies, options.plans, options.inventories, options.color,
+  int failed = PrepareEngine(overlay, options.policies, plans, options.inventories, options.color,
                              &engine, &facts, err);
   if (failed >= 0) return failed;
   std::function<bool(const Value&)> focus;
-  std::string error;
   if (!lint::SelectFact(facts, engine.sources(), selector, &focus, &error)) return Fail(err, error);
   std::optional<eval::WhyNotResult> result = engine.WhyNot(rule_id, facts, focus);
   if (!result) return Fail(err, "no rule `" + rule_id + "`");

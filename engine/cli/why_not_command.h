@@ -26,10 +26,15 @@ struct WhyNotOptions {
   std::vector<std::string> inventories;  // default: inventory.yaml beside the plan
   bool color = false;
   EngineOptions engine;
+  std::string stdin_filename;         // the name of the plan `-` reads (stdin_plan.h)
+  bool stdin_filename_given = false;  // --stdin-filename was given (maybe empty)
 };
 
 /// Exit 0 with the explanation; 1 when the facts are invalid; 2 for an
-/// unknown rule, a selector that names nothing, or policies that do not compile.
-int RunWhyNot(const WhyNotOptions& options, std::ostream& out, std::ostream& err);
+/// unknown rule, a selector that names nothing, or policies that do not
+/// compile. A plan `-` is read from `in` as the lint reads it (stdin_plan.h);
+/// `process_stdin`: `in` is the process's standard input.
+int RunWhyNot(const WhyNotOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
+              std::ostream& err);
 
 }  // namespace capops::cli

@@ -8,10 +8,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <type_traits>
 
 #include "engine/cli/build_commit.h"
 #include "engine/cli/check_command.h"
@@ -67,6 +70,32 @@ bool WantColor(const std::string& mode, std::ostream& out) {
   return &out == &std::cout && isatty(STDOUT_FILENO) != 0;
 }
 
+// A number from `lo` to `hi` (a whole one for an integral T), refused with
+// what is wrong with the text given: not a number at all, or out of range.
+// Described as CLI::Range describes its range, which the help pages print.
+template <typename T>
+CLI::Validator NumberIn(T lo, T hi) {
+  std::ostringstream range;
+  range << lo << " to " << hi;
+  std::ostringstream desc;
+  desc << (std::is_integral_v<T> ? "INT" : "FLOAT") << " in [" << lo << " - " << hi << "]";
+  return CLI::Validator(
+      [lo, hi, range = range.str()](std::string& text) -> std::string {
+        T value{};
+        const char* end = text.data() + text.size();
+        auto [at, ec] = std::from_chars(text.data(), end, value);
+        bool number = !text.empty() && at == end && ec == std::errc();
+        if (ec == std::errc::result_out_of_range || (number && (value < lo || value > hi)))
+          return "`" + Visible(text) + "` is not from " + range;
+        if (!number) {
+          return "`" + Visible(text) + "` is not " +
+                 (std::is_integral_v<T> ? "a whole number" : "a number") + " (from " + range + ")";
+        }
+        return "";
+      },
+      desc.str());
+}
+
 // Limits against hostile input; every breach is a located error naming its
 // flag. Each takes a whole number in a stated range: a negative, zero or
 // overflowing value is refused rather than read as "no limit".
@@ -76,7 +105,7 @@ void AddLimitOptions(CLI::App* app, EngineOptions* o) {
     app->add_option(flag, *value, what)
         ->group(group)
         ->capture_default_str()
-        ->check(CLI::Range(uint64_t{1}, max));
+        ->check(NumberIn(uint64_t{1}, max));
   };
   limit("--max-file-size", &o->facts.max_file_bytes, "bytes in one fact file", uint64_t{1} << 32);
   limit("--max-depth", &o->facts.max_depth, "nesting of YAML maps and lists", 400);
@@ -183,7 +212,7 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
       });
   app->add_option("-j,--jobs", s.engine.jobs,
                   "threads for files, plans and rules (default: the cores available)")
-      ->check(CLI::Range(1, 256));
+      ->check(NumberIn(1, 256));
   app->add_flag("--profile{text}", o->profile,
                 "after the report, print what each rule cost to stderr, as a table or JSON; "
                 "the rules then run one at a time and the cache is not used")
@@ -283,7 +312,7 @@ Command AddTest(CLI::App* app, Shared* shared) {
   sub->add_flag("--coverage", o->coverage, "report rule and condition (`where`/`when`) coverage");
   sub->add_option("--min-coverage", o->min_coverage,
                   "fail when rule or condition coverage is below N%")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(NumberIn(0.0, 100.0));
   FormatOption(sub, shared, {"text", "json"});
   return {sub, [o, shared] {
             o->format = shared->format_enum();
@@ -326,7 +355,7 @@ Command AddRules(CLI::App* app, Shared* shared) {
                   "are left out; 0 lists all (default: " +
                       std::to_string(report::kDefaultMaxDiffFindings) + ")")
       ->type_name("N")
-      ->check(CLI::Range(size_t{0}, size_t{1000000000}))
+      ->check(NumberIn(size_t{0}, size_t{1000000000}))
       ->needs(diff);
   sub->add_flag("--digest", o->digest, "print only the ruleset digest")->excludes(diff);
   sub->add_flag("--canonical", o->canonical, "print the canonical form the digest hashes")

@@ -209,14 +209,28 @@ TEST_CASE("every numeric limit is range-checked, naming its flag", "[cli][hostil
   Scratch s;
   for (const char* flag : {"--max-file-size", "--max-depth", "--max-values", "--max-documents",
                            "--max-string-length", "--max-steps", "--max-memory", "-j"}) {
-    for (const char* value : {"-1", "0", "99999999999999999999", "1e3", "ten"}) {
+    for (const char* value : {"-1", "0", "99999999999999999999", "1e3", "ten", "", " 8", "8 "}) {
       INFO(flag << ' ' << value);
       CliResult r = Lint({"--no-config", flag, value, s.Path("plan.yaml")});
       CHECK(r.exit_code == kExitUsage);
       CHECK(Has(r.err, flag));
+      // Says what is wrong with the value: not a whole number, or out of range.
+      // (-j takes a signed count: -1 is a number, out of range.)
+      std::string v = value;
+      bool digits = v == "0" || v == "99999999999999999999" || (v == "-1" && flag[1] == 'j');
+      CHECK(Has(r.err, std::string("`") + value + "` is not " +
+                           (digits ? "from 1 to " : "a whole number (from 1 to ")));
     }
   }
   CHECK(Lint({"--no-config", "--max-depth", "401", s.Path("plan.yaml")}).exit_code == kExitUsage);
+  // The other numeric flags say the same.
+  CliResult findings = Lint({"rules", "--diff", "a", "b", "--max-findings", "many"});
+  CHECK(findings.exit_code == kExitUsage);
+  CHECK(Has(findings.err, "--max-findings: `many` is not a whole number (from 0 to 1000000000)"));
+  CliResult coverage = Lint({"test", "--min-coverage", "most"});
+  CHECK(coverage.exit_code == kExitUsage);
+  CHECK(Has(coverage.err, "--min-coverage: `most` is not a number (from 0 to 100)"));
+  CHECK(Has(Lint({"test", "--min-coverage", "100.5"}).err, "`100.5` is not from 0 to 100"));
 }
 
 TEST_CASE("an output is never one of the inputs, however it is named", "[cli][hostile]") {

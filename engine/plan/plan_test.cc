@@ -374,6 +374,29 @@ demands:
 )";
 }
 
+// A function of another module (the standard library's) joins as well, its
+// key and probe evaluated against that module's tables.
+TEST_CASE("a join through a call of another module's function agrees with the rule as written",
+          "[plan]") {
+  const char* cpl = R"(@id("T-1") rule r {
+  for t in inventory.accelerator_types
+  let same = inventory.accelerator_types.filter(u, same_hardware(u, t))
+  deny "{t.id}: {same.map(u, u.id)}"
+}
+)";
+  auto c = CompilePolicy(cpl);
+  REQUIRE(c->ok);
+  std::string dump = Dump(*c->engine.program(), *c->engine.plan(), c->engine.sources());
+  CHECK(dump.find("join `inventory.accelerator_types.filter(u, same_hardware(u, t))` by "
+                  "`x.model` == `y.model` in `same_hardware(u, t)`\n") != std::string::npos);
+  auto [planned, as_written] =
+      BothWays(cpl, testing::ReadSourceFile("examples/visual-inspection/plan.yaml"),
+               testing::ReadSourceFile("examples/visual-inspection/inventory.yaml"), true);
+  for (const auto& f : planned) UNSCOPED_INFO(f);
+  CHECK(planned == as_written);
+  CHECK(planned.size() == 3);  // one per accelerator type, each the same hardware as itself
+}
+
 // Each kind of join through a call, and one whose other argument may fail.
 const char* kThroughCalls = R"(@id("T-1") rule through_calls {
   for d in plan.demands

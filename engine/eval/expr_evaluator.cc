@@ -322,18 +322,21 @@ bool ExprEvaluator::Positions(const plan::Join& join, const Value& list, uint32_
 // call would then be one, and the items are visited so that it shows.
 ExprEvaluator* ExprEvaluator::CallFrame(const plan::Join& join, uint32_t* slot) {
   const Expr& call = *join.call;
-  ExprEvaluator* frame = Frame(tables_.symbols[call.id].index);
+  // All evaluated before any is bound: an argument may call the function too.
+  std::vector<Value> args(call.args.size());
   std::vector<TraceValue>* trace = trace_;
   trace_ = nullptr;
   bool failed = false;
-  for (size_t i = 0; i < call.args.size() && !failed; ++i) {
-    Value& parameter = frame->slots_[i];
-    parameter = i == join.param ? Value() : Eval(*call.args[i]);
-    failed = parameter.is_error();
+  for (size_t i = 0; i < args.size() && !failed; ++i) {
+    if (i != join.param) args[i] = Eval(*call.args[i]);
+    failed = args[i].is_error();
   }
   trace_ = trace;
+  if (failed) return nullptr;
+  ExprEvaluator* frame = Frame(tables_.symbols[call.id].index);
+  for (size_t i = 0; i < args.size(); ++i) frame->slots_[i] = std::move(args[i]);
   *slot = join.param;
-  return failed ? nullptr : frame;
+  return frame;
 }
 
 SourceLoc ExprEvaluator::Anchor(const Expr& e) const {

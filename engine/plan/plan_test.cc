@@ -397,7 +397,8 @@ TEST_CASE("a join through a call of another module's function agrees with the ru
   CHECK(planned.size() == 3);  // one per accelerator type, each the same hardware as itself
 }
 
-// Each kind of join through a call, and one whose other argument may fail.
+// Each kind of join through a call, one whose other argument may fail, and
+// one whose other argument calls the function again (`deeper`, as `deep`).
 const char* kThroughCalls = R"(@id("T-1") rule through_calls {
   for d in plan.demands
   let some = plan.allocations.exists(a, on_pool(a, d, 2) && a.id != "")
@@ -405,7 +406,11 @@ const char* kThroughCalls = R"(@id("T-1") rule through_calls {
   let citing = plan.allocations.filter(a, cites(a, d.cite))
   let either = plan.allocations.filter(a, on_pool(a, d, 1) || cites(a, d.cite))
   let enough = plan.allocations.exists(a, on_pool(a, d, d.gpus))
-  deny "{d.id}: {some} {nested.map(a, a.id)} {citing.map(a, a.id)} {either.map(a, a.id)} {enough}"
+  let none = plan.allocations.filter(x, on_pool(x, plan.demands[0], size(d.id) + 9))
+  let deep = plan.allocations.filter(a, on_pool(a, d, size(none)))
+  let deeper = plan.allocations.filter(a, on_pool(a, d, size(plan.allocations.filter(x,
+    on_pool(x, plan.demands[0], size(d.id) + 9)))))
+  deny "{d.id}: {some} {nested.map(a, a.id)} {citing.map(a, a.id)} {either.map(a, a.id)} {enough} {deep.map(a, a.id)} {deeper.map(a, a.id)}"
 }
 )";
 
@@ -440,18 +445,23 @@ allocations:
   - {id: a4, pool: p4, gpus: 5, evidence: [e1]}
 demands:
   - {id: d1, pool: p1, cite: e1, gpus: 2}
+  - {id: d4, pool: p4, cite: e1, gpus: 1}
   - {id: d5, pool: p9, cite: e9}
 )";
   auto [planned, as_written] =
       BothWays(cpl, plan, "apiVersion: capops.dev/v1\nkind: Inventory\n", false);
   for (const auto& f : planned) UNSCOPED_INFO(f);
   CHECK(planned == as_written);
-  REQUIRE(planned.size() == 2);
-  CHECK(planned[0].find("d1: true [a1, a2] [a1, a3, a4] [a1, a2, a3, a4] true") !=
+  REQUIRE(planned.size() == 3);
+  CHECK(planned[0].find("d1: true [a1, a2] [a1, a3, a4] [a1, a2, a3, a4] true [a1, a2] [a1, a2]") !=
+        std::string::npos);
+  // `deeper` calls `on_pool` for d1 while its own call's arguments are
+  // evaluated: d4's probe is still its own pool.
+  CHECK(planned[1].find("d4: true [a4] [a1, a3, a4] [a1, a3, a4] true [a4] [a4]") !=
         std::string::npos);
   // d5's probe `p9` selects nothing, yet its `gpus` is missing: every call
   // is an error, and so is the answer, not false.
-  CHECK(planned[1].find("`d5` has no field `gpus`") != std::string::npos);
+  CHECK(planned[2].find("`d5` has no field `gpus`") != std::string::npos);
 }
 
 // The work of a rule that asks, for each demand, which allocations a

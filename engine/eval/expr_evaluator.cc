@@ -48,7 +48,7 @@ const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
     return kTrue;
   }
   plan::MemoKind memo = memo_ != nullptr ? module_plan_->memo[e.id] : plan::MemoKind::kNone;
-  const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo);
+  const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo, holder);
   if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
     std::string shown = ShownValue(e, v, TraceText);
     trace_->push_back(
@@ -86,19 +86,38 @@ const Value& ExprEvaluator::RefNode(const Expr& e, Value* holder) {
 // A loop-invariant expression: computed once per evaluation (or once per
 // value of the loop variables it reads). A trace shows its value, not the
 // steps inside it.
-const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
+const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind, Value* holder) {
   std::unordered_map<VarsKey, Value, VarsKeyHash>* per_vars = nullptr;
   VarsKey key;
+  bool keep = true;
   if (kind == plan::MemoKind::kOnce) {
     auto it = memo_->values.find(&e);
     if (it != memo_->values.end()) return it->second;
   } else {
+    uint64_t by_items = module_plan_->by_items[e.id];
     for (uint64_t bits = module_plan_->free[e.id]; bits != 0; bits &= bits - 1) {
-      key.values.push_back(slots_[static_cast<size_t>(__builtin_ctzll(bits))]);
+      const Value& v = slots_[static_cast<size_t>(__builtin_ctzll(bits))];
+      if ((by_items & bits & -bits) == 0) {
+        key.values.push_back(v);
+        continue;
+      }
+      // A short list by its length and items; anything else, a long list
+      // (which costs more to compare than it may save), by its identity,
+      // after a tag that no length is.
+      constexpr size_t kShortList = 64;
+      if (v.is(ValueKind::kList) && v.items().size() <= kShortList) {
+        key.values.push_back(Value::Int(static_cast<int64_t>(v.items().size())));
+        key.values.insert(key.values.end(), v.items().begin(), v.items().end());
+      } else {
+        key.values.push_back(Value::Int(-1));
+        key.values.push_back(v);
+      }
     }
     per_vars = &memo_->per_vars[&e];
     auto it = per_vars->find(key);
     if (it != per_vars->end()) return it->second;
+    // Items seen once may never come again: remembered the second time.
+    if (by_items != 0) keep = !memo_->items_seen_once.insert({&e, VarsKeyHash()(key)}).second;
   }
   std::vector<TraceValue>* trace = trace_;
   trace_ = nullptr;
@@ -106,6 +125,7 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind) {
   trace_ = trace;
   // Running out of budget is no property of the expression: not remembered.
   if (out_of_budget()) return memo_->scratch = std::move(v);
+  if (!keep) return *holder = std::move(v);
   if (per_vars != nullptr) return per_vars->emplace(std::move(key), std::move(v)).first->second;
   return memo_->values.emplace(&e, std::move(v)).first->second;
 }
@@ -232,6 +252,11 @@ bool ExprEvaluator::Candidates(int32_t join_index, const Value& list, uint32_t s
                                const syntax::Expr** holds) {
   if (memo_ == nullptr || join_index < 0 || !list.is(ValueKind::kList)) return false;
   const plan::Join& join = module_plan_->joins[join_index];
+  if (join.call != nullptr) {
+    uint32_t param = slot;
+    ExprEvaluator* frame = CallFrame(join, &param);
+    return frame != nullptr && frame->Candidates(join.callee_join, list, param, scratch, picked);
+  }
   if (join.alternatives.empty() && !join.any_of) {
     // One probe: the index's own group, merged with the items it keeps aside.
     Value probe = Eval(*join.probe);
@@ -268,6 +293,12 @@ bool ExprEvaluator::Positions(const plan::Join& join, const Value& list, uint32_
     if (!Positions(module_plan_->joins[alternative], list, slot, at, exact)) return false;
   }
   if (!join.alternatives.empty()) return true;
+  if (join.call != nullptr) {
+    uint32_t param = slot;
+    ExprEvaluator* frame = CallFrame(join, &param);
+    return frame != nullptr &&
+           frame->Positions(frame->module_plan_->joins[join.callee_join], list, param, at, exact);
+  }
   Value probe = Eval(*join.probe);
   std::vector<Value> probes;
   if (join.any_of) {
@@ -283,6 +314,29 @@ bool ExprEvaluator::Positions(const plan::Join& join, const Value& list, uint32_
   at->insert(at->end(), joined->residual.begin(), joined->residual.end());
   for (const Value& p : probes) joined->index->Positions(p.string_value(), at);
   return true;
+}
+
+// The frame of the function a call join (plan::Join::call) goes through,
+// its parameters bound to the call's arguments, all but the one each item
+// goes to (its slot in `*slot`). Null when an argument is an error: every
+// call would then be one, and the items are visited so that it shows.
+ExprEvaluator* ExprEvaluator::CallFrame(const plan::Join& join, uint32_t* slot) {
+  const Expr& call = *join.call;
+  // All evaluated before any is bound: an argument may call the function too.
+  std::vector<Value> args(call.args.size());
+  std::vector<TraceValue>* trace = trace_;
+  trace_ = nullptr;
+  bool failed = false;
+  for (size_t i = 0; i < args.size() && !failed; ++i) {
+    if (i != join.param) args[i] = Eval(*call.args[i]);
+    failed = args[i].is_error();
+  }
+  trace_ = trace;
+  if (failed) return nullptr;
+  ExprEvaluator* frame = Frame(tables_.symbols[call.id].index);
+  for (size_t i = 0; i < args.size(); ++i) frame->slots_[i] = std::move(args[i]);
+  *slot = join.param;
+  return frame;
 }
 
 SourceLoc ExprEvaluator::Anchor(const Expr& e) const {
@@ -580,6 +634,12 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
 // budget is shared. Functions cannot recurse, so frames nest at most as
 // deep as the chain of declarations.
 Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
+  ExprEvaluator* frame = Frame(index);
+  for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);
+  return frame->Eval(*program_.functions[index].decl->body);
+}
+
+ExprEvaluator* ExprEvaluator::Frame(uint32_t index) {
   const check::UserFunction& f = program_.functions[index];
   if (frames_.size() <= index) frames_.resize(index + 1);
   std::unique_ptr<ExprEvaluator>& frame = frames_[index];
@@ -588,8 +648,7 @@ Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
                                   f.slot_count, state_));
     if (memo_ != nullptr) frame->UsePlan(plan_, f.module, memo_);
   }
-  for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);
-  return frame->Eval(*f.decl->body);
+  return frame.get();
 }
 
 Value ExprEvaluator::EvalCollection(const Expr& e) {

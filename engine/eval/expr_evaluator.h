@@ -131,13 +131,16 @@ class ExprEvaluator {
 
   const Value& RefNode(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
-  const Value& Remembered(const syntax::Expr& e, plan::MemoKind kind);
+  const Value& Remembered(const syntax::Expr& e, plan::MemoKind kind, Value* holder);
   const Value& RefIdent(const syntax::Expr& e, Value* holder);
   const Value& RefSelect(const syntax::Expr& e, Value* holder);
   const Value& RefIndex(const syntax::Expr& e, Value* holder);
   Value EvalLogical(const syntax::Expr& e);
   Value EvalCall(const syntax::Expr& e);
   Value CallUser(uint32_t index, Value* args, size_t count);
+  // The frame function `index` runs in when called from here.
+  ExprEvaluator* Frame(uint32_t index);
+  ExprEvaluator* CallFrame(const plan::Join& join, uint32_t* slot);
   Value EvalMacro(const syntax::Expr& e);
   // What `group` and `timeline` collect item by item before they build.
   struct Gathered {

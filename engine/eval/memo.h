@@ -132,6 +132,14 @@ struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;  // by remembered expression
+  /// kPerItems: the expressions and hashes of the keys computed once and
+  /// not remembered (a collision only remembers a value early).
+  struct SeenHash {
+    size_t operator()(const std::pair<const syntax::Expr*, size_t>& k) const {
+      return std::hash<const void*>()(k.first) ^ k.second;
+    }
+  };
+  std::unordered_set<std::pair<const syntax::Expr*, size_t>, SeenHash> items_seen_once;
   /// By join and list: the index is in the call's SharedIndexes when the
   /// key is a field of the item and the call shares them, else in
   /// `own_indexes`.

@@ -9,6 +9,7 @@
 #include "engine/plan/plan.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 namespace capops::plan {
@@ -56,13 +57,25 @@ bool RunsComprehension(const Expr& e, const check::ModuleTables& tables,
                        const std::vector<bool>& costly);
 Mask ReadSlots(const Expr& e, const check::ModuleTables& tables);
 
+class ModulePlanner;
+using Planners = std::vector<std::unique_ptr<ModulePlanner>>;  // by module
+
 class ModulePlanner {
  public:
-  ModulePlanner(const check::ModuleTables& tables, size_t node_count,
-                const std::vector<bool>& costly, ModulePlan* out)
-      : tables_(tables), costly_functions_(costly), out_(out), free_(node_count, 0) {
+  /// `planners`: every module's, this one's included, for the bodies of
+  /// the functions its calls join through.
+  ModulePlanner(const check::Program& program, uint32_t module, const std::vector<bool>& costly,
+                const Planners& planners, ModulePlan* out)
+      : program_(program),
+        tables_(program.tables[module]),
+        costly_functions_(costly),
+        planners_(planners),
+        out_(out),
+        free_(program.modules[module]->node_count, 0) {
+    size_t node_count = free_.size();
     out_->memo.assign(node_count, MemoKind::kNone);
     out_->free.assign(node_count, 0);
+    out_->by_items.assign(node_count, 0);
     out_->join.assign(node_count, -1);
   }
 
@@ -83,14 +96,23 @@ class ModulePlanner {
                  !RunsComprehension(e, tables_, costly_functions_);
     Mark(e, 0, shown);
   }
-  /// Called before a rule's clauses are planned: no `let` is known invariant.
-  void BeginRule() { invariant_ = 0; }
+  /// Called before a rule's clauses are planned: no `let` is known
+  /// invariant, remembered or built afresh.
+  void BeginRule() { invariant_ = fresh_ = remembered_ = 0; }
   /// After planning the `let` clause `c` (in source order): when its value
   /// reads no loop variable, its variable holds that one value, and what
-  /// reads it is as invariant as what reads facts.
+  /// reads it is as invariant as what reads facts. When its value is
+  /// remembered, the variable holds the same list whenever that repeats;
+  /// when it is built afresh (DistinctLet), or remembered by items that
+  /// may not repeat where the list does, a short one is compared by its
+  /// items.
   void PlannedLet(const syntax::Clause& c) {
-    if (free_[c.expr->id] == 0 && Bit(tables_.slots[c.id]) != kAllSlots)
-      invariant_ |= Bit(tables_.slots[c.id]);
+    Mask var = Bit(tables_.slots[c.id]);
+    if (var == kAllSlots) return;
+    if (free_[c.expr->id] == 0) invariant_ |= var;
+    MemoKind memo = out_->memo[c.expr->id];
+    if (memo == MemoKind::kPerVars || memo == MemoKind::kPerItems) remembered_ |= var;
+    if (DistinctLet(*c.expr) || memo == MemoKind::kPerItems) fresh_ |= var;
   }
   /// Whether a planned `let` expression gives a value that never repeats:
   /// a list or map built afresh (a new heap object, so a new identity)
@@ -106,13 +128,16 @@ class ModulePlanner {
   /// `enclosing`: the loop variables of the remembered expression `e` is
   /// in (0: none; kAllSlots: one remembered once).
   void Mark(const Expr& e, Mask enclosing, bool shown = false);
-  bool PerVars(const Expr& e) const;
+  MemoKind PerVars(const Expr& e) const;
   int32_t FindJoin(const Expr& condition, Mask var);
   void MarkPerList(int32_t join, bool per_list) {
+    const Join& j = out_->joins[join];
     out_->joins[join].per_list = per_list;
-    for (int32_t j : out_->joins[join].alternatives) MarkPerList(j, per_list);
+    for (int32_t a : j.alternatives) MarkPerList(a, per_list);
+    if (j.call != nullptr) planners_[j.callee_module]->MarkPerList(j.callee_join, per_list);
   }
   int32_t FindEitherJoin(const Expr& c, Mask var);
+  int32_t FindCallJoin(const Expr& c, Mask var);
   int32_t FindEachJoin(const Expr& c, Mask var, const std::vector<const Expr*>& conjuncts);
   int32_t AddJoin(Join join, Mask var, const std::vector<const Expr*>& conjuncts);
   bool FactPath(const Expr& e) const;
@@ -121,13 +146,17 @@ class ModulePlanner {
     return c.kind != syntax::ClauseKind::kWhere && (Bit(tables_.slots[c.id]) & deps) != 0;
   }
 
+  const check::Program& program_;
   const check::ModuleTables& tables_;
   const std::vector<bool>& costly_functions_;  // by function index: see CostlyFunctions
+  const Planners& planners_;
   ModulePlan* out_;
   std::vector<Mask> free_;  // by node id
   Mask distinct_ = 0;
   Mask per_call_ = 0;
-  Mask invariant_ = 0;  // the rule's `let` variables bound to invariant values
+  Mask invariant_ = 0;   // the rule's `let` variables bound to invariant values
+  Mask fresh_ = 0;       // … to lists built afresh each time (DistinctLet)
+  Mask remembered_ = 0;  // … to values remembered per loop values
 };
 
 // The slots an expression reads, invariant `let`s included: what orders
@@ -178,6 +207,12 @@ bool ModulePlanner::DistinctLet(const Expr& e) const {
       return true;
     case ExprKind::kMacro:
       return e.macro == MacroKind::kMap || e.macro == MacroKind::kFilter;
+    case ExprKind::kConditional:  // `has(d.accelerator) ? [d.accelerator] : ….distinct()`
+      return DistinctLet(*e.args[1]) && DistinctLet(*e.args[2]);
+    case ExprKind::kCall:
+      return tables_.symbols[e.id].kind != check::SymbolKind::kFunction &&
+             tables_.functions[e.id] == check::FunctionId::kDistinct && e.args.size() == 1 &&
+             DistinctLet(*e.args[0]);
     default:
       return false;
   }
@@ -191,18 +226,26 @@ bool Worth(const Expr& e) {
          e.kind != ExprKind::kHas && e.kind != ExprKind::kListIf;
 }
 
-// A comprehension over a loop-invariant list that reads at most two loop
-// variables: its value repeats whenever they do.
-// Or a call of a CPL function that runs a comprehension (pure, and often
-// called again with the same record); one that only reads fields and
+// A comprehension over a loop-invariant list (or one a remembered `let`
+// holds) that reads at most two loop variables: its value repeats whenever
+// they do. Or a call of a CPL function that runs a comprehension (pure, and
+// often called again with the same record); one that only reads fields and
 // compares them costs less than the lookup that would remember it.
-bool ModulePlanner::PerVars(const Expr& e) const {
+// Reading a list built afresh, it is remembered by that list's items
+// (kPerItems): services that share spare pools each build the list of
+// them, and what is computed from it once serves them all.
+MemoKind ModulePlanner::PerVars(const Expr& e) const {
   Mask m = free_[e.id];
-  if (m == 0 || m == kAllSlots || (m & distinct_) != 0 || __builtin_popcountll(m) > 2) return false;
-  if (e.kind == ExprKind::kMacro) return free_[e.args[0]->id] == 0;
+  if (m == 0 || m == kAllSlots || (m & distinct_ & ~fresh_) != 0 || __builtin_popcountll(m) > 2)
+    return MemoKind::kNone;
+  MemoKind kind = (m & fresh_) != 0 ? MemoKind::kPerItems : MemoKind::kPerVars;
+  if (e.kind == ExprKind::kMacro)
+    return (free_[e.args[0]->id] & ~remembered_) == 0 ? kind : MemoKind::kNone;
   const check::Symbol& sym = tables_.symbols[e.id];
   return e.kind == ExprKind::kCall && sym.kind == check::SymbolKind::kFunction &&
-         costly_functions_[sym.index];
+                 costly_functions_[sym.index]
+             ? kind
+             : MemoKind::kNone;
 }
 
 // Inside an expression remembered once, nothing more is: it runs once.
@@ -215,12 +258,15 @@ void ModulePlanner::Mark(const Expr& e, Mask enclosing, bool shown) {
   MemoKind memo = MemoKind::kNone;
   bool free_of_enclosing = enclosing != kAllSlots && (free_[e.id] & ~enclosing) != 0;
   if (!shown && enclosing != kAllSlots && free_[e.id] == 0 && Worth(e)) memo = MemoKind::kOnce;
-  if ((enclosing == 0 || free_of_enclosing) && PerVars(e)) memo = MemoKind::kPerVars;
+  if (enclosing == 0 || free_of_enclosing) {
+    if (MemoKind per = PerVars(e); per != MemoKind::kNone) memo = per;
+  }
   out_->memo[e.id] = memo;
   out_->free[e.id] = free_[e.id];
-  Mask inner = memo == MemoKind::kOnce      ? kAllSlots
-               : memo == MemoKind::kPerVars ? free_[e.id]
-                                            : enclosing;
+  out_->by_items[e.id] = memo == MemoKind::kPerItems ? free_[e.id] & fresh_ : 0;
+  Mask inner = memo == MemoKind::kOnce   ? kAllSlots
+               : memo == MemoKind::kNone ? enclosing
+                                         : free_[e.id];
   for (const auto& arg : e.args) Mark(*arg, inner, shown);
 }
 
@@ -243,6 +289,7 @@ int32_t ModulePlanner::FindJoin(const Expr& condition, Mask var) {
   for (const Expr* conjunct : conjuncts) {
     const Expr& c = *conjunct;
     if (int32_t join = FindEachJoin(c, var, conjuncts); join >= 0) return join;
+    if (int32_t join = FindCallJoin(c, var); join >= 0) return join;
     if (c.kind != ExprKind::kBinary) continue;
     const Expr& lhs = *c.args[0];
     const Expr& rhs = *c.args[1];
@@ -298,6 +345,41 @@ int32_t ModulePlanner::FindEitherJoin(const Expr& c, Mask var) {
     either.alternatives.push_back(join);
   }
   out_->joins.push_back(std::move(either));
+  return static_cast<int32_t>(out_->joins.size() - 1);
+}
+
+// `f(…, x, …)`: x the variable `var` passed as one parameter of a CPL
+// function, no other argument reading it, and a join of that parameter in
+// the function's body, which is then false for every item the join does
+// not select, whatever the other arguments hold. Such a body is planned
+// before the calls to it (Build), so its free slots are known.
+int32_t ModulePlanner::FindCallJoin(const Expr& c, Mask var) {
+  if (c.kind != ExprKind::kCall || tables_.symbols[c.id].kind != check::SymbolKind::kFunction)
+    return -1;
+  const check::UserFunction& f = program_.functions[tables_.symbols[c.id].index];
+  if (!f.checked) return -1;
+  int32_t param = -1;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const Expr& arg = *c.args[i];
+    bool is_var = arg.kind == ExprKind::kIdent &&
+                  tables_.symbols[arg.id].kind == check::SymbolKind::kLocal &&
+                  Bit(tables_.symbols[arg.id].index) == var;
+    if (is_var && param < 0) {
+      param = static_cast<int32_t>(i);
+    } else if ((free_[arg.id] & var) != 0) {
+      return -1;
+    }
+  }
+  if (param < 0 || param >= 64) return -1;
+  int32_t inner = planners_[f.module]->FindJoin(*f.decl->body, Bit(static_cast<uint32_t>(param)));
+  if (inner < 0) return -1;
+  Join join;
+  join.condition = &c;
+  join.call = &c;
+  join.param = static_cast<uint32_t>(param);
+  join.callee_module = f.module;
+  join.callee_join = inner;
+  out_->joins.push_back(std::move(join));
   return static_cast<int32_t>(out_->joins.size() - 1);
 }
 
@@ -450,6 +532,30 @@ std::vector<bool> CostlyFunctions(const check::Program& program) {
   return costly;
 }
 
+// The checked functions, each after every function its body calls (calls
+// cannot recurse): a call joins through a body planned before it.
+std::vector<uint32_t> CalleesFirst(const check::Program& program) {
+  std::vector<uint32_t> order;
+  std::vector<bool> placed(program.functions.size(), false);
+  std::function<void(uint32_t)> place = [&](uint32_t f) {
+    const check::UserFunction& fn = program.functions[f];
+    if (placed[f] || !fn.checked) return;
+    placed[f] = true;
+    const check::ModuleTables& tables = program.tables[fn.module];
+    std::vector<const Expr*> pending{fn.decl->body.get()};
+    while (!pending.empty()) {
+      const Expr& e = *pending.back();
+      pending.pop_back();
+      if (e.kind == ExprKind::kCall && tables.symbols[e.id].kind == check::SymbolKind::kFunction)
+        place(tables.symbols[e.id].index);
+      for (const auto& arg : e.args) pending.push_back(arg.get());
+    }
+    order.push_back(f);
+  };
+  for (uint32_t f = 0; f < program.functions.size(); ++f) place(f);
+  return order;
+}
+
 // The literal pattern of each `matches` call, compiled once per distinct
 // text. One that does not compile is left to the evaluator, which reports
 // it (the engine also refuses it as a policy error before any evaluation).
@@ -491,15 +597,16 @@ ProgramPlan Build(const check::Program& program) {
   ProgramPlan plan;
   plan.modules.resize(program.modules.size());
   std::vector<bool> costly = CostlyFunctions(program);
-  std::vector<std::unique_ptr<ModulePlanner>> planners;
-  for (size_t m = 0; m < program.modules.size(); ++m) {
-    planners.push_back(std::make_unique<ModulePlanner>(
-        program.tables[m], program.modules[m]->node_count, costly, &plan.modules[m]));
+  Planners planners;
+  for (uint32_t m = 0; m < program.modules.size(); ++m) {
+    planners.push_back(
+        std::make_unique<ModulePlanner>(program, m, costly, planners, &plan.modules[m]));
     CompilePatterns(*program.modules[m], program.tables[m], &plan.modules[m]);
   }
-  for (const check::UserFunction& f : program.functions) {
-    Mask parameters = f.params.size() >= 64 ? 0 : (Mask{1} << f.params.size()) - 1;
-    if (f.checked) planners[f.module]->PlanExpr(*f.decl->body, 0, parameters);
+  for (uint32_t f : CalleesFirst(program)) {
+    const check::UserFunction& fn = program.functions[f];
+    Mask parameters = fn.params.size() >= 64 ? 0 : (Mask{1} << fn.params.size()) - 1;
+    planners[fn.module]->PlanExpr(*fn.decl->body, 0, parameters);
   }
   for (const check::RuleInfo& rule : program.rules) {
     ModulePlanner& planner = *planners[rule.module];
@@ -542,12 +649,18 @@ std::string Text(const SourceManager& sources, const Span& span) {
   return s.size() > 72 ? s.substr(0, 69) + "..." : s;
 }
 
-std::string DescribeJoin(const Join& j, const ModulePlan& m, const SourceManager& sources) {
+std::string DescribeJoin(const Join& j, const ModulePlan& m, const ProgramPlan& plan,
+                         const SourceManager& sources) {
   if (!j.alternatives.empty()) {
     std::string how;
     for (int32_t a : j.alternatives)
-      how += (how.empty() ? "either " : " or ") + DescribeJoin(m.joins[a], m, sources);
+      how += (how.empty() ? "either " : " or ") + DescribeJoin(m.joins[a], m, plan, sources);
     return how;
+  }
+  if (j.call != nullptr) {
+    const ModulePlan& callee = plan.modules[j.callee_module];
+    return DescribeJoin(callee.joins[j.callee_join], callee, plan, sources) + " in `" +
+           Text(sources, j.call->span) + "`";
   }
   std::string key = "`" + Text(sources, j.key->span) + "`";
   std::string probe = "`" + Text(sources, j.probe->span) + "`";
@@ -558,22 +671,25 @@ std::string DescribeJoin(const Join& j, const ModulePlan& m, const SourceManager
 }
 
 // The remembered expressions and joining comprehensions below `e`.
-void DumpExpr(const Expr& e, const ModulePlan& m, const SourceManager& sources, std::string* out) {
+void DumpExpr(const Expr& e, const ModulePlan& m, const ProgramPlan& plan,
+              const SourceManager& sources, std::string* out) {
   if (m.memo[e.id] == MemoKind::kOnce) *out += "  once `" + Text(sources, e.span) + "`\n";
   if (m.memo[e.id] == MemoKind::kPerVars)
     *out += "  once per loop values `" + Text(sources, e.span) + "`\n";
+  if (m.memo[e.id] == MemoKind::kPerItems)
+    *out += "  once per loop values, lists by their items `" + Text(sources, e.span) + "`\n";
   if (m.pattern[e.id] >= 0) *out += "  compiled pattern " + Text(sources, e.args[1]->span) + "\n";
   if (e.kind == ExprKind::kMacro && m.join[e.id] >= 0) {
     *out += "  join `" + Text(sources, e.span) + "` " +
-            DescribeJoin(m.joins[m.join[e.id]], m, sources) + "\n";
+            DescribeJoin(m.joins[m.join[e.id]], m, plan, sources) + "\n";
   }
-  for (const auto& arg : e.args) DumpExpr(*arg, m, sources, out);
+  for (const auto& arg : e.args) DumpExpr(*arg, m, plan, sources, out);
 }
 
 // One op: `[clause] kind $slot var <- expr` (scans, lets), the clause's
 // number as written before it; an emit as its statement's kind, `when` and
 // `at`.
-void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m,
+void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m, const ProgramPlan& plan,
             const SourceManager& sources, std::string* out) {
   std::string text = op.expr != nullptr ? Text(sources, op.expr->span) : "";
   if (op.kind == OpKind::kEmit) {
@@ -598,7 +714,7 @@ void DumpOp(const syntax::Rule& rule, const Op& op, const ModulePlan& m,
       *out += "filter " + text + "\n";
       break;
   }
-  if (op.join >= 0) *out += "      join " + DescribeJoin(m.joins[op.join], m, sources) + "\n";
+  if (op.join >= 0) *out += "      join " + DescribeJoin(m.joins[op.join], m, plan, sources) + "\n";
   for (const Lookup& l : op.lookups) {
     *out += "      reads ahead " + Text(sources, l.list->span) + "[" + Text(sources, l.key->span) +
             "]\n";
@@ -614,13 +730,13 @@ std::string Dump(const check::Program& program, const ProgramPlan& plan,
     const check::RuleInfo& info = program.rules[r];
     const ModulePlan& m = plan.modules[info.module];
     out += "rule " + info.id + " (" + std::to_string(info.slot_count) + " slots)\n";
-    for (const Op& op : plan.rules[r].ops) DumpOp(*info.rule, op, m, sources, &out);
-    for (const Expr* e : RuleExprs(*info.rule)) DumpExpr(*e, m, sources, &out);
+    for (const Op& op : plan.rules[r].ops) DumpOp(*info.rule, op, m, plan, sources, &out);
+    for (const Expr* e : RuleExprs(*info.rule)) DumpExpr(*e, m, plan, sources, &out);
   }
   for (const check::UserFunction& f : program.functions) {
     if (!f.checked) continue;
     std::string body;
-    DumpExpr(*f.decl->body, plan.modules[f.module], sources, &body);
+    DumpExpr(*f.decl->body, plan.modules[f.module], plan, sources, &body);
     if (!body.empty()) out += "fn " + f.decl->name + "\n" + body;
   }
   return out;

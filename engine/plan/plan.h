@@ -11,10 +11,12 @@
 //    A comprehension over such a list that reads one or two loop variables
 //    is remembered per value of those variables (a correlated subquery runs
 //    once per pool rather than once per allocation on it), and so is a call
-//    of a CPL function that runs a comprehension. Not remembered: what reads
-//    a variable whose values never repeat (the rule's outermost loop, a
-//    list a `let` builds from it), and calls of functions that only read
-//    and compare fields (cheaper than the lookup).
+//    of a CPL function that runs a comprehension. A short list a `let`
+//    builds afresh for each binding is compared by its items: a new list
+//    of the same spare pools gives the value computed for the last one.
+//    Not remembered: what reads a variable whose values never repeat (the
+//    rule's outermost loop), and calls of functions that only read and
+//    compare fields (cheaper than the lookup).
 //  - Hash joins. A comprehension over a loop-invariant list whose condition
 //    is a conjunction holding `key(x) == probe` (or `probe in key(x)`), where
 //    `key` reads only the comprehension's variable and `probe` does not read
@@ -24,7 +26,11 @@
 //    This holds for `filter`, `exists`, `exists_one` and the filtering
 //    `map(x, pred, f)`, and for a `for` clause followed by such a `where`.
 //    So `plan.allocations.filter(b, b.pool == a.pool && …)` inside a loop
-//    over allocations costs O(n) in all, not O(n²).
+//    over allocations costs O(n) in all, not O(n²). A conjunct that calls
+//    a CPL function with the loop variable as one argument joins as the
+//    function's body would with that parameter as its variable:
+//    `plan.benchmarks.exists(b, representative(b, d, …) && …)`, the body
+//    holding `b.demand == d.id`, is answered from an index by `demand`.
 //  - Clause hoisting. A `where` runs as soon as the variables it reads are
 //    bound, though ahead of an earlier `where` only to leave a `for` loop
 //    (the clauses of a rule are a conjunction, so, as with CEL's `&&`, a
@@ -85,6 +91,17 @@ struct Join {
   /// an item one of them makes false matches no probe. Items whose key is
   /// not a string are tested with them once, not kept for every probe.
   std::vector<const syntax::Expr*> item_conditions;
+  /// A join through a call: the conjunct is `call`, a call of a CPL
+  /// function passing the loop variable itself as its parameter `param`
+  /// and nothing else that reads it, whose body is false for an item that
+  /// `callee_join` (in module `callee_module`'s plan, the parameter in
+  /// slot `param`) does not select. Key and probe are not used: that join
+  /// is evaluated in the function's frame, its other parameters bound to
+  /// the call's arguments.
+  const syntax::Expr* call = nullptr;
+  uint32_t param = 0;
+  uint32_t callee_module = 0;
+  int32_t callee_join = -1;
 };
 
 /// How an expression's value is remembered.
@@ -92,13 +109,18 @@ enum class MemoKind : uint8_t {
   kNone,
   kOnce,     // loop-invariant: one value per evaluation
   kPerVars,  // one value per value of the loop variables it reads (`free`)
+  /// As kPerVars, the short lists among them (`by_items`) compared by
+  /// their items rather than by identity: built afresh per binding, they
+  /// still repeat. Remembered from the second time the same key comes.
+  kPerItems,
 };
 
 /// Per module, indexed by node id.
 struct ModulePlan {
   std::vector<MemoKind> memo;
-  std::vector<uint64_t> free;  // the slots each expression reads, as bits
-  std::vector<int32_t> join;   // kMacro nodes: index into `joins`, or -1 (`for` clauses: Op::join)
+  std::vector<uint64_t> free;      // the slots each expression reads, as bits
+  std::vector<uint64_t> by_items;  // kPerItems: the slots of lists built afresh, as bits
+  std::vector<int32_t> join;  // kMacro nodes: index into `joins`, or -1 (`for` clauses: Op::join)
   std::vector<Join> joins;
   /// Calls of `matches` whose pattern is a string literal that compiles:
   /// index into `patterns`, else -1. A pattern written twice is compiled once.

@@ -11,6 +11,7 @@
 #include <map>
 #include <tuple>
 
+#include "engine/api/fact_names.h"
 #include "engine/common/parallel.h"
 #include "engine/eval/shared_indexes.h"
 #include "engine/facts/validate.h"
@@ -327,6 +328,34 @@ bool LintRun::FirstPlanFacts(eval::Facts* facts, Diagnostics* problems) {
   return !report_.errors.HasErrors();
 }
 
+// Labels the evaluator worded after the rule's variables (`d.slice`) are
+// worded after the facts (demand `explore`: `slice`), from one walk of the
+// documents for the places labelled; a place the walk does not find keeps
+// the evaluator's words. Nothing is walked when no finding has a label.
+void LintRun::NameLabels() {
+  std::set<std::tuple<FileId, uint32_t, uint32_t>> wanted;
+  for (const eval::Violation& v : report_.violations) {
+    for (const eval::Label& l : v.labels) {
+      if (!l.value.empty()) wanted.emplace(l.loc.file, l.loc.line, l.loc.column);
+    }
+  }
+  if (wanted.empty()) return;
+  FactNames names(program_.schema, documents_, wanted);
+  std::vector<SourceLoc> owners;
+  for (eval::Violation& v : report_.violations) {
+    if (v.labels.empty()) continue;
+    owners = v.at_owners;
+    for (const eval::Evidence& e : v.evidence) owners.push_back(e.loc);
+    for (eval::Label& l : v.labels) {
+      if (l.value.empty()) continue;
+      const FactName* name = names.Find(l.loc, l.field, owners);
+      if (name != nullptr && !name->path.empty()) l.message = name->Said(l.value);
+      l.value.clear();
+      l.field.clear();
+    }
+  }
+}
+
 // A finding or an error at a value used through an alias (`*x`) also points
 // at the anchor, where the value is written; one at a value merged in by
 // `<<` (located where it is written) names the `<<` that brought it into
@@ -386,6 +415,7 @@ eval::LintReport LintRun::Finish(eval::Facts* first_plan) {
   MergeInventories();
   if (first_plan != nullptr) FillFirstPlan(first_plan);
   EvaluatePlans();
+  NameLabels();
   PointAtAnchors();
   SortAndDedupe();
   return std::move(report_);

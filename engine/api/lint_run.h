@@ -51,6 +51,7 @@ class LintRun {
   bool ReadyToEvaluate(size_t index, eval::Facts* facts);
   void EvaluatePlans();
   void SortAndDedupe();
+  void NameLabels();
   void PointAtAnchors();
   /// The merge whose copy of the value at `v.loc` the finding is about, or
   /// null (not merged, or the value where it is written).

@@ -207,11 +207,11 @@ TEST_CASE("secondary labels point at the other facts a rule read", "[cli]") {
   for (const auto& v : doc["violations"]) {
     if (v["rule"] != "CAP-ALC-001") continue;
     for (const auto& label : v["related"]) {
-      if (label["message"].get<std::string>().rfind("`p.role` is", 0) != 0) continue;
+      if (label["message"].get<std::string>().rfind("pool `serve-eu-spare`:", 0) != 0) continue;
       found = true;
       CHECK(label["location"]["file"].get<std::string>().find("inventory.yaml") !=
             std::string::npos);
-      CHECK(label["message"] == "`p.role` is \"production-replacement\"");
+      CHECK(label["message"] == "pool `serve-eu-spare`: `role` is \"production-replacement\"");
     }
   }
   CHECK(found);

@@ -410,7 +410,8 @@ TEST_CASE("a let-bound optional is evidence as CEL writes it", "[eval]") {
 
 // A comprehension's body is evaluated once per item; a label is due to the
 // item `exists` or `all` stopped at, not to those it went past, while one
-// that went through every item rests on each of them.
+// that went through every item rests on each of them. Untyped facts have
+// no records to name a value by: a label names its path in the document.
 TEST_CASE("labels show the witness of a comprehension, not the items before it", "[eval]") {
   auto labels_of = [](const std::string& condition) {
     auto c = CompilePolicy(
@@ -429,12 +430,14 @@ TEST_CASE("labels show the witness of a comprehension, not the items before it",
   // for the binding rather than remembered. a1 (line 7) was looked at and
   // passed over; a2 (line 8) is the witness.
   CHECK(labels_of("plan.allocations.exists(b, b.gpus > size(d.id) + 4)") ==
-        std::vector<std::string>{"8: `b.gpus` is 16"});
+        std::vector<std::string>{"8: `allocations[a2].gpus` is 16"});
   CHECK(labels_of("!plan.allocations.all(b, b.gpus < size(d.id) + 4)") ==
-        std::vector<std::string>{"8: `b.gpus` is 16"});
+        std::vector<std::string>{"8: `allocations[a2].gpus` is 16"});
   // No allocation has 100 GPUs: each of them is a reason.
   CHECK(labels_of("!plan.allocations.exists(b, b.gpus >= size(d.id) * 20)") ==
-        std::vector<std::string>{"7: `b.gpus` is 2", "8: `b.gpus` is 16", "9: `b.gpus` is 4"});
+        std::vector<std::string>{"7: `allocations[a1].gpus` is 2",
+                                 "8: `allocations[a2].gpus` is 16",
+                                 "9: `allocations[a3].gpus` is 4"});
 }
 
 TEST_CASE("non-bool where, non-list for and budget overruns are rule errors", "[eval]") {

@@ -8,6 +8,8 @@
 #include "engine/eval/interpreter.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 #include "engine/eval/operators.h"
 #include "engine/eval/optional.h"
@@ -318,6 +320,24 @@ std::vector<TraceStep> RuleRun::TraceBinding(const syntax::Emit& emit, std::vect
   return steps;
 }
 
+namespace {
+
+// The field a traced expression reads last, from its text: `restore_tested`
+// for `d.checkpoint.restore_tested` (or `d.checkpoint.?restore_tested`);
+// "" for any other expression (a variable, a call, an index).
+std::string LastField(std::string_view expr) {
+  size_t start = expr.size();
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  while (start > 0 && word(expr[start - 1])) --start;
+  bool select =
+      start > 0 && (expr[start - 1] == '.' || (start > 1 && expr.substr(start - 2, 2) == ".?"));
+  if (!select || start == expr.size() || std::isdigit(static_cast<unsigned char>(expr[start])) != 0)
+    return "";
+  return std::string(expr.substr(start));
+}
+
+}  // namespace
+
 // Secondary labels: the facts (other than the primary one) whose values the
 // clauses compared, such as the pool's `role:` in the inventory.
 // A value located exactly where a bound record starts is a default the
@@ -342,7 +362,9 @@ std::vector<Label> RuleRun::LabelsFrom(const std::vector<TraceStep>& trace,
       }
       bool seen = std::any_of(labels.begin(), labels.end(),
                               [&](const Label& l) { return l.loc == t.fact; });
-      if (!seen) labels.push_back(Label{t.fact, "`" + t.expr + "` is " + t.value});
+      if (!seen)
+        labels.push_back(
+            Label{t.fact, "`" + t.expr + "` is " + t.value, t.value, LastField(t.expr)});
     }
   }
   return labels;

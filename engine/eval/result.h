@@ -61,6 +61,12 @@ struct TraceValue {
 struct Label {
   SourceLoc loc;
   std::string message;  // e.g. "`p.role` is `production-replacement`"
+  /// What the lint run words the label again with, in the facts' terms
+  /// (`pool `serve-eu-spare`: `role` is …`), then clears: the value as a
+  /// literal ("" for a label that is not a value's) and the field the rule
+  /// read it as (`role` for `p.role`; "" when read through a variable).
+  std::string value = {};
+  std::string field = {};
 };
 
 /// A condition that held (a `where`, a `for` over timeline steps, a `when`),

@@ -19,7 +19,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 7;
+constexpr int kFormatVersion = 8;
 constexpr const char* kMagic = "capops-cache";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
@@ -27,9 +27,11 @@ constexpr const char* kMagic = "capops-cache";
 // kFormatVersion bumped), or cached reports would silently lose it.
 // Violation::params is not cached: the session names them again on every
 // finding, cached or not (Engine::NameParams), so they follow the config.
-// Nor is Violation::at_owners, which the lint run reads and clears.
+// Nor is Violation::at_owners, which the lint run reads and clears, nor
+// Label::value and Label::field, which it words the label's message with
+// and clears.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
-                  sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 48 &&
+                  sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 112 &&
                   sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 600 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");

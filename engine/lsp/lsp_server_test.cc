@@ -218,7 +218,7 @@ TEST_CASE("LSP: a plan's diagnostics are the CLI's findings, at the same places,
           static_cast<int>(std::string("serve-eu-spare").size()));
     for (const Json& r : d["relatedInformation"]) {
       related |= r["location"]["uri"] == UriOfPath((kExample / "inventory.yaml").string()) &&
-                 r["message"] == "`p.role` is \"production-replacement\"";
+                 r["message"] == "pool `serve-eu-spare`: `role` is \"production-replacement\"";
     }
   }
   CHECK(related);

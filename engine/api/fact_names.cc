@@ -89,6 +89,10 @@ FactName NameOf(const TypeTable& schema, const std::vector<Level>& path) {
     }
   }
   const Value& value = *path[last].value;
+  if (path[last].record >= 0) {
+    name.itself =
+        RecordWords(schema.records[path[last].record].name) + " `" + std::string(value.Id()) + "`";
+  }
   name.field = std::string(path[last].step.key);
   name.container = value.is(ValueKind::kMap) || value.is(ValueKind::kList);
   // A default takes the place of the map it was filled into.
@@ -117,11 +121,12 @@ std::string RecordWords(std::string_view record_name) {
   return out;
 }
 
+std::string FactName::Where() const {
+  return (record.empty() ? "" : record + " `" + id + "`: ") + "`" + path + "`";
+}
+
 std::string FactName::Said(const std::string& value) const {
-  std::string out = record.empty() ? "" : record + " `" + id + "`: ";
-  out += "`" + path + "` is ";
-  out += absent ? "not set (" + value + ")" : value;
-  return out;
+  return Where() + " is " + (absent ? "not set (" + value + ")" : value);
 }
 
 FactNames::FactNames(const TypeTable& schema, const std::vector<facts::Document>& documents,
@@ -160,6 +165,16 @@ FactNames::FactNames(const TypeTable& schema, const std::vector<facts::Document>
       }
     }
   }
+}
+
+std::string FactNames::Binding(const SourceLoc& loc, const std::string& value) const {
+  auto [begin, end] = names_.equal_range(PlaceOf(loc));
+  for (auto it = begin; it != end; ++it) {
+    if (!it->second.itself.empty()) return it->second.itself;
+  }
+  const FactName* name = Find(loc, "", {});
+  if (name == nullptr || name->path.empty()) return "";
+  return name->container ? name->Where() : name->Said(value);
 }
 
 const FactName* FactNames::Find(const SourceLoc& loc, std::string_view field,

@@ -38,11 +38,16 @@ struct FactName {
   bool absent = false;     // not written: the schema filled in a default
   bool container = false;  // a map or a list
   SourceLoc owner;         // where that record is (its map); else invalid
+  /// The value itself when it is a record with an id, in words with that
+  /// id (allocation `a-explore`); else "".
+  std::string itself;
 
   /// "demand `explore`: `slice` is \"exploration\"", or for an absent
   /// field "… `checkpoint.restore_tested` is not set (false)"; `value` is
   /// the value as a literal.
   std::string Said(const std::string& value) const;
+  /// Where it is: "demand `explore`: `slice`", "`metadata.period`".
+  std::string Where() const;
 };
 
 class FactNames {
@@ -62,6 +67,12 @@ class FactNames {
   /// Null when no value is there.
   const FactName* Find(const SourceLoc& loc, std::string_view field,
                        const std::vector<SourceLoc>& owners) const;
+
+  /// A rule's binding to the value at `loc` (`value`, as a literal) in
+  /// words: a record with an id by its kind and id (allocation
+  /// `a-explore`), a scalar as a label says it (demand `serve`: `floor` is
+  /// 4), a map or list by where it is (`decision`); "" when no value is there.
+  std::string Binding(const SourceLoc& loc, const std::string& value) const;
 
   size_t size() const { return names_.size(); }
 

@@ -137,11 +137,30 @@ TEST_CASE("labels of the example and the fixtures speak the facts' words", "[api
   testing::AddStdlib(&pack.engine);
   testing::AddPolicyDir("policies/capops-ai", &pack.engine);
   REQUIRE(pack.engine.Compile(&pack.diagnostics));
-  const std::regex named(R"(([a-z]+( [a-z]+)* `[^`]+`: )?`[a-z_]+(\[[^\]]+\]|\.[a-z_]+)*` is .+)");
+  const std::regex named(
+      R"(([a-z]+( [a-z]+)* `[^`]+`: )?`[a-z][a-z_0-9]*(\[[^\]]+\]|\.[a-z][a-z_0-9]*)*` is .+)");
   const std::regex aliased(R"(`&[^`]+` is defined here|merged in here( from `&[^`]+`)?)");
-  size_t labels = 0;
+  size_t labels = 0, records = 0;
   auto check = [&](const eval::LintReport& report) {
     for (const eval::Violation& v : report.violations) {
+      // Each binding to the facts says what it is bound to, in the facts'
+      // words, never the rule's (SARIF relates them so).
+      for (const eval::Evidence& e : v.evidence) {
+        if (e.at_fact || !e.loc.valid()) continue;
+        INFO(v.rule_id << ": " << e.name << " = " << e.value << " shown as " << e.shown);
+        ++records;
+        CHECK(!e.shown.empty());
+        CHECK(e.shown.find("`" + e.name + "`") == std::string::npos);
+        CHECK(e.shown.find(e.name + " = ") == std::string::npos);
+        bool record =
+            e.shown == "allocation `" + e.value + "`" || e.shown == "demand `" + e.value + "`" ||
+            e.shown == "pool `" + e.value + "`" || e.shown == "supply `" + e.value + "`" ||
+            e.shown == "accelerator type `" + e.value + "`";
+        bool value =
+            std::regex_match(e.shown, named) ||
+            std::regex_match(e.shown, std::regex(R"(([a-z]+( [a-z]+)* `[^`]+`: )?`[^`]+`)"));
+        CHECK((record || value));
+      }
       for (const eval::Label& l : v.labels) {
         INFO(v.rule_id << ": " << l.message);
         ++labels;
@@ -164,6 +183,7 @@ TEST_CASE("labels of the example and the fixtures speak the facts' words", "[api
     check(pack.engine.Lint({{path, testing::ReadSourceFile(path)}}, {}));
   }
   CHECK(labels >= 8);
+  CHECK(records >= 8);
 }
 
 }  // namespace

@@ -338,11 +338,17 @@ void LintRun::NameLabels() {
     for (const eval::Label& l : v.labels) {
       if (!l.value.empty()) wanted.emplace(l.loc.file, l.loc.line, l.loc.column);
     }
+    for (const eval::Evidence& e : v.evidence) {
+      if (e.loc.valid() && !e.at_fact) wanted.emplace(e.loc.file, e.loc.line, e.loc.column);
+    }
   }
   if (wanted.empty()) return;
   FactNames names(program_.schema, documents_, wanted);
   std::vector<SourceLoc> owners;
   for (eval::Violation& v : report_.violations) {
+    for (eval::Evidence& e : v.evidence) {
+      if (e.loc.valid() && !e.at_fact) e.shown = names.Binding(e.loc, e.value);
+    }
     if (v.labels.empty()) continue;
     owners = v.at_owners;
     for (const eval::Evidence& e : v.evidence) owners.push_back(e.loc);

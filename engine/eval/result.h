@@ -44,6 +44,11 @@ struct Evidence {
   // because no binding is a located fact; already the finding's location,
   // so not part of its identity.
   bool at_fact = false;
+  /// The binding in a planner's words, set by the lint run: a record by
+  /// its kind and id (allocation `a-explore`), another value of the facts
+  /// by where it is (demand `serve`: `floor` is 4); "" for a value that is
+  /// not in the facts. Not part of the finding's identity.
+  std::string shown;
 };
 
 /// A sub-expression of a traced clause and the value it had.

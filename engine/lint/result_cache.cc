@@ -19,7 +19,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 8;
+constexpr int kFormatVersion = 9;
 constexpr const char* kMagic = "capops-cache";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
@@ -30,7 +30,7 @@ constexpr const char* kMagic = "capops-cache";
 // Nor is Violation::at_owners, which the lint run reads and clears, nor
 // Label::value and Label::field, which it words the label's message with
 // and clears.
-static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 80 &&
+static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 112 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 112 &&
                   sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 600 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
@@ -95,7 +95,7 @@ class Encoder {
   Json Violation(const eval::Violation& v) {
     Json evidence = Json::array(), labels = Json::array(), trace = Json::array();
     for (const eval::Evidence& e : v.evidence)
-      evidence.push_back({e.name, e.value, Loc(e.loc), e.at_fact});
+      evidence.push_back({e.name, e.value, Loc(e.loc), e.at_fact, e.shown});
     for (const eval::Label& l : v.labels) labels.push_back({Loc(l.loc), l.message});
     for (const eval::TraceStep& s : v.trace) {
       Json values = Json::array();
@@ -190,7 +190,7 @@ class Decoder {
     v.subject = j.at("subject").get<std::string>();
     v.via = Loc(j.at("via"));
     for (const Json& e : j.at("evidence"))
-      v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2)), e.at(3).get<bool>()});
+      v.evidence.push_back({e.at(0), e.at(1), Loc(e.at(2)), e.at(3).get<bool>(), e.at(4)});
     for (const Json& l : j.at("labels")) v.labels.push_back({Loc(l.at(0)), l.at(1)});
     for (const Json& s : j.at("trace")) {
       eval::TraceStep step{s.at(0), s.at(1), Loc(s.at(2)), {}};

@@ -260,10 +260,10 @@ TEST_CASE("SARIF: driver rules, locations and suppressions", "[report][sarif]") 
     // a, d and p, then the facts its clauses compared, each with its label.
     std::vector<std::string> related;
     for (const auto& r : result["relatedLocations"]) related.push_back(r["message"]["text"]);
-    CHECK(related ==
-          std::vector<std::string>{"a = a-explore", "d = explore", "p = serve-eu-spare",
-                                   "demand `explore`: `slice` is \"exploration\"",
-                                   "pool `serve-eu-spare`: `role` is \"production-replacement\""});
+    CHECK(related == std::vector<std::string>{
+                         "allocation `a-explore`", "demand `explore`", "pool `serve-eu-spare`",
+                         "demand `explore`: `slice` is \"exploration\"",
+                         "pool `serve-eu-spare`: `role` is \"production-replacement\""});
   }
   CHECK(suppressed == 1);
 }

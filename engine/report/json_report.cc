@@ -48,8 +48,9 @@ Json BaselineJson(const eval::Violation& v) {
 Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
   Json evidence = Json::array();
   for (const eval::Evidence& e : v.evidence) {
-    evidence.push_back(
-        {{"name", e.name}, {"value", e.value}, {"location", Location(sources, e.loc)}});
+    Json binding = {{"name", e.name}, {"value", e.value}, {"location", Location(sources, e.loc)}};
+    if (!e.shown.empty()) binding["shown"] = e.shown;  // "allocation `a-explore`"
+    evidence.push_back(std::move(binding));
   }
   Json trace = Json::array();
   for (const eval::TraceStep& step : v.trace) {

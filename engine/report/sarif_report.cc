@@ -163,7 +163,9 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
                        {"physicalLocation", PhysicalLocation(sources, options, loc)},
                        {"message", Message(message)}});
   };
-  for (const eval::Evidence& e : v.evidence) relate(e.loc, e.name + " = " + e.value);
+  // A binding in a planner's words (allocation `a-explore`), else as the rule has it.
+  for (const eval::Evidence& e : v.evidence)
+    relate(e.loc, e.shown.empty() ? e.name + " = " + e.value : e.shown);
   for (const eval::Label& l : v.labels) relate(l.loc, l.message);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
   if (!v.trace.empty()) result["codeFlows"] = Json::array({TraceFlow(sources, options, v.trace)});

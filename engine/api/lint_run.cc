@@ -13,6 +13,7 @@
 
 #include "engine/common/parallel.h"
 #include "engine/eval/shared_indexes.h"
+#include "engine/facts/scalar_fix.h"
 #include "engine/facts/validate.h"
 
 namespace capops {
@@ -387,6 +388,8 @@ eval::LintReport LintRun::Finish(eval::Facts* first_plan) {
   if (first_plan != nullptr) FillFirstPlan(first_plan);
   EvaluatePlans();
   PointAtAnchors();
+  // Before the texts of large files are gone from memory for good.
+  facts::AttachScalarFixes(*sources_, &report_.errors);
   SortAndDedupe();
   return std::move(report_);
 }

@@ -17,6 +17,7 @@ namespace capops::cli {
 int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
              std::ostream& err) {
   workspace::SessionOptions session_options = options.session;
+  session_options.repair = true;
   StdinPlan stdin_plan;
   std::string error;
   if (!TakeStdinPlan(&session_options.plans, options.stdin_filename, options.stdin_filename_given,

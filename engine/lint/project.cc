@@ -11,6 +11,7 @@
 #include "engine/lint/finding_key.h"
 #include "engine/lint/pack_paths.h"
 #include "engine/lint/waivers.h"
+#include "engine/repair/repair.h"
 
 namespace capops::lint {
 
@@ -129,8 +130,28 @@ Report Project::Run(RunInput input) const {
     r.status = Status::kUsage;
     return r;
   }
+  if (input.repair) Repair(input.groups, lint, &r);
   r.status = Fails(r.findings, r.fail_on) ? Status::kFindings : Status::kClean;
   return r;
+}
+
+// The repairs of the findings left after triage, each proved by a relint of
+// the group its plan file was read in.
+void Project::Repair(const GroupFiles& groups, const LintOptions& lint, Report* r) const {
+  repair::GroupOf group_of = [&groups](const std::string& path, repair::Group* group) {
+    for (size_t g = 0; g < groups.count; ++g) {
+      repair::Group read;
+      std::string error;
+      if (!groups.read(g, &read.plans, &read.inventories, &error)) continue;
+      for (const TextFile& f : read.plans) {
+        if (f.path != path) continue;
+        *group = std::move(read);
+        return true;
+      }
+    }
+    return false;
+  };
+  repair::Repair(engine(), lint, group_of, *r->sources, &r->findings);
 }
 
 // Parses a waivers or baseline file into the run's sources; false with its

@@ -130,6 +130,7 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
         d["relatedInformation"].push_back(
             {{"location", Location(sources, l.loc)}, {"message", l.message}});
     }
+    if (!v.fixes.empty()) d["data"] = {{"fixes", FixesData(sources, v.fixes)}};
     place(v.loc, 0, std::move(d));
   }
   for (const Diagnostic& e : report.errors.items()) {
@@ -140,8 +141,7 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
               {"source", "capops"},
               {"message", message},
               {"relatedInformation", Json::array()}};
-    if (std::vector<std::string> fixes = Replacements(e.help); !fixes.empty())
-      d["data"] = {{"replacements", std::move(fixes)}};
+    if (!e.fixes.empty()) d["data"] = {{"fixes", FixesData(sources, e.fixes)}};
     for (const RelatedLoc& r : e.related) {
       if (r.loc.valid())
         d["relatedInformation"].push_back(
@@ -399,7 +399,7 @@ void Server::AnswerDocument(const Json& id, const std::string& method, const Jso
     return;
   }
   const Json& context = params.value("context", Json::object());
-  Respond(id, QuickFixes(uri, doc.text, doc.diagnostics, range,
+  Respond(id, QuickFixes(uri, doc.path, doc.diagnostics, range,
                          context.is_object() ? context.value("only", Json()) : Json()));
 }
 

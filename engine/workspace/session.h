@@ -66,6 +66,9 @@ struct SessionOptions {
   /// time, each alone, and the result cache is not used, since a plan it
   /// answers for is not evaluated.
   bool profile = false;
+  /// Search repairs for the findings of rules that have a repair search,
+  /// each proved by a relint (engine/repair): Violation::fixes.
+  bool repair = false;
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;

@@ -7,6 +7,7 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/cli/fix_command.h"
 #include "engine/cli/stdin_plan.h"
 #include "engine/report/profile_report.h"
 #include "engine/report/report.h"
@@ -16,6 +17,15 @@ namespace capops::cli {
 
 int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
              std::ostream& err) {
+  if (options.fix || options.fix_dry_run) {
+    for (const std::string& plan : options.session.plans) {
+      if (plan == "-")
+        return Fail(err, std::string(options.fix ? "--fix" : "--fix-dry-run") +
+                             " cannot write back a plan read from standard input (`-`): name "
+                             "the plan file instead");
+    }
+    return RunFix(options, out, err);
+  }
   workspace::SessionOptions session_options = options.session;
   session_options.repair = true;
   StdinPlan stdin_plan;
@@ -35,6 +45,12 @@ int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, 
   workspace::LintSession session(std::move(session_options), files);
   const lint::Report& report = session.Run();
   if (report.status == lint::Status::kUsage) return FailWith(report, options.color, err);
+  return WriteCheckReport(report, options, out, err);
+}
+
+int WriteCheckReport(const lint::Report& report, const CheckOptions& options, std::ostream& out,
+                     std::ostream& err) {
+  std::string error;
   report::LintReportOptions render{CAPOPS_VERSION, options.session.trace, options.color};
   const std::string& output = options.session.output;
   if (output.empty()) {

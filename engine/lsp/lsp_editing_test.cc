@@ -117,6 +117,36 @@ TEST_CASE("QuickFixes: an action per fix the diagnostic carries, and none for a 
   CHECK(QuickFixes("u", "p", Json::array({1, nullptr}), all, Json()).empty());
 }
 
+TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its finding", "[lsp]") {
+  Scenario scenario;
+  const std::string& uri = scenario.uri;
+  InProcess s;
+  ReplyTo(s.Send({Request(1, "initialize")}), 1);
+  std::optional<Json> published =
+      Published(s.Send({Note("initialized"), Open(uri, scenario.plan)}), uri);
+  REQUIRE(published);
+  std::vector<Json> said = WithMessage(*published, "allocation `a-explore` needs");
+  REQUIRE(said.size() == 1);
+  CHECK(said[0]["code"] == "CAP-SUP-005");
+  Json reply = ReplyTo(s.Send({Request(2, "textDocument/codeAction",
+                                       {{"textDocument", {{"uri", uri}}},
+                                        {"range", said[0]["range"]},
+                                        {"context", {{"diagnostics", said}}}})}),
+                       2);
+  const Json& actions = reply["result"];
+  REQUIRE(actions.size() == 1);
+  CHECK(
+      actions[0]["title"] ==
+      "cite `pc-serve-eu` (physical-confirmation of 8 GPUs of `l4-24`) in `a-explore`'s evidence");
+  CHECK(actions[0]["isPreferred"] == true);
+  REQUIRE(actions[0]["edit"]["changes"].contains(uri));
+  std::string fixed = ApplyEdits(scenario.plan, actions[0]["edit"]["changes"][uri]);
+  CHECK(fixed.find("queue_position: 1, evidence: [pc-serve-eu]}") != std::string::npos);
+  std::optional<Json> after = Published(s.Send({Change(uri, fixed, 2)}), uri);
+  REQUIRE(after);
+  CHECK(WithMessage(*after, "allocation `a-explore` needs").empty());
+}
+
 struct Mistake {
   const char* name;
   const char* from;   // the plan's text

@@ -606,6 +606,9 @@ lint::Report Server::Run(const Setting& setting, const std::vector<TextFile>& pl
     }
     return true;
   };
+  // The capacity repairs too, each proved by a lint of this buffer edited:
+  // quick fixes as the command line's `= fix:` lines and --fix.
+  input.repair = true;
   return setting.project->Run(std::move(input));
 }
 

@@ -9,7 +9,7 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
-#include "engine/common/escape.h"
+#include "engine/common/sha256.h"
 #include "engine/report/unified_diff.h"
 #include "engine/workspace/output_file.h"
 
@@ -67,8 +67,8 @@ class Fixer {
     if (!ApplyReplacements(*now, fix.replacements, &fixed, &why) || fixed == *now) return false;
     std::string absolute = files_->Absolute(path);
     // A text the file had before would start a cycle of fixes.
-    if (!seen_.insert(absolute + '\0' + fixed).second) return false;
-    seen_.insert(absolute + '\0' + *now);
+    if (!seen_.insert(State(absolute, fixed)).second) return false;
+    seen_.insert(State(absolute, *now));
     auto [it, fresh] = edited_.try_emplace(absolute, Edited{path, *now, ""});
     it->second.text = fixed;
     files_->Set(absolute, std::move(fixed));
@@ -76,10 +76,15 @@ class Fixer {
     return true;
   }
 
+  // A file's path and text, as a digest: what a cycle is told by.
+  static std::string State(const std::string& path, std::string_view text) {
+    return Sha256().Add(path).Add(text).Hex();
+  }
+
   const CheckOptions& options_;
   workspace::OverlayFileSystem* files_;
   std::map<std::string, Edited> edited_;  // by absolute path
-  std::set<std::string> seen_;            // path and text of each state a file was in
+  std::set<std::string> seen_;            // each state a file was in (State)
   size_t applied_ = 0;
 };
 

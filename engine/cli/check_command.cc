@@ -9,6 +9,7 @@
 #include "engine/cli/driver.h"
 #include "engine/cli/fix_command.h"
 #include "engine/cli/stdin_plan.h"
+#include "engine/repair/repair.h"
 #include "engine/report/profile_report.h"
 #include "engine/report/report.h"
 #include "engine/workspace/output_file.h"
@@ -27,7 +28,7 @@ int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, 
     return RunFix(options, out, err);
   }
   workspace::SessionOptions session_options = options.session;
-  session_options.repair = true;
+  session_options.repair_lints = repair::kLintRepairLints;
   StdinPlan stdin_plan;
   std::string error;
   if (!TakeStdinPlan(&session_options.plans, options.stdin_filename, options.stdin_filename_given,

@@ -10,6 +10,7 @@
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
 #include "engine/common/sha256.h"
+#include "engine/repair/repair.h"
 #include "engine/report/unified_diff.h"
 #include "engine/workspace/output_file.h"
 
@@ -97,7 +98,7 @@ int RunFix(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   workspace::OverlayFileSystem overlay(&disk);
   Fixer fixer(options, &overlay);
   workspace::SessionOptions session_options = options.session;
-  session_options.repair = true;
+  session_options.repair_lints = repair::kFixRepairLints;
   std::unique_ptr<workspace::LintSession> session;
   for (size_t round = 0;; ++round) {
     session = std::make_unique<workspace::LintSession>(session_options, &overlay);

@@ -130,14 +130,15 @@ Report Project::Run(RunInput input) const {
     r.status = Status::kUsage;
     return r;
   }
-  if (input.repair) Repair(input.groups, lint, &r);
+  if (input.repair_lints > 0) Repair(input, lint, &r);
   r.status = Fails(r.findings, r.fail_on) ? Status::kFindings : Status::kClean;
   return r;
 }
 
 // The repairs of the findings left after triage, each proved by a relint of
 // the group its plan file was read in.
-void Project::Repair(const GroupFiles& groups, const LintOptions& lint, Report* r) const {
+void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) const {
+  const GroupFiles& groups = input.groups;
   repair::GroupOf group_of = [&groups](const std::string& path, repair::Group* group) {
     for (size_t g = 0; g < groups.count; ++g) {
       repair::Group read;
@@ -151,7 +152,9 @@ void Project::Repair(const GroupFiles& groups, const LintOptions& lint, Report* 
     }
     return false;
   };
-  repair::Repair(engine(), lint, group_of, *r->sources, &r->findings);
+  repair::RepairOptions options;
+  options.max_lints = input.repair_lints;
+  repair::Repair(engine(), lint, group_of, *r->sources, &r->findings, options);
 }
 
 // Parses a waivers or baseline file into the run's sources; false with its

@@ -19,6 +19,7 @@
 #include "engine/lsp/position.h"
 #include "engine/lsp/skeletons.h"
 #include "engine/lsp/uri.h"
+#include "engine/repair/repair.h"
 #include "engine/report/report.h"
 #include "engine/report/snippet.h"
 #include "engine/workspace/config_file.h"
@@ -608,7 +609,7 @@ lint::Report Server::Run(const Setting& setting, const std::vector<TextFile>& pl
   };
   // The capacity repairs too, each proved by a lint of this buffer edited:
   // quick fixes as the command line's `= fix:` lines and --fix.
-  input.repair = true;
+  input.repair_lints = repair::kLintRepairLints;
   return setting.project->Run(std::move(input));
 }
 

@@ -206,7 +206,8 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
   for (const TextFile& f : group.plans) {
     if (f.path == path) plan = &f;
   }
-  if (plan == nullptr) return;
+  if (plan == nullptr || *budget < 2) return;  // a lint to read the facts, one to try
+  --*budget;
   LintOptions first = lint;
   std::vector<PlanFacts> facts;
   first.facts = &facts;
@@ -224,13 +225,13 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
   }
   std::map<std::pair<std::string, std::string>, std::vector<Fix>> proved;
   for (const auto& [key, t] : targets) {
-    if (*budget == 0) break;
-    --*budget;
     const eval::Facts* at = PlanAt(facts, t.file, t.line);
     if (at == nullptr || t.short_by <= 0) continue;
     for (Fix& fix : SupplyCandidates(t, *at, t.file, plan->text, options.max_tries)) {
       std::string edited, why;
+      if (*budget == 0) break;
       if (!ApplyReplacements(plan->text, fix.replacements, &edited, &why)) continue;
+      --*budget;
       if (Proves(Relint(engine, lint, group, path, edited), t, before))
         proved[key].push_back(InReport(std::move(fix), file));
     }
@@ -258,9 +259,9 @@ void Repair(const Engine& engine, const LintOptions& lint, const GroupOf& group_
         std::find(files.begin(), files.end(), v.loc.file) == files.end())
       files.push_back(v.loc.file);
   }
-  size_t budget = options.max_allocations;
+  size_t budget = options.max_lints;
   for (FileId file : files) {
-    if (budget == 0) break;
+    if (budget < 2) break;
     std::string path(sources.Path(file));
     Group group;
     if (!group_of(path, &group)) continue;

@@ -174,7 +174,7 @@ const Report& LintSession::Run() {
   input.partial = PartialRunFiles();
   input.record_baseline = !options_.write_baseline.empty();
   input.baseline_path = options_.write_baseline;
-  input.repair = options_.repair;
+  input.repair_lints = options_.repair_lints;
   std::unique_ptr<ResultCache> cache;
   if (!options_.keep_facts && !options_.profile && !options_.cache.empty()) {
     std::string warning;

@@ -67,8 +67,9 @@ struct SessionOptions {
   /// answers for is not evaluated.
   bool profile = false;
   /// Search repairs for the findings of rules that have a repair search,
-  /// each proved by a relint (engine/repair): Violation::fixes.
-  bool repair = false;
+  /// each proved by a relint (engine/repair), running at most this many
+  /// lints (lint::RunInput::repair_lints); 0: no search.
+  size_t repair_lints = 0;
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;

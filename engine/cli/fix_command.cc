@@ -99,6 +99,7 @@ int RunFix(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   Fixer fixer(options, &overlay);
   workspace::SessionOptions session_options = options.session;
   session_options.repair_lints = repair::kFixRepairLints;
+  session_options.repair_first_only = true;  // one repair is applied a round
   std::unique_ptr<workspace::LintSession> session;
   for (size_t round = 0;; ++round) {
     session = std::make_unique<workspace::LintSession>(session_options, &overlay);

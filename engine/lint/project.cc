@@ -154,6 +154,7 @@ void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) 
   };
   repair::RepairOptions options;
   options.max_lints = input.repair_lints;
+  options.first_only = input.repair_first_only;
   repair::Repair(engine(), lint, group_of, *r->sources, &r->findings, options);
 }
 

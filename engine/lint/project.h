@@ -152,6 +152,8 @@ struct RunInput {
   /// by a relint of its plan's group (engine/repair): Violation::fixes. At
   /// most this many lints (repair::RepairOptions::max_lints); 0: no search.
   size_t repair_lints = 0;
+  /// End the search at the first repair proved (RepairOptions::first_only).
+  bool repair_first_only = false;
 };
 
 class Project : public std::enable_shared_from_this<Project> {

@@ -232,8 +232,10 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
       if (*budget == 0) break;
       if (!ApplyReplacements(plan->text, fix.replacements, &edited, &why)) continue;
       --*budget;
-      if (Proves(Relint(engine, lint, group, path, edited), t, before))
+      if (Proves(Relint(engine, lint, group, path, edited), t, before)) {
         proved[key].push_back(InReport(std::move(fix), file));
+        if (options.first_only) *budget = 0;
+      }
     }
   }
   for (eval::Violation& v : report->violations) {

@@ -75,6 +75,8 @@ struct RepairOptions {
   /// Lints the search may run in all (the first of each plan file reads
   /// its facts, each other tries an alternative).
   size_t max_lints = kLintRepairLints;
+  /// Stop at the first repair proved (`--fix`, which applies one a round).
+  bool first_only = false;
   /// Alternatives tried (relinted) per allocation; the supply records
   /// beyond are not tried.
   size_t max_tries = 3;

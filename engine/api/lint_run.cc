@@ -14,6 +14,7 @@
 #include "engine/api/fact_names.h"
 #include "engine/common/parallel.h"
 #include "engine/eval/shared_indexes.h"
+#include "engine/facts/scalar_fix.h"
 #include "engine/facts/validate.h"
 
 namespace capops {
@@ -423,6 +424,8 @@ eval::LintReport LintRun::Finish(eval::Facts* first_plan) {
   EvaluatePlans();
   NameLabels();
   PointAtAnchors();
+  // Before the texts of large files are gone from memory for good.
+  facts::AttachScalarFixes(*sources_, &report_.errors);
   SortAndDedupe();
   return std::move(report_);
 }

@@ -7,7 +7,9 @@
 
 #include "engine/cli/command_support.h"
 #include "engine/cli/driver.h"
+#include "engine/cli/fix_command.h"
 #include "engine/cli/stdin_plan.h"
+#include "engine/repair/repair.h"
 #include "engine/report/profile_report.h"
 #include "engine/report/report.h"
 #include "engine/workspace/output_file.h"
@@ -16,7 +18,17 @@ namespace capops::cli {
 
 int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
              std::ostream& err) {
+  if (options.fix || options.fix_dry_run) {
+    for (const std::string& plan : options.session.plans) {
+      if (plan == "-")
+        return Fail(err, std::string(options.fix ? "--fix" : "--fix-dry-run") +
+                             " cannot write back a plan read from standard input (`-`): name "
+                             "the plan file instead");
+    }
+    return RunFix(options, out, err);
+  }
   workspace::SessionOptions session_options = options.session;
+  session_options.repair_lints = repair::kLintRepairLints;
   StdinPlan stdin_plan;
   std::string error;
   if (!TakeStdinPlan(&session_options.plans, options.stdin_filename, options.stdin_filename_given,
@@ -34,6 +46,12 @@ int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, 
   workspace::LintSession session(std::move(session_options), files);
   const lint::Report& report = session.Run();
   if (report.status == lint::Status::kUsage) return FailWith(report, options.color, err);
+  return WriteCheckReport(report, options, out, err);
+}
+
+int WriteCheckReport(const lint::Report& report, const CheckOptions& options, std::ostream& out,
+                     std::ostream& err) {
+  std::string error;
   report::LintReportOptions render{CAPOPS_VERSION, options.session.trace, options.color};
   const std::string& output = options.session.output;
   if (output.empty()) {

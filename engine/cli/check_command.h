@@ -19,11 +19,20 @@ struct CheckOptions {
   std::string profile;
   std::string stdin_filename;         // the name of the plan `-` reads (stdin_plan.h)
   bool stdin_filename_given = false;  // --stdin-filename was given (maybe empty)
+  bool fix = false;                   // --fix: apply the fixes, write the plans (fix_command.h)
+  bool fix_dry_run = false;           // --fix-dry-run: print the diff of --fix, write nothing
+  bool fix_inventory = false;         // --fix-inventory: fixes may edit inventory files
 };
 
 /// Runs the check and returns the exit code (driver.h). A plan `-` is read
 /// from `in`, the process's standard input when `process_stdin`.
 int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, std::ostream& out,
              std::ostream& err);
+
+/// Writes `report` as `options` ask (format, `-o`, the profile to `err`)
+/// and returns the exit code for its findings, or kExitUsage when the
+/// output cannot be written.
+int WriteCheckReport(const lint::Report& report, const CheckOptions& options, std::ostream& out,
+                     std::ostream& err);
 
 }  // namespace capops::cli

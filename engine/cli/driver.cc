@@ -220,6 +220,15 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
       ->option_text("[=text|json]");
   app->add_flag("--allow-empty", s.allow_empty,
                 "exit 0 even when no plan was found or every rule is disabled");
+  CLI::Option* fix = app->add_flag(
+      "--fix", o->fix,
+      "apply the first fix of each fixable finding to the plan files, linting again after each, "
+      "then report what remains");
+  app->add_flag("--fix-dry-run", o->fix_dry_run,
+                "print the unified diff --fix would make; write nothing")
+      ->excludes(fix);
+  app->add_flag("--fix-inventory", o->fix_inventory,
+                "let --fix and --fix-dry-run edit inventory files too");
   app->add_option("plans", s.plans,
                   "plan files, directories or globs (default: the config's `plans`); `-` reads "
                   "one from standard input");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/common/fix.h"
 #include "engine/common/source.h"
 
 namespace capops {
@@ -39,6 +40,9 @@ struct Diagnostic {
   std::string code;  // what produced it: "syntax", "yaml", "facts", a rule id …
   std::vector<RelatedLoc> related;
   uint32_t length = 0;  // characters to underline from `loc`; 0: the report guesses
+  /// The edits that repair it, the likeliest first (a did-you-mean's
+  /// name, a duration's unit); empty when it names no one change.
+  std::vector<Fix> fixes;
 };
 
 /// An ordered collection of diagnostics.

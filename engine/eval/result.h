@@ -110,7 +110,7 @@ struct Violation {
   SourceLoc loc;         // the `at` value in the facts
   SourceLoc policy_loc;  // the deny/warn statement in the policy
   std::string because;
-  std::string fix;
+  std::string fix;  // the rule's advice, in words
   std::vector<Evidence> evidence;
   std::vector<Label> labels;               // other facts its `where` clauses read
   std::vector<TraceStep> trace;            // only with EvalOptions::trace
@@ -150,6 +150,11 @@ struct Violation {
   /// about (set by the lint run); unset for a value where it is written.
   /// Part of the finding's identity: two copies are two facts.
   SourceLoc via;
+  /// Changes computed for this finding (engine/repair), the least first,
+  /// each proved to remove it without adding an error. Empty when none
+  /// was found, and for a finding whose rule has no repair search. Not
+  /// part of a finding's identity.
+  std::vector<Fix> fixes;
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

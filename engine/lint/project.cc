@@ -11,6 +11,7 @@
 #include "engine/lint/finding_key.h"
 #include "engine/lint/pack_paths.h"
 #include "engine/lint/waivers.h"
+#include "engine/repair/repair.h"
 
 namespace capops::lint {
 
@@ -129,8 +130,32 @@ Report Project::Run(RunInput input) const {
     r.status = Status::kUsage;
     return r;
   }
+  if (input.repair_lints > 0) Repair(input, lint, &r);
   r.status = Fails(r.findings, r.fail_on) ? Status::kFindings : Status::kClean;
   return r;
+}
+
+// The repairs of the findings left after triage, each proved by a relint of
+// the group its plan file was read in.
+void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) const {
+  const GroupFiles& groups = input.groups;
+  repair::GroupOf group_of = [&groups](const std::string& path, repair::Group* group) {
+    for (size_t g = 0; g < groups.count; ++g) {
+      repair::Group read;
+      std::string error;
+      if (!groups.read(g, &read.plans, &read.inventories, &error)) continue;
+      for (const TextFile& f : read.plans) {
+        if (f.path != path) continue;
+        *group = std::move(read);
+        return true;
+      }
+    }
+    return false;
+  };
+  repair::RepairOptions options;
+  options.max_lints = input.repair_lints;
+  options.first_only = input.repair_first_only;
+  repair::Repair(engine(), lint, group_of, *r->sources, &r->findings, options);
 }
 
 // Parses a waivers or baseline file into the run's sources; false with its

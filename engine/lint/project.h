@@ -148,6 +148,12 @@ struct RunInput {
   FindingStore* cache = nullptr;
   /// The day waivers expire against (days since 1970-01-01, UTC); nullopt: today.
   std::optional<int64_t> today;
+  /// Search repairs for the findings that have a repair search, each proved
+  /// by a relint of its plan's group (engine/repair): Violation::fixes. At
+  /// most this many lints (repair::RepairOptions::max_lints); 0: no search.
+  size_t repair_lints = 0;
+  /// End the search at the first repair proved (RepairOptions::first_only).
+  bool repair_first_only = false;
 };
 
 class Project : public std::enable_shared_from_this<Project> {
@@ -168,6 +174,7 @@ class Project : public std::enable_shared_from_this<Project> {
  private:
   explicit Project(ProjectSpec spec) : spec_(std::move(spec)) {}
   bool Triage(const RunInput& input, Report* report) const;
+  void Repair(const RunInput& input, const LintOptions& lint, Report* report) const;
   template <typename Parsed>
   bool ParseSideFile(const SideFile& file, Report* report, Parsed* parsed) const;
 

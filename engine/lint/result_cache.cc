@@ -19,7 +19,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 9;
+constexpr int kFormatVersion = 10;
 constexpr const char* kMagic = "capops-cache";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
@@ -29,11 +29,12 @@ constexpr const char* kMagic = "capops-cache";
 // finding, cached or not (Engine::NameParams), so they follow the config.
 // Nor is Violation::at_owners, which the lint run reads and clears, nor
 // Label::value and Label::field, which it words the label's message with
-// and clears.
+// and clears, nor Violation::fixes, which the project computes after the
+// cache answers.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 112 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 112 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 600 &&
-                  sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 144,
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 624 &&
+                  sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 168,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif
 
@@ -129,6 +130,17 @@ class Encoder {
         {"measure_of", v.measure_of}};
   }
 
+  Json Fixes(const std::vector<Fix>& fixes) {
+    Json out = Json::array();
+    for (const Fix& f : fixes) {
+      Json edits = Json::array();
+      for (const Replacement& r : f.replacements)
+        edits.push_back({Loc(r.begin), Loc(r.end), r.offset, r.length, r.text});
+      out.push_back({f.description, std::move(edits)});
+    }
+    return out;
+  }
+
   Json Error(const Diagnostic& d) {
     Json related = Json::array();
     for (const RelatedLoc& r : d.related) related.push_back({Loc(r.loc), r.message});
@@ -138,7 +150,8 @@ class Encoder {
             {"help", d.help},
             {"code", d.code},
             {"related", related},
-            {"length", d.length}};
+            {"length", d.length},
+            {"fixes", Fixes(d.fixes)}};
   }
 
   Json Of(const Findings& f) {
@@ -217,6 +230,15 @@ class Decoder {
     d.code = j.at("code").get<std::string>();
     for (const Json& r : j.at("related")) d.related.push_back({Loc(r.at(0)), r.at(1)});
     d.length = j.at("length").get<uint32_t>();
+    for (const Json& f : j.at("fixes")) {
+      Fix fix{f.at(0).get<std::string>(), {}};
+      for (const Json& r : f.at(1)) {
+        SourceLoc begin = Loc(r.at(0));
+        fix.replacements.push_back({begin.file, begin, Loc(r.at(1)), r.at(2).get<uint32_t>(),
+                                    r.at(3).get<uint32_t>(), r.at(4).get<std::string>()});
+      }
+      d.fixes.push_back(std::move(fix));
+    }
   }
 
   Findings Of(const Json& j) const {

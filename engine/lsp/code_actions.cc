@@ -1,28 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// Quick fixes from the did-you-means and unit hints of diagnostics
-// (code_actions.h). Entry points: Replacements, QuickFixes.
+// Quick fixes from the fixes the engine gives diagnostics and findings
+// (code_actions.h). Entry points: FixesData, QuickFixes.
 #include "engine/lsp/code_actions.h"
 
+#include <filesystem>
 #include <optional>
 #include <utility>
 
-#include "engine/facts/locate.h"
 #include "engine/lsp/position.h"
+#include "engine/lsp/uri.h"
 
 namespace capops::lsp {
 
 using Json = nlohmann::json;
+namespace fs = std::filesystem;
 
 namespace {
-
-// The text between the first pair of backticks at or after `from`.
-std::optional<std::string> Ticked(std::string_view text, size_t from) {
-  size_t open = text.find('`', from);
-  if (open == std::string_view::npos) return std::nullopt;
-  size_t close = text.find('`', open + 1);
-  if (close == std::string_view::npos || close == open + 1) return std::nullopt;
-  return std::string(text.substr(open + 1, close - open - 1));
-}
 
 bool IsCount(const Json& n) {
   return n.is_number_integer() && n.get<int64_t>() >= 0;
@@ -32,35 +25,9 @@ bool IsPosition(const Json& p) {
   return p.is_object() && IsCount(p.value("line", Json())) && IsCount(p.value("character", Json()));
 }
 
-// The scalar a diagnostic is about: the one its range starts on (facts::PointAt),
-// when its message names it (`slcie`, got `8`), else none: a diagnostic
-// placed on a value for a key it could not locate is not fixed in the
-// value. The range of its text, between its quotes when it has them;
-// `*old` its text.
-std::optional<Json> ScalarRange(std::string_view text, const Json& start,
-                                const std::string& message, std::string* old) {
-  uint64_t line = start["line"].get<uint64_t>(), character = start["character"].get<uint64_t>();
-  if (line >= UINT32_MAX || character > UINT32_MAX) return std::nullopt;
-  std::optional<std::string_view> l = LineAt(text, static_cast<uint32_t>(line));
-  if (!l) return std::nullopt;
-  uint32_t row = static_cast<uint32_t>(line) + 1;
-  std::optional<facts::YamlPoint> point =
-      facts::PointAt(text, row, CharColumn(*l, static_cast<uint32_t>(character)));
-  if (!point || point->text.empty() || point->begin.line != row ||
-      message.find("`" + point->text + "`") == std::string::npos)
-    return std::nullopt;
-  uint32_t from = point->begin.column;
-  size_t byte = ByteOffset(*l, from);
-  if (byte >= l->size()) return std::nullopt;
-  uint32_t to = from + CharCount(point->text);
-  if (char quote = (*l)[byte]; (quote == '"' || quote == '\'') && point->text[0] != quote) {
-    size_t close = l->find(quote, byte + 1);
-    if (close == std::string_view::npos) return std::nullopt;  // a quoted scalar over lines
-    ++from;
-    to = from + CharCount(l->substr(byte + 1, close - byte - 1));
-  }
-  *old = point->text;
-  return Json{{"start", PositionIn(text, row, from)}, {"end", PositionIn(text, row, to)}};
+Json PositionOf(const SourceManager& sources, const SourceLoc& loc) {
+  std::string line = sources.LineText(loc.file, loc.line).value_or(std::string());
+  return {{"line", loc.line - 1}, {"character", Utf16Column(line, loc.column)}};
 }
 
 // Whether ranges `a` and `b` meet (touching counts: a cursor at a token's end).
@@ -80,6 +47,22 @@ bool WantsQuickFix(const Json& only) {
   return false;
 }
 
+// A fix of `data.fixes` as FixesData writes it.
+bool IsFix(const Json& fix) {
+  if (!fix.is_object() || !fix.value("title", Json()).is_string()) return false;
+  const Json& changes = fix.value("changes", Json());
+  if (!changes.is_object() || changes.empty()) return false;
+  for (const auto& [uri, edits] : changes.items()) {
+    if (!edits.is_array()) return false;
+    for (const Json& e : edits) {
+      if (!e.is_object() || !IsRange(e.value("range", Json())) ||
+          !e.value("newText", Json()).is_string())
+        return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool IsRange(const Json& range) {
@@ -87,50 +70,47 @@ bool IsRange(const Json& range) {
          IsPosition(range.value("end", Json()));
 }
 
-std::vector<std::string> Replacements(std::string_view help) {
-  std::vector<std::string> out;
-  for (std::string_view lead : {"did you mean ", "write it without spaces: ",
-                                "write `T` between the date and the time: "}) {
-    size_t at = help.find(lead);
-    if (at == std::string_view::npos) continue;
-    if (std::optional<std::string> text = Ticked(help, at + lead.size())) out.push_back(*text);
-    return out;
-  }
-  constexpr std::string_view kUnit = "add a unit (";
-  if (size_t at = help.find(kUnit); at != std::string_view::npos) {
-    // Each ticked text after "e.g.": `8h` or `8d`.
-    for (size_t from = help.find("e.g. ", at); from != std::string_view::npos;) {
-      size_t open = help.find('`', from);
-      std::optional<std::string> text = Ticked(help, from);
-      if (!text) break;
-      out.push_back(*text);
-      from = open + text->size() + 2;
+Json FixesData(const SourceManager& sources, const std::vector<Fix>& fixes) {
+  Json out = Json::array();
+  for (const Fix& f : fixes) {
+    Json changes = Json::object();
+    for (const Replacement& r : f.replacements) {
+      if (!r.begin.valid() || !r.end.valid()) continue;
+      changes[UriOfPath(std::string(sources.Path(r.file)))].push_back(
+          {{"range",
+            {{"start", PositionOf(sources, r.begin)}, {"end", PositionOf(sources, r.end)}}},
+           {"newText", r.text}});
     }
+    if (!changes.empty())
+      out.push_back({{"title", f.description}, {"changes", std::move(changes)}});
   }
   return out;
 }
 
-Json QuickFixes(const std::string& uri, std::string_view text, const Json& diagnostics,
+Json QuickFixes(const std::string& uri, const std::string& path, const Json& diagnostics,
                 const Json& range, const Json& only) {
+  std::string own = fs::path(path).lexically_normal().string();
+  auto key = [&](const std::string& k) {
+    std::optional<std::string> p = PathOfUri(k);
+    return p && fs::path(*p).lexically_normal().string() == own ? uri : k;
+  };
   Json actions = Json::array();
   if (!WantsQuickFix(only) || !diagnostics.is_array()) return actions;
   for (const Json& d : diagnostics) {
+    if (!d.is_object()) continue;
     const Json& data = d.value("data", Json::object());
-    if (!data.is_object() || !data.value("replacements", Json()).is_array()) continue;
+    if (!data.is_object() || !data.value("fixes", Json()).is_array()) continue;
     if (!IsRange(d.value("range", Json())) || !Meets(d["range"], range)) continue;
-    std::string old;
-    std::optional<Json> at =
-        ScalarRange(text, d["range"]["start"], d.value("message", std::string()), &old);
-    if (!at) continue;
-    const Json& replacements = data["replacements"];
-    for (const Json& r : replacements) {
-      if (!r.is_string() || r == old) continue;
-      Json action = {
-          {"title", "change `" + old + "` to `" + r.get<std::string>() + "`"},
-          {"kind", "quickfix"},
-          {"diagnostics", Json::array({d})},
-          {"edit", {{"changes", {{uri, Json::array({{{"range", *at}, {"newText", r}}})}}}}}};
-      if (replacements.size() == 1) action["isPreferred"] = true;
+    const Json& fixes = data["fixes"];
+    for (const Json& fix : fixes) {
+      if (!IsFix(fix)) continue;
+      Json changes = Json::object();
+      for (const auto& [file, edits] : fix["changes"].items()) changes[key(file)] = edits;
+      Json action = {{"title", fix["title"]},
+                     {"kind", "quickfix"},
+                     {"diagnostics", Json::array({d})},
+                     {"edit", {{"changes", std::move(changes)}}}};
+      if (fixes.size() == 1) action["isPreferred"] = true;
       actions.push_back(std::move(action));
     }
   }

@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Quick fixes for a document's diagnostics: what a diagnostic's `help:`
-// names as the text meant (a misspelt field, enum member, kind or id; a
-// duration's missing unit; a size written with spaces) becomes a
-// `quickfix` CodeAction whose WorkspaceEdit puts that text where the
-// diagnostic underlines, linked to its diagnostic.
+// Quick fixes for a document's diagnostics: each Fix the engine gave a
+// diagnostic or finding (engine/common/fix.h: a did-you-mean's name, a
+// duration's unit, a computed repair) becomes a `quickfix` CodeAction
+// whose WorkspaceEdit makes its replacements, linked to its diagnostic.
 //
-// The replacements are worked out when a diagnostic is made, from its help
-// (Replacements), and carried in the published diagnostic's `data`; the
-// edit replaces the scalar the diagnostic is about, found again in the text
-// the diagnostics were published for, so a quoted key or value keeps its
-// quotes.
+// The fixes are carried in the published diagnostic's `data` (FixesData),
+// their ranges in the text the diagnostics were published for.
 //
 //   Json d = ...;  // a published diagnostic
-//   d["data"] = {{"replacements", Replacements("did you mean `name`?")}};
-//   Json actions = QuickFixes(uri, text, {d}, range, Json());
+//   d["data"] = {{"fixes", FixesData(sources, diagnostic.fixes)}};
+//   Json actions = QuickFixes(uri, path, {d}, range, Json());
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,26 +17,26 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/common/fix.h"
+
 namespace capops::lsp {
 
-/// The texts a diagnostic's help offers in place of what it underlines, the
-/// likeliest first: "did you mean `x`?" gives `x`; "add a unit (…), e.g.
-/// `8h` or `8d`" gives both; "write it without spaces: `80GB`" and "write
-/// `T` between the date and the time: `…`" give theirs. Empty for any
-/// other help (a list of what is expected names no one text).
-std::vector<std::string> Replacements(std::string_view help);
+/// `fixes` as a diagnostic's `data.fixes`: per fix, its `title` and its
+/// `changes` (a WorkspaceEdit's: per document URI, its TextEdits), the
+/// positions in UTF-16 units of the lines `sources` holds.
+nlohmann::json FixesData(const SourceManager& sources, const std::vector<Fix>& fixes);
 
 /// Whether `range` is a protocol Range: a start and an end, each a line
 /// and a character that are numbers not below 0.
 bool IsRange(const nlohmann::json& range);
 
-/// The CodeAction[] for `diagnostics` (published for `text`, the document
-/// at `uri`, each with its `data.replacements`) whose range meets `range`;
-/// `range` IsRange. None when `only` (the request's `context.only`, null for any) asks for
-/// no quick fix. The text replaced is the scalar the diagnostic's range
-/// starts on, when its message names it (a quoted one keeps its quotes);
-/// a diagnostic on no such scalar gets no fix.
-nlohmann::json QuickFixes(const std::string& uri, std::string_view text,
+/// The CodeAction[] for the `data.fixes` of `diagnostics` whose range
+/// meets `range` (IsRange), one per fix, the first preferred when it is the
+/// only one. None when `only` (the request's `context.only`, null for any)
+/// asks for no quick fix; a fix that is not a title and a map of changes is
+/// left out. The edits of the file at `path` (the document asked about) are
+/// keyed by `uri`, the name the client knows it by.
+nlohmann::json QuickFixes(const std::string& uri, const std::string& path,
                           const nlohmann::json& diagnostics, const nlohmann::json& range,
                           const nlohmann::json& only);
 

@@ -49,24 +49,6 @@ std::vector<Json> WithMessage(const Json& published, const std::string& needle) 
   return out;
 }
 
-TEST_CASE("Replacements: the texts a help names, and none where it names no one text", "[lsp]") {
-  using V = std::vector<std::string>;
-  CHECK(Replacements("did you mean `slice`?") == V{"slice"});
-  CHECK(Replacements("did you mean `allocations`? references to `Allocation` are not checked") ==
-        V{"allocations"});
-  CHECK(Replacements("did you mean `exploration`? expected one of `exploration`, `training`") ==
-        V{"exploration"});
-  CHECK(Replacements("add a unit (w, d, h, m, s), e.g. `8h` or `8d`") == V{"8h", "8d"});
-  CHECK(Replacements("write it without spaces: `80GB`") == V{"80GB"});
-  CHECK(Replacements("write `T` between the date and the time: `2027-04-20T09:00Z`") ==
-        V{"2027-04-20T09:00Z"});
-  CHECK(Replacements("expected one of `a`, `b`").empty());
-  CHECK(Replacements("did you mean ``?").empty());
-  CHECK(Replacements("did you mean `unclosed").empty());
-  CHECK(Replacements("add a unit (w, d, h, m, s), e.g. `8h").empty());
-  CHECK(Replacements("").empty());
-}
-
 // The example scenario copied to a directory of its own: the plan's text
 // and URI, its inventory beside it on disk.
 struct Scenario {
@@ -79,40 +61,90 @@ struct Scenario {
   }
 };
 
-Json Diagnostic(int line, int from, int to, const std::string& message,
-                const std::vector<std::string>& replacements) {
+Json Edit(int line, int from, int to, const std::string& text) {
   return {{"range",
            {{"start", {{"line", line}, {"character", from}}},
             {"end", {{"line", line}, {"character", to}}}}},
-          {"message", message},
-          {"data", {{"replacements", replacements}}}};
+          {"newText", text}};
 }
 
-TEST_CASE("QuickFixes: the scalar the message names is replaced, and nothing it does not name",
+TEST_CASE("QuickFixes: an action per fix the diagnostic carries, and none for a malformed one",
           "[lsp]") {
   const std::string text = "a: {role: 'resarch', pool: x}\nb: [\"tran\", y]\n";
   Json all = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 9}, {"character", 0}}}};
-  auto fix = [&](const Json& d) {
-    Json actions = QuickFixes("file:///f.yaml", text, Json::array({d}), all, Json());
-    return actions.empty() ? std::string("(none)")
-                           : ApplyEdits(text, actions[0]["edit"]["changes"]["file:///f.yaml"]);
+  Json range = Edit(0, 10, 19, "")["range"];
+  auto with = [&](Json fixes) {
+    return Json{{"range", range},
+                {"message", "unknown PoolRole `resarch`"},
+                {"data", {{"fixes", std::move(fixes)}}}};
   };
-  // Single and double quotes are kept.
-  CHECK(fix(Diagnostic(0, 10, 19, "unknown PoolRole `resarch`", {"research"})) ==
+  Json own = {{"title", "change `resarch` to `research`"},
+              {"changes", {{"file:///w/./f.yaml", {Edit(0, 11, 18, "research")}}}}};
+  Json other = {{"title", "cite `r-may`"},
+                {"changes", {{"file:///w/inventory.yaml", {Edit(3, 0, 0, "x")}}}}};
+  // The document's own edits are keyed by the URI it was asked by.
+  Json actions =
+      QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own})}), all, Json());
+  REQUIRE(actions.size() == 1);
+  CHECK(actions[0]["title"] == "change `resarch` to `research`");
+  CHECK(actions[0]["isPreferred"] == true);
+  CHECK(ApplyEdits(text, actions[0]["edit"]["changes"]["file:///w/f.yaml"]) ==
         "a: {role: 'research', pool: x}\nb: [\"tran\", y]\n");
-  CHECK(fix(Diagnostic(1, 4, 10, "no `Demand` with id `tran`", {"train"})) ==
-        "a: {role: 'resarch', pool: x}\nb: [\"train\", y]\n");
-  // The range on a scalar the message does not name (a key it could not
-  // locate, underlined at its value): no fix rather than a wrong one.
-  CHECK(fix(Diagnostic(0, 27, 28, "unknown field `pol` in `A`", {"pool"})) == "(none)");
-  // A range outside the text, on no scalar, or a replacement that is no string.
-  CHECK(fix(Diagnostic(7, 0, 1, "unknown field `x`", {"y"})) == "(none)");
-  CHECK(fix(Diagnostic(0, 0, 0, "unknown field ``", {"y"})) == "(none)");
-  CHECK(fix({{"range", all}, {"message", "`a`"}, {"data", {{"replacements", {1, nullptr}}}}}) ==
-        "(none)");
-  CHECK(fix({{"message", "`a`"}, {"data", {{"replacements", {"b"}}}}}) == "(none)");
-  CHECK(fix({{"range", {{"start", {{"line", -1}, {"character", 0}}}, {"end", 2}}},
-             {"data", {{"replacements", {"b"}}}}}) == "(none)");
+  actions =
+      QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own, other})}), all, Json());
+  REQUIRE(actions.size() == 2);
+  CHECK_FALSE(actions[0].contains("isPreferred"));
+  CHECK(actions[1]["edit"]["changes"].contains("file:///w/inventory.yaml"));
+  // Outside the range asked about, or not asked for quick fixes.
+  CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own})}),
+                   Edit(1, 0, 1, "")["range"], Json())
+            .empty());
+  CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own})}), all,
+                   Json::array({"refactor"}))
+            .empty());
+  // Malformed fixes, ranges and diagnostics are left out.
+  for (const Json& bad :
+       {Json(1), Json{{"title", "t"}}, Json{{"title", 1}, {"changes", own["changes"]}},
+        Json{{"title", "t"}, {"changes", Json::object()}},
+        Json{{"title", "t"}, {"changes", {{"file:///f", {{{"range", 2}, {"newText", "x"}}}}}}},
+        Json{{"title", "t"}, {"changes", {{"file:///f", {Edit(-1, 0, 0, "x")}}}}},
+        Json{{"title", "t"}, {"changes", {{"file:///f", {{{"range", range}}}}}}}}) {
+    CAPTURE(bad);
+    CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({bad})}), all, Json())
+              .empty());
+  }
+  CHECK(QuickFixes("u", "p", Json::array({{{"data", {{"fixes", {own}}}}}}), all, Json()).empty());
+  CHECK(QuickFixes("u", "p", Json::array({1, nullptr}), all, Json()).empty());
+}
+
+TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its finding", "[lsp]") {
+  Scenario scenario;
+  const std::string& uri = scenario.uri;
+  InProcess s;
+  ReplyTo(s.Send({Request(1, "initialize")}), 1);
+  std::optional<Json> published =
+      Published(s.Send({Note("initialized"), Open(uri, scenario.plan)}), uri);
+  REQUIRE(published);
+  std::vector<Json> said = WithMessage(*published, "allocation `a-explore` needs");
+  REQUIRE(said.size() == 1);
+  CHECK(said[0]["code"] == "CAP-SUP-005");
+  Json reply = ReplyTo(s.Send({Request(2, "textDocument/codeAction",
+                                       {{"textDocument", {{"uri", uri}}},
+                                        {"range", said[0]["range"]},
+                                        {"context", {{"diagnostics", said}}}})}),
+                       2);
+  const Json& actions = reply["result"];
+  REQUIRE(actions.size() == 1);
+  CHECK(
+      actions[0]["title"] ==
+      "cite `pc-serve-eu` (physical-confirmation of 8 GPUs of `l4-24`) in `a-explore`'s evidence");
+  CHECK(actions[0]["isPreferred"] == true);
+  REQUIRE(actions[0]["edit"]["changes"].contains(uri));
+  std::string fixed = ApplyEdits(scenario.plan, actions[0]["edit"]["changes"][uri]);
+  CHECK(fixed.find("queue_position: 1, evidence: [pc-serve-eu]}") != std::string::npos);
+  std::optional<Json> after = Published(s.Send({Change(uri, fixed, 2)}), uri);
+  REQUIRE(after);
+  CHECK(WithMessage(*after, "allocation `a-explore` needs").empty());
 }
 
 struct Mistake {

@@ -19,6 +19,7 @@
 #include "engine/lsp/position.h"
 #include "engine/lsp/skeletons.h"
 #include "engine/lsp/uri.h"
+#include "engine/repair/repair.h"
 #include "engine/report/report.h"
 #include "engine/report/snippet.h"
 #include "engine/workspace/config_file.h"
@@ -130,6 +131,7 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
         d["relatedInformation"].push_back(
             {{"location", Location(sources, l.loc)}, {"message", l.message}});
     }
+    if (!v.fixes.empty()) d["data"] = {{"fixes", FixesData(sources, v.fixes)}};
     place(v.loc, 0, std::move(d));
   }
   for (const Diagnostic& e : report.errors.items()) {
@@ -140,8 +142,7 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
               {"source", "capops"},
               {"message", message},
               {"relatedInformation", Json::array()}};
-    if (std::vector<std::string> fixes = Replacements(e.help); !fixes.empty())
-      d["data"] = {{"replacements", std::move(fixes)}};
+    if (!e.fixes.empty()) d["data"] = {{"fixes", FixesData(sources, e.fixes)}};
     for (const RelatedLoc& r : e.related) {
       if (r.loc.valid())
         d["relatedInformation"].push_back(
@@ -399,7 +400,7 @@ void Server::AnswerDocument(const Json& id, const std::string& method, const Jso
     return;
   }
   const Json& context = params.value("context", Json::object());
-  Respond(id, QuickFixes(uri, doc.text, doc.diagnostics, range,
+  Respond(id, QuickFixes(uri, doc.path, doc.diagnostics, range,
                          context.is_object() ? context.value("only", Json()) : Json()));
 }
 
@@ -606,6 +607,9 @@ lint::Report Server::Run(const Setting& setting, const std::vector<TextFile>& pl
     }
     return true;
   };
+  // The capacity repairs too, each proved by a lint of this buffer edited:
+  // quick fixes as the command line's `= fix:` lines and --fix.
+  input.repair_lints = repair::kLintRepairLints;
   return setting.project->Run(std::move(input));
 }
 

@@ -21,6 +21,26 @@ Json Location(const SourceManager& sources, const SourceLoc& loc) {
               {"column", loc.column}};
 }
 
+// The edits that repair a finding or diagnostic (common/fix.h): each fix's
+// description and replacements, located as findings are, with their byte
+// span in the file as it was linted.
+Json FixesJson(const SourceManager& sources, const std::vector<Fix>& fixes) {
+  Json out = Json::array();
+  for (const Fix& f : fixes) {
+    Json replacements = Json::array();
+    for (const Replacement& r : f.replacements) {
+      replacements.push_back({{"file", std::string(sources.ShownPath(r.file))},
+                              {"start", {{"line", r.begin.line}, {"column", r.begin.column}}},
+                              {"end", {{"line", r.end.line}, {"column", r.end.column}}},
+                              {"offset", r.offset},
+                              {"length", r.length},
+                              {"text", r.text}});
+    }
+    out.push_back({{"description", f.description}, {"replacements", std::move(replacements)}});
+  }
+  return out;
+}
+
 // A waived finding: who accepted it, why, until when, and the waiver's place.
 Json SuppressionJson(const SourceManager& sources, const eval::Violation& v) {
   if (!v.suppression) return nullptr;
@@ -78,6 +98,7 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"policy_location", Location(sources, v.policy_loc)},
               {"because", v.because},
               {"fix", v.fix},
+              {"fixes", FixesJson(sources, v.fixes)},
               {"evidence", std::move(evidence)},
               {"related", std::move(labels)},
               {"trace", std::move(trace)},
@@ -92,9 +113,13 @@ Json DiagnosticJson(const SourceManager& sources, const Diagnostic& d) {
   for (const RelatedLoc& r : d.related) {
     related.push_back({{"message", r.message}, {"location", Location(sources, r.loc)}});
   }
-  return Json{{"code", d.code},       {"severity", SeverityName(d.severity)},
-              {"message", d.message}, {"location", Location(sources, d.loc)},
-              {"help", d.help},       {"related", std::move(related)}};
+  return Json{{"code", d.code},
+              {"severity", SeverityName(d.severity)},
+              {"message", d.message},
+              {"location", Location(sources, d.loc)},
+              {"help", d.help},
+              {"related", std::move(related)},
+              {"fixes", FixesJson(sources, d.fixes)}};
 }
 
 Json DiagnosticsArray(const SourceManager& sources, const Diagnostics& diagnostics) {

@@ -139,6 +139,37 @@ Json TraceFlow(const SourceManager& sources, const CiOptions& options,
   return {{"threadFlows", Json::array({{{"locations", std::move(locations)}}})}};
 }
 
+// The edits that repair a result (common/fix.h) as SARIF `fixes`: per fix,
+// per file, its replacements, each a deleted region (empty for an
+// insertion) and the content inserted there.
+Json FixesJson(const SourceManager& sources, const CiOptions& options,
+               const std::vector<Fix>& fixes) {
+  Json out = Json::array();
+  for (const Fix& f : fixes) {
+    std::map<FileId, Json> by_file;
+    for (const Replacement& r : f.replacements) {
+      if (!r.begin.valid() || !r.end.valid()) continue;
+      Json deleted = {{"startLine", r.begin.line},
+                      {"startColumn", r.begin.column},
+                      {"endLine", r.end.line},
+                      {"endColumn", r.end.column}};
+      by_file[r.file].push_back(
+          {{"deletedRegion", std::move(deleted)}, {"insertedContent", {{"text", r.text}}}});
+    }
+    Json changes = Json::array();
+    for (auto& [file, replacements] : by_file) {
+      changes.push_back(
+          {{"artifactLocation",
+            ArtifactLocation(sources.Path(file), options.source_root, options.working_dir)},
+           {"replacements", std::move(replacements)}});
+    }
+    if (!changes.empty())
+      out.push_back(
+          {{"description", Message(f.description)}, {"artifactChanges", std::move(changes)}});
+  }
+  return out;
+}
+
 // `fingerprint`: the finding's identity, "" when not known.
 Json ViolationResult(const SourceManager& sources, const CiOptions& options,
                      const eval::Violation& v, size_t index, const std::string& fingerprint) {
@@ -169,6 +200,8 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
   for (const eval::Label& l : v.labels) relate(l.loc, l.message);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
   if (!v.trace.empty()) result["codeFlows"] = Json::array({TraceFlow(sources, options, v.trace)});
+  if (Json fixes = FixesJson(sources, options, v.fixes); !fixes.empty())
+    result["fixes"] = std::move(fixes);
   // The params the finding rests on, each with its value and where it was
   // set, and the size of the problem the rule states, with what a baseline recorded.
   Json properties = Json::object();
@@ -217,6 +250,8 @@ Json DiagnosticResult(const SourceManager& sources, const CiOptions& options, co
                        {"message", Message(r.message)}});
   }
   if (!related.empty()) result["relatedLocations"] = std::move(related);
+  if (Json fixes = FixesJson(sources, options, d.fixes); !fixes.empty())
+    result["fixes"] = std::move(fixes);
   return result;
 }
 

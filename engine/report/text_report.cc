@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Text reports in the style of rustc: a header line, an arrow to the place,
 // the source line with the span underlined, secondary labels on the other
-// facts the rule read, then `= because:`, `= fix:` and a `= param:` line
+// facts the rule read, then `= because:`, `= fix:` (the rule's advice, then each repair computed
+// for the finding) and a `= param:` line
 // for each param the rule reads, with its value and where it was set; with --explain the
 // evidence and a power-assert trace of each clause. Also the one-line
 // `--format short` and the summary line.
@@ -63,6 +64,7 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v,
   std::string pad(gutter + 1, ' ');
   if (!v.because.empty()) out << pad << "= because: " << Visible(v.because) << '\n';
   if (!v.fix.empty()) out << pad << "= fix: " << Visible(v.fix) << '\n';
+  for (const Fix& f : v.fixes) out << pad << "= fix: " << Visible(f.description) << '\n';
   if (std::string note = eval::BaselineNote(v); !note.empty())
     out << pad << "= note: " << Visible(note) << '\n';
   if (v.params) {

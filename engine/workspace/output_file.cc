@@ -76,4 +76,40 @@ bool WriteFileAtomically(const std::string& path, std::string_view content, std:
   return true;
 }
 
+bool RewriteFile(const std::string& path, std::string_view expected, std::string_view content,
+                 std::string* error) {
+  std::error_code ec;
+  fs::path target = fs::canonical(path, ec);  // through every link to the file itself
+  if (ec) {
+    *error = "cannot write `" + path + "`: " + ec.message();
+    return false;
+  }
+  int fd = ::open(target.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = "cannot write `" + path + "`: " + std::strerror(errno);
+    return false;
+  }
+  std::string now;
+  char buffer[65536];
+  ssize_t n = 0;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR)) {
+    if (n > 0) now.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  if (n < 0 || now != expected) {
+    *error = "not writing `" + path +
+             "`: it changed since it was read; lint it again to fix what it holds now";
+    return false;
+  }
+  if (content == expected) return true;
+  // No write bit at all is read-only to everyone, root too: the owner said so.
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0 || (st.st_mode & 0222) == 0 ||
+      ::access(target.c_str(), W_OK) != 0) {
+    *error = "cannot write `" + path + "`: the file is read-only";
+    return false;
+  }
+  return WriteFileAtomically(target.string(), content, error);
+}
+
 }  // namespace capops::workspace

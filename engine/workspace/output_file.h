@@ -23,4 +23,16 @@ namespace capops::workspace {
 /// any, is then unchanged and no temporary file is left behind.
 bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* error);
 
+/// Writes `content` over an input file the run read as `expected` (what
+/// `capops-lint --fix` does to a plan): through a symbolic link to the file
+/// it names, the link kept; atomically, as WriteFileAtomically, keeping its
+/// permission bits. Refused (false, `*error` a one-line reason naming the
+/// file, nothing written) when the file cannot be written by this user
+/// (read-only), or no longer holds `expected` (changed or replaced since it
+/// was read; checked just before the rename is prepared, so a change in the
+/// instant between is not seen). When `content` is `expected` nothing is
+/// written.
+bool RewriteFile(const std::string& path, std::string_view expected, std::string_view content,
+                 std::string* error);
+
 }  // namespace capops::workspace

@@ -372,6 +372,7 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   d.code = "schema";
   d.related = {{{policy, 1, 1}, "there"}};
   d.length = 7;
+  d.fixes = {{"change `x` to `y`", {{plan, {plan, 1, 1}, {plan, 1, 2}, 0, 1, "y"}}}};
   f.errors.Add(Severity::kError, {}, "nowhere");
   CacheEntry entry{f, Findings{{v}, {}, 1}};
 
@@ -401,6 +402,11 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
   CHECK(w.measure_of == "over `capacity`");
   CHECK(w.via == SourceLoc{plan2, 1, 3});  // which copy of a merged value it is about
   CHECK(back.main.errors[0].length == 7);
+  // A diagnostic's fixes, located in the other sources.
+  REQUIRE(back.main.errors[0].fixes.size() == 1);
+  CHECK(back.main.errors[0].fixes[0].description == "change `x` to `y`");
+  CHECK(back.main.errors[0].fixes[0].replacements ==
+        std::vector<Replacement>{{plan2, {plan2, 1, 1}, {plan2, 1, 2}, 0, 1, "y"}});
   CHECK(back.main.errors[1].loc.file == kNoFile);
   CHECK(back.main.plans == 2);
   REQUIRE(back.solo);

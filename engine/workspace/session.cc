@@ -174,6 +174,8 @@ const Report& LintSession::Run() {
   input.partial = PartialRunFiles();
   input.record_baseline = !options_.write_baseline.empty();
   input.baseline_path = options_.write_baseline;
+  input.repair_lints = options_.repair_lints;
+  input.repair_first_only = options_.repair_first_only;
   std::unique_ptr<ResultCache> cache;
   if (!options_.keep_facts && !options_.profile && !options_.cache.empty()) {
     std::string warning;

@@ -66,6 +66,11 @@ struct SessionOptions {
   /// time, each alone, and the result cache is not used, since a plan it
   /// answers for is not evaluated.
   bool profile = false;
+  /// Search repairs for the findings of rules that have a repair search,
+  /// each proved by a relint (engine/repair), running at most this many
+  /// lints (lint::RunInput::repair_lints); 0: no search.
+  size_t repair_lints = 0;
+  bool repair_first_only = false;  // lint::RunInput::repair_first_only
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;

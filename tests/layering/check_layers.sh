@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The engine's stages depend one way (STYLE.md):
-#   common ← syntax ← check ← plan ← eval ← api ← lint ← workspace, report ← cli, lsp;
+#   common ← syntax ← check ← plan ← eval ← api ← repair ← lint ← workspace, report ← cli, lsp;
 #   facts ← common
 # (cli and lsp are two front ends on the same stages: neither includes the
 # other; workspace, the only stage that touches the disk, and report, which
@@ -21,11 +21,12 @@ declare -A allowed=(
   [facts]="common facts"
   [eval]="common syntax check plan eval"
   [api]="common syntax check plan eval facts api"
-  [lint]="common syntax check plan eval facts api lint"
-  [workspace]="common syntax check plan eval facts api lint workspace"
-  [report]="common syntax check plan eval facts api lint report"
-  [cli]="common syntax check plan eval facts api lint workspace report cli"
-  [lsp]="common syntax check plan eval facts api lint workspace report lsp"
+  [repair]="common syntax check plan eval facts api repair"
+  [lint]="common syntax check plan eval facts api repair lint"
+  [workspace]="common syntax check plan eval facts api repair lint workspace"
+  [report]="common syntax check plan eval facts api repair lint report"
+  [cli]="common syntax check plan eval facts api repair lint workspace report cli"
+  [lsp]="common syntax check plan eval facts api repair lint workspace report lsp"
 )
 
 fail=0

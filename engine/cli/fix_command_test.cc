@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// `capops-lint --fix` and `--fix-dry-run` as a user runs them: mistakes
+// fixed back to the text meant, byte for byte; computed repairs applied; the
+// diff exact; and the files --fix must not write (standard input, a
+// read-only file, an inventory, a file changed under it) left alone.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "engine/workspace/output_file.h"
+#include "tests/support/paths.h"
+#include "tests/support/run_cli.h"
+#include "tests/support/scratch_dir.h"
+
+namespace capops::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using capops::testing::RunCli;
+using capops::testing::RunCliWithInput;
+using capops::testing::ScratchDir;
+
+// `text` with the first `from` after `at` replaced by `to`.
+std::string Replaced(std::string text, const std::string& from, const std::string& to,
+                     const std::string& at = "") {
+  size_t where = text.find(from, text.find(at));
+  REQUIRE(where != std::string::npos);
+  return text.replace(where, from.size(), to);
+}
+
+// The example plan in `dir` with its own repairs applied (--fix): a plan
+// with nothing left to fix, for a mistake to be made in.
+std::string Settled(const ScratchDir& dir) {
+  RunCli({"--no-config", "--fix", dir.Path("plan.yaml")});
+  std::string settled = dir.Read("plan.yaml");
+  REQUIRE(RunCli({"--no-config", "--fix-dry-run", dir.Path("plan.yaml")}).out.empty());
+  return settled;
+}
+
+struct Mistake {
+  const char* name;
+  const char* from;  // the plan's text
+  const char* to;    // the mistake
+  const char* at;    // where to look for `from`
+  const char* back;  // what --fix writes back in its place, when not `from`
+};
+
+TEST_CASE("cli --fix turns each did-you-mean and missing unit back into the plan meant", "[cli]") {
+  ScratchDir dir;
+  const std::string plan = Settled(dir);
+  const Mistake mistakes[] = {
+      {"a misspelt field", "slice: exploration", "slcie: exploration", "", nullptr},
+      {"a misspelt enum member", "slice: training", "slice: trainnig", "", nullptr},
+      {"a quoted misspelt member keeps its quotes", "slice: training", "slice: \"trainnig\"", "",
+       "slice: \"training\""},
+      {"a misspelt id", "pool: train-eu,", "pool: train-eux,", "{id: a-train,", nullptr},
+      {"a duration without its unit", "max_hold: 8h", "max_hold: 8", "", nullptr},
+      {"a size with a space", "size: 40TB", "size: 40 TB", "", nullptr},
+      {"a misspelt kind", "kind: CapacityPlan", "kind: CapacityPlna", "", nullptr},
+      {"two mistakes on one line", "{id: a-tune, demand: tune-v3, pool: train-eu,",
+       "{id: a-tune, dmand: tune-v3, pol: train-eu,", "", nullptr},
+  };
+  int clean = RunCli({"--no-config", dir.Path("plan.yaml")}).exit_code;
+  for (const Mistake& m : mistakes) {
+    INFO(m.name);
+    std::string broken = Replaced(plan, m.from, m.to, m.at);
+    dir.Write("plan.yaml", broken);
+    auto r = RunCli({"--no-config", "--fix", dir.Path("plan.yaml")});
+    INFO(r.err);
+    CHECK(dir.Read("plan.yaml") == (m.back ? Replaced(plan, m.from, m.back, m.at) : plan));
+    CHECK(r.err.find("capops-lint: applied ") != std::string::npos);
+    // The exit code and report are those of what remains: the plan's own findings.
+    CHECK(r.exit_code == clean);
+    CHECK(r.out.find("did you mean") == std::string::npos);
+  }
+}
+
+TEST_CASE("cli --fix-dry-run prints the exact diff and writes nothing", "[cli]") {
+  ScratchDir dir;
+  const std::string plan = Settled(dir);
+  std::string broken = Replaced(plan, "max_hold: 8h", "max_hold: 8");
+  dir.Write("plan.yaml", broken);
+  std::string path = dir.Path("plan.yaml");
+  auto r = RunCli({"--no-config", "--fix-dry-run", path});
+  CHECK(dir.Read("plan.yaml") == broken);
+  // The line's number and context, as `diff -u` gives them.
+  size_t at = broken.find("max_hold: 8");
+  size_t line = 1 + static_cast<size_t>(std::count(broken.begin(), broken.begin() + at, '\n'));
+  std::string bad_line = broken.substr(broken.rfind('\n', at) + 1);
+  bad_line = bad_line.substr(0, bad_line.find('\n') + 1);
+  std::string good_line = Replaced(bad_line, "max_hold: 8", "max_hold: 8h");
+  CHECK(r.out.rfind("--- " + path + "\n+++ " + path + "\n@@ -" + std::to_string(line - 3) + ",7 +" +
+                        std::to_string(line - 3) + ",7 @@\n",
+                    0) == 0);
+  CHECK(r.out.find("\n-" + bad_line + "+" + good_line) != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3 + 8);
+  // Its exit code is that of what would remain: the plan's own findings.
+  CHECK(r.exit_code == RunCli({"--no-config", dir.Write("clean.yaml", plan)}).exit_code);
+  // Two alternatives of one span (`8h`, `8d`): only the first is applied.
+  CHECK(r.out.find("8d") == std::string::npos);
+  // Nothing to fix: no diff.
+  dir.Write("plan.yaml", plan);
+  CHECK(RunCli({"--no-config", "--fix-dry-run", path}).out.empty());
+}
+
+TEST_CASE("cli --fix writes the plan's repairs and reports what remains", "[cli][repair]") {
+  capops::testing::TempDir dir("capops-fix");
+  fs::path fixture = fs::path(capops::testing::SourceDir()) /
+                     "policies/capops-ai/fixtures/CAP-SUP-005/repairable.yaml";
+  fs::copy_file(fixture, dir.Path("plan.yaml"));
+  auto before = RunCli({"--no-config", "--format", "short", dir.Path("plan.yaml")});
+  auto r = RunCli({"--no-config", "--format", "short", "--fix", dir.Path("plan.yaml")});
+  CHECK(r.exit_code == kExitFindings);
+  CHECK(before.out.find("allocation `a-cite`") != std::string::npos);
+  for (const char* fixed : {"a-cite", "a-shrink", "a-block"}) {
+    INFO(fixed);
+    CHECK(r.out.find("allocation `" + std::string(fixed) + "` needs") == std::string::npos);
+  }
+  CHECK(r.out.find("allocation `a-stuck` needs") != std::string::npos);
+  std::string text = dir.Read("plan.yaml");
+  CHECK(text.find("gpus: 8, evidence: [r-may]}  # r-may is free") != std::string::npos);
+  CHECK(text.find("gpus: 8, evidence: [r-apr]}") != std::string::npos);
+  CHECK(text.find("  - id: a-block\n    evidence: [r-june]\n") != std::string::npos);
+}
+
+TEST_CASE("cli --fix refuses what it must not write", "[cli]") {
+  ScratchDir dir;
+  const std::string plan = Settled(dir);
+  std::string broken = Replaced(plan, "slice: exploration", "slcie: exploration");
+  std::string path = dir.Write("plan.yaml", broken);
+
+  SECTION("a plan read from standard input") {
+    auto r = RunCliWithInput({"--no-config", "--fix", "-"}, broken);
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(r.err.find("--fix cannot write back a plan read from standard input") !=
+          std::string::npos);
+    r = RunCliWithInput({"--no-config", "--fix-dry-run", "-"}, broken);
+    CHECK(r.exit_code == kExitUsage);
+  }
+  SECTION("a read-only plan") {
+    fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    auto r = RunCli({"--no-config", "--fix", path});
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(r.err.find("the file is read-only") != std::string::npos);
+    CHECK(dir.Read("plan.yaml") == broken);
+    CHECK((fs::status(path).permissions() & fs::perms::owner_write) == fs::perms::none);
+  }
+  SECTION("--fix with --fix-dry-run, or with --write-baseline") {
+    CHECK(RunCli({"--no-config", "--fix", "--fix-dry-run", path}).exit_code == kExitUsage);
+    auto r = RunCli({"--no-config", "--fix", "--write-baseline", dir.Path("b.json"), path});
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(dir.Read("plan.yaml") == broken);
+  }
+  SECTION("an inventory, unless --fix-inventory") {
+    dir.Write("plan.yaml", plan);
+    std::string inventory = dir.Read("inventory.yaml");
+    std::string misspelt = Replaced(inventory, "accelerator: h100-80", "acelerator: h100-80");
+    dir.Write("inventory.yaml", misspelt);
+    auto r = RunCli({"--no-config", "--fix", path});
+    CHECK(dir.Read("inventory.yaml") == misspelt);
+    CHECK(r.out.find("unknown field `acelerator`") != std::string::npos);
+    CHECK(r.exit_code == kExitFindings);
+    r = RunCli({"--no-config", "--fix", "--fix-inventory", path});
+    CHECK(dir.Read("inventory.yaml") == inventory);
+    CHECK(dir.Read("plan.yaml") == plan);
+  }
+  SECTION("a plan through a symbolic link: the target is written, the link kept") {
+    fs::create_directory(dir.dir() / "real");
+    fs::rename(path, dir.dir() / "real/plan.yaml");
+    fs::rename(dir.dir() / "inventory.yaml", dir.dir() / "real/inventory.yaml");
+    fs::create_symlink("real/plan.yaml", path);
+    fs::create_symlink("real/inventory.yaml", dir.dir() / "inventory.yaml");
+    RunCli({"--no-config", "--fix", path});
+    CHECK(fs::is_symlink(path));
+    CHECK(fs::read_symlink(path) == "real/plan.yaml");
+    CHECK(dir.Read("real/plan.yaml") == plan);
+  }
+  SECTION("nothing to fix: the file is not written at all") {
+    dir.Write("plan.yaml", plan);
+    struct stat before {};
+    REQUIRE(::stat(path.c_str(), &before) == 0);
+    auto r = RunCli({"--no-config", "--fix", path});
+    struct stat after {};
+    REQUIRE(::stat(path.c_str(), &after) == 0);
+    CHECK(before.st_ino == after.st_ino);
+    CHECK(before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+    CHECK(r.err.find("applied") == std::string::npos);
+  }
+}
+
+TEST_CASE("cli RewriteFile refuses a file that changed or was replaced since it was read",
+          "[cli][workspace]") {
+  capops::testing::TempDir dir("capops-rewrite");
+  std::string path = dir.Write("plan.yaml", "a: 1\n");
+  std::string error;
+  dir.Write("plan.yaml", "a: 2\n");  // changed after "a: 1\n" was read
+  CHECK_FALSE(workspace::RewriteFile(path, "a: 1\n", "a: 3\n", &error));
+  CHECK(error.find("changed since it was read") != std::string::npos);
+  CHECK(dir.Read("plan.yaml") == "a: 2\n");
+  fs::remove(path);
+  fs::create_directory(path);  // replaced by a directory
+  CHECK_FALSE(workspace::RewriteFile(path, "a: 1\n", "a: 3\n", &error));
+  fs::remove(path);
+  CHECK_FALSE(workspace::RewriteFile(path, "a: 1\n", "a: 3\n", &error));  // gone
+  // Unchanged, the new text is written; the same text is not written at all.
+  dir.Write("plan.yaml", "a: 1\n");
+  CHECK(workspace::RewriteFile(path, "a: 1\n", "a: 3\n", &error));
+  CHECK(dir.Read("plan.yaml") == "a: 3\n");
+}
+
+}  // namespace
+}  // namespace capops::cli

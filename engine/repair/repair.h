@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// Repairs computed for capacity findings, each proved by the engine.
+//
+// A finding of a rule with a repair search gets, in Violation::fixes, the
+// plan edits that make it go away, the least change first. They are
+// computed from the facts, not from the finding's words, and each is only
+// kept once the plan, edited, has been linted again with the same rules and
+// inventory and shows the finding gone and no error that was not there
+// before: the engine proves its own suggestion.
+//
+// The searches, by rule:
+//   CAP-SUP-005 (an allocation's cited confirmed supply does not cover it):
+//     (a) cite a confirmed supply record of the pool's accelerator, in its
+//         region (or in none), held with the same service (or none, as the
+//         pool), over the allocation's whole window (its own, else its
+//         demand's), that the allocation does not cite yet — the records that
+//         hold at least the GPUs short first, the smallest of them first;
+//         whether it has room when others cite it too is the relint's to
+//         say (CAP-SUP-006);
+//     (b) shrink `gpus` to what the cited supply covers at its worst
+//         stretch, when that is at least 1 and at least the demand's
+//         `minimum_viable` size (a training demand that states none is not
+//         shrunk).
+// Every allocation's findings of a rule are repaired together: a repair
+// must remove all the stretches the rule found short.
+//
+// Cost: a lint of the plan's group (its plan files and inventories) per
+// plan file with a finding to repair, and one per alternative tried (at
+// most RepairOptions::max_tries per allocation); RepairOptions::max_lints
+// bounds them all, the findings past it keeping the rule's words only. A
+// lint that shows repairs searches a few (kLintRepairLints), `--fix`,
+// which applies them, more (kFixRepairLints).
+//
+// Edits keep the file's bytes outside their spans (plan_edits.h): an id is
+// added to a flow list before its `]`, to a block list as a line like its
+// last item, and a missing `evidence` is written beside the allocation's
+// other keys.
+//
+//   repair::GroupOf group_of = …;  // the fact files a plan file was linted with
+//   repair::Repair(engine, lint, group_of, *report.sources, &report.findings);
+//   for (const Fix& f : report.findings.violations[0].fixes) …
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/api/engine.h"
+#include "engine/eval/result.h"
+
+namespace capops::repair {
+
+/// The fact files one plan file was linted with: it and the plan files
+/// linted beside it, and their inventories.
+struct Group {
+  std::vector<TextFile> plans;
+  std::vector<TextFile> inventories;
+};
+
+/// Fills `*group` with the files plan file `path` (as the lint named it)
+/// was linted with; false when it cannot (not linted, no longer readable).
+using GroupOf = std::function<bool(const std::string& path, Group* group)>;
+
+/// The lints a repair search may run when a lint shows the repairs (the
+/// command line's and the editor's): each costs about what the lint of the
+/// plan does (on a generated plan of 2,000 allocations, 2 % of them broken,
+/// the run takes about 3× as long as without the search).
+inline constexpr size_t kLintRepairLints = 4;
+/// The lints a search may run for `--fix`, each of whose rounds applies
+/// one repair: enough that allocations without one do not hide the rest.
+inline constexpr size_t kFixRepairLints = 64;
+
+struct RepairOptions {
+  /// Lints the search may run in all (the first of each plan file reads
+  /// its facts, each other tries an alternative).
+  size_t max_lints = kLintRepairLints;
+  /// Stop at the first repair proved (`--fix`, which applies one a round).
+  bool first_only = false;
+  /// Alternatives tried (relinted) per allocation; the supply records
+  /// beyond are not tried.
+  size_t max_tries = 3;
+};
+
+/// The rule ids that have a repair search.
+bool HasRepairSearch(const std::string& rule_id);
+
+/// Gives each unwaived finding of `report` whose rule has a repair search
+/// the repairs proved for it (Violation::fixes, replacements located in
+/// `sources`, which the report's locations are in). `lint` is how the
+/// findings were linted (its skip_rules); its facts, coverage and profile
+/// are not used. Any thread, as Engine::Lint.
+void Repair(const Engine& engine, const LintOptions& lint, const GroupOf& group_of,
+            const SourceManager& sources, eval::LintReport* report,
+            const RepairOptions& options = {});
+
+}  // namespace capops::repair

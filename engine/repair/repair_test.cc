@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+// The repair search: each repair offered for a fixture of the rules that
+// have one, applied, removes its finding and adds no error; and the plan
+// edits it writes keep every byte outside their span.
+#include "engine/repair/repair.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "engine/facts/loader.h"
+#include "engine/repair/plan_edits.h"
+#include "tests/support/paths.h"
+#include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
+
+namespace capops::repair {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+Json LintJson(const std::string& path) {
+  auto r = capops::testing::RunCli({"--no-config", "--format", "json", path});
+  REQUIRE(r.exit_code <= 1);
+  return Json::parse(r.out);
+}
+
+std::string AllocationOf(const Json& finding) {
+  for (const Json& e : finding["evidence"]) {
+    if (e["name"] == "a") return e["value"];
+  }
+  return "";
+}
+
+// The errors of a JSON report: a finding by its rule and the located facts
+// it is about, a diagnostic by its code and message.
+std::set<std::string> Errors(const Json& report) {
+  std::set<std::string> out;
+  for (const Json& v : report["violations"]) {
+    if (v["severity"] != "error") continue;
+    std::string key = v["rule"];
+    for (const Json& e : v["evidence"]) {
+      if (!e["location"].is_null())
+        key += " " + e["name"].get<std::string>() + "=" + e["value"].get<std::string>();
+    }
+    out.insert(key);
+  }
+  for (const Json& d : report["errors"]) {
+    if (d["severity"] == "error")
+      out.insert(d["code"].get<std::string>() + " " + d["message"].get<std::string>());
+  }
+  return out;
+}
+
+std::string Applied(std::string text, const Json& fix) {
+  std::vector<Json> edits(fix["replacements"].begin(), fix["replacements"].end());
+  std::sort(edits.begin(), edits.end(),
+            [](const Json& a, const Json& b) { return a["offset"] > b["offset"]; });
+  for (const Json& e : edits) {
+    text.replace(e["offset"].get<size_t>(), e["length"].get<size_t>(),
+                 e["text"].get<std::string>());
+  }
+  return text;
+}
+
+TEST_CASE(
+    "repair: each repair of a CAP-SUP-005 fixture, applied, removes its finding and adds no error",
+    "[repair]") {
+  capops::testing::TempDir dir("capops-repair");
+  fs::path fixtures =
+      fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures/CAP-SUP-005";
+  std::map<std::string, std::vector<std::string>> offered;  // "file allocation" → descriptions
+  for (const fs::directory_entry& entry : fs::directory_iterator(fixtures)) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::string name = entry.path().filename().string();
+    INFO(name);
+    std::string text = ReadText(entry.path());
+    Json before = LintJson(dir.Write(name, text));
+    std::set<std::string> errors = Errors(before);
+    for (const Json& v : before["violations"]) {
+      if (v["fixes"].empty()) continue;
+      REQUIRE(v["rule"] == "CAP-SUP-005");
+      std::string allocation = AllocationOf(v);
+      for (const Json& fix : v["fixes"]) {
+        INFO(fix["description"]);
+        offered[name + " " + allocation].push_back(fix["description"]);
+        Json after = LintJson(dir.Write("fixed-" + name, Applied(text, fix)));
+        for (const Json& w : after["violations"])
+          CHECK_FALSE((w["rule"] == "CAP-SUP-005" && AllocationOf(w) == allocation));
+        for (const std::string& e : Errors(after)) {
+          INFO(e);
+          CHECK(errors.count(e) == 1);
+        }
+      }
+    }
+  }
+  using V = std::vector<std::string>;
+  CHECK(offered["repairable.yaml a-cite"] ==
+        V{"cite `r-may` (reservation of 8 GPUs of `h100-80`) in `a-cite`'s evidence"});
+  CHECK(offered["repairable.yaml a-shrink"] ==
+        V{"shrink `a-shrink` to 8 GPUs, what its cited supply covers, not below its minimum "
+          "viable 4"});
+  CHECK(offered["repairable.yaml a-block"] ==
+        V{"cite `r-june` (reservation of 4 GPUs of `h100-80`) in `a-block`'s evidence"});
+  CHECK(offered.count("repairable.yaml a-stuck") == 0);
+  // Capacity held with a managed service backs its pools; ours, ours.
+  CHECK(offered["fires-service.yaml a-managed"] ==
+        V{"cite `r-hosted` (reservation of 16 GPUs of `h100-80`) in `a-managed`'s evidence"});
+  CHECK(offered["fires-service.yaml a-own"] ==
+        V{"cite `r-own` (reservation of 16 GPUs of `h100-80`) in `a-own`'s evidence"});
+  CHECK(offered.size() == 5);
+}
+
+// The allocation `id` of `text`'s first document, loaded as plain YAML.
+struct Loaded {
+  SourceManager sources;
+  FileId file;
+  Value doc;
+  explicit Loaded(const std::string& text) {
+    file = sources.Add("plan.yaml", text);
+    facts::RawLoadResult r = facts::LoadRawYaml(sources, file, {});
+    REQUIRE(r.documents.size() == 1);
+    doc = r.documents[0];
+  }
+  const Value& At(const std::string& id) const {
+    for (const Value& a : doc.Field("allocations")->items()) {
+      if (a.Field("id")->string_value() == id) return a;
+    }
+    FAIL("no allocation " << id);
+    return doc;
+  }
+};
+
+std::string Edited(const std::string& text, std::optional<std::vector<Replacement>> edits) {
+  if (!edits) return "(none)";
+  std::string out, why;
+  REQUIRE(ApplyReplacements(text, *edits, &out, &why));
+  return out;
+}
+
+TEST_CASE("repair: plan edits add to lists and maps in their own style, and change nothing else",
+          "[repair]") {
+  const std::string text =
+      "allocations:  # the plan's\n"
+      "  - {id: a, gpus: 4, evidence: [r1 , \"r2\"]}  # keep\n"
+      "  - {id: b, gpus: \"8\", evidence: []}\n"
+      "  - {id: c, gpus: 2}\n"
+      "  - id: d\n"
+      "    evidence:\n"
+      "      - r1  # first\n"
+      "    gpus: 16\n"
+      "  - gpus: 1\n"
+      "    id: e\n";
+  Loaded l(text);
+  auto add = [&](const std::string& id, const std::string& item) {
+    return Edited(text, AddToList(l.file, text, l.At(id), "evidence", item));
+  };
+  auto line = [](const std::string& edited, int n) {
+    size_t at = 0;
+    for (int i = 1; i < n; ++i) at = edited.find('\n', at) + 1;
+    return edited.substr(at, edited.find('\n', at) - at);
+  };
+  CHECK(line(add("a", "r3"), 2) == "  - {id: a, gpus: 4, evidence: [r1 , \"r2\", r3]}  # keep");
+  CHECK(line(add("b", "r3"), 3) == "  - {id: b, gpus: \"8\", evidence: [r3]}");
+  CHECK(line(add("c", "r 3"), 4) == "  - {id: c, gpus: 2, evidence: [\"r 3\"]}");
+  std::string d = add("d", "r3");
+  CHECK(line(d, 7) == "      - r1  # first");
+  CHECK(line(d, 8) == "      - r3");
+  CHECK(line(d, 9) == "    gpus: 16");
+  std::string e = add("e", "r3");
+  CHECK(line(e, 10) == "    id: e");
+  CHECK(line(e, 11) == "    evidence: [r3]");
+  // Every edit only inserts: the text with the insertion taken out is the original.
+  for (const std::string& edited : {add("a", "r3"), add("b", "r3"), d, e})
+    CHECK(edited.size() > text.size());
+  CHECK(line(Edited(text, std::vector<Replacement>{*ReplaceScalar(l.file, text,
+                                                                  *l.At("b").Field("gpus"), "6")}),
+             3) == "  - {id: b, gpus: 6, evidence: []}");
+  CHECK(line(Edited(text, std::vector<Replacement>{*ReplaceScalar(l.file, text,
+                                                                  *l.At("d").Field("gpus"), "12")}),
+             8) == "    gpus: 12");
+  // A key there that is no list is not added to.
+  CHECK(Edited(text, AddToList(l.file, text, l.At("a"), "gpus", "x")) == "(none)");
+  CHECK(YamlScalar("r-apr_2.x/y") == "r-apr_2.x/y");
+  CHECK(YamlScalar("-r") == "\"-r\"");
+  CHECK(YamlScalar("a\"b\\c") == "\"a\\\"b\\\\c\"");
+  CHECK(YamlScalar("") == "\"\"");
+}
+
+}  // namespace
+}  // namespace capops::repair

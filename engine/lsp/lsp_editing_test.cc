@@ -128,6 +128,8 @@ TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its 
   std::vector<Json> said = WithMessage(*published, "allocation `a-explore` needs");
   REQUIRE(said.size() == 1);
   CHECK(said[0]["code"] == "CAP-SUP-005");
+  // An edit's lint searches for no repair: typing never waits for one.
+  CHECK_FALSE(said[0].contains("data"));
   Json reply = ReplyTo(s.Send({Request(2, "textDocument/codeAction",
                                        {{"textDocument", {{"uri", uri}}},
                                         {"range", said[0]["range"]},
@@ -142,6 +144,13 @@ TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its 
   REQUIRE(actions[0]["edit"]["changes"].contains(uri));
   std::string fixed = ApplyEdits(scenario.plan, actions[0]["edit"]["changes"][uri]);
   CHECK(fixed.find("queue_position: 1, evidence: [pc-serve-eu]}") != std::string::npos);
+  // Asked again, the search is not run again: the same action comes back.
+  Json again = ReplyTo(s.Send({Request(3, "textDocument/codeAction",
+                                       {{"textDocument", {{"uri", uri}}},
+                                        {"range", said[0]["range"]},
+                                        {"context", {{"diagnostics", said}}}})}),
+                       3);
+  CHECK(again["result"] == actions);
   std::optional<Json> after = Published(s.Send({Change(uri, fixed, 2)}), uri);
   REQUIRE(after);
   CHECK(WithMessage(*after, "allocation `a-explore` needs").empty());

@@ -380,6 +380,28 @@ void Server::Answer(const Json& id, const std::string& method, const Json& param
   }
 }
 
+namespace {
+
+// (line, character) of a protocol Position.
+std::pair<int64_t, int64_t> At(const Json& position) {
+  return {position.value("line", int64_t{0}), position.value("character", int64_t{0})};
+}
+
+// Whether a diagnostic of a rule with a repair search meets `range`.
+bool Repairable(const Json& diagnostics, const Json& range) {
+  if (!diagnostics.is_array()) return false;
+  for (const Json& d : diagnostics) {
+    const Json& code = d.value("code", Json());
+    if (!code.is_string() || !repair::HasRepairSearch(code.get<std::string>())) continue;
+    const Json& r = d.value("range", Json());
+    if (!IsRange(r)) continue;
+    if (At(r["start"]) <= At(range["end"]) && At(range["start"]) <= At(r["end"])) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void Server::AnswerDocument(const Json& id, const std::string& method, const Json& params) {
   const std::string uri = params.at("textDocument").at("uri").get<std::string>();
   if (pending_.count(uri) != 0) Flush();  // fixes are made against the text as it stands
@@ -398,6 +420,15 @@ void Server::AnswerDocument(const Json& id, const std::string& method, const Jso
   if (!IsRange(range)) {
     RespondError(id, error_code::kInvalidParams, "a code action request needs a `range`");
     return;
+  }
+  // A finding in range that a repair search may fix: the search runs now,
+  // once for the diagnostics as published, rather than at every edit.
+  if (yaml && !doc.repaired && Repairable(doc.diagnostics, range)) {
+    Document& searched = it->second;
+    repairing_ = true;
+    searched.diagnostics = LintYaml(uri, searched);
+    repairing_ = false;
+    searched.repaired = true;
   }
   const Json& context = params.value("context", Json::object());
   Respond(id, QuickFixes(uri, doc.path, doc.diagnostics, range,
@@ -607,9 +638,10 @@ lint::Report Server::Run(const Setting& setting, const std::vector<TextFile>& pl
     }
     return true;
   };
-  // The capacity repairs too, each proved by a lint of this buffer edited:
-  // quick fixes as the command line's `= fix:` lines and --fix.
-  input.repair_lints = repair::kLintRepairLints;
+  // The capacity repairs too, when a code action asks for them, each proved
+  // by a lint of this buffer edited: quick fixes as the command line's
+  // `= fix:` lines and --fix.
+  input.repair_lints = repairing_ ? repair::kLintRepairLints : 0;
   return setting.project->Run(std::move(input));
 }
 
@@ -680,6 +712,7 @@ void Server::Publish(const std::string& uri) {
     return;  // not a file capops reads
   }
   documents_.at(uri).diagnostics = diagnostics;
+  documents_.at(uri).repaired = false;
   Json params = {{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
   if (doc.version != 0) params["version"] = doc.version;
   Notify("textDocument/publishDiagnostics", std::move(params));

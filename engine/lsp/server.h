@@ -97,6 +97,9 @@ class Server {
     std::string language;  // the client's languageId
     int64_t version = 0;
     nlohmann::json diagnostics;  // as last published, for `text` unless the URI is pending_
+    /// `diagnostics` carry the capacity repairs, searched for when a code
+    /// action was first asked for since they were published.
+    bool repaired = false;
   };
 
   /// Whether a message in which ReplaceNonUnicode replaced characters is
@@ -174,7 +177,10 @@ class Server {
   bool shut_down_ = false;
   int exit_code_ = 1;
   std::map<std::string, Document> documents_;  // by URI
-  std::map<std::string, Setting> settings_;    // by config path; "" for none
+  /// The lints run now search for capacity repairs (a code action asked
+  /// for them); an edit's lint does not, so typing never waits for a search.
+  bool repairing_ = false;
+  std::map<std::string, Setting> settings_;  // by config path; "" for none
   workspace::DiskFileSystem disk_;
   workspace::OverlayFileSystem files_{&disk_};  // the open documents over the disk
   std::shared_ptr<const Engine> pack_;          // the server's pack, compiled; null: `pack_error_`

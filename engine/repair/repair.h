@@ -63,9 +63,8 @@ struct Group {
 using GroupOf = std::function<bool(const std::string& path, Group* group)>;
 
 /// The lints a repair search may run when a lint shows the repairs (the
-/// command line's and the editor's): each costs about what the lint of the
-/// plan does (on a generated plan of 2,000 allocations, 2 % of them broken,
-/// the run takes about 3× as long as without the search).
+/// command line's, and the editor's when a code action asks): each costs
+/// about what the lint of the plan does.
 inline constexpr size_t kLintRepairLints = 4;
 /// The lints a search may run for `--fix`, each of whose rounds applies
 /// one repair: enough that allocations without one do not hide the rest.

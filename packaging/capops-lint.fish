@@ -48,6 +48,7 @@ complete -c capops-lint -n $lint -l profile -d "print what each rule cost (--pro
 complete -c capops-lint -n $lint -l fix -d "apply the fixes to the plan files"
 complete -c capops-lint -n $lint -l fix-dry-run -d "print the diff --fix would make"
 complete -c capops-lint -n $lint -l fix-inventory -d "let --fix edit inventory files"
+complete -c capops-lint -n $lint -l max-repair-lints -r -d "lints the repair search may run (0: none)"
 complete -c capops-lint -n $lint -l fail-on -x -a "error warning info never" -d "lowest severity that fails the run"
 complete -c capops-lint -n $lint -l source-root -x -a "(__fish_complete_directories)" -d "what SARIF's %SRCROOT% stands for"
 complete -c capops-lint -n $lint -l rules-url -x -d "where the rule catalogue is published"

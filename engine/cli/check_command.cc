@@ -28,7 +28,12 @@ int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, 
     return RunFix(options, out, err);
   }
   workspace::SessionOptions session_options = options.session;
-  session_options.repair_lints = repair::kLintRepairLints;
+  // The capacity repairs are searched for only where the report shows them
+  // (`= fix:` lines, JSON and SARIF `fixes`): each is proved by a relint.
+  bool shows_repairs = options.format == report::Format::kText ||
+                       options.format == report::Format::kJson ||
+                       options.format == report::Format::kSarif;
+  session_options.repair_lints = shows_repairs ? options.repair_lints : 0;
   StdinPlan stdin_plan;
   std::string error;
   if (!TakeStdinPlan(&session_options.plans, options.stdin_filename, options.stdin_filename_given,

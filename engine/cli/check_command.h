@@ -22,6 +22,7 @@ struct CheckOptions {
   bool fix = false;                   // --fix: apply the fixes, write the plans (fix_command.h)
   bool fix_dry_run = false;           // --fix-dry-run: print the diff of --fix, write nothing
   bool fix_inventory = false;         // --fix-inventory: fixes may edit inventory files
+  size_t repair_lints = 4;            // --max-repair-lints: the repair search's lints; 0: none
 };
 
 /// Runs the check and returns the exit code (driver.h). A plan `-` is read

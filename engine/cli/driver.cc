@@ -229,6 +229,12 @@ void AddCheckFlags(CLI::App* app, CheckOptions* o, std::string* fail_on) {
       ->excludes(fix);
   app->add_flag("--fix-inventory", o->fix_inventory,
                 "let --fix and --fix-dry-run edit inventory files too");
+  app->add_option("--max-repair-lints", o->repair_lints,
+                  "lints the capacity repair search may run to prove the repairs a report "
+                  "shows; 0 searches none")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(NumberIn(size_t{0}, size_t{1000}));
   app->add_option("plans", s.plans,
                   "plan files, directories or globs (default: the config's `plans`); `-` reads "
                   "one from standard input");

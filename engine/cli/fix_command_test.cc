@@ -126,6 +126,34 @@ TEST_CASE("cli --fix writes the plan's repairs and reports what remains", "[cli]
   CHECK(text.find("  - id: a-block\n    evidence: [r-june]\n") != std::string::npos);
 }
 
+TEST_CASE("cli the repair search runs for the reports that show repairs, within its lints",
+          "[cli][repair]") {
+  const std::string plan = capops::testing::SourceDir() + "/examples/visual-inspection/plan.yaml";
+  const std::string repair = "= fix: cite `pc-serve-eu`";
+  auto lint = [&](std::vector<std::string> flags) {
+    flags.insert(flags.begin(), "--no-config");
+    flags.push_back(plan);
+    auto r = RunCli(flags);
+    CHECK(r.exit_code == kExitFindings);
+    return r.out;
+  };
+  CHECK(lint({}).find(repair) != std::string::npos);
+  CHECK(lint({"--format", "json"}).find("\"fixes\"") != std::string::npos);
+  CHECK(lint({"--format", "sarif"}).find("\"artifactChanges\"") != std::string::npos);
+  // 0 searches none: the rule's own advice only.
+  std::string none = lint({"--max-repair-lints", "0"});
+  CHECK(none.find(repair) == std::string::npos);
+  CHECK(none.find("= fix: cite a reservation or physical confirmation") != std::string::npos);
+  CHECK(lint({"--max-repair-lints", "0", "--format", "sarif"}).find("\"artifactChanges\"") ==
+        std::string::npos);
+  for (const char* bad : {"-1", "x", "1001", ""}) {
+    INFO(bad);
+    auto r = RunCli({"--no-config", "--max-repair-lints", bad, plan});
+    CHECK(r.exit_code == kExitUsage);
+    CHECK(r.err.find("--max-repair-lints") != std::string::npos);
+  }
+}
+
 TEST_CASE("cli --fix refuses what it must not write", "[cli]") {
   ScratchDir dir;
   const std::string plan = Settled(dir);

@@ -134,7 +134,7 @@ for word in $options $subcommands; do
   grep -qw -- "$word" "$completion" || fail "the bash completion does not offer $word"
   grep -qF -- "$word" "$zsh_completion" || fail "the zsh completion does not offer $word"
   if [[ $word == --max-* ]]; then
-    grep -q -- "^for limit in.* ${word#--}\( \|$\)" "$fish_completion" || fail "the fish completion does not offer $word"
+    grep -q -- "^for limit in.* ${word#--}\( \|$\)\| -l ${word#--} " "$fish_completion" || fail "the fish completion does not offer $word"
   elif [[ $word == --* ]]; then
     grep -q -- " -l ${word#--} " "$fish_completion" || fail "the fish completion does not offer $word"
   else

@@ -29,39 +29,59 @@ chmod u+x "$pkg/Sarif.Multitool"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 status=0
-for file in "$@"; do
-  log="$work/$(basename "$file").validation.sarif"
-  # The multitool exits 0 even when it finds errors; its log says what it found.
-  if ! DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 \
-      "$pkg/Sarif.Multitool" validate "$file" --output "$log" --quiet >"$work/console" 2>&1; then
-    echo "sarif: the validator failed on $file:" >&2
-    cat "$work/console" >&2
-    status=1
-    continue
-  fi
-  if ! node - "$log" "$file" "$strict" <<'JS'
-const [log, file, strict] = process.argv.slice(2);
+# One validator run for all the files (its start-up is most of its time):
+# its log locates each finding in the file it is about.
+log="$work/validation.sarif"
+# The multitool exits 0 even when it finds errors; its log says what it found.
+if ! DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 \
+    "$pkg/Sarif.Multitool" validate "$@" --output "$log" --quiet >"$work/console" 2>&1; then
+  echo "sarif: the validator failed on $*:" >&2
+  cat "$work/console" >&2
+  exit 1
+fi
+if ! node - "$log" "$strict" "$@" <<'JS'
+const [log, strict, ...files] = process.argv.slice(2);
 const results = JSON.parse(require('fs').readFileSync(log, 'utf8')).runs.flatMap(r => r.results || []);
 const text = r => {
   const m = r.message || {};
   return m.text || [m.id, ...(m.arguments || [])].join(' ');
 };
+const fileOf = r => {
+  const uri = (((r.locations || [])[0] || {}).physicalLocation || {}).artifactLocation?.uri || '';
+  return decodeURIComponent(uri.replace(/^file:\/\//, '')) || files.join(' ');
+};
+// Every file given was read: one the validator did not scan is not validated.
+const scanned = JSON.parse(require('fs').readFileSync(log, 'utf8')).runs
+  .flatMap(r => (r.artifacts || []).map(a => decodeURIComponent((a.location?.uri || '').replace(/^file:\/\//, ''))));
+let missing = 0;
+for (const f of files) {
+  const full = require('path').resolve(f);
+  if (scanned.length && !scanned.includes(full)) {
+    console.error(`sarif: the validator did not scan ${f}`);
+    missing++;
+  }
+}
 const errors = results.filter(r => strict === '1' || (r.level || 'warning') === 'error');
 for (const r of results) {
-  console.error(`sarif: ${file}: ${r.level || 'warning'} ${r.ruleId}: ${text(r)}`);
+  console.error(`sarif: ${fileOf(r)}: ${r.level || 'warning'} ${r.ruleId}: ${text(r)}`);
 }
-process.exit(errors.length ? 1 : 0);
+process.exit(errors.length || missing ? 1 : 0);
 JS
-  then
-    status=1
-  fi
-  # ajv picks its parser by extension: give it `.json`.
-  cp "$file" "$work/data.json"
-  if ! (cd "$here" && node_modules/.bin/ajv validate --spec=draft2020 --strict=false --all-errors --errors=text \
-      -c ajv-formats -s "$pkg/sarif-2.1.0.json" -d "$work/data.json") >"$work/ajv" 2>&1; then
-    echo "sarif: $file does not match the SARIF 2.1.0 schema:" >&2
-    cat "$work/ajv" >&2
-    status=1
-  fi
+then
+  status=1
+fi
+# ajv, once for all the files; it picks its parser by extension: give each `.json`.
+data=()
+n=0
+for file in "$@"; do
+  n=$((n + 1))
+  cp "$file" "$work/data-$n.json"
+  data+=(-d "$work/data-$n.json")
 done
+if ! (cd "$here" && node_modules/.bin/ajv validate --spec=draft2020 --strict=false --all-errors --errors=text \
+    -c ajv-formats -s "$pkg/sarif-2.1.0.json" "${data[@]}") >"$work/ajv" 2>&1; then
+  echo "sarif: not all of $* match the SARIF 2.1.0 schema (data-N is the N-th file):" >&2
+  cat "$work/ajv" >&2
+  status=1
+fi
 exit $status

@@ -37,12 +37,30 @@ while IFS= read -r line; do
   ajv[${line%%: *}]=$(sed 's/^.*: \(valid\|invalid\|not YAML\)\(: .*\)\{0,1\}$/\1/' <<<"$line")
 done < <(node "$here/validate_facts.js" "$tmp/capops.schema.json" "${corpus[@]}" "${bad[@]}" 2>&1)
 
-# capops-lint's verdict: valid, invalid, or no-report when it wrote none.
-capops_verdict() {
-  "$lint" --no-config --format json --inventory "$src/examples/visual-inspection/inventory.yaml" "$1" 2>/dev/null |
-    node -e 'let d; try { d = JSON.parse(require("fs").readFileSync(0, "utf8")); } catch (e) { console.log("no-report"); process.exit(0); }
-             console.log(d.errors.length ? "invalid" : "valid");'
-}
+# capops-lint's verdict on each file: valid, invalid, or no-report when it
+# wrote none. Its JSON reports are read by one node run for all the files.
+mkdir -p "$tmp/reports"
+n=0
+for file in "${corpus[@]}" "${bad[@]}"; do
+  n=$((n + 1))
+  "$lint" --no-config --format json --inventory "$src/examples/visual-inspection/inventory.yaml" \
+    "$file" >"$tmp/reports/$n.json" 2>/dev/null
+done
+declare -A capops
+while IFS= read -r line; do
+  capops[${line%%: *}]=${line##*: }
+done < <(REPORTS="$tmp/reports" node -e '
+  const fs = require("fs");
+  const files = process.argv.slice(1);  // node -e: no script path before them
+  files.forEach((file, i) => {
+    let verdict = "no-report";
+    try {
+      const d = JSON.parse(fs.readFileSync(`${process.env.REPORTS}/${i + 1}.json`, "utf8"));
+      verdict = d.errors.length ? "invalid" : "valid";
+    } catch (e) {}
+    console.log(`${file}: ${verdict}`);
+  });' "${corpus[@]}" "${bad[@]}")
+capops_verdict() { echo "${capops[$1]:-no-report}"; }
 
 known=$here/known_disagreements.txt
 disagree=()

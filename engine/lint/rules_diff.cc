@@ -224,8 +224,19 @@ std::multimap<std::string, DiffFinding> KeyFindings(const Linted& linted) {
                  const std::string& message) {
     k.file = std::string(linted.sources.Path(loc.file));
     std::string key = k.Fingerprint();
-    return &out.emplace(key, DiffFinding{k.rule, severity, k.file, loc.line, loc.column, k.at,
-                                         message, key, k.statement})
+    return &out.emplace(key, DiffFinding{k.rule,
+                                         severity,
+                                         k.file,
+                                         loc.line,
+                                         loc.column,
+                                         k.at,
+                                         message,
+                                         key,
+                                         k.statement,
+                                         {},
+                                         {},
+                                         {},
+                                         {}})
                 ->second;
   };
   for (const eval::Violation& v : report.violations) {

@@ -98,8 +98,19 @@ std::vector<DiffFinding> FindingsFrom(const json& list) {
   std::vector<DiffFinding> findings;
   for (const auto& f : list) {
     const json& at = f["location"];
-    findings.push_back({f["rule"], f["severity"], at["file"], at["line"], at["column"], f["at"],
-                        f["message"], f["key"], ""});
+    findings.push_back({f["rule"],
+                        f["severity"],
+                        at["file"],
+                        at["line"],
+                        at["column"],
+                        f["at"],
+                        f["message"],
+                        f["key"],
+                        "",
+                        {},
+                        {},
+                        {},
+                        {}});
   }
   return findings;
 }

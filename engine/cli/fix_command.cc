@@ -100,6 +100,8 @@ int RunFix(const CheckOptions& options, std::ostream& out, std::ostream& err) {
   workspace::SessionOptions session_options = options.session;
   session_options.repair_lints = repair::kFixRepairLints;
   session_options.repair_first_only = true;  // one repair is applied a round
+  // Each round lints texts that are only ever in memory: none is for the cache.
+  session_options.use_cache = false;
   std::unique_ptr<workspace::LintSession> session;
   for (size_t round = 0;; ++round) {
     session = std::make_unique<workspace::LintSession>(session_options, &overlay);

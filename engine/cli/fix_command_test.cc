@@ -112,7 +112,10 @@ TEST_CASE("cli --fix writes the plan's repairs and reports what remains", "[cli]
                      "policies/capops-ai/fixtures/CAP-SUP-005/repairable.yaml";
   fs::copy_file(fixture, dir.Path("plan.yaml"));
   auto before = RunCli({"--no-config", "--format", "short", dir.Path("plan.yaml")});
-  auto r = RunCli({"--no-config", "--format", "short", "--fix", dir.Path("plan.yaml")});
+  // With a cache: the texts of the rounds, never on disk, are not stored in it.
+  auto r = RunCli({"--no-config", "--format", "short", "--cache=" + dir.Path("cache"), "--fix",
+                   dir.Path("plan.yaml")});
+  CHECK(!fs::exists(dir.Path("cache")));
   CHECK(r.exit_code == kExitFindings);
   CHECK(before.out.find("allocation `a-cite`") != std::string::npos);
   for (const char* fixed : {"a-cite", "a-shrink", "a-block"}) {

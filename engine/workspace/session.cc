@@ -177,7 +177,7 @@ const Report& LintSession::Run() {
   input.repair_lints = options_.repair_lints;
   input.repair_first_only = options_.repair_first_only;
   std::unique_ptr<ResultCache> cache;
-  if (!options_.keep_facts && !options_.profile && !options_.cache.empty()) {
+  if (options_.use_cache && !options_.keep_facts && !options_.profile && !options_.cache.empty()) {
     std::string warning;
     cache = ResultCache::Open(&files_, options_.cache, &warning);
     if (!cache) spdlog::warn("{}", warning);

@@ -71,6 +71,9 @@ struct SessionOptions {
   /// lints (lint::RunInput::repair_lints); 0: no search.
   size_t repair_lints = 0;
   bool repair_first_only = false;  // lint::RunInput::repair_first_only
+  /// Use the result cache (`cache`, else the config's): off for runs over
+  /// texts that are never on disk, such as the rounds of `--fix`.
+  bool use_cache = true;
   /// A file the caller will write the report to: refused when it is one of
   /// the run's inputs, so a report cannot overwrite what it reports on.
   std::string output;

@@ -125,7 +125,14 @@ TEST_CASE(
         V{"move `a-block` to start 2027-06-05T06:00Z (the first window where its cited supply has "
           "2 GPUs free)"});
   CHECK(offered.count("movable.yaml a-never") == 0);
-  CHECK(offered.size() == 7);
+  // Every repair, the least change first: cite, move, shrink.
+  CHECK(
+      offered["ranked.yaml a-all"] ==
+      V{"cite `r-spare` (reservation of 8 GPUs of `h100-80`) in `a-all`'s evidence",
+        "move `a-all` to start 2027-04-20 (the first window where its cited supply has 8 GPUs "
+        "free)",
+        "shrink `a-all` to 4 GPUs, what its cited supply covers, not below its minimum viable 4"});
+  CHECK(offered.size() == 8);
 }
 
 TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[repair]") {

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "engine/common/units.h"
 #include "engine/repair/plan_edits.h"
 
 namespace capops::repair {
@@ -77,6 +78,14 @@ std::pair<int64_t, int64_t> Span(const Value* window) {
   return span;
 }
 
+// The seconds allocation `a` holds its GPUs: its own window, else its
+// demand's (in `demands`), else all time.
+std::pair<int64_t, int64_t> HeldOver(const Value& a, const Value* demands) {
+  if (const Value* w = a.Field("window")) return Span(w);
+  const Value* d = demands ? demands->FindById(Text(a.Field("demand"))) : nullptr;
+  return Span(d ? d->Field("window") : nullptr);
+}
+
 // One allocation whose findings of a rule are to be repaired.
 struct Target {
   std::string rule;
@@ -97,7 +106,91 @@ const eval::Facts* PlanAt(const std::vector<PlanFacts>& plans, FileId file, uint
   return best == nullptr ? nullptr : &best->facts;
 }
 
-// CAP-SUP-005's alternatives for `t`: cite a record (a), shrink (b).
+// The GPUs supply record `s` can back an allocation on `pool` with: a
+// reservation or physical confirmation of the pool's accelerator, in its
+// region (or in none), held with its service (or none); else 0.
+int64_t Backs(const Value& s, const Value& pool) {
+  std::string kind = Member(Text(s.Field("kind")));
+  if (kind != "reservation" && kind != "physical-confirmation") return 0;
+  if (Text(s.Field("accelerator")) != Text(pool.Field("accelerator"))) return 0;
+  std::string s_region = Text(s.Field("region")), region = Text(pool.Field("region"));
+  if (!s_region.empty() && !region.empty() && s_region != region) return 0;
+  std::string s_service = Text(s.Field("service"));
+  if (!s_service.empty() && s_service != Text(pool.Field("service"))) return 0;
+  return std::max(Int(s.Field("gpus"), 0), int64_t{0});
+}
+
+// The ids an allocation cites, each once.
+std::set<std::string> Cited(const Value& a) {
+  std::set<std::string> cited;
+  if (const Value* e = a.Field("evidence"); e && e->is(ValueKind::kList)) {
+    for (const Value& id : e->items()) cited.insert(Text(&id));
+  }
+  return cited;
+}
+
+// CAP-SUP-005's alternative (c) for allocation `a` on `pool`: its own
+// dated window moved, its duration kept, to the earliest start inside its
+// demand `d`'s window where the records it cites that back the pool hold
+// its GPUs beyond what the other allocations citing them take
+// (EarliestFit). None when `a` has no dated window, `d` none with a start,
+// or no start fits but the one it has.
+std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, const Value& a,
+                                 const Value& pool, const Value* d, FileId file,
+                                 std::string_view text) {
+  const Value* window = a.Field("window");
+  const Value* start = window && window->is(ValueKind::kMap) ? window->Field("start") : nullptr;
+  if (start == nullptr || !start->is(ValueKind::kDate) || d == nullptr) return std::nullopt;
+  auto [from, to] = Span(window);
+  auto [business_from, business_to] = Span(d->Field("window"));
+  int64_t gpus = Int(a.Field("gpus"), 0);
+  if (to == INT64_MAX || business_from == INT64_MIN || gpus <= 0) return std::nullopt;
+  const Value* supply = facts.inventory.Field("supply");
+  if (supply == nullptr || !supply->is(ValueKind::kList)) return std::nullopt;
+  std::map<std::string, int64_t> backing;  // the cited records that back the pool: their GPUs
+  std::vector<Held> held, taken;
+  for (const std::string& id : Cited(a)) {
+    const Value* s = supply->FindById(id);
+    int64_t g = s ? Backs(*s, pool) : 0;
+    if (g <= 0) continue;
+    backing[id] = g;
+    auto [held_from, held_to] = Span(s->Field("window"));
+    held.push_back({held_from, held_to, g});
+  }
+  if (held.empty()) return std::nullopt;
+  // Another allocation citing some of them takes at most what they hold,
+  // over its window (its own, else its demand's, else all time).
+  const Value* allocations = facts.plan.Field("allocations");
+  const Value* demands = facts.plan.Field("demands");
+  for (const Value& b : allocations->items()) {
+    if (&b == &a || Text(b.Field("id")) == t.allocation) continue;
+    int64_t shared = 0;
+    for (const std::string& id : Cited(b)) {
+      if (auto it = backing.find(id); it != backing.end()) shared += it->second;
+    }
+    if (shared == 0) continue;
+    auto [b_from, b_to] = HeldOver(b, demands);
+    taken.push_back({b_from, b_to, std::clamp(Int(b.Field("gpus"), 0), int64_t{0}, shared)});
+  }
+  std::optional<int64_t> at = EarliestFit(held, taken, gpus, to - from, business_from, business_to);
+  if (!at || *at == from) return std::nullopt;
+  DateTime new_start{*at, start->date_value().offset};
+  std::optional<Replacement> r = ReplaceScalar(file, text, *start, FormatDateTime(new_start));
+  if (!r) return std::nullopt;
+  Fix fix{"move `" + t.allocation + "` to start " + FormatDateTime(new_start) +
+              " (the first window where its cited supply has " + std::to_string(gpus) +
+              " GPUs free)",
+          {std::move(*r)}};
+  if (const Value* end = window->Field("end"); end && end->is(ValueKind::kDate)) {
+    std::optional<Replacement> e = ReplaceScalar(
+        file, text, *end, FormatDateTime({*at + (to - from), end->date_value().offset}));
+    if (!e) return std::nullopt;
+    fix.replacements.push_back(std::move(*e));
+  }
+  return fix;
+}
+
+// CAP-SUP-005's alternatives for `t`: cite a record (a), move (c), shrink (b).
 std::vector<Fix> SupplyCandidates(const Target& t, const eval::Facts& facts, FileId file,
                                   std::string_view text, size_t max_tries) {
   std::vector<Fix> out;
@@ -107,31 +200,17 @@ std::vector<Fix> SupplyCandidates(const Target& t, const eval::Facts& facts, Fil
   const Value* pool = a && pools ? pools->FindById(Text(a->Field("pool"))) : nullptr;
   if (a == nullptr || pool == nullptr) return out;
   std::string accelerator = Text(pool->Field("accelerator"));
-  std::string region = Text(pool->Field("region"));
-  std::string service = Text(pool->Field("service"));
   const Value* demands = facts.plan.Field("demands");
   const Value* d = demands ? demands->FindById(Text(a->Field("demand"))) : nullptr;
-  // The allocation holds its GPUs in its own window, else its demand's.
-  auto [from, to] = Span(a->Field("window") ? a->Field("window")
-                         : d                ? d->Field("window")
-                                            : nullptr);
-  std::set<std::string> cited;
-  if (const Value* e = a->Field("evidence"); e && e->is(ValueKind::kList)) {
-    for (const Value& id : e->items()) cited.insert(Text(&id));
-  }
+  auto [from, to] = HeldOver(*a, demands);
+  std::set<std::string> cited = Cited(*a);
   std::vector<std::pair<std::tuple<bool, int64_t, std::string>, const Value*>> records;
   if (const Value* supply = facts.inventory.Field("supply");
       supply && supply->is(ValueKind::kList)) {
     for (const Value& s : supply->items()) {
-      std::string kind = Member(Text(s.Field("kind")));
       std::string id = Text(s.Field("id"));
-      std::string s_region = Text(s.Field("region")), s_service = Text(s.Field("service"));
-      if (kind != "reservation" && kind != "physical-confirmation") continue;
-      if (id.empty() || cited.count(id) != 0 || Text(s.Field("accelerator")) != accelerator)
-        continue;
-      if (!s_region.empty() && !region.empty() && s_region != region) continue;
-      if (!s_service.empty() && s_service != service) continue;
-      int64_t gpus = Int(s.Field("gpus"), 0);
+      if (id.empty() || cited.count(id) != 0) continue;
+      int64_t gpus = Backs(s, *pool);
       auto [held_from, held_to] = Span(s.Field("window"));
       if (gpus <= 0 || held_from > from || held_to < to) continue;  // not the whole window
       records.push_back({{gpus < t.short_by, gpus, id}, &s});
@@ -139,8 +218,10 @@ std::vector<Fix> SupplyCandidates(const Target& t, const eval::Facts& facts, Fil
   }
   std::sort(records.begin(), records.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::optional<Fix> move = MoveCandidate(t, facts, *a, *pool, d, file, text);
   for (const auto& [rank, s] : records) {
-    if (out.size() + 1 >= max_tries) break;  // one try kept for shrinking
+    // One try kept for shrinking, one for moving.
+    if (out.size() + 1 + (move ? 1 : 0) >= max_tries) break;
     std::string id = std::get<2>(rank);
     std::optional<std::vector<Replacement>> edit = AddToList(file, text, *a, "evidence", id);
     if (!edit) continue;
@@ -149,6 +230,7 @@ std::vector<Fix> SupplyCandidates(const Target& t, const eval::Facts& facts, Fil
                        t.allocation + "`'s evidence",
                    std::move(*edit)});
   }
+  if (move) out.push_back(std::move(*move));
   int64_t gpus = Int(a->Field("gpus"), 0);
   int64_t covered = gpus - t.short_by;
   const Value* minimum = d ? d->Field("minimum_viable") : nullptr;
@@ -246,6 +328,49 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
 }
 
 }  // namespace
+
+std::optional<int64_t> EarliestFit(const std::vector<Held>& supply, const std::vector<Held>& taken,
+                                   int64_t gpus, int64_t duration, int64_t earliest,
+                                   int64_t latest) {
+  if (duration <= 0 || earliest == INT64_MIN || earliest > latest - duration) return std::nullopt;
+  // The changes of what is free, by time; what holds from all time on is
+  // free from the start.
+  int64_t level = 0;
+  std::vector<std::pair<int64_t, int64_t>> changes;
+  auto add = [&](const Held& h, int64_t sign) {
+    if (h.from >= h.to || h.gpus == 0) return;
+    if (h.from == INT64_MIN) {
+      level += sign * h.gpus;
+    } else {
+      changes.push_back({h.from, sign * h.gpus});
+    }
+    if (h.to != INT64_MAX) changes.push_back({h.to, -sign * h.gpus});
+  };
+  for (const Held& h : supply) add(h, 1);
+  for (const Held& h : taken) add(h, -1);
+  std::sort(changes.begin(), changes.end());
+  // Each step [at, next) at a constant level: a run of steps with `gpus`
+  // free from `run` on fits at its first start inside the window.
+  bool in_run = false;
+  int64_t run = 0, at = INT64_MIN;
+  for (size_t i = 0;;) {
+    int64_t next = i < changes.size() ? changes[i].first : INT64_MAX;
+    if (next > at) {
+      if (level < gpus) {
+        in_run = false;
+      } else {
+        if (!in_run) run = at;
+        in_run = true;
+        int64_t candidate = std::max(run, earliest);
+        if (candidate > latest - duration) return std::nullopt;
+        if (next >= candidate + duration) return candidate;
+      }
+      at = next;
+    }
+    if (i == changes.size()) return std::nullopt;
+    for (; i < changes.size() && changes[i].first == at; ++i) level += changes[i].second;
+  }
+}
 
 bool HasRepairSearch(const std::string& rule_id) {
   return rule_id == kSupplyCovers;

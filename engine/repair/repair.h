@@ -17,10 +17,23 @@
 //         hold at least the GPUs short first, the smallest of them first;
 //         whether it has room when others cite it too is the relint's to
 //         say (CAP-SUP-006);
+//     (c) move the allocation's own dated window (`start` and, when it is
+//         written, `end`; its duration kept) to the earliest start inside
+//         its demand's window where the records it cites that back the
+//         pool hold its `gpus` for the whole duration, beyond what the
+//         other allocations citing them take (each at most its `gpus` and
+//         what the shared records hold, over its window): EarliestFit, a
+//         sweep over the merged changes of both, O(n log n) in the records
+//         and allocations involved. An allocation without a window of its
+//         own, or whose demand's window has no start, is not moved;
 //     (b) shrink `gpus` to what the cited supply covers at its worst
 //         stretch, when that is at least 1 and at least the demand's
 //         `minimum_viable` size (a training demand that states none is not
 //         shrunk).
+// They are ranked by how much of the plan's intent they change: citing
+// (a) changes only what backs the work; moving (c) keeps its size and
+// duration and stays in its business window, but changes when it runs;
+// shrinking (b) changes the work itself. So (a), then (c), then (b).
 // Every allocation's findings of a rule are repaired together: a repair
 // must remove all the stretches the rule found short.
 //
@@ -42,7 +55,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +95,23 @@ struct RepairOptions {
   /// beyond are not tried.
   size_t max_tries = 3;
 };
+
+/// GPUs held (or taken) over the seconds [from, to); INT64_MIN and
+/// INT64_MAX are the far past and future.
+struct Held {
+  int64_t from = INT64_MIN;
+  int64_t to = INT64_MAX;
+  int64_t gpus = 0;
+};
+
+/// The earliest start s in [earliest, latest - duration] such that what
+/// `supply` holds minus what `taken` takes is at least `gpus` at every
+/// moment of [s, s + duration), or nullopt when there is none (or
+/// `earliest` is the far past, or `duration` not positive). One sweep over
+/// the sorted changes of both: O(n log n).
+std::optional<int64_t> EarliestFit(const std::vector<Held>& supply, const std::vector<Held>& taken,
+                                   int64_t gpus, int64_t duration, int64_t earliest,
+                                   int64_t latest);
 
 /// The rule ids that have a repair search.
 bool HasRepairSearch(const std::string& rule_id);

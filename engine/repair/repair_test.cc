@@ -117,7 +117,61 @@ TEST_CASE(
         V{"cite `r-hosted` (reservation of 16 GPUs of `h100-80`) in `a-managed`'s evidence"});
   CHECK(offered["fires-service.yaml a-own"] ==
         V{"cite `r-own` (reservation of 16 GPUs of `h100-80`) in `a-own`'s evidence"});
-  CHECK(offered.size() == 5);
+  // Only a move repairs these: each keeps its duration and its demand's window.
+  CHECK(offered["movable.yaml a-early"] ==
+        V{"move `a-early` to start 2027-04-23 (the first window where its cited supply has 4 GPUs "
+          "free)"});
+  CHECK(offered["movable.yaml a-block"] ==
+        V{"move `a-block` to start 2027-06-05T06:00Z (the first window where its cited supply has "
+          "2 GPUs free)"});
+  CHECK(offered.count("movable.yaml a-never") == 0);
+  // Every repair, the least change first: cite, move, shrink.
+  CHECK(
+      offered["ranked.yaml a-all"] ==
+      V{"cite `r-spare` (reservation of 8 GPUs of `h100-80`) in `a-all`'s evidence",
+        "move `a-all` to start 2027-04-20 (the first window where its cited supply has 8 GPUs "
+        "free)",
+        "shrink `a-all` to 4 GPUs, what its cited supply covers, not below its minimum viable 4"});
+  CHECK(offered.size() == 8);
+}
+
+TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[repair]") {
+  constexpr int64_t kDay = DateTime::kSecondsPerDay, kHour = 3600;
+  auto day = [](int64_t n) { return n * DateTime::kSecondsPerDay; };
+  // 4 GPUs from day 20 to day 40, all taken by another allocation until day 23.
+  std::vector<Held> supply{{day(20), day(40), 4}};
+  std::vector<Held> taken{{day(20), day(23), 4}};
+  CHECK(EarliestFit(supply, taken, 4, 5 * kDay, day(15), day(35)) == day(23));
+  CHECK(EarliestFit(supply, {}, 4, 5 * kDay, day(15), day(35)) == day(20));
+  // Already fits: the earliest start of the window is itself.
+  CHECK(EarliestFit(supply, {}, 4, 5 * kDay, day(25), day(35)) == day(25));
+  // More than the supply holds, or partly taken all along: never.
+  CHECK(EarliestFit(supply, {}, 5, kDay, day(15), day(35)) == std::nullopt);
+  CHECK(EarliestFit(supply, {{INT64_MIN, INT64_MAX, 1}}, 4, kDay, day(15), day(35)) ==
+        std::nullopt);
+  // A window too short for the duration, or one that ends before a fit does.
+  CHECK(EarliestFit(supply, taken, 4, 5 * kDay, day(15), day(19)) == std::nullopt);
+  CHECK(EarliestFit(supply, taken, 4, 5 * kDay, day(15), day(27)) == std::nullopt);
+  CHECK(EarliestFit(supply, taken, 4, 5 * kDay, day(15), day(28)) == day(23));
+  // Supply that ends before the demand's window does: a fit must end with it.
+  CHECK(EarliestFit(supply, {{day(20), day(36), 4}}, 4, 5 * kDay, day(15), day(60)) ==
+        std::nullopt);
+  CHECK(EarliestFit(supply, {{day(20), day(35), 4}}, 4, 5 * kDay, day(15), day(60)) == day(35));
+  // Hour precision: two records that meet at 06:00 add up, a gap of an hour breaks a run.
+  std::vector<Held> hours{{day(10) + 6 * kHour, day(11), 2},
+                          {day(11), day(12) + 18 * kHour, 2},
+                          {day(11) + 9 * kHour, day(13), 2}};
+  CHECK(EarliestFit(hours, {}, 2, 30 * kHour, day(10), day(20)) == day(10) + 6 * kHour);
+  CHECK(EarliestFit(hours, {}, 4, 8 * kHour, day(10), day(20)) == day(11) + 9 * kHour);
+  CHECK(EarliestFit(hours, {{day(11) + 2 * kHour, day(11) + 3 * kHour, 1}}, 2, 30 * kHour, day(10),
+                    day(20)) == day(11) + 3 * kHour);
+  CHECK(EarliestFit(hours, {}, 4, 34 * kHour, day(10), day(20)) == std::nullopt);
+  // Supply held for all time, the window open at its end; no start, no duration: never.
+  CHECK(EarliestFit({{INT64_MIN, INT64_MAX, 8}}, {}, 8, kDay, day(3), INT64_MAX) == day(3));
+  CHECK(EarliestFit({{INT64_MIN, INT64_MAX, 8}}, {}, 8, kDay, INT64_MIN, INT64_MAX) ==
+        std::nullopt);
+  CHECK(EarliestFit(supply, {}, 4, 0, day(15), day(35)) == std::nullopt);
+  CHECK(EarliestFit({}, {}, 1, kDay, day(15), day(35)) == std::nullopt);
 }
 
 // The allocation `id` of `text`'s first document, loaded as plain YAML.

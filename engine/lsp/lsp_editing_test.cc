@@ -73,33 +73,35 @@ TEST_CASE("QuickFixes: an action per fix the diagnostic carries, and none for a 
   const std::string text = "a: {role: 'resarch', pool: x}\nb: [\"tran\", y]\n";
   Json all = {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 9}, {"character", 0}}}};
   Json range = Edit(0, 10, 19, "")["range"];
+  // (Json::array, not braces: one element in braces is that element to some
+  // compilers and a list of it to others.)
   auto with = [&](Json fixes) {
     return Json{{"range", range},
                 {"message", "unknown PoolRole `resarch`"},
                 {"data", {{"fixes", std::move(fixes)}}}};
   };
   Json own = {{"title", "change `resarch` to `research`"},
-              {"changes", {{"file:///w/./f.yaml", {Edit(0, 11, 18, "research")}}}}};
+              {"changes", {{"file:///w/./f.yaml", Json::array({Edit(0, 11, 18, "research")})}}}};
   Json other = {{"title", "cite `r-may`"},
-                {"changes", {{"file:///w/inventory.yaml", {Edit(3, 0, 0, "x")}}}}};
+                {"changes", {{"file:///w/inventory.yaml", Json::array({Edit(3, 0, 0, "x")})}}}};
   // The document's own edits are keyed by the URI it was asked by.
-  Json actions =
-      QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own})}), all, Json());
+  Json actions = QuickFixes("file:///w/f.yaml", "/w/f.yaml",
+                            Json::array({with(Json::array({own}))}), all, Json());
   REQUIRE(actions.size() == 1);
   CHECK(actions[0]["title"] == "change `resarch` to `research`");
   CHECK(actions[0]["isPreferred"] == true);
   CHECK(ApplyEdits(text, actions[0]["edit"]["changes"]["file:///w/f.yaml"]) ==
         "a: {role: 'research', pool: x}\nb: [\"tran\", y]\n");
-  actions =
-      QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own, other})}), all, Json());
+  actions = QuickFixes("file:///w/f.yaml", "/w/f.yaml",
+                       Json::array({with(Json::array({own, other}))}), all, Json());
   REQUIRE(actions.size() == 2);
   CHECK_FALSE(actions[0].contains("isPreferred"));
   CHECK(actions[1]["edit"]["changes"].contains("file:///w/inventory.yaml"));
   // Outside the range asked about, or not asked for quick fixes.
-  CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own})}),
+  CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with(Json::array({own}))}),
                    Edit(1, 0, 1, "")["range"], Json())
             .empty());
-  CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({own})}), all,
+  CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with(Json::array({own}))}), all,
                    Json::array({"refactor"}))
             .empty());
   // Malformed fixes, ranges and diagnostics are left out.
@@ -107,13 +109,16 @@ TEST_CASE("QuickFixes: an action per fix the diagnostic carries, and none for a 
        {Json(1), Json{{"title", "t"}}, Json{{"title", 1}, {"changes", own["changes"]}},
         Json{{"title", "t"}, {"changes", Json::object()}},
         Json{{"title", "t"}, {"changes", {{"file:///f", {{{"range", 2}, {"newText", "x"}}}}}}},
-        Json{{"title", "t"}, {"changes", {{"file:///f", {Edit(-1, 0, 0, "x")}}}}},
+        Json{{"title", "t"}, {"changes", {{"file:///f", Json::array({Edit(-1, 0, 0, "x")})}}}},
         Json{{"title", "t"}, {"changes", {{"file:///f", {{{"range", range}}}}}}}}) {
     CAPTURE(bad);
-    CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with({bad})}), all, Json())
+    CHECK(QuickFixes("file:///w/f.yaml", "/w/f.yaml", Json::array({with(Json::array({bad}))}), all,
+                     Json())
               .empty());
   }
-  CHECK(QuickFixes("u", "p", Json::array({{{"data", {{"fixes", {own}}}}}}), all, Json()).empty());
+  CHECK(
+      QuickFixes("u", "p", Json::array({{{"data", {{"fixes", Json::array({own})}}}}}), all, Json())
+          .empty());
   CHECK(QuickFixes("u", "p", Json::array({1, nullptr}), all, Json()).empty());
 }
 

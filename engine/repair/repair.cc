@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "engine/common/units.h"
+#include "engine/eval/timeline.h"
 #include "engine/repair/plan_edits.h"
 
 namespace capops::repair {
@@ -62,20 +63,14 @@ std::string Member(std::string s) {
   return s;
 }
 
-// The seconds [start, end) a `Window` value spans; an open side is the
-// far past or future, and no window at all is all time.
+// The seconds [start, end) a `Window` value spans, as timelines read it
+// (eval::ToInterval); an open side is the far past or future, and no window
+// at all is all time.
 std::pair<int64_t, int64_t> Span(const Value* window) {
-  std::pair<int64_t, int64_t> span{INT64_MIN, INT64_MAX};
-  if (window == nullptr || !window->is(ValueKind::kMap)) return span;
-  const Value* start = window->Field("start");
-  if (start == nullptr || !start->is(ValueKind::kDate)) return span;
-  span.first = start->date_value().seconds;
-  if (const Value* end = window->Field("end"); end && end->is(ValueKind::kDate)) {
-    span.second = end->date_value().seconds;
-  } else if (const Value* d = window->Field("duration"); d && d->is(ValueKind::kDuration)) {
-    span.second = span.first + d->int_value();
-  }
-  return span;
+  eval::Interval i;
+  if (window == nullptr || !eval::ToInterval(*window, &i).is(ValueKind::kNull))
+    return {eval::Interval::kOpenStart, eval::Interval::kOpenEnd};
+  return {i.start, i.end};
 }
 
 // The seconds allocation `a` holds its GPUs: its own window, else its

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// Inside the repair search (repair.h): what one rule's search is given,
+// the reads of the facts the searches share, and the searches by rule.
+//
+// A search takes one target (an allocation whose findings of its rule are
+// repaired together), the facts of the plan document it is in and that
+// document's text, and returns its alternatives, the least change first.
+// It only proposes: the driver (repair.cc) relints each and keeps those
+// that remove the target's findings and add no error.
+//
+//   std::vector<Fix> alternatives = SupplySearch(target, facts, file, text, 3);
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/common/fix.h"
+#include "engine/common/value.h"
+#include "engine/eval/evaluator.h"
+#include "engine/eval/result.h"
+
+namespace capops::repair {
+
+/// One allocation whose findings of a rule are to be repaired.
+struct Target {
+  std::string rule;
+  std::string allocation;
+  FileId file = kNoFile;  // in the search's lint
+  uint32_t line = 0;      // of one of its findings
+  int64_t short_by = 0;   // the largest measure over its findings (GPUs short, for supply)
+  /// The bindings of its first finding.
+  std::vector<eval::Evidence> evidence;
+};
+
+/// A rule's search: the alternatives for `target` in the plan document
+/// whose facts are `facts` and whose file (`file`) reads `text`, at most
+/// `max_tries` of them.
+using Search = std::vector<Fix> (*)(const Target& target, const eval::Facts& facts, FileId file,
+                                    std::string_view text, size_t max_tries);
+
+/// A rule with a search: its id, the binding that names the allocation a
+/// finding is about, and the search.
+struct RuleSearch {
+  const char* rule;
+  const char* allocation_binding;
+  Search search;
+};
+
+/// CAP-SUP-005's search (supply_search.cc).
+std::vector<Fix> SupplySearch(const Target& target, const eval::Facts& facts, FileId file,
+                              std::string_view text, size_t max_tries);
+
+// Reads of the facts (search_reads.cc).
+
+/// A scalar as text ("" for none or null).
+std::string Text(const Value* v);
+/// An integer, else `otherwise`.
+int64_t Int(const Value* v, int64_t otherwise);
+/// An enum member with `-` for `_` (they are the same member).
+std::string Member(std::string s);
+/// The seconds [start, end) a `Window` value spans, as timelines read it
+/// (eval::ToInterval); an open side is the far past or future, and no
+/// window at all is all time.
+std::pair<int64_t, int64_t> Span(const Value* window);
+/// The seconds allocation `a` holds its GPUs: its own window, else its
+/// demand's (in `demands`), else all time.
+std::pair<int64_t, int64_t> HeldOver(const Value& a, const Value* demands);
+/// The GPUs supply record `s` can back an allocation on `pool` with: a
+/// reservation or physical confirmation of the pool's accelerator, in its
+/// region (or in none), held with its service (or none); else 0.
+int64_t Backs(const Value& s, const Value& pool);
+/// The ids an allocation cites as `evidence`, each once.
+std::set<std::string> Cited(const Value& a);
+
+}  // namespace capops::repair

@@ -201,6 +201,11 @@ bool HasRepairSearch(const std::string& rule_id) {
   return SearchOf(rule_id) != nullptr;
 }
 
+std::string_view RepairedBinding(std::string_view rule_id) {
+  const RuleSearch* search = SearchOf(rule_id);
+  return search ? search->allocation_binding : "";
+}
+
 void Repair(const Engine& engine, const LintOptions& lint, const GroupOf& group_of,
             const SourceManager& sources, eval::LintReport* report, const RepairOptions& options) {
   LintOptions plain;

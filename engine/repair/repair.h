@@ -59,6 +59,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/api/engine.h"
@@ -115,6 +116,11 @@ std::optional<int64_t> EarliestFit(const std::vector<Held>& supply, const std::v
 
 /// The rule ids that have a repair search.
 bool HasRepairSearch(const std::string& rule_id);
+
+/// The binding of a finding of `rule_id` that names the allocation a
+/// repair changes ("" for a rule without a search): two findings of the
+/// rule with the same value there are repaired together.
+std::string_view RepairedBinding(std::string_view rule_id);
 
 /// Gives each unwaived finding of `report` whose rule has a repair search
 /// the repairs proved for it (Violation::fixes, replacements located in

@@ -28,15 +28,11 @@ std::string ReadText(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-Json LintJson(const std::string& path) {
-  auto r = capops::testing::RunCli({"--no-config", "--format", "json", path});
-  REQUIRE(r.exit_code <= 1);
-  return Json::parse(r.out);
-}
-
+// The allocation a finding's repairs change (RepairedBinding).
 std::string AllocationOf(const Json& finding) {
+  std::string_view binding = RepairedBinding(finding["rule"].get<std::string>());
   for (const Json& e : finding["evidence"]) {
-    if (e["name"] == "a") return e["value"];
+    if (!binding.empty() && e["name"] == binding) return e["value"];
   }
   return "";
 }
@@ -72,36 +68,73 @@ std::string Applied(std::string text, const Json& fix) {
   return text;
 }
 
-TEST_CASE(
-    "repair: each repair of a CAP-SUP-005 fixture, applied, removes its finding and adds no error",
-    "[repair]") {
+// Lints each plan in `plans` (a file holding its inventory too, or with
+// `inventory`), applies each repair offered, lints again: the finding it
+// repairs is gone and no error is new. Returns "rule file allocation" →
+// the descriptions offered, in order.
+std::map<std::string, std::vector<std::string>> CheckRepairs(const std::vector<fs::path>& plans,
+                                                             const std::string& inventory = "") {
   capops::testing::TempDir dir("capops-repair");
-  fs::path fixtures =
-      fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures/CAP-SUP-005";
-  std::map<std::string, std::vector<std::string>> offered;  // "file allocation" → descriptions
-  for (const fs::directory_entry& entry : fs::directory_iterator(fixtures)) {
-    if (entry.path().extension() != ".yaml") continue;
-    std::string name = entry.path().filename().string();
-    INFO(name);
-    std::string text = ReadText(entry.path());
-    Json before = LintJson(dir.Write(name, text));
+  std::map<std::string, std::vector<std::string>> offered;
+  for (const fs::path& path : plans) {
+    std::string name = path.filename().string();
+    INFO(path.string());
+    std::string text = ReadText(path);
+    std::vector<std::string> args = {"--no-config", "--format", "json", "--max-repair-lints", "64"};
+    if (!inventory.empty()) args.insert(args.end(), {"--inventory", inventory});
+    auto lint = [&](const std::string& file) {
+      std::vector<std::string> a = args;
+      a.push_back(file);
+      auto r = capops::testing::RunCli(a);
+      REQUIRE(r.exit_code <= 1);
+      return Json::parse(r.out);
+    };
+    Json before = lint(dir.Write(name, text));
     std::set<std::string> errors = Errors(before);
     for (const Json& v : before["violations"]) {
       if (v["fixes"].empty()) continue;
-      REQUIRE(v["rule"] == "CAP-SUP-005");
+      std::string rule = v["rule"];
+      REQUIRE(HasRepairSearch(rule));
       std::string allocation = AllocationOf(v);
+      REQUIRE_FALSE(allocation.empty());
       for (const Json& fix : v["fixes"]) {
         INFO(fix["description"]);
-        offered[name + " " + allocation].push_back(fix["description"]);
-        Json after = LintJson(dir.Write("fixed-" + name, Applied(text, fix)));
+        offered[rule + " " + name + " " + allocation].push_back(fix["description"]);
+        Json after = lint(dir.Write("fixed-" + name, Applied(text, fix)));
         for (const Json& w : after["violations"])
-          CHECK_FALSE((w["rule"] == "CAP-SUP-005" && AllocationOf(w) == allocation));
+          CHECK_FALSE((w["rule"] == rule && AllocationOf(w) == allocation));
         for (const std::string& e : Errors(after)) {
           INFO(e);
           CHECK(errors.count(e) == 1);
         }
       }
     }
+  }
+  return offered;
+}
+
+// The fixtures of every rule with a search.
+std::vector<fs::path> RepairFixtures() {
+  std::vector<fs::path> out;
+  fs::path fixtures = fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures";
+  for (const fs::directory_entry& rule : fs::directory_iterator(fixtures)) {
+    if (!HasRepairSearch(rule.path().filename().string())) continue;
+    for (const fs::directory_entry& entry : fs::directory_iterator(rule.path())) {
+      if (entry.path().extension() == ".yaml") out.push_back(entry.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_CASE(
+    "repair: each repair offered on a fixture of a rule with a search, applied, removes its "
+    "finding and adds no error",
+    "[repair]") {
+  std::map<std::string, std::vector<std::string>> all = CheckRepairs(RepairFixtures());
+  std::map<std::string, std::vector<std::string>> offered;  // CAP-SUP-005's: "file allocation"
+  for (const auto& [key, descriptions] : all) {
+    if (key.rfind("CAP-SUP-005 ", 0) == 0) offered[key.substr(12)] = descriptions;
   }
   using V = std::vector<std::string>;
   CHECK(offered["repairable.yaml a-cite"] ==
@@ -133,6 +166,13 @@ TEST_CASE(
         "free)",
         "shrink `a-all` to 4 GPUs, what its cited supply covers, not below its minimum viable 4"});
   CHECK(offered.size() == 8);
+}
+
+TEST_CASE("repair: each repair offered on the shipped example, applied, holds", "[repair]") {
+  fs::path example = fs::path(capops::testing::SourceDir()) / "examples/visual-inspection";
+  std::map<std::string, std::vector<std::string>> offered =
+      CheckRepairs({example / "plan.yaml"}, (example / "inventory.yaml").string());
+  CHECK_FALSE(offered.empty());
 }
 
 TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[repair]") {

@@ -114,6 +114,13 @@ std::optional<int64_t> EarliestFit(const std::vector<Held>& supply, const std::v
                                    int64_t gpus, int64_t duration, int64_t earliest,
                                    int64_t latest);
 
+/// The least that `supply` holds beyond what `taken` takes at any moment
+/// of [from, to) (from < to; either may be the far past or future): what
+/// fits there for the whole of it, negative when even that is overtaken.
+/// One sweep, as EarliestFit.
+int64_t LeastFree(const std::vector<Held>& supply, const std::vector<Held>& taken, int64_t from,
+                  int64_t to);
+
 /// The rule ids that have a repair search.
 bool HasRepairSearch(const std::string& rule_id);
 

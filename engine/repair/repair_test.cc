@@ -214,6 +214,31 @@ TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[
   CHECK(EarliestFit({}, {}, 1, kDay, day(15), day(35)) == std::nullopt);
 }
 
+TEST_CASE("repair: what is left free over a window is found by one sweep", "[repair]") {
+  auto day = [](int64_t n) { return n * DateTime::kSecondsPerDay; };
+  // A pool of 16 GPUs; 12 taken from day 12 to 17, 6 from day 15 to 20.
+  std::vector<Held> pool{{INT64_MIN, INT64_MAX, 16}};
+  std::vector<Held> taken{{day(12), day(17), 12}, {day(15), day(20), 6}};
+  CHECK(LeastFree(pool, taken, day(1), day(12)) == 16);
+  CHECK(LeastFree(pool, taken, day(10), day(13)) == 4);
+  CHECK(LeastFree(pool, taken, day(16), day(17)) == -2);
+  CHECK(LeastFree(pool, taken, day(17), day(30)) == 10);
+  // The window's end is not in it, its start is.
+  CHECK(LeastFree(pool, taken, day(1), day(15)) == 4);
+  CHECK(LeastFree(pool, taken, day(20), day(21)) == 16);
+  CHECK(LeastFree(pool, taken, day(19), day(21)) == 10);
+  // Open sides: all time sees the worst moment; taken for all time is taken everywhere.
+  CHECK(LeastFree(pool, taken, INT64_MIN, INT64_MAX) == -2);
+  CHECK(LeastFree(pool, {{INT64_MIN, INT64_MAX, 3}}, day(5), INT64_MAX) == 13);
+  CHECK(LeastFree(pool, taken, day(18), INT64_MAX) == 10);
+  // Supply held for a while only, and nothing at all.
+  CHECK(LeastFree({{day(10), day(20), 8}}, {}, day(5), day(15)) == 0);
+  CHECK(LeastFree({{day(10), day(20), 8}}, {}, day(10), day(20)) == 8);
+  CHECK(LeastFree({}, {}, day(1), day(2)) == 0);
+  // An allocation ending as another starts does not overlap it.
+  CHECK(LeastFree(pool, {{day(1), day(3), 10}, {day(3), day(5), 10}}, day(1), day(5)) == 6);
+}
+
 // The allocation `id` of `text`'s first document, loaded as plain YAML.
 struct Loaded {
   SourceManager sources;

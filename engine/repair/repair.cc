@@ -23,6 +23,8 @@ namespace {
 // The rules with a search (search.h).
 constexpr RuleSearch kSearches[] = {
     {"CAP-SUP-005", "a", SupplySearch},
+    {"CAP-ALC-004", "last", PoolSearch},
+    {"CAP-ALC-001", "a", ReplacementSearch},
 };
 
 const RuleSearch* SearchOf(std::string_view rule_id) {

@@ -63,6 +63,14 @@ struct RuleSearch {
 std::vector<Fix> SupplySearch(const Target& target, const eval::Facts& facts, FileId file,
                               std::string_view text, size_t max_tries);
 
+/// CAP-ALC-004's search (pool_search.cc).
+std::vector<Fix> PoolSearch(const Target& target, const eval::Facts& facts, FileId file,
+                            std::string_view text, size_t max_tries);
+
+/// CAP-ALC-001's search (pool_search.cc): the other pools of PoolSearch.
+std::vector<Fix> ReplacementSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                   std::string_view text, size_t max_tries);
+
 // Alternatives several searches propose (search_edits.cc).
 
 /// Allocation `a`'s own dated window (`start`, and `end` when written;

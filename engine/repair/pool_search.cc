@@ -14,11 +14,14 @@ namespace capops::repair {
 
 namespace {
 
-// A pool's GPUs: its hosts × GPUs per host, held at all times.
+// A pool's GPUs: its hosts × GPUs per host, held at all times; none when
+// that product overflows (the rules cannot count such a pool either).
 std::vector<Held> CapacityOf(const Value& pool) {
   int64_t hosts = std::max(Int(pool.Field("hosts"), 0), int64_t{0});
   int64_t per_host = std::max(Int(pool.Field("gpus_per_host"), 0), int64_t{0});
-  return {{INT64_MIN, INT64_MAX, hosts * per_host}};
+  int64_t gpus = 0;
+  if (__builtin_mul_overflow(hosts, per_host, &gpus)) return {};
+  return {{INT64_MIN, INT64_MAX, gpus}};
 }
 
 // What the allocations of the plan but `a` take on each pool, over their

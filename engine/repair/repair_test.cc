@@ -232,6 +232,36 @@ TEST_CASE(
   CHECK(offered.size() == 9);
 }
 
+TEST_CASE("repair: a pool too large to count, and GPUs past any pool, are offered nothing",
+          "[repair]") {
+  fs::path fixture = fs::path(capops::testing::SourceDir()) /
+                     "policies/capops-ai/fixtures/CAP-ALC-004/other-pool.yaml";
+  std::string text = ReadText(fixture);
+  auto insert_after = [&](const std::string& line, const std::string& added) {
+    size_t at = text.find(line);
+    REQUIRE(at != std::string::npos);
+    text.insert(text.find('\n', at) + 1, added);
+  };
+  // hosts × GPUs per host past int64: the rule cannot count it, nor may the search.
+  insert_after("  - {id: shared-eu,",
+               "  - {id: big-eu, accelerator: h100-80, hosts: 9223372036854775807, gpus_per_host: "
+               "2, region: eu-west, role: research}\n");
+  insert_after("  - {id: a-small,",
+               "  - {id: a-huge, demand: side, pool: small-eu, gpus: 9223372036854775807}\n"
+               "  - {id: a-huger, demand: side, pool: small-eu, gpus: 9223372036854775807}\n");
+  capops::testing::TempDir dir("capops-repair-hostile");
+  std::map<std::string, std::vector<std::string>> offered =
+      CheckRepairs({dir.Write("other-pool.yaml", text)});
+  using V = std::vector<std::string>;
+  CHECK(offered["CAP-ALC-004 other-pool.yaml a-tune"] ==
+        V{"move `a-tune` to pool `research-eu` (research, `h100-80` in `eu-west`, 4 GPUs free over "
+          "its window)",
+          "move `a-tune` to pool `shared-eu` (shared, `h100-80` in `eu-west`, 8 GPUs free over its "
+          "window)"});
+  CHECK(offered.count("CAP-ALC-004 other-pool.yaml a-huge") == 0);
+  CHECK(offered.count("CAP-ALC-004 other-pool.yaml a-huger") == 0);
+}
+
 TEST_CASE("repair: each repair offered on the shipped example, applied, holds", "[repair]") {
   fs::path example = fs::path(capops::testing::SourceDir()) / "examples/visual-inspection";
   std::map<std::string, std::vector<std::string>> offered =
@@ -303,6 +333,11 @@ TEST_CASE("repair: what is left free over a window is found by one sweep", "[rep
   CHECK(LeastFree({{day(10), day(20), 8}}, {}, day(5), day(15)) == 0);
   CHECK(LeastFree({{day(10), day(20), 8}}, {}, day(10), day(20)) == 8);
   CHECK(LeastFree({}, {}, day(1), day(2)) == 0);
+  // Amounts past int64 saturate rather than wrap: never room.
+  CHECK(LeastFree(pool, {{day(1), day(2), INT64_MAX}, {day(1), day(2), INT64_MAX}}, day(1),
+                  day(2)) == INT64_MIN);
+  CHECK(LeastFree({{INT64_MIN, INT64_MAX, INT64_MAX}, {day(1), day(2), INT64_MAX}}, {}, day(1),
+                  day(2)) == INT64_MAX);
   // An allocation ending as another starts does not overlap it.
   CHECK(LeastFree(pool, {{day(1), day(3), 10}, {day(3), day(5), 10}}, day(1), day(5)) == 6);
 }

@@ -10,6 +10,12 @@ namespace capops::repair {
 
 namespace {
 
+int64_t Add(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
 // Calls `step(from, to, free)` for each stretch [from, to) over which what
 // `supply` holds minus what `taken` takes stays `free`, in time order from
 // the far past to the far future, until it returns false. O(n log n).
@@ -22,7 +28,7 @@ void ForEachStep(const std::vector<Held>& supply, const std::vector<Held>& taken
   auto add = [&](const Held& h, int64_t sign) {
     if (h.from >= h.to || h.gpus == 0) return;
     if (h.from == INT64_MIN) {
-      level += sign * h.gpus;
+      level = Add(level, sign * h.gpus);
     } else {
       changes.push_back({h.from, sign * h.gpus});
     }
@@ -39,7 +45,9 @@ void ForEachStep(const std::vector<Held>& supply, const std::vector<Held>& taken
       at = next;
     }
     if (i == changes.size()) return;
-    for (; i < changes.size() && changes[i].first == at; ++i) level += changes[i].second;
+    // Saturated rather than wrapped: amounts past int64 are hostile input,
+    // and what the sweep then says the relint judges.
+    for (; i < changes.size() && changes[i].first == at; ++i) level = Add(level, changes[i].second);
   }
 }
 

@@ -23,6 +23,8 @@ namespace {
 // The rules with a search (search.h).
 constexpr RuleSearch kSearches[] = {
     {"CAP-SUP-005", "a", SupplySearch},
+    {"CAP-ALC-004", "last", PoolSearch},
+    {"CAP-ALC-001", "a", ReplacementSearch},
 };
 
 const RuleSearch* SearchOf(std::string_view rule_id) {
@@ -153,49 +155,6 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
 }
 
 }  // namespace
-
-std::optional<int64_t> EarliestFit(const std::vector<Held>& supply, const std::vector<Held>& taken,
-                                   int64_t gpus, int64_t duration, int64_t earliest,
-                                   int64_t latest) {
-  if (duration <= 0 || earliest == INT64_MIN || earliest > latest - duration) return std::nullopt;
-  // The changes of what is free, by time; what holds from all time on is
-  // free from the start.
-  int64_t level = 0;
-  std::vector<std::pair<int64_t, int64_t>> changes;
-  auto add = [&](const Held& h, int64_t sign) {
-    if (h.from >= h.to || h.gpus == 0) return;
-    if (h.from == INT64_MIN) {
-      level += sign * h.gpus;
-    } else {
-      changes.push_back({h.from, sign * h.gpus});
-    }
-    if (h.to != INT64_MAX) changes.push_back({h.to, -sign * h.gpus});
-  };
-  for (const Held& h : supply) add(h, 1);
-  for (const Held& h : taken) add(h, -1);
-  std::sort(changes.begin(), changes.end());
-  // Each step [at, next) at a constant level: a run of steps with `gpus`
-  // free from `run` on fits at its first start inside the window.
-  bool in_run = false;
-  int64_t run = 0, at = INT64_MIN;
-  for (size_t i = 0;;) {
-    int64_t next = i < changes.size() ? changes[i].first : INT64_MAX;
-    if (next > at) {
-      if (level < gpus) {
-        in_run = false;
-      } else {
-        if (!in_run) run = at;
-        in_run = true;
-        int64_t candidate = std::max(run, earliest);
-        if (candidate > latest - duration) return std::nullopt;
-        if (next >= candidate + duration) return candidate;
-      }
-      at = next;
-    }
-    if (i == changes.size()) return std::nullopt;
-    for (; i < changes.size() && changes[i].first == at; ++i) level += changes[i].second;
-  }
-}
 
 bool HasRepairSearch(const std::string& rule_id) {
   return SearchOf(rule_id) != nullptr;

@@ -34,6 +34,35 @@
 // (a) changes only what backs the work; moving (c) keeps its size and
 // duration and stays in its business window, but changes when it runs;
 // shrinking (b) changes the work itself. So (a), then (c), then (b).
+//   CAP-ALC-004 (a pool overcommitted; the finding is at the allocation
+//   that began last in the stretch, binding `last`):
+//     (c) move its own dated window, as CAP-SUP-005's (c), to the earliest
+//         start inside its demand's window where the pool's hosts × GPUs
+//         per host hold its `gpus` beyond what the other allocations on
+//         the pool take over their windows (EarliestFit);
+//     (p) move it to another pool (its `pool:` rewritten) of the same
+//         accelerator, region and managed service (or none), of a role it
+//         may use, with its GPUs free over its whole window after what
+//         already stands there (LeastFree, one sweep a pool). Research
+//         (every slice but inference; the pack's `research_slices` by
+//         default) goes to research and shared pools only: never a
+//         `production-replacement` pool (CAP-ALC-001), and not production
+//         headroom, which needs its service owner's approval (CAP-ALC-005).
+//         Inference stays on pools of the role it is on, or on research
+//         and shared pools when batched there. Pools of the role it is on
+//         first, then those with the most GPUs free;
+//     (b) shrink `gpus` to what the pool has free beside the others at the
+//         worst moment of its window (LeastFree), as CAP-SUP-005's (b):
+//         at least 1 and its demand's `minimum_viable` size.
+//   Ranked (c), (p), (b): another start inside the business window is the
+//   flexibility the scenario names ("a later training start") and keeps
+//   where and how much; another pool keeps when and how much but changes
+//   what the work runs on (its cost, failure domain, owners); shrinking
+//   changes the work itself. (c) and (b) take a try each when they exist,
+//   the pools the tries left.
+//   CAP-ALC-001 (research on a `production-replacement` pool, binding
+//   `a`): (p) alone, the research or shared pools with room for it; time
+//   and size do not make a replacement pool free.
 // Every allocation's findings of a rule are repaired together: a repair
 // must remove all the stretches the rule found short.
 //
@@ -113,6 +142,13 @@ struct Held {
 std::optional<int64_t> EarliestFit(const std::vector<Held>& supply, const std::vector<Held>& taken,
                                    int64_t gpus, int64_t duration, int64_t earliest,
                                    int64_t latest);
+
+/// The least that `supply` holds beyond what `taken` takes at any moment
+/// of [from, to) (from < to; either may be the far past or future): what
+/// fits there for the whole of it, negative when even that is overtaken.
+/// One sweep, as EarliestFit.
+int64_t LeastFree(const std::vector<Held>& supply, const std::vector<Held>& taken, int64_t from,
+                  int64_t to);
 
 /// The rule ids that have a repair search.
 bool HasRepairSearch(const std::string& rule_id);

@@ -113,12 +113,18 @@ std::map<std::string, std::vector<std::string>> CheckRepairs(const std::vector<f
   return offered;
 }
 
-// The fixtures of every rule with a search.
-std::vector<fs::path> RepairFixtures() {
+// The rules whose fixtures a case of their own walks (each walk relints
+// every repair offered: once is enough).
+const std::set<std::string> kPoolRules = {"CAP-ALC-001", "CAP-ALC-004"};
+
+// The fixtures of every rule with a search, those of `kPoolRules` only or
+// all but theirs.
+std::vector<fs::path> RepairFixtures(bool pool_rules) {
   std::vector<fs::path> out;
   fs::path fixtures = fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures";
   for (const fs::directory_entry& rule : fs::directory_iterator(fixtures)) {
-    if (!HasRepairSearch(rule.path().filename().string())) continue;
+    std::string id = rule.path().filename().string();
+    if (!HasRepairSearch(id) || (kPoolRules.count(id) != 0) != pool_rules) continue;
     for (const fs::directory_entry& entry : fs::directory_iterator(rule.path())) {
       if (entry.path().extension() == ".yaml") out.push_back(entry.path());
     }
@@ -131,7 +137,7 @@ TEST_CASE(
     "repair: each repair offered on a fixture of a rule with a search, applied, removes its "
     "finding and adds no error",
     "[repair]") {
-  std::map<std::string, std::vector<std::string>> all = CheckRepairs(RepairFixtures());
+  std::map<std::string, std::vector<std::string>> all = CheckRepairs(RepairFixtures(false));
   std::map<std::string, std::vector<std::string>> offered;  // CAP-SUP-005's: "file allocation"
   for (const auto& [key, descriptions] : all) {
     if (key.rfind("CAP-SUP-005 ", 0) == 0) offered[key.substr(12)] = descriptions;
@@ -168,11 +174,103 @@ TEST_CASE(
   CHECK(offered.size() == 8);
 }
 
+TEST_CASE(
+    "repair: an overcommitted pool, and research on a replacement pool, get the moves and "
+    "shrinks their fixtures name",
+    "[repair]") {
+  std::map<std::string, std::vector<std::string>> offered = CheckRepairs(RepairFixtures(true));
+  REQUIRE(HasRepairSearch("CAP-ALC-001"));
+  REQUIRE(HasRepairSearch("CAP-ALC-004"));
+  using V = std::vector<std::string>;
+  // CAP-ALC-004: a move in time, block style and flow, to the hour.
+  CHECK(offered["CAP-ALC-004 movable.yaml a-block"] ==
+        V{"move `a-block` to start 2027-04-17T00:00Z (the first window where pool `train-eu` has 4 "
+          "GPUs free)"});
+  CHECK(offered["CAP-ALC-004 movable.yaml a-flow"] ==
+        V{"move `a-flow` to start 2027-04-22T00:00Z (the first window where pool `batch-eu` has 4 "
+          "GPUs free)"});
+  // Another pool: the role it is on first; never a replacement pool, another
+  // region, or one without room; inference stays on production.
+  CHECK(offered["CAP-ALC-004 other-pool.yaml a-tune"] ==
+        V{"move `a-tune` to pool `research-eu` (research, `h100-80` in `eu-west`, 4 GPUs free over "
+          "its window)",
+          "move `a-tune` to pool `shared-eu` (shared, `h100-80` in `eu-west`, 8 GPUs free over its "
+          "window)"});
+  CHECK(offered["CAP-ALC-004 other-pool.yaml a-burst"] ==
+        V{"move `a-burst` to pool `serve-eu-b` (production, `l4-24` in `eu-west`, 4 GPUs free over "
+          "its window)"});
+  // A shrink to what is free, not below the minimum viable size, and none
+  // for a training run that states no minimum.
+  CHECK(offered["CAP-ALC-004 shrinkable.yaml a-train"] ==
+        V{"shrink `a-train` to 10 GPUs, what pool `train-eu` has free beside the others over its "
+          "window, not below its minimum viable 8"});
+  CHECK(offered["CAP-ALC-004 shrinkable.yaml a-wide"] ==
+        V{"shrink `a-wide` to 3 GPUs, what pool `tune-eu` has free beside the others over its "
+          "window"});
+  CHECK(offered.count("CAP-ALC-004 shrinkable.yaml a-stuck") == 0);
+  CHECK(offered.count("CAP-ALC-004 shrinkable.yaml a-run") == 0);
+  CHECK(offered.count("CAP-ALC-004 fires.yaml a-tune") == 0);
+  CHECK(offered["CAP-ALC-004 ranked.yaml a-all"] ==
+        V{"move `a-all` to start 2027-04-17 (the first window where pool `train-eu` has 8 GPUs "
+          "free)",
+          "move `a-all` to pool `shared-eu` (shared, `h100-80` in `eu-west`, 8 GPUs free over its "
+          "window)",
+          "shrink `a-all` to 4 GPUs, what pool `train-eu` has free beside the others over its "
+          "window, not below its minimum viable 4"});
+  // CAP-ALC-001: research or shared pools with room, never another
+  // replacement pool.
+  CHECK(offered["CAP-ALC-001 movable.yaml a-explore"] ==
+        V{"move `a-explore` to pool `shared-eu` (shared, `l4-24` in `eu-west`, 4 GPUs free over "
+          "its window)",
+          "move `a-explore` to pool `research-eu` (research, `l4-24` in `eu-west`, 2 GPUs free "
+          "over its window)"});
+  CHECK(offered["CAP-ALC-001 movable.yaml a-block"] ==
+        V{"move `a-block` to pool `shared-eu` (shared, `l4-24` in `eu-west`, 4 GPUs free over its "
+          "window)"});
+  CHECK(offered.count("CAP-ALC-001 movable.yaml a-big") == 0);
+  CHECK(offered.count("CAP-ALC-001 fires.yaml a-explore") == 0);
+  CHECK(offered.size() == 9);
+}
+
+TEST_CASE("repair: a pool too large to count, and GPUs past any pool, are offered nothing",
+          "[repair]") {
+  fs::path fixture = fs::path(capops::testing::SourceDir()) /
+                     "policies/capops-ai/fixtures/CAP-ALC-004/other-pool.yaml";
+  std::string text = ReadText(fixture);
+  auto insert_after = [&](const std::string& line, const std::string& added) {
+    size_t at = text.find(line);
+    REQUIRE(at != std::string::npos);
+    text.insert(text.find('\n', at) + 1, added);
+  };
+  // hosts × GPUs per host past int64: the rule cannot count it, nor may the search.
+  insert_after("  - {id: shared-eu,",
+               "  - {id: big-eu, accelerator: h100-80, hosts: 9223372036854775807, gpus_per_host: "
+               "2, region: eu-west, role: research}\n");
+  insert_after("  - {id: a-small,",
+               "  - {id: a-huge, demand: side, pool: small-eu, gpus: 9223372036854775807}\n"
+               "  - {id: a-huger, demand: side, pool: small-eu, gpus: 9223372036854775807}\n");
+  capops::testing::TempDir dir("capops-repair-hostile");
+  std::map<std::string, std::vector<std::string>> offered =
+      CheckRepairs({dir.Write("other-pool.yaml", text)});
+  using V = std::vector<std::string>;
+  CHECK(offered["CAP-ALC-004 other-pool.yaml a-tune"] ==
+        V{"move `a-tune` to pool `research-eu` (research, `h100-80` in `eu-west`, 4 GPUs free over "
+          "its window)",
+          "move `a-tune` to pool `shared-eu` (shared, `h100-80` in `eu-west`, 8 GPUs free over its "
+          "window)"});
+  CHECK(offered.count("CAP-ALC-004 other-pool.yaml a-huge") == 0);
+  CHECK(offered.count("CAP-ALC-004 other-pool.yaml a-huger") == 0);
+}
+
 TEST_CASE("repair: each repair offered on the shipped example, applied, holds", "[repair]") {
   fs::path example = fs::path(capops::testing::SourceDir()) / "examples/visual-inspection";
   std::map<std::string, std::vector<std::string>> offered =
       CheckRepairs({example / "plan.yaml"}, (example / "inventory.yaml").string());
   CHECK_FALSE(offered.empty());
+  // Exploration on the replacement pool has nowhere to go: the inventory
+  // has no research or shared pool of L4s in eu-west, and moving it to
+  // other hardware or onto production headroom is the planner's call.
+  CHECK(offered.count("CAP-ALC-001 plan.yaml a-explore") == 0);
 }
 
 TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[repair]") {
@@ -212,6 +310,36 @@ TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[
         std::nullopt);
   CHECK(EarliestFit(supply, {}, 4, 0, day(15), day(35)) == std::nullopt);
   CHECK(EarliestFit({}, {}, 1, kDay, day(15), day(35)) == std::nullopt);
+}
+
+TEST_CASE("repair: what is left free over a window is found by one sweep", "[repair]") {
+  auto day = [](int64_t n) { return n * DateTime::kSecondsPerDay; };
+  // A pool of 16 GPUs; 12 taken from day 12 to 17, 6 from day 15 to 20.
+  std::vector<Held> pool{{INT64_MIN, INT64_MAX, 16}};
+  std::vector<Held> taken{{day(12), day(17), 12}, {day(15), day(20), 6}};
+  CHECK(LeastFree(pool, taken, day(1), day(12)) == 16);
+  CHECK(LeastFree(pool, taken, day(10), day(13)) == 4);
+  CHECK(LeastFree(pool, taken, day(16), day(17)) == -2);
+  CHECK(LeastFree(pool, taken, day(17), day(30)) == 10);
+  // The window's end is not in it, its start is.
+  CHECK(LeastFree(pool, taken, day(1), day(15)) == 4);
+  CHECK(LeastFree(pool, taken, day(20), day(21)) == 16);
+  CHECK(LeastFree(pool, taken, day(19), day(21)) == 10);
+  // Open sides: all time sees the worst moment; taken for all time is taken everywhere.
+  CHECK(LeastFree(pool, taken, INT64_MIN, INT64_MAX) == -2);
+  CHECK(LeastFree(pool, {{INT64_MIN, INT64_MAX, 3}}, day(5), INT64_MAX) == 13);
+  CHECK(LeastFree(pool, taken, day(18), INT64_MAX) == 10);
+  // Supply held for a while only, and nothing at all.
+  CHECK(LeastFree({{day(10), day(20), 8}}, {}, day(5), day(15)) == 0);
+  CHECK(LeastFree({{day(10), day(20), 8}}, {}, day(10), day(20)) == 8);
+  CHECK(LeastFree({}, {}, day(1), day(2)) == 0);
+  // Amounts past int64 saturate rather than wrap: never room.
+  CHECK(LeastFree(pool, {{day(1), day(2), INT64_MAX}, {day(1), day(2), INT64_MAX}}, day(1),
+                  day(2)) == INT64_MIN);
+  CHECK(LeastFree({{INT64_MIN, INT64_MAX, INT64_MAX}, {day(1), day(2), INT64_MAX}}, {}, day(1),
+                  day(2)) == INT64_MAX);
+  // An allocation ending as another starts does not overlap it.
+  CHECK(LeastFree(pool, {{day(1), day(3), 10}, {day(3), day(5), 10}}, day(1), day(5)) == 6);
 }
 
 // The allocation `id` of `text`'s first document, loaded as plain YAML.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include "engine/common/value.h"
 #include "engine/eval/evaluator.h"
 #include "engine/eval/result.h"
+#include "engine/repair/repair.h"
 
 namespace capops::repair {
 
@@ -34,6 +36,13 @@ struct Target {
   int64_t short_by = 0;   // the largest measure over its findings (GPUs short, for supply)
   /// The bindings of its first finding.
   std::vector<eval::Evidence> evidence;
+};
+
+/// What a target is about in the facts of its plan document.
+struct Subject {
+  const Value* allocation = nullptr;
+  const Value* pool = nullptr;    // the inventory's pool it names
+  const Value* demand = nullptr;  // the plan's demand it names; null when none
 };
 
 /// A rule's search: the alternatives for `target` in the plan document
@@ -54,6 +63,33 @@ struct RuleSearch {
 std::vector<Fix> SupplySearch(const Target& target, const eval::Facts& facts, FileId file,
                               std::string_view text, size_t max_tries);
 
+/// CAP-ALC-004's search (pool_search.cc).
+std::vector<Fix> PoolSearch(const Target& target, const eval::Facts& facts, FileId file,
+                            std::string_view text, size_t max_tries);
+
+/// CAP-ALC-001's search (pool_search.cc): the other pools of PoolSearch.
+std::vector<Fix> ReplacementSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                   std::string_view text, size_t max_tries);
+
+// Alternatives several searches propose (search_edits.cc).
+
+/// Allocation `a`'s own dated window (`start`, and `end` when written;
+/// its duration kept) moved to the earliest start inside its demand `d`'s
+/// window where what `held` holds beyond what `taken` takes has its `gpus`
+/// (EarliestFit), said to be where `held_by` has them free. None when `a`
+/// has no dated window that ends, `d` no window with a start, or no start
+/// fits but the one it has.
+std::optional<Fix> MoveWindow(const Target& t, const Value& a, const Value* d,
+                              const std::vector<Held>& held, const std::vector<Held>& taken,
+                              std::string_view held_by, FileId file, std::string_view text);
+
+/// Allocation `a`'s `gpus` shrunk to `fits`, said to be `what` fits: only
+/// when that is at least 1, less than it has, and at least its demand
+/// `d`'s `minimum_viable` GPUs (a training demand that states none is not
+/// shrunk).
+std::optional<Fix> Shrink(const Target& t, const Value& a, const Value* d, int64_t fits,
+                          std::string_view what, FileId file, std::string_view text);
+
 // Reads of the facts (search_reads.cc).
 
 /// A scalar as text ("" for none or null).
@@ -73,6 +109,9 @@ std::pair<int64_t, int64_t> HeldOver(const Value& a, const Value* demands);
 /// reservation or physical confirmation of the pool's accelerator, in its
 /// region (or in none), held with its service (or none); else 0.
 int64_t Backs(const Value& s, const Value& pool);
+/// What `t` is about in `facts`; false when its allocation, or the pool
+/// it names, is not there.
+bool SubjectOf(const Target& t, const eval::Facts& facts, Subject* subject);
 /// The ids an allocation cites as `evidence`, each once.
 std::set<std::string> Cited(const Value& a);
 

@@ -46,6 +46,17 @@ int64_t Backs(const Value& s, const Value& pool) {
   return std::max(Int(s.Field("gpus"), 0), int64_t{0});
 }
 
+bool SubjectOf(const Target& t, const eval::Facts& facts, Subject* subject) {
+  const Value* allocations = facts.plan.Field("allocations");
+  const Value* a = allocations ? allocations->FindById(t.allocation) : nullptr;
+  const Value* pools = facts.inventory.Field("pools");
+  const Value* pool = a && pools ? pools->FindById(Text(a->Field("pool"))) : nullptr;
+  if (a == nullptr || pool == nullptr) return false;
+  const Value* demands = facts.plan.Field("demands");
+  *subject = {a, pool, demands ? demands->FindById(Text(a->Field("demand"))) : nullptr};
+  return true;
+}
+
 std::set<std::string> Cited(const Value& a) {
   std::set<std::string> cited;
   if (const Value* e = a.Field("evidence"); e && e->is(ValueKind::kList)) {

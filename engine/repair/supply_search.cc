@@ -6,7 +6,6 @@
 #include <optional>
 #include <tuple>
 
-#include "engine/common/units.h"
 #include "engine/repair/plan_edits.h"
 #include "engine/repair/repair.h"
 #include "engine/repair/search.h"
@@ -16,21 +15,12 @@ namespace capops::repair {
 namespace {
 
 // CAP-SUP-005's alternative (c) for allocation `a` on `pool`: its own
-// dated window moved, its duration kept, to the earliest start inside its
-// demand `d`'s window where the records it cites that back the pool hold
-// its GPUs beyond what the other allocations citing them take
-// (EarliestFit). None when `a` has no dated window, `d` none with a start,
-// or no start fits but the one it has.
+// dated window moved inside its demand `d`'s window to where the records it
+// cites that back the pool hold its GPUs beyond what the other allocations
+// citing them take (MoveWindow).
 std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, const Value& a,
                                  const Value& pool, const Value* d, FileId file,
                                  std::string_view text) {
-  const Value* window = a.Field("window");
-  const Value* start = window && window->is(ValueKind::kMap) ? window->Field("start") : nullptr;
-  if (start == nullptr || !start->is(ValueKind::kDate) || d == nullptr) return std::nullopt;
-  auto [from, to] = Span(window);
-  auto [business_from, business_to] = Span(d->Field("window"));
-  int64_t gpus = Int(a.Field("gpus"), 0);
-  if (to == INT64_MAX || business_from == INT64_MIN || gpus <= 0) return std::nullopt;
   const Value* supply = facts.inventory.Field("supply");
   if (supply == nullptr || !supply->is(ValueKind::kList)) return std::nullopt;
   std::map<std::string, int64_t> backing;  // the cited records that back the pool: their GPUs
@@ -58,22 +48,7 @@ std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, cons
     auto [b_from, b_to] = HeldOver(b, demands);
     taken.push_back({b_from, b_to, std::clamp(Int(b.Field("gpus"), 0), int64_t{0}, shared)});
   }
-  std::optional<int64_t> at = EarliestFit(held, taken, gpus, to - from, business_from, business_to);
-  if (!at || *at == from) return std::nullopt;
-  DateTime new_start{*at, start->date_value().offset};
-  std::optional<Replacement> r = ReplaceScalar(file, text, *start, FormatDateTime(new_start));
-  if (!r) return std::nullopt;
-  Fix fix{"move `" + t.allocation + "` to start " + FormatDateTime(new_start) +
-              " (the first window where its cited supply has " + std::to_string(gpus) +
-              " GPUs free)",
-          {std::move(*r)}};
-  if (const Value* end = window->Field("end"); end && end->is(ValueKind::kDate)) {
-    std::optional<Replacement> e = ReplaceScalar(
-        file, text, *end, FormatDateTime({*at + (to - from), end->date_value().offset}));
-    if (!e) return std::nullopt;
-    fix.replacements.push_back(std::move(*e));
-  }
-  return fix;
+  return MoveWindow(t, a, d, held, taken, "its cited supply", file, text);
 }
 
 }  // namespace
@@ -82,15 +57,11 @@ std::vector<Fix> SupplySearch(const Target& t, const eval::Facts& facts, FileId 
                               std::string_view text, size_t max_tries) {
   std::vector<Fix> out;
   if (t.short_by <= 0) return out;
-  const Value* allocations = facts.plan.Field("allocations");
-  const Value* a = allocations ? allocations->FindById(t.allocation) : nullptr;
-  const Value* pools = facts.inventory.Field("pools");
-  const Value* pool = a && pools ? pools->FindById(Text(a->Field("pool"))) : nullptr;
-  if (a == nullptr || pool == nullptr) return out;
+  Subject subject;
+  if (!SubjectOf(t, facts, &subject)) return out;
+  const Value *a = subject.allocation, *pool = subject.pool, *d = subject.demand;
   std::string accelerator = Text(pool->Field("accelerator"));
-  const Value* demands = facts.plan.Field("demands");
-  const Value* d = demands ? demands->FindById(Text(a->Field("demand"))) : nullptr;
-  auto [from, to] = HeldOver(*a, demands);
+  auto [from, to] = HeldOver(*a, facts.plan.Field("demands"));
   std::set<std::string> cited = Cited(*a);
   std::vector<std::pair<std::tuple<bool, int64_t, std::string>, const Value*>> records;
   if (const Value* supply = facts.inventory.Field("supply");
@@ -119,20 +90,9 @@ std::vector<Fix> SupplySearch(const Target& t, const eval::Facts& facts, FileId 
                    std::move(*edit)});
   }
   if (move) out.push_back(std::move(*move));
-  int64_t gpus = Int(a->Field("gpus"), 0);
-  int64_t covered = gpus - t.short_by;
-  const Value* minimum = d ? d->Field("minimum_viable") : nullptr;
-  int64_t floor = minimum ? Int(minimum->Field("gpus"), INT64_MAX) : 1;
-  bool training = d && Member(Text(d->Field("slice"))) == "training";
-  if (covered >= 1 && covered < gpus && covered >= floor && (minimum || !training)) {
-    if (std::optional<Replacement> r =
-            ReplaceScalar(file, text, *a->Field("gpus"), std::to_string(covered))) {
-      std::string why = minimum ? ", not below its minimum viable " + std::to_string(floor) : "";
-      out.push_back({"shrink `" + t.allocation + "` to " + std::to_string(covered) +
-                         " GPUs, what its cited supply covers" + why,
-                     {std::move(*r)}});
-    }
-  }
+  if (std::optional<Fix> shrink = Shrink(t, *a, d, Int(a->Field("gpus"), 0) - t.short_by,
+                                         "what its cited supply covers", file, text))
+    out.push_back(std::move(*shrink));
   return out;
 }
 

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -34,6 +36,8 @@ struct Target {
   int64_t short_by = 0;   // the largest measure over its findings (GPUs short, for supply)
   /// The bindings of its first finding.
   std::vector<eval::Evidence> evidence;
+  /// The params its rule read, as the lint read them (Violation::params).
+  std::shared_ptr<const std::vector<eval::ParamUse>> params;
 };
 
 /// A rule's search: the alternatives for `target` in the plan document
@@ -53,6 +57,18 @@ struct RuleSearch {
 /// CAP-SUP-005's search (supply_search.cc).
 std::vector<Fix> SupplySearch(const Target& target, const eval::Facts& facts, FileId file,
                               std::string_view text, size_t max_tries);
+
+/// CAP-ALC-009's search (hold_search.cc).
+std::vector<Fix> HoldSearch(const Target& target, const eval::Facts& facts, FileId file,
+                            std::string_view text, size_t max_tries);
+
+/// CAP-DEM-006's search (demand_search.cc).
+std::vector<Fix> BusinessWindowSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                      std::string_view text, size_t max_tries);
+
+/// CAP-DEM-003's search (demand_search.cc).
+std::vector<Fix> ExplorationSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                   std::string_view text, size_t max_tries);
 
 // Reads of the facts (search_reads.cc).
 
@@ -75,5 +91,22 @@ std::pair<int64_t, int64_t> HeldOver(const Value& a, const Value* demands);
 int64_t Backs(const Value& s, const Value& pool);
 /// The ids an allocation cites as `evidence`, each once.
 std::set<std::string> Cited(const Value& a);
+/// The value of param `name` the target's rule read, or null.
+const Value* ParamRead(const Target& t, std::string_view name);
+
+// Edits of a window (window_edits.cc), each keeping how it is written.
+
+/// `window` (a map with a dated `start`) moved to start at `start`: its
+/// `start` and, when it is written, its `end`; a `duration` kept. Each date
+/// written as its own was (a plain date moved by less than whole days
+/// becomes a UTC date-time, FormatDateTime). nullopt when it has no dated
+/// start or an edit cannot be placed.
+std::optional<std::vector<Replacement>> MoveWindow(FileId file, std::string_view text,
+                                                   const Value& window, int64_t start);
+/// `window` (a map with a dated `start`) cut to last `length` seconds from
+/// its start: its `end` and its `duration`, whichever are written. nullopt
+/// when it has no dated start, neither, or an edit cannot be placed.
+std::optional<std::vector<Replacement>> CutWindow(FileId file, std::string_view text,
+                                                  const Value& window, int64_t length);
 
 }  // namespace capops::repair

@@ -54,4 +54,12 @@ std::set<std::string> Cited(const Value& a) {
   return cited;
 }
 
+const Value* ParamRead(const Target& t, std::string_view name) {
+  if (t.params == nullptr) return nullptr;
+  for (const eval::ParamUse& p : *t.params) {
+    if (p.name == name) return &p.value;
+  }
+  return nullptr;
+}
+
 }  // namespace capops::repair

@@ -60,20 +60,12 @@ std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, cons
   }
   std::optional<int64_t> at = EarliestFit(held, taken, gpus, to - from, business_from, business_to);
   if (!at || *at == from) return std::nullopt;
-  DateTime new_start{*at, start->date_value().offset};
-  std::optional<Replacement> r = ReplaceScalar(file, text, *start, FormatDateTime(new_start));
-  if (!r) return std::nullopt;
-  Fix fix{"move `" + t.allocation + "` to start " + FormatDateTime(new_start) +
-              " (the first window where its cited supply has " + std::to_string(gpus) +
-              " GPUs free)",
-          {std::move(*r)}};
-  if (const Value* end = window->Field("end"); end && end->is(ValueKind::kDate)) {
-    std::optional<Replacement> e = ReplaceScalar(
-        file, text, *end, FormatDateTime({*at + (to - from), end->date_value().offset}));
-    if (!e) return std::nullopt;
-    fix.replacements.push_back(std::move(*e));
-  }
-  return fix;
+  std::optional<std::vector<Replacement>> edits = MoveWindow(file, text, *window, *at);
+  if (!edits) return std::nullopt;
+  return Fix{
+      "move `" + t.allocation + "` to start " + FormatDateTime({*at, start->date_value().offset}) +
+          " (the first window where its cited supply has " + std::to_string(gpus) + " GPUs free)",
+      std::move(*edits)};
 }
 
 }  // namespace

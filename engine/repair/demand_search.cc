@@ -137,8 +137,7 @@ std::optional<Fix> RaiseMinimum(const std::string& demand, const std::vector<Run
 std::vector<Fix> BusinessWindowSearch(const Target& t, const eval::Facts& facts, FileId file,
                                       std::string_view text, size_t max_tries) {
   std::vector<Fix> out;
-  const Value* demands = facts.plan.Field("demands");
-  const Value* d = demands ? demands->FindById(t.allocation) : nullptr;
+  const Value* d = PlanRecord(facts, "demands", t.allocation);
   const Value* minimum_viable = d ? d->Field("minimum_viable") : nullptr;
   const Value* gpus = minimum_viable ? minimum_viable->Field("gpus") : nullptr;
   const Value* end = d ? d->Field("business_window_end") : nullptr;
@@ -167,8 +166,7 @@ std::vector<Fix> BusinessWindowSearch(const Target& t, const eval::Facts& facts,
 std::vector<Fix> ExplorationSearch(const Target& t, const eval::Facts& facts, FileId file,
                                    std::string_view text, size_t max_tries) {
   std::vector<Fix> out;
-  const Value* demands = facts.plan.Field("demands");
-  const Value* d = demands ? demands->FindById(t.allocation) : nullptr;
+  const Value* d = PlanRecord(facts, "demands", t.allocation);
   int64_t cap = Int(ParamRead(t, "exploration_cap"), 0);
   if (d == nullptr || cap < 1 || max_tries == 0) return out;
   // The demand's `gpus` and its primary allocations' above the cap: the

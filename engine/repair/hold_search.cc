@@ -22,11 +22,9 @@ std::string HoldText(const Value& start, int64_t length) {
 std::vector<Fix> HoldSearch(const Target& t, const eval::Facts& facts, FileId file,
                             std::string_view text, size_t max_tries) {
   std::vector<Fix> out;
-  const Value* allocations = facts.plan.Field("allocations");
-  const Value* a = allocations ? allocations->FindById(t.allocation) : nullptr;
+  const Value* a = PlanRecord(facts, "allocations", t.allocation);
   if (a == nullptr || max_tries == 0) return out;
-  const Value* demands = facts.plan.Field("demands");
-  const Value* d = demands ? demands->FindById(Text(a->Field("demand"))) : nullptr;
+  const Value* d = PlanRecord(facts, "demands", Text(a->Field("demand")));
   const Value* hold = a->Field("max_hold");
   if (hold == nullptr && d != nullptr) hold = d->Field("max_hold");
   if (hold == nullptr || !hold->is(ValueKind::kDuration) || hold->int_value() <= 0) return out;

@@ -135,7 +135,9 @@ std::string YamlScalar(std::string_view item) {
 std::optional<Replacement> ReplaceScalar(FileId file, std::string_view text, const Value& value,
                                          std::string with) {
   std::optional<uint32_t> at = OffsetOf(text, value);
-  if (!at) return std::nullopt;
+  // A value read through an alias is located at the alias (`*w`): its
+  // scalar is written at the anchor, which other facts share.
+  if (!at || text[*at] == '*') return std::nullopt;
   size_t end = *at;
   if (text[end] == '"' || text[end] == '\'') {
     end = PastQuoted(text, end);

@@ -91,6 +91,9 @@ std::pair<int64_t, int64_t> HeldOver(const Value& a, const Value* demands);
 int64_t Backs(const Value& s, const Value& pool);
 /// The ids an allocation cites as `evidence`, each once.
 std::set<std::string> Cited(const Value& a);
+/// The record `id` of the plan's list `list` (`allocations`, `demands`),
+/// or null.
+const Value* PlanRecord(const eval::Facts& facts, const char* list, std::string_view id);
 /// The value of param `name` the target's rule read, or null.
 const Value* ParamRead(const Target& t, std::string_view name);
 

@@ -170,6 +170,13 @@ TEST_CASE("repair: a window is cut, moved and added as it is written", "[repair]
   std::string b = move("b", "2027-05-02T07:00Z");
   CHECK(testing::Line(b, 5) == "      start: 2027-05-02T09:00+02:00");
   CHECK(testing::Line(b, 6) == "      duration: 2d  # the sweep");
+  // No date can be written before the year 0000 or after 9999.
+  CHECK(move("a", "0000-01-01") != "(none)");
+  int64_t year0 = Seconds("0000-01-01");
+  CHECK(testing::Edited(text, MoveWindow(l.file, text, *l.At("a").Field("window"), year0 - 1)) ==
+        "(none)");
+  CHECK(cut("a", Seconds("9999-12-31") - Seconds("2027-05-01")) != "(none)");
+  CHECK(cut("a", Seconds("9999-12-31") + kDay - Seconds("2027-05-01")) == "(none)");
   // An alias is not its anchor: neither is edited.
   CHECK(cut("f", kDay) == "(none)");
   CHECK(move("f", "2027-06-01") == "(none)");

@@ -15,10 +15,16 @@ const Value* DatedStart(const Value& window) {
   return start != nullptr && start->is(ValueKind::kDate) ? start : nullptr;
 }
 
-// `date` (a written date) replaced by the instant `seconds`, at its own offset.
+// `date` (a written date) replaced by the instant `seconds`, at its own
+// offset; nullopt for an instant no date can be written for (before the
+// year 0000, after 9999), which would not read back.
 std::optional<Replacement> SetDate(FileId file, std::string_view text, const Value& date,
                                    int64_t seconds) {
-  return ReplaceScalar(file, text, date, FormatDateTime({seconds, date.date_value().offset}));
+  if (seconds < DateTime::kMinSeconds || seconds > DateTime::kMaxSeconds) return std::nullopt;
+  std::string written = FormatDateTime({seconds, date.date_value().offset}), error;
+  DateTime back;
+  if (!ParseDateTime(written, &back, &error) || back.seconds != seconds) return std::nullopt;
+  return ReplaceScalar(file, text, date, std::move(written));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Edits of YAML text at located values (plan_edits.h). Entry points:
-// YamlScalar, ReplaceScalar, AddToList.
+// YamlScalar, ReplaceScalar, AddToList, AddEntry.
 #include "engine/repair/plan_edits.h"
 
 namespace capops::repair {
@@ -135,7 +135,9 @@ std::string YamlScalar(std::string_view item) {
 std::optional<Replacement> ReplaceScalar(FileId file, std::string_view text, const Value& value,
                                          std::string with) {
   std::optional<uint32_t> at = OffsetOf(text, value);
-  if (!at) return std::nullopt;
+  // A value read through an alias is located at the alias (`*w`): its
+  // scalar is written at the anchor, which other facts share.
+  if (!at || text[*at] == '*') return std::nullopt;
   size_t end = *at;
   if (text[end] == '"' || text[end] == '\'') {
     end = PastQuoted(text, end);
@@ -168,9 +170,18 @@ std::optional<std::vector<Replacement>> AddToList(FileId file, std::string_view 
     return Insert(file, text, LineEnd(text, *last), "\n" + *indent + scalar);
   }
   if (list != nullptr) return std::nullopt;  // there, but not a list
+  return AddEntry(file, text, owner, key, "[" + scalar + "]");
+}
+
+std::optional<std::vector<Replacement>> AddEntry(FileId file, std::string_view text,
+                                                 const Value& owner, const std::string& key,
+                                                 std::string_view value) {
+  const Value* there = owner.Field(key);
+  if (there != nullptr && there->loc().valid() && !(there->loc() == owner.loc()))
+    return std::nullopt;  // written already
   std::optional<uint32_t> at = OffsetOf(text, owner);
   if (!at) return std::nullopt;
-  std::string entry = key + ": [" + scalar + "]";
+  std::string entry = key + ": " + std::string(value);
   if (text[*at] == '{') return AppendToFlow(file, text, *at, entry);
   const Value* id = owner.Field("id");
   std::optional<uint32_t> id_at = id ? OffsetOf(text, *id) : std::nullopt;

@@ -36,4 +36,11 @@ std::optional<std::vector<Replacement>> AddToList(FileId file, std::string_view 
                                                   const Value& owner, const std::string& key,
                                                   std::string_view item);
 
+/// Adds `key: value` (`value` written as it is, such as a flow map) to map
+/// `owner`, which does not have `key` written: before the `}` of a flow
+/// map, else as a line under its `id` in a block map.
+std::optional<std::vector<Replacement>> AddEntry(FileId file, std::string_view text,
+                                                 const Value& owner, const std::string& key,
+                                                 std::string_view value);
+
 }  // namespace capops::repair

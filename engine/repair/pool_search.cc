@@ -112,7 +112,7 @@ std::vector<Fix> PoolSearch(const Target& t, const eval::Facts& facts, FileId fi
   const std::vector<Held>& beside = taken[pool];
   std::vector<Held> capacity = CapacityOf(*s.pool);
   std::optional<Fix> move =
-      MoveWindow(t, a, s.demand, capacity, beside, "pool `" + pool + "`", file, text);
+      MoveToFit(t, a, s.demand, capacity, beside, "pool `" + pool + "`", file, text);
   auto [from, to] = HeldOver(a, facts.plan.Field("demands"));
   std::optional<Fix> shrink =
       Shrink(t, a, s.demand, LeastFree(capacity, beside, from, to),

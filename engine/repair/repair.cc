@@ -22,9 +22,9 @@ namespace {
 
 // The rules with a search (search.h).
 constexpr RuleSearch kSearches[] = {
-    {"CAP-SUP-005", "a", SupplySearch},
-    {"CAP-ALC-004", "last", PoolSearch},
-    {"CAP-ALC-001", "a", ReplacementSearch},
+    {"CAP-SUP-005", "a", SupplySearch},         {"CAP-ALC-004", "last", PoolSearch},
+    {"CAP-ALC-001", "a", ReplacementSearch},    {"CAP-ALC-009", "a", HoldSearch},
+    {"CAP-DEM-006", "d", BusinessWindowSearch}, {"CAP-DEM-003", "d", ExplorationSearch},
 };
 
 const RuleSearch* SearchOf(std::string_view rule_id) {
@@ -129,7 +129,7 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
     if (allocation.empty()) continue;
     auto [it, first] = targets.try_emplace({v.rule_id, allocation});
     Target& t = it->second;
-    if (first) t = {v.rule_id, allocation, v.loc.file, v.loc.line, 0, v.evidence};
+    if (first) t = {v.rule_id, allocation, v.loc.file, v.loc.line, 0, v.evidence, v.params};
     if (v.measure.is(ValueKind::kInt)) t.short_by = std::max(t.short_by, v.measure.int_value());
   }
   std::map<std::pair<std::string, std::string>, std::vector<Fix>> proved;

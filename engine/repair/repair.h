@@ -65,6 +65,39 @@
 //   and size do not make a replacement pool free.
 // Every allocation's findings of a rule are repaired together: a repair
 // must remove all the stretches the rule found short.
+//   CAP-ALC-009 (an allocation's window is longer than its maximum holding
+//   period, its own `max_hold` else its demand's):
+//     (a) cut the allocation's own window to the hold: its `end` set to its
+//         start plus the hold, its `duration` to the hold, whichever are
+//         written, each as it is written (a plain date moved by less than
+//         whole days becomes a UTC date-time); the start kept;
+//     (b) an allocation held over its demand's window (it has none of its
+//         own) gets a window of its own, the hold from the demand's start,
+//         written as the demand's is (`end` or `duration`): the demand's
+//         window is its business window, not the allocation's to cut.
+//     Splitting the window into several holds is not offered: holds back
+//     to back hold the GPUs as long as the one window does, and how far
+//     apart queued holds go is not the plan's facts to give.
+//   CAP-DEM-006 (a training run at its minimum viable size ends past its
+//   `business_window_end`), the runs read as the rule reads them (the
+//   demand's window at its preferred size, else each primary allocation's
+//   own window at its GPUs):
+//     (a) start earlier: each late run moved (its duration kept) to the
+//         latest start from which duration × GPUs ÷ minimum, in whole
+//         seconds as the rule counts it, ends by the business window end;
+//         a demand's window moves with its allocations' own windows, by as
+//         much. Whether the earlier start is allowed (supply, readiness)
+//         is the relint's to say;
+//     (b) raise `minimum_viable.gpus` to the smallest size at which every
+//         run ends by the business window end, when that is not above the
+//         preferred size (CAP-DEM-011).
+//     Moving the business window is the product owner's decision, never
+//     offered.
+//   CAP-DEM-003 (exploration's shape): reduce the demand's `gpus` and its
+//     primary allocations' above the cap to the cap (`exploration_cap`, as
+//     the lint read it). The rule's other findings — sessions that overlap,
+//     a schedule outside working hours, no stop at checkpoints — have no
+//     one answer, so a demand with one of them gets no repair.
 //
 // Cost: a lint of the plan's group (its plan files and inventories) per
 // plan file with a finding to repair, and one per alternative tried (at

@@ -6,142 +6,24 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 
-#include "engine/facts/loader.h"
 #include "engine/repair/plan_edits.h"
+#include "engine/repair/repair_test_support.h"
 #include "tests/support/paths.h"
-#include "tests/support/run_cli.h"
 #include "tests/support/temp_dir.h"
 
 namespace capops::repair {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
-
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// The allocation a finding's repairs change (RepairedBinding).
-std::string AllocationOf(const Json& finding) {
-  std::string_view binding = RepairedBinding(finding["rule"].get<std::string>());
-  for (const Json& e : finding["evidence"]) {
-    if (!binding.empty() && e["name"] == binding) return e["value"];
-  }
-  return "";
-}
-
-// The errors of a JSON report: a finding by its rule and the located facts
-// it is about, a diagnostic by its code and message.
-std::set<std::string> Errors(const Json& report) {
-  std::set<std::string> out;
-  for (const Json& v : report["violations"]) {
-    if (v["severity"] != "error") continue;
-    std::string key = v["rule"];
-    for (const Json& e : v["evidence"]) {
-      if (!e["location"].is_null())
-        key += " " + e["name"].get<std::string>() + "=" + e["value"].get<std::string>();
-    }
-    out.insert(key);
-  }
-  for (const Json& d : report["errors"]) {
-    if (d["severity"] == "error")
-      out.insert(d["code"].get<std::string>() + " " + d["message"].get<std::string>());
-  }
-  return out;
-}
-
-std::string Applied(std::string text, const Json& fix) {
-  std::vector<Json> edits(fix["replacements"].begin(), fix["replacements"].end());
-  std::sort(edits.begin(), edits.end(),
-            [](const Json& a, const Json& b) { return a["offset"] > b["offset"]; });
-  for (const Json& e : edits) {
-    text.replace(e["offset"].get<size_t>(), e["length"].get<size_t>(),
-                 e["text"].get<std::string>());
-  }
-  return text;
-}
-
-// Lints each plan in `plans` (a file holding its inventory too, or with
-// `inventory`), applies each repair offered, lints again: the finding it
-// repairs is gone and no error is new. Returns "rule file allocation" →
-// the descriptions offered, in order.
-std::map<std::string, std::vector<std::string>> CheckRepairs(const std::vector<fs::path>& plans,
-                                                             const std::string& inventory = "") {
-  capops::testing::TempDir dir("capops-repair");
-  std::map<std::string, std::vector<std::string>> offered;
-  for (const fs::path& path : plans) {
-    std::string name = path.filename().string();
-    INFO(path.string());
-    std::string text = ReadText(path);
-    std::vector<std::string> args = {"--no-config", "--format", "json", "--max-repair-lints", "64"};
-    if (!inventory.empty()) args.insert(args.end(), {"--inventory", inventory});
-    auto lint = [&](const std::string& file) {
-      std::vector<std::string> a = args;
-      a.push_back(file);
-      auto r = capops::testing::RunCli(a);
-      REQUIRE(r.exit_code <= 1);
-      return Json::parse(r.out);
-    };
-    Json before = lint(dir.Write(name, text));
-    std::set<std::string> errors = Errors(before);
-    for (const Json& v : before["violations"]) {
-      if (v["fixes"].empty()) continue;
-      std::string rule = v["rule"];
-      REQUIRE(HasRepairSearch(rule));
-      std::string allocation = AllocationOf(v);
-      REQUIRE_FALSE(allocation.empty());
-      for (const Json& fix : v["fixes"]) {
-        INFO(fix["description"]);
-        offered[rule + " " + name + " " + allocation].push_back(fix["description"]);
-        Json after = lint(dir.Write("fixed-" + name, Applied(text, fix)));
-        for (const Json& w : after["violations"])
-          CHECK_FALSE((w["rule"] == rule && AllocationOf(w) == allocation));
-        for (const std::string& e : Errors(after)) {
-          INFO(e);
-          CHECK(errors.count(e) == 1);
-        }
-      }
-    }
-  }
-  return offered;
-}
-
-// The rules whose fixtures a case of their own walks (each walk relints
-// every repair offered: once is enough).
-const std::set<std::string> kPoolRules = {"CAP-ALC-001", "CAP-ALC-004"};
-
-// The fixtures of every rule with a search, those of `kPoolRules` only or
-// all but theirs.
-std::vector<fs::path> RepairFixtures(bool pool_rules) {
-  std::vector<fs::path> out;
-  fs::path fixtures = fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures";
-  for (const fs::directory_entry& rule : fs::directory_iterator(fixtures)) {
-    std::string id = rule.path().filename().string();
-    if (!HasRepairSearch(id) || (kPoolRules.count(id) != 0) != pool_rules) continue;
-    for (const fs::directory_entry& entry : fs::directory_iterator(rule.path())) {
-      if (entry.path().extension() == ".yaml") out.push_back(entry.path());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 TEST_CASE(
     "repair: each repair offered on a fixture of a rule with a search, applied, removes its "
     "finding and adds no error",
     "[repair]") {
-  std::map<std::string, std::vector<std::string>> all = CheckRepairs(RepairFixtures(false));
-  std::map<std::string, std::vector<std::string>> offered;  // CAP-SUP-005's: "file allocation"
-  for (const auto& [key, descriptions] : all) {
-    if (key.rfind("CAP-SUP-005 ", 0) == 0) offered[key.substr(12)] = descriptions;
-  }
+  testing::Offered offered =
+      testing::OfRule(testing::CheckRepairs(testing::RepairFixtures("CAP-SUP-005")), "CAP-SUP-005");
   using V = std::vector<std::string>;
   CHECK(offered["repairable.yaml a-cite"] ==
         V{"cite `r-may` (reservation of 8 GPUs of `h100-80`) in `a-cite`'s evidence"});
@@ -178,7 +60,9 @@ TEST_CASE(
     "repair: an overcommitted pool, and research on a replacement pool, get the moves and "
     "shrinks their fixtures name",
     "[repair]") {
-  std::map<std::string, std::vector<std::string>> offered = CheckRepairs(RepairFixtures(true));
+  testing::Offered offered = testing::CheckRepairs(testing::RepairFixtures("CAP-ALC-004"));
+  testing::Offered on_replacement = testing::CheckRepairs(testing::RepairFixtures("CAP-ALC-001"));
+  offered.insert(on_replacement.begin(), on_replacement.end());
   REQUIRE(HasRepairSearch("CAP-ALC-001"));
   REQUIRE(HasRepairSearch("CAP-ALC-004"));
   using V = std::vector<std::string>;
@@ -236,7 +120,7 @@ TEST_CASE("repair: a pool too large to count, and GPUs past any pool, are offere
           "[repair]") {
   fs::path fixture = fs::path(capops::testing::SourceDir()) /
                      "policies/capops-ai/fixtures/CAP-ALC-004/other-pool.yaml";
-  std::string text = ReadText(fixture);
+  std::string text = testing::ReadText(fixture);
   auto insert_after = [&](const std::string& line, const std::string& added) {
     size_t at = text.find(line);
     REQUIRE(at != std::string::npos);
@@ -250,8 +134,7 @@ TEST_CASE("repair: a pool too large to count, and GPUs past any pool, are offere
                "  - {id: a-huge, demand: side, pool: small-eu, gpus: 9223372036854775807}\n"
                "  - {id: a-huger, demand: side, pool: small-eu, gpus: 9223372036854775807}\n");
   capops::testing::TempDir dir("capops-repair-hostile");
-  std::map<std::string, std::vector<std::string>> offered =
-      CheckRepairs({dir.Write("other-pool.yaml", text)});
+  testing::Offered offered = testing::CheckRepairs({dir.Write("other-pool.yaml", text)});
   using V = std::vector<std::string>;
   CHECK(offered["CAP-ALC-004 other-pool.yaml a-tune"] ==
         V{"move `a-tune` to pool `research-eu` (research, `h100-80` in `eu-west`, 4 GPUs free over "
@@ -262,10 +145,21 @@ TEST_CASE("repair: a pool too large to count, and GPUs past any pool, are offere
   CHECK(offered.count("CAP-ALC-004 other-pool.yaml a-huger") == 0);
 }
 
+TEST_CASE("repair: every rule with a search has its fixtures' repairs checked by a case",
+          "[repair]") {
+  // The cases that walk each rule's fixtures (this file, hold_search_test.cc).
+  const std::set<std::string> walked = {"CAP-SUP-005", "CAP-ALC-004", "CAP-ALC-001",
+                                        "CAP-ALC-009", "CAP-DEM-006", "CAP-DEM-003"};
+  for (const fs::path& fixture : testing::RepairFixtures()) {
+    INFO(fixture.string());
+    CHECK(walked.count(fixture.parent_path().filename().string()) == 1);
+  }
+}
+
 TEST_CASE("repair: each repair offered on the shipped example, applied, holds", "[repair]") {
   fs::path example = fs::path(capops::testing::SourceDir()) / "examples/visual-inspection";
-  std::map<std::string, std::vector<std::string>> offered =
-      CheckRepairs({example / "plan.yaml"}, (example / "inventory.yaml").string());
+  testing::Offered offered =
+      testing::CheckRepairs({example / "plan.yaml"}, (example / "inventory.yaml").string());
   CHECK_FALSE(offered.empty());
   // Exploration on the replacement pool has nowhere to go: the inventory
   // has no research or shared pool of L4s in eu-west, and moving it to
@@ -342,33 +236,6 @@ TEST_CASE("repair: what is left free over a window is found by one sweep", "[rep
   CHECK(LeastFree(pool, {{day(1), day(3), 10}, {day(3), day(5), 10}}, day(1), day(5)) == 6);
 }
 
-// The allocation `id` of `text`'s first document, loaded as plain YAML.
-struct Loaded {
-  SourceManager sources;
-  FileId file;
-  Value doc;
-  explicit Loaded(const std::string& text) {
-    file = sources.Add("plan.yaml", text);
-    facts::RawLoadResult r = facts::LoadRawYaml(sources, file, {});
-    REQUIRE(r.documents.size() == 1);
-    doc = r.documents[0];
-  }
-  const Value& At(const std::string& id) const {
-    for (const Value& a : doc.Field("allocations")->items()) {
-      if (a.Field("id")->string_value() == id) return a;
-    }
-    FAIL("no allocation " << id);
-    return doc;
-  }
-};
-
-std::string Edited(const std::string& text, std::optional<std::vector<Replacement>> edits) {
-  if (!edits) return "(none)";
-  std::string out, why;
-  REQUIRE(ApplyReplacements(text, *edits, &out, &why));
-  return out;
-}
-
 TEST_CASE("repair: plan edits add to lists and maps in their own style, and change nothing else",
           "[repair]") {
   const std::string text =
@@ -382,36 +249,32 @@ TEST_CASE("repair: plan edits add to lists and maps in their own style, and chan
       "    gpus: 16\n"
       "  - gpus: 1\n"
       "    id: e\n";
-  Loaded l(text);
+  testing::Loaded l(text);
   auto add = [&](const std::string& id, const std::string& item) {
-    return Edited(text, AddToList(l.file, text, l.At(id), "evidence", item));
+    return testing::Edited(text, AddToList(l.file, text, l.At(id), "evidence", item));
   };
-  auto line = [](const std::string& edited, int n) {
-    size_t at = 0;
-    for (int i = 1; i < n; ++i) at = edited.find('\n', at) + 1;
-    return edited.substr(at, edited.find('\n', at) - at);
-  };
-  CHECK(line(add("a", "r3"), 2) == "  - {id: a, gpus: 4, evidence: [r1 , \"r2\", r3]}  # keep");
-  CHECK(line(add("b", "r3"), 3) == "  - {id: b, gpus: \"8\", evidence: [r3]}");
-  CHECK(line(add("c", "r 3"), 4) == "  - {id: c, gpus: 2, evidence: [\"r 3\"]}");
+  CHECK(testing::Line(add("a", "r3"), 2) ==
+        "  - {id: a, gpus: 4, evidence: [r1 , \"r2\", r3]}  # keep");
+  CHECK(testing::Line(add("b", "r3"), 3) == "  - {id: b, gpus: \"8\", evidence: [r3]}");
+  CHECK(testing::Line(add("c", "r 3"), 4) == "  - {id: c, gpus: 2, evidence: [\"r 3\"]}");
   std::string d = add("d", "r3");
-  CHECK(line(d, 7) == "      - r1  # first");
-  CHECK(line(d, 8) == "      - r3");
-  CHECK(line(d, 9) == "    gpus: 16");
+  CHECK(testing::Line(d, 7) == "      - r1  # first");
+  CHECK(testing::Line(d, 8) == "      - r3");
+  CHECK(testing::Line(d, 9) == "    gpus: 16");
   std::string e = add("e", "r3");
-  CHECK(line(e, 10) == "    id: e");
-  CHECK(line(e, 11) == "    evidence: [r3]");
+  CHECK(testing::Line(e, 10) == "    id: e");
+  CHECK(testing::Line(e, 11) == "    evidence: [r3]");
   // Every edit only inserts: the text with the insertion taken out is the original.
   for (const std::string& edited : {add("a", "r3"), add("b", "r3"), d, e})
     CHECK(edited.size() > text.size());
-  CHECK(line(Edited(text, std::vector<Replacement>{*ReplaceScalar(l.file, text,
-                                                                  *l.At("b").Field("gpus"), "6")}),
-             3) == "  - {id: b, gpus: 6, evidence: []}");
-  CHECK(line(Edited(text, std::vector<Replacement>{*ReplaceScalar(l.file, text,
-                                                                  *l.At("d").Field("gpus"), "12")}),
-             8) == "    gpus: 12");
+  CHECK(testing::Line(testing::Edited(text, std::vector<Replacement>{*ReplaceScalar(
+                                                l.file, text, *l.At("b").Field("gpus"), "6")}),
+                      3) == "  - {id: b, gpus: 6, evidence: []}");
+  CHECK(testing::Line(testing::Edited(text, std::vector<Replacement>{*ReplaceScalar(
+                                                l.file, text, *l.At("d").Field("gpus"), "12")}),
+                      8) == "    gpus: 12");
   // A key there that is no list is not added to.
-  CHECK(Edited(text, AddToList(l.file, text, l.At("a"), "gpus", "x")) == "(none)");
+  CHECK(testing::Edited(text, AddToList(l.file, text, l.At("a"), "gpus", "x")) == "(none)");
   CHECK(YamlScalar("r-apr_2.x/y") == "r-apr_2.x/y");
   CHECK(YamlScalar("-r") == "\"-r\"");
   CHECK(YamlScalar("a\"b\\c") == "\"a\\\"b\\\\c\"");

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -36,6 +37,8 @@ struct Target {
   int64_t short_by = 0;   // the largest measure over its findings (GPUs short, for supply)
   /// The bindings of its first finding.
   std::vector<eval::Evidence> evidence;
+  /// The params its rule read, as the lint read them (Violation::params).
+  std::shared_ptr<const std::vector<eval::ParamUse>> params;
 };
 
 /// What a target is about in the facts of its plan document.
@@ -76,12 +79,13 @@ std::vector<Fix> ReplacementSearch(const Target& target, const eval::Facts& fact
 /// Allocation `a`'s own dated window (`start`, and `end` when written;
 /// its duration kept) moved to the earliest start inside its demand `d`'s
 /// window where what `held` holds beyond what `taken` takes has its `gpus`
-/// (EarliestFit), said to be where `held_by` has them free. None when `a`
+/// (EarliestFit; the edits are MoveWindow's), said to be where `held_by`
+/// has them free. None when `a`
 /// has no dated window that ends, `d` no window with a start, or no start
 /// fits but the one it has.
-std::optional<Fix> MoveWindow(const Target& t, const Value& a, const Value* d,
-                              const std::vector<Held>& held, const std::vector<Held>& taken,
-                              std::string_view held_by, FileId file, std::string_view text);
+std::optional<Fix> MoveToFit(const Target& t, const Value& a, const Value* d,
+                             const std::vector<Held>& held, const std::vector<Held>& taken,
+                             std::string_view held_by, FileId file, std::string_view text);
 
 /// Allocation `a`'s `gpus` shrunk to `fits`, said to be `what` fits: only
 /// when that is at least 1, less than it has, and at least its demand
@@ -89,6 +93,18 @@ std::optional<Fix> MoveWindow(const Target& t, const Value& a, const Value* d,
 /// shrunk).
 std::optional<Fix> Shrink(const Target& t, const Value& a, const Value* d, int64_t fits,
                           std::string_view what, FileId file, std::string_view text);
+
+/// CAP-ALC-009's search (hold_search.cc).
+std::vector<Fix> HoldSearch(const Target& target, const eval::Facts& facts, FileId file,
+                            std::string_view text, size_t max_tries);
+
+/// CAP-DEM-006's search (demand_search.cc).
+std::vector<Fix> BusinessWindowSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                      std::string_view text, size_t max_tries);
+
+/// CAP-DEM-003's search (demand_search.cc).
+std::vector<Fix> ExplorationSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                   std::string_view text, size_t max_tries);
 
 // Reads of the facts (search_reads.cc).
 
@@ -114,5 +130,25 @@ int64_t Backs(const Value& s, const Value& pool);
 bool SubjectOf(const Target& t, const eval::Facts& facts, Subject* subject);
 /// The ids an allocation cites as `evidence`, each once.
 std::set<std::string> Cited(const Value& a);
+/// The record `id` of the plan's list `list` (`allocations`, `demands`),
+/// or null.
+const Value* PlanRecord(const eval::Facts& facts, const char* list, std::string_view id);
+/// The value of param `name` the target's rule read, or null.
+const Value* ParamRead(const Target& t, std::string_view name);
+
+// Edits of a window (window_edits.cc), each keeping how it is written.
+
+/// `window` (a map with a dated `start`) moved to start at `start`: its
+/// `start` and, when it is written, its `end`; a `duration` kept. Each date
+/// written as its own was (a plain date moved by less than whole days
+/// becomes a UTC date-time, FormatDateTime). nullopt when it has no dated
+/// start or an edit cannot be placed.
+std::optional<std::vector<Replacement>> MoveWindow(FileId file, std::string_view text,
+                                                   const Value& window, int64_t start);
+/// `window` (a map with a dated `start`) cut to last `length` seconds from
+/// its start: its `end` and its `duration`, whichever are written. nullopt
+/// when it has no dated start, neither, or an edit cannot be placed.
+std::optional<std::vector<Replacement>> CutWindow(FileId file, std::string_view text,
+                                                  const Value& window, int64_t length);
 
 }  // namespace capops::repair

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Alternatives more than one rule's search proposes (search.h): an
-// allocation's window moved to where it fits (MoveWindow), its GPUs shrunk
+// allocation's window moved to where it fits (MoveToFit), its GPUs shrunk
 // to what fits (Shrink).
 #include "engine/common/units.h"
 #include "engine/repair/plan_edits.h"
@@ -8,9 +8,9 @@
 
 namespace capops::repair {
 
-std::optional<Fix> MoveWindow(const Target& t, const Value& a, const Value* d,
-                              const std::vector<Held>& held, const std::vector<Held>& taken,
-                              std::string_view held_by, FileId file, std::string_view text) {
+std::optional<Fix> MoveToFit(const Target& t, const Value& a, const Value* d,
+                             const std::vector<Held>& held, const std::vector<Held>& taken,
+                             std::string_view held_by, FileId file, std::string_view text) {
   const Value* window = a.Field("window");
   const Value* start = window && window->is(ValueKind::kMap) ? window->Field("start") : nullptr;
   if (start == nullptr || !start->is(ValueKind::kDate) || d == nullptr) return std::nullopt;
@@ -21,20 +21,12 @@ std::optional<Fix> MoveWindow(const Target& t, const Value& a, const Value* d,
     return std::nullopt;
   std::optional<int64_t> at = EarliestFit(held, taken, gpus, to - from, business_from, business_to);
   if (!at || *at == from) return std::nullopt;
-  DateTime new_start{*at, start->date_value().offset};
-  std::optional<Replacement> r = ReplaceScalar(file, text, *start, FormatDateTime(new_start));
-  if (!r) return std::nullopt;
-  Fix fix{"move `" + t.allocation + "` to start " + FormatDateTime(new_start) +
-              " (the first window where " + std::string(held_by) + " has " + std::to_string(gpus) +
-              " GPUs free)",
-          {std::move(*r)}};
-  if (const Value* end = window->Field("end"); end && end->is(ValueKind::kDate)) {
-    std::optional<Replacement> e = ReplaceScalar(
-        file, text, *end, FormatDateTime({*at + (to - from), end->date_value().offset}));
-    if (!e) return std::nullopt;
-    fix.replacements.push_back(std::move(*e));
-  }
-  return fix;
+  std::optional<std::vector<Replacement>> edits = MoveWindow(file, text, *window, *at);
+  if (!edits) return std::nullopt;
+  return Fix{"move `" + t.allocation + "` to start " +
+                 FormatDateTime({*at, start->date_value().offset}) + " (the first window where " +
+                 std::string(held_by) + " has " + std::to_string(gpus) + " GPUs free)",
+             std::move(*edits)};
 }
 
 std::optional<Fix> Shrink(const Target& t, const Value& a, const Value* d, int64_t fits,

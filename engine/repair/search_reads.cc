@@ -65,4 +65,17 @@ std::set<std::string> Cited(const Value& a) {
   return cited;
 }
 
+const Value* PlanRecord(const eval::Facts& facts, const char* list, std::string_view id) {
+  const Value* records = facts.plan.Field(list);
+  return records != nullptr && records->is(ValueKind::kList) ? records->FindById(id) : nullptr;
+}
+
+const Value* ParamRead(const Target& t, std::string_view name) {
+  if (t.params == nullptr) return nullptr;
+  for (const eval::ParamUse& p : *t.params) {
+    if (p.name == name) return &p.value;
+  }
+  return nullptr;
+}
+
 }  // namespace capops::repair

@@ -17,7 +17,7 @@ namespace {
 // CAP-SUP-005's alternative (c) for allocation `a` on `pool`: its own
 // dated window moved inside its demand `d`'s window to where the records it
 // cites that back the pool hold its GPUs beyond what the other allocations
-// citing them take (MoveWindow).
+// citing them take (MoveToFit).
 std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, const Value& a,
                                  const Value& pool, const Value* d, FileId file,
                                  std::string_view text) {
@@ -48,7 +48,7 @@ std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, cons
     auto [b_from, b_to] = HeldOver(b, demands);
     taken.push_back({b_from, b_to, std::clamp(Int(b.Field("gpus"), 0), int64_t{0}, shared)});
   }
-  return MoveWindow(t, a, d, held, taken, "its cited supply", file, text);
+  return MoveToFit(t, a, d, held, taken, "its cited supply", file, text);
 }
 
 }  // namespace

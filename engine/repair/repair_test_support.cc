@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the repair tests share (repair_test_support.h).
+#include "engine/repair/repair_test_support.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "engine/facts/loader.h"
+#include "engine/repair/repair.h"
+#include "tests/support/paths.h"
+#include "tests/support/run_cli.h"
+#include "tests/support/temp_dir.h"
+
+namespace capops::repair::testing {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+// The allocation a finding's repairs change (RepairedBinding).
+std::string AllocationOf(const Json& finding) {
+  std::string_view binding = RepairedBinding(finding["rule"].get<std::string>());
+  for (const Json& e : finding["evidence"]) {
+    if (!binding.empty() && e["name"] == binding) return e["value"];
+  }
+  return "";
+}
+
+// The errors of a JSON report: a finding by its rule and the located facts
+// it is about, a diagnostic by its code and message.
+std::set<std::string> Errors(const Json& report) {
+  std::set<std::string> out;
+  for (const Json& v : report["violations"]) {
+    if (v["severity"] != "error") continue;
+    std::string key = v["rule"];
+    for (const Json& e : v["evidence"]) {
+      if (!e["location"].is_null())
+        key += " " + e["name"].get<std::string>() + "=" + e["value"].get<std::string>();
+    }
+    out.insert(key);
+  }
+  for (const Json& d : report["errors"]) {
+    if (d["severity"] == "error")
+      out.insert(d["code"].get<std::string>() + " " + d["message"].get<std::string>());
+  }
+  return out;
+}
+
+std::string Applied(std::string text, const Json& fix) {
+  std::vector<Json> edits(fix["replacements"].begin(), fix["replacements"].end());
+  std::sort(edits.begin(), edits.end(),
+            [](const Json& a, const Json& b) { return a["offset"] > b["offset"]; });
+  for (const Json& e : edits) {
+    text.replace(e["offset"].get<size_t>(), e["length"].get<size_t>(),
+                 e["text"].get<std::string>());
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+Offered CheckRepairs(const std::vector<fs::path>& plans, const std::string& inventory,
+                     const std::vector<std::string>& extra) {
+  capops::testing::TempDir dir("capops-repair");
+  Offered offered;
+  for (const fs::path& path : plans) {
+    std::string name = path.filename().string();
+    INFO(path.string());
+    std::string text = ReadText(path);
+    std::vector<std::string> args = {"--format", "json", "--max-repair-lints", "64"};
+    if (extra.empty()) args.push_back("--no-config");
+    args.insert(args.end(), extra.begin(), extra.end());
+    if (!inventory.empty()) args.insert(args.end(), {"--inventory", inventory});
+    // The lint after a repair only shows whether it holds: it searches none.
+    auto lint = [&](const std::string& file, bool search = true) {
+      std::vector<std::string> a = args;
+      if (!search) a[3] = "0";
+      a.push_back(file);
+      auto r = capops::testing::RunCli(a);
+      REQUIRE(r.exit_code <= 1);
+      return Json::parse(r.out);
+    };
+    Json before = lint(dir.Write(name, text));
+    std::set<std::string> errors = Errors(before);
+    for (const Json& v : before["violations"]) {
+      if (v["fixes"].empty()) continue;
+      std::string rule = v["rule"];
+      REQUIRE(HasRepairSearch(rule));
+      std::string allocation = AllocationOf(v);
+      REQUIRE_FALSE(allocation.empty());
+      // The findings of a rule about one allocation are repaired together:
+      // each carries the same repairs, tried once.
+      std::vector<std::string> descriptions;
+      for (const Json& fix : v["fixes"]) descriptions.push_back(fix["description"]);
+      auto [it, first] = offered.try_emplace(rule + " " + name + " " + allocation, descriptions);
+      CHECK(it->second == descriptions);
+      if (!first) continue;
+      for (const Json& fix : v["fixes"]) {
+        INFO(fix["description"]);
+        Json after = lint(dir.Write("fixed-" + name, Applied(text, fix)), false);
+        for (const Json& w : after["violations"])
+          CHECK_FALSE((w["rule"] == rule && AllocationOf(w) == allocation));
+        for (const std::string& e : Errors(after)) {
+          INFO(e);
+          CHECK(errors.count(e) == 1);
+        }
+      }
+    }
+  }
+  return offered;
+}
+
+std::vector<fs::path> RepairFixtures(const std::string& only) {
+  std::vector<fs::path> out;
+  fs::path fixtures = fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures";
+  for (const fs::directory_entry& rule : fs::directory_iterator(fixtures)) {
+    std::string id = rule.path().filename().string();
+    if (!HasRepairSearch(id) || (!only.empty() && id != only)) continue;
+    for (const fs::directory_entry& entry : fs::directory_iterator(rule.path())) {
+      if (entry.path().extension() == ".yaml") out.push_back(entry.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Offered OfRule(const Offered& offered, const std::string& rule) {
+  Offered out;
+  std::string prefix = rule + " ";
+  for (const auto& [key, descriptions] : offered) {
+    if (key.rfind(prefix, 0) == 0) out[key.substr(prefix.size())] = descriptions;
+  }
+  return out;
+}
+
+Loaded::Loaded(const std::string& text) {
+  file = sources.Add("plan.yaml", text);
+  facts::RawLoadResult r = facts::LoadRawYaml(sources, file, {});
+  REQUIRE(r.documents.size() == 1);
+  doc = r.documents[0];
+}
+
+const Value& Loaded::At(const std::string& id) const {
+  for (const Value& a : doc.Field("allocations")->items()) {
+    if (a.Field("id")->string_value() == id) return a;
+  }
+  FAIL("no allocation " << id);
+  return doc;
+}
+
+std::string Line(const std::string& text, int n) {
+  size_t at = 0;
+  for (int i = 1; i < n; ++i) at = text.find('\n', at) + 1;
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+std::string Edited(const std::string& text, std::optional<std::vector<Replacement>> edits) {
+  if (!edits) return "(none)";
+  std::string out, why;
+  REQUIRE(ApplyReplacements(text, *edits, &out, &why));
+  return out;
+}
+}  // namespace capops::repair::testing

@@ -627,6 +627,48 @@ allocations:
   CHECK(report::Horizon(spare).has_value());
 }
 
+// The edited plan is read as a lint reads a file: its first plan document.
+// A finding in a later one gets no edited facts, and so no ghost, rather
+// than another document's.
+TEST_CASE("a first repair in a file's second plan document draws no ghost", "[report][html]") {
+  std::string movable =
+      capops::testing::ReadSourceFile("policies/capops-ai/fixtures/CAP-SUP-005/movable.yaml");
+  size_t plan = movable.find("apiVersion: capops.dev/v1\nkind: CapacityPlan");
+  REQUIRE(plan != std::string::npos);
+  std::string second = movable.substr(plan);
+  second.replace(second.find("name: movable"), 13, "name: again");
+  // Its own ids: the repair search takes findings with one allocation id
+  // in one file for one allocation.
+  for (const char* id : {"first", "early", "block", "never"}) {
+    std::string from = std::string("id: a-") + id;
+    second.replace(second.find(from), from.size(), std::string("id: b-") + id);
+  }
+  TempFile tmp("");
+  std::string path = (tmp.dir() / "twice.yaml").string();
+  capops::testing::WriteFile(path, movable + "---\n" + second);
+  Linted linted("", path, 64);
+  REQUIRE(linted.report->facts.size() == 2);
+  uint32_t second_line = linted.report->facts[1].document.line;
+  size_t fixed_first = 0, fixed_second = 0;
+  const auto& violations = linted.report->findings.violations;
+  for (size_t i = 0; i < violations.size(); ++i) {
+    if (violations[i].fixes.empty()) continue;
+    bool in_second = violations[i].loc.line >= second_line;
+    ++(in_second ? fixed_second : fixed_first);
+    CHECK(linted.report->first_fix_facts.count(i) == (in_second ? 0u : 1u));
+  }
+  CHECK(fixed_first >= 1);
+  CHECK(fixed_second >= 1);
+  std::vector<FileId> files{linted.report->facts[0].document.file};
+  report::ChartOptions options;
+  options.first_fix_facts = &linted.report->first_fix_facts;
+  for (size_t doc : {0, 1}) {
+    std::vector<PoolChart> charts =
+        report::BuildPoolCharts(linted.report->facts[doc], violations, files, options);
+    CHECK(linted.Chart(charts, "train-eu").ghosts.size() == (doc == 0 ? 2u : 0u));
+  }
+}
+
 TEST_CASE("the page draws each first repair as a ghost linked from its card", "[report][html]") {
   auto page = [](const std::string& fixture, const char* lints) {
     auto r = RunCli({"--no-config", "--format", "html", "--max-repair-lints", lints,

@@ -143,11 +143,14 @@ TEST_CASE("cli the repair search runs for the reports that show repairs, within 
   CHECK(lint({}).find(repair) != std::string::npos);
   CHECK(lint({"--format", "json"}).find("\"fixes\"") != std::string::npos);
   CHECK(lint({"--format", "sarif"}).find("\"artifactChanges\"") != std::string::npos);
+  CHECK(lint({"--format", "html"}).find("<b>repair</b> cite `pc-serve-eu`") != std::string::npos);
   // 0 searches none: the rule's own advice only.
   std::string none = lint({"--max-repair-lints", "0"});
   CHECK(none.find(repair) == std::string::npos);
   CHECK(none.find("= fix: cite a reservation or physical confirmation") != std::string::npos);
   CHECK(lint({"--max-repair-lints", "0", "--format", "sarif"}).find("\"artifactChanges\"") ==
+        std::string::npos);
+  CHECK(lint({"--max-repair-lints", "0", "--format", "html"}).find("<b>repair</b>") ==
         std::string::npos);
   for (const char* bad : {"-1", "x", "1001", ""}) {
     INFO(bad);

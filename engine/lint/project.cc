@@ -3,6 +3,7 @@
 // one triage pipeline. Entry points: Project::Make, Project::Run.
 #include "engine/lint/project.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -23,6 +24,74 @@ std::string Plural(size_t n, const char* one, const char* many) {
 
 std::string DirOf(const std::string& path) {
   return std::filesystem::path(path).parent_path().string();
+}
+
+// Whether `loc` is in the first plan document of its file among `plans`.
+bool InFirstPlanOfFile(const std::vector<PlanFacts>& plans, const SourceLoc& loc) {
+  const PlanFacts* at = nullptr;
+  uint32_t first = UINT32_MAX;
+  for (const PlanFacts& p : plans) {
+    if (p.document.file != loc.file) continue;
+    first = std::min(first, p.document.line);
+    if (p.document.line <= loc.line && (at == nullptr || p.document.line > at->document.line))
+      at = &p;
+  }
+  return at != nullptr && at->document.line == first;
+}
+
+// The facts of the first plan document of `path` with `fix` applied, read
+// with the rest of its group; nullopt when the fix does not apply or the
+// edited file does not read without errors.
+std::optional<eval::Facts> LoadEdited(const Engine& engine, repair::Group group,
+                                      const std::string& path, const Fix& fix) {
+  auto plan = std::find_if(group.plans.begin(), group.plans.end(),
+                           [&](const TextFile& f) { return f.path == path; });
+  std::string edited, why;
+  if (plan == group.plans.end() || !ApplyReplacements(plan->text, fix.replacements, &edited, &why))
+    return std::nullopt;
+  plan->text = std::move(edited);
+  plan->stamp = std::nullopt;
+  std::rotate(group.plans.begin(), plan, plan + 1);  // LoadFacts reads the first plan
+  SourceManager sources(&engine.sources());
+  eval::Facts facts;
+  Diagnostics problems;
+  engine.LoadFacts(group.plans, group.inventories, &facts, &problems, &sources);
+  for (const Diagnostic& d : problems.items()) {
+    if (d.severity == Severity::kError && d.loc.valid() && sources.Path(d.loc.file) == path)
+      return std::nullopt;
+  }
+  return facts;
+}
+
+// Report::first_fix_facts: a group read per plan file, a load per fix
+// (the findings one fix repairs share its facts).
+void ReadFirstFixes(const Engine& engine, const repair::GroupOf& group_of, Report* r) {
+  std::map<std::string, std::optional<repair::Group>> groups;  // by plan path
+  std::vector<std::pair<const Fix*, std::optional<eval::Facts>>> loaded;
+  const std::vector<eval::Violation>& violations = r->findings.violations;
+  for (size_t i = 0; i < violations.size(); ++i) {
+    const eval::Violation& v = violations[i];
+    if (v.fixes.empty() || !InFirstPlanOfFile(r->facts, v.loc)) continue;
+    const Fix& fix = v.fixes.front();
+    if (fix.replacements.empty() ||
+        std::any_of(fix.replacements.begin(), fix.replacements.end(),
+                    [&](const Replacement& e) { return e.file != v.loc.file; }))
+      continue;
+    auto same =
+        std::find_if(loaded.begin(), loaded.end(), [&](const auto& l) { return *l.first == fix; });
+    if (same == loaded.end()) {
+      std::string path(r->sources->Path(v.loc.file));
+      auto [group, added] = groups.try_emplace(path);
+      if (added) {
+        repair::Group read;
+        if (group_of(path, &read)) group->second = std::move(read);
+      }
+      std::optional<eval::Facts> facts;
+      if (group->second) facts = LoadEdited(engine, *group->second, path, fix);
+      same = loaded.insert(loaded.end(), {&fix, std::move(facts)});
+    }
+    if (same->second) r->first_fix_facts.emplace(i, *same->second);
+  }
 }
 
 }  // namespace
@@ -136,7 +205,8 @@ Report Project::Run(RunInput input) const {
 }
 
 // The repairs of the findings left after triage, each proved by a relint of
-// the group its plan file was read in.
+// the group its plan file was read in; with the facts kept, the facts each
+// first repair leaves (Report::first_fix_facts).
 void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) const {
   const GroupFiles& groups = input.groups;
   repair::GroupOf group_of = [&groups](const std::string& path, repair::Group* group) {
@@ -156,6 +226,7 @@ void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) 
   options.max_lints = input.repair_lints;
   options.first_only = input.repair_first_only;
   repair::Repair(engine(), lint, group_of, *r->sources, &r->findings, options);
+  if (spec_.keep_facts) ReadFirstFixes(engine(), group_of, r);  // for the charts
 }
 
 // Parses a waivers or baseline file into the run's sources; false with its

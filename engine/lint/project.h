@@ -23,6 +23,7 @@
 //   lint::Report report = project->Run(input);
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,6 +72,16 @@ struct Report {
   /// With ProjectSpec::keep_facts: the facts of each plan evaluated, in
   /// the order linted (plans whose facts break the schema are not there).
   std::vector<PlanFacts> facts;
+  /// With ProjectSpec::keep_facts and a repair search (RunInput::repair_lints):
+  /// for each finding with fixes, by its index in `findings.violations`,
+  /// the facts of its plan document with its first fix applied, read as a
+  /// lint reads them (Engine::LoadFacts over the plan's group, the plan
+  /// edited in memory), for the HTML report to draw where that fix puts
+  /// the allocation. Read their values only: their locations are in files
+  /// the report does not hold. A finding has none when its fix edits
+  /// another file, when it is not in its file's first plan document (the
+  /// one LoadFacts reads), or when the edited plan does not read cleanly.
+  std::map<size_t, eval::Facts> first_fix_facts;
   /// With ProjectSpec::profile: what each rule cost (`--profile`).
   std::optional<eval::Profile> profile;
   /// For the host to show (an old-form baseline, a file changed while it

@@ -196,6 +196,32 @@ std::optional<TrainingStrip> StripOf(const Value& d) {
   return t;
 }
 
+// An allocation as a band, its window its own else its demand's (among
+// `demands`, which may be null).
+Band BandOf(const Value& a, const Value* demands) {
+  const Value* demand =
+      demands == nullptr ? nullptr : demands->FindById(Text(Get(a, F::kAllocationDemand)));
+  Band band;
+  band.allocation = std::string(a.Id());
+  band.demand = Text(Get(a, F::kAllocationDemand));
+  band.slice = demand == nullptr ? std::string() : Text(Get(*demand, F::kDemandSlice));
+  band.gpus = IntField(a, F::kAllocationGpus);
+  band.window = HoldingWindow(a, demand);
+  band.alternative = Get(a, F::kAllocationAlternativeTo) != nullptr;
+  if (const Value* evidence = Get(a, F::kAllocationEvidence);
+      evidence != nullptr && evidence->is(ValueKind::kList)) {
+    for (const Value& e : evidence->items()) band.evidence.push_back(Text(&e));
+  }
+  return band;
+}
+
+// Whether a band is drawn elsewhere or otherwise in `after` than in `before`.
+bool Moved(const Band& before, const std::string& pool_before, const Band& after,
+           const std::string& pool_after) {
+  return pool_before != pool_after || before.gpus != after.gpus ||
+         before.window.start != after.window.start || before.window.end != after.window.end;
+}
+
 class ChartBuilder {
  public:
   ChartBuilder(const PlanFacts& plan, const ChartOptions& options)
@@ -209,6 +235,7 @@ class ChartBuilder {
   void AddAllocations();
   void AddFloors();
   void AddSupply();
+  void AddGhosts(const std::vector<eval::Violation>& violations);
   bool Confirmed(const std::string& kind) const {
     return std::find(options_.confirmed_supply.begin(), options_.confirmed_supply.end(), kind) !=
            options_.confirmed_supply.end();
@@ -256,22 +283,9 @@ void ChartBuilder::AddAllocations() {
     const Value* pool = pools->FindById(Text(Get(a, F::kAllocationPool)));
     auto chart = pool == nullptr ? places_.pools.end() : places_.pools.find(KeyOf(pool->loc()));
     if (chart == places_.pools.end()) continue;
-    const Value* demand =
-        demands == nullptr ? nullptr : demands->FindById(Text(Get(a, F::kAllocationDemand)));
-    Band band;
-    band.allocation = std::string(a.Id());
-    band.demand = Text(Get(a, F::kAllocationDemand));
-    band.slice = demand == nullptr ? std::string() : Text(Get(*demand, F::kDemandSlice));
-    band.gpus = IntField(a, F::kAllocationGpus);
-    band.window = HoldingWindow(a, demand);
-    band.alternative = Get(a, F::kAllocationAlternativeTo) != nullptr;
-    if (const Value* evidence = Get(a, F::kAllocationEvidence);
-        evidence != nullptr && evidence->is(ValueKind::kList)) {
-      for (const Value& e : evidence->items()) band.evidence.push_back(Text(&e));
-    }
     std::vector<Band>& bands = charts_[chart->second].bands;
     allocation_bands_.back() = {chart->second, bands.size()};
-    bands.push_back(std::move(band));
+    bands.push_back(BandOf(a, demands));
   }
 }
 
@@ -380,6 +394,38 @@ void ChartBuilder::Place(size_t finding, const eval::Violation& v) {
   }
 }
 
+// The allocations each finding's first fix moves, shrinks or adds, as ghosts
+// on the charts of the pools they would be on; once per fix and allocation.
+void ChartBuilder::AddGhosts(const std::vector<eval::Violation>& violations) {
+  if (options_.first_fix_facts == nullptr) return;
+  std::map<std::string, size_t> chart_of;  // pool id → chart
+  for (size_t c = 0; c < charts_.size(); ++c) chart_of.emplace(charts_[c].pool, c);
+  const Value* before = Get(plan_.facts.plan, F::kPlanAllocations);
+  std::set<std::pair<std::string, std::string>> drawn;  // fix, allocation
+  for (const auto& [finding, after] : *options_.first_fix_facts) {
+    if (finding >= violations.size() || violations[finding].fixes.empty()) continue;
+    const eval::Violation& v = violations[finding];
+    // This plan's document, edited: in its file and starting where it does.
+    if (v.loc.file != plan_.document.file || after.plan.loc().line != plan_.facts.plan.loc().line)
+      continue;
+    const Value* allocations = Get(after.plan, F::kPlanAllocations);
+    if (allocations == nullptr || !allocations->is(ValueKind::kList)) continue;
+    const Value* demands = Get(after.plan, F::kPlanDemands);
+    const std::string& fix = v.fixes.front().description;
+    for (const Value& a : allocations->items()) {
+      Band band = BandOf(a, demands);
+      std::string pool = Text(Get(a, F::kAllocationPool));
+      const Value* was = before == nullptr ? nullptr : before->FindById(band.allocation);
+      if (was != nullptr && !Moved(BandOf(*was, Get(plan_.facts.plan, F::kPlanDemands)),
+                                   Text(Get(*was, F::kAllocationPool)), band, pool))
+        continue;
+      auto chart = chart_of.find(pool);
+      if (chart == chart_of.end() || !drawn.emplace(fix, band.allocation).second) continue;
+      charts_[chart->second].ghosts.push_back({finding, std::move(band), fix});
+    }
+  }
+}
+
 std::vector<PoolChart> ChartBuilder::Build(const std::vector<eval::Violation>& violations,
                                            const std::vector<FileId>& plan_files) {
   AddPools();
@@ -390,9 +436,10 @@ std::vector<PoolChart> ChartBuilder::Build(const std::vector<eval::Violation>& v
   for (size_t i = 0; i < violations.size(); ++i) {
     if (BelongsTo(violations[i], plan_.document.file, files)) Place(i, violations[i]);
   }
+  AddGhosts(violations);
   std::vector<PoolChart> out;
   for (PoolChart& chart : charts_) {
-    if (chart.bands.empty()) continue;
+    if (chart.bands.empty() && chart.ghosts.empty()) continue;
     Stack(options_, &chart);
     out.push_back(std::move(chart));
   }
@@ -470,6 +517,9 @@ class Span {
   void See(const std::vector<Mark>& marks) {
     for (const Mark& m : marks) See(m.window);
   }
+  void See(const std::vector<Ghost>& ghosts) {
+    for (const Ghost& g : ghosts) See(g.band.window);
+  }
   std::optional<Interval> Get() const {
     if (span_.start > span_.end) return std::nullopt;
     return span_;
@@ -487,6 +537,7 @@ std::optional<eval::Interval> Horizon(const PoolChart& chart) {
   span.See(chart.floor);
   span.See(chart.supply);
   span.See(chart.marks);
+  span.See(chart.ghosts);
   return span.Get();
 }
 

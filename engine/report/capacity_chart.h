@@ -30,9 +30,14 @@
 //     it holds) goes on every pool whose allocations cite that record, at
 //     its step, else over each citing allocation's window.
 // A finding about none of these is not drawn.
+//
+// A finding's first fix (ChartOptions::first_fix_facts) is read from the
+// facts it leaves, not from its words: each allocation it changes is a
+// Ghost where it would then be, over the window it would then hold.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +56,15 @@ struct Band {
   eval::Interval window;              // when it holds its GPUs
   bool alternative = false;           // a fallback placement (`alternative_to`)
   std::vector<std::string> evidence;  // the supply ids it cites
+};
+
+/// Where the first fix of a finding puts an allocation, when it changes the
+/// allocation's pool, window or GPUs (a moved window, a smaller size,
+/// another pool): drawn as a ghost, not as the plan.
+struct Ghost {
+  size_t finding = 0;  // index into the report's violations: the first the fix is for
+  Band band;           // the allocation as the fix leaves it
+  std::string fix;     // the fix's description
 };
 
 /// A part of a band drawn at one height: `band` holds [window) at
@@ -92,7 +106,8 @@ struct PoolChart {
   /// stand-ins). Empty when none is cited.
   std::vector<Step> supply;
   std::vector<Mark> marks;
-  int64_t peak = 0;  // the highest usage
+  std::vector<Ghost> ghosts;  // the first fixes that put an allocation here, by finding
+  int64_t peak = 0;           // the highest usage
 };
 
 /// A training demand's run at its preferred and at its minimum viable size,
@@ -118,6 +133,14 @@ struct ChartOptions {
   /// rule set's `confirmed_supply` param (ConfirmedSupply). Supply of no such
   /// kind is not drawn.
   std::vector<std::string> confirmed_supply;
+  /// The facts of each finding's plan with the finding's first fix
+  /// applied, by finding (lint::Report::first_fix_facts); null: no ghosts.
+  /// Each allocation whose pool, window or GPUs differ there from the
+  /// plan's (or that only the fix adds) is a Ghost on the chart of the pool
+  /// it has there, which is drawn even with no allocation of its own; a fix
+  /// that changes none (citing a record) draws nothing. The cost is a pass
+  /// over the allocations per distinct fix.
+  const std::map<size_t, eval::Facts>* first_fix_facts = nullptr;
 };
 
 /// The value of the rule set's `confirmed_supply` param as supply kinds; none
@@ -139,7 +162,7 @@ std::vector<TrainingStrip> BuildTrainingStrips(const PlanFacts& plan,
                                                const std::vector<FileId>& plan_files);
 
 /// The time a pool's chart spans: every finite window end of its bands,
-/// its floor, its confirmed supply and its marks; none when nothing on it
+/// its floor, its confirmed supply, its marks and its ghosts; none when nothing on it
 /// is dated (every window open: held at all times).
 /// Each chart has its own: a pool busy for a week is not drawn on the axis
 /// of a plan that spans two years.

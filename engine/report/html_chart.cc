@@ -187,6 +187,25 @@ void WriteBands(const PoolChart& chart, const Scale& s, std::ostream& out) {
       << "\"><title>GPUs allocated</title></path>";
 }
 
+// Where findings' first fixes would put allocations: a dashed, translucent
+// bar from the baseline over the window each would hold, over the plan's
+// own bands, linking to the finding's card.
+void WriteGhosts(const PoolChart& chart, const Scale& s, const std::string& chart_id,
+                 const std::vector<MarkText>& findings, std::ostream& out) {
+  if (chart.ghosts.empty()) return;
+  out << "<g class=\"ghosts\">";
+  for (const Ghost& g : chart.ghosts) {
+    const Band& b = g.band;
+    out << "<a class=\"ghost\" href=\"#finding-" << g.finding << "\" id=\"ghost-" << chart_id << "-"
+        << g.finding << "\" data-card=\"finding-" << g.finding << "\"><rect "
+        << Rect(s.X(b.window.start), s.Y(0), s.X(b.window.end), s.Y(b.gpus)) << "><title>"
+        << HtmlText(g.fix) << " — the first repair of " << HtmlText(findings[g.finding].label)
+        << ", not the plan: " << HtmlText(b.allocation) << " would hold " << b.gpus << " GPUs "
+        << WindowText(b.window) << "</title></rect></a>";
+  }
+  out << "</g>";
+}
+
 // The capacity line, labelled above its right end, and the production
 // floor, labelled under its highest step, so that a floor equal to the
 // capacity still reads as a floor; the floor's label ends left of the
@@ -329,12 +348,14 @@ void WriteChartSvg(const PoolChart& chart, const std::string& chart_id,
   int64_t top = std::max(chart.capacity, chart.peak);
   for (const Step& f : chart.floor) top = std::max(top, f.amount);
   for (const Step& f : chart.supply) top = std::max(top, f.amount);
+  for (const Ghost& g : chart.ghosts) top = std::max(top, g.band.gpus);
   Scale scale(Horizon(chart), top + std::max<int64_t>(1, top / 8), kChartFrame, kPad);
   out << "<svg class=\"chart-svg\" viewBox=\"0 0 " << kWidth << " " << kHeight
       << "\" role=\"img\" aria-label=\"GPUs of pool over time\">";
   WriteAxes(scale, top, out);
   WriteSupply(chart, scale, false, out);
   WriteBands(chart, scale, out);
+  WriteGhosts(chart, scale, chart_id, findings, out);
   WriteSupply(chart, scale, true, out);
   WriteLines(chart, scale, out);
   Lane(scale, findings).Write(chart.marks, chart_id, out);

@@ -25,7 +25,10 @@ struct MarkText {
 /// finding over its interval, linking to `#finding-N` with the id
 /// `mark-<chart_id>-N` (N the finding's index), and one label per cluster
 /// of bars whose labels would collide (`F11 +27`), none past the chart's
-/// edges.
+/// edges. Each ghost (where a finding's first fix would put an
+/// allocation) is a dashed bar from the baseline over its window, over the
+/// bands, linking to `#finding-N` with the id `ghost-<chart_id>-N` and the
+/// fix's description as its title.
 void WriteChartSvg(const PoolChart& chart, const std::string& chart_id,
                    const std::vector<MarkText>& findings, std::ostream& out);
 

@@ -64,6 +64,9 @@ pre { background: #f5f6f8; padding: 6px 8px; margin: 4px 0; white-space: pre-wra
 .key.capacity { background: #1c1f24; height: 3px; } .key.floor { border-top: 3px dashed #e07b00; height: 0; }
 .key.supply { background: rgba(63, 166, 107, 0.25); border-top: 2px dashed #17703f; }
 .key.mark { background: rgba(200, 30, 40, 0.45); height: 6px; }
+.ghost rect { fill: rgba(28, 31, 36, 0.07); stroke: #1c1f24; stroke-width: 1.4; stroke-dasharray: 5 3; }
+.ghost:hover rect, .ghost:focus rect { fill: rgba(28, 31, 36, 0.18); }
+.key.ghost { background: rgba(28, 31, 36, 0.07); border: 1.4px dashed #1c1f24; }
 .card { border: 1px solid var(--line); border-left: 5px solid var(--info); border-radius: 4px; padding: 10px 12px; margin: 12px 0; }
 .card.sev-error { border-left-color: var(--error); } .card.sev-warning { border-left-color: var(--warning); }
 .card:target { box-shadow: 0 0 0 3px rgba(200, 30, 40, 0.35); }
@@ -82,7 +85,7 @@ pre { background: #f5f6f8; padding: 6px 8px; margin: 4px 0; white-space: pre-wra
 }
 )css";
 
-// Filters cards, marks, charts and the overview's lines by the selects
+// Filters cards, marks and ghosts, charts and the overview's lines by the selects
 // (indexes, never input text), keeps each rule's count and each cluster's
 // label (`F11 +27`) to what is shown; opens the <details> a link leads into,
 // and every one for printing; and records on <body> that it ran
@@ -102,7 +105,7 @@ inline constexpr const char* kHtmlScript = R"js(
       c.hidden = !ok;
       if (ok) { shown[c.id] = true; count++; }
     });
-    document.querySelectorAll('a.mark').forEach(function (m) { m.style.display = shown[m.dataset.card] ? '' : 'none'; });
+    document.querySelectorAll('a.mark, a.ghost').forEach(function (m) { m.style.display = shown[m.dataset.card] ? '' : 'none'; });
     document.querySelectorAll('a.mark-label').forEach(function (l) {
       var on = l.dataset.members.split(' ').filter(function (n) { return shown['finding-' + n]; });
       l.style.display = on.length ? '' : 'none';

@@ -79,6 +79,7 @@ class Choices {
 struct CardInfo {
   std::set<size_t> pools, plans;
   std::vector<Place> places;  // where it is drawn, in the page's order
+  std::vector<Place> ghosts;  // where its first fix is drawn (`ghost-<anchor>-N`)
 };
 
 std::string Indexes(const std::set<size_t>& set) {
@@ -121,6 +122,7 @@ class HtmlPage {
   std::vector<DrawnStrip> strips_;
   std::vector<CardInfo> cards_;  // per violation
   std::vector<MarkText> marks_;  // per violation
+  bool ghosts_ = false;          // a chart has a finding's first fix drawn
   // The findings of each rule (index into rules_): violations, then errors
   // (as `errors_offset_` + their index).
   std::vector<std::vector<size_t>> by_rule_;
@@ -167,6 +169,7 @@ void HtmlPage::BuildCharts() {
   const auto& violations = report_.findings.violations;
   ChartOptions options;
   if (report_.engine != nullptr) options.confirmed_supply = ConfirmedSupply(*report_.engine);
+  options.first_fix_facts = &report_.first_fix_facts;
   for (const PlanFacts& p : report_.facts) {
     size_t plan = plan_of_file_[p.document.file];
     for (PoolChart& c : BuildPoolCharts(p, violations, plan_files, options)) {
@@ -196,6 +199,11 @@ void HtmlPage::BuildCharts() {
     std::string anchor = id < options_.max_charts ? std::to_string(id) : "";
     for (const Mark& m : chart.marks)
       note(m, charts_[id].plan, pool, anchor, "the chart of " + chart.pool);
+    for (const Ghost& g : chart.ghosts) {
+      if (!anchor.empty())
+        cards_[g.finding].ghosts.push_back({anchor, "the chart of " + chart.pool, ""});
+      ghosts_ = true;
+    }
   }
   for (size_t id = 0; id < strips_.size(); ++id) {
     const TrainingStrip& t = strips_[id].strip;
@@ -389,7 +397,11 @@ void HtmlPage::WriteCharts() {
          "<span class=\"key capacity\"></span>capacity <span class=\"key "
          "floor\"></span>production floor <span class=\"key supply\"></span>confirmed supply cited "
          "<span class=\"key mark\"></span>finding, in the lane above the plot (<b>F3 +2</b>: F3 "
-         "and two more there)</p></section>\n";
+         "and two more there)"
+      << (ghosts_ ? " <span class=\"key ghost\"></span>where a finding's first repair would put "
+                    "the allocation, not the plan"
+                  : "")
+      << "</p></section>\n";
 }
 
 // A place in a file: `path:line:col` and the line with the span marked.
@@ -446,6 +458,14 @@ void HtmlPage::WriteViolationCard(size_t i, const eval::Violation& v) {
   if (!v.because.empty())
     out_ << "<p class=\"because\"><b>because</b> " << HtmlText(v.because) << "</p>";
   if (!v.fix.empty()) out_ << "<p class=\"fix\"><b>fix</b> " << HtmlText(v.fix) << "</p>";
+  for (size_t k = 0; k < v.fixes.size(); ++k) {
+    out_ << "<p class=\"repair\"><b>repair</b> " << HtmlText(v.fixes[k].description);
+    for (size_t g = 0; k == 0 && g < card.ghosts.size(); ++g) {
+      out_ << " · <a href=\"#ghost-" << card.ghosts[g].anchor << "-" << i << "\">drawn on "
+           << HtmlText(card.ghosts[g].on) << "</a>";
+    }
+    out_ << "</p>";
+  }
   if (std::string note = eval::BaselineNote(v); !note.empty())
     out_ << "<p class=\"baseline\"><b>note</b> " << HtmlText(note) << "</p>";
   WriteDerivation(v);

@@ -22,14 +22,18 @@
 //     the edge), coloured by demand slice, the production floor as a dashed
 //     line, and the findings in a lane above the plot — a thin bar per
 //     finding over its interval, linking to its card, and one label per
-//     cluster of bars (`F11 +27`);
+//     cluster of bars (`F11 +27`); and, for a finding with computed repairs
+//     (lint::Report::first_fix_facts), a ghost where its first repair would
+//     put the allocation (a moved window, a smaller bar, another pool's
+//     chart), dashed, titled with the repair, and in the legend;
 //   - per training demand with a window and both sizes, a strip: the run
 //     at its preferred and at its minimum viable size against the end of
 //     its business window, the findings about the demand in its lane;
 //   - a table of the findings by rule, with the pools they are on;
 //   - the cards, grouped by rule with the group's counts: per finding and
 //     per error, the source line with the span marked, the secondary
-//     locations, `because` and `fix`, the intervals drawn with links to
+//     locations, `because` and `fix`, the computed repairs (the first
+//     linking to its ghost), the intervals drawn with links to
 //     the marks, and the derivation (evidence and clause traces) in a
 //     collapsible block;
 //   - filters by severity, rule, pool and plan (a little plain JS that

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -40,11 +41,14 @@ std::string Lower(std::string s) {
 }
 
 // A session over an example folder that keeps the facts, as --format html does.
+// With `repair_lints`, the repair search runs too, as --format html runs it.
 struct Linted {
-  explicit Linted(const std::string& folder, const std::string& plan = "") {
+  explicit Linted(const std::string& folder, const std::string& plan = "",
+                  size_t repair_lints = 0) {
     workspace::SessionOptions options;
     options.no_config = true;
     options.keep_facts = true;
+    options.repair_lints = repair_lints;
     options.plans = {plan.empty() ? kExamples + folder + "plan.yaml" : plan};
     session = std::make_unique<workspace::LintSession>(options);
     report = &session->Run();
@@ -54,6 +58,7 @@ struct Linted {
     for (const PlanFacts& p : report->facts) files.push_back(p.document.file);
     report::ChartOptions options;
     options.confirmed_supply = report::ConfirmedSupply(*report->engine);
+    options.first_fix_facts = &report->first_fix_facts;
     return report::BuildPoolCharts(report->facts.at(0), report->findings.violations, files,
                                    options);
   }
@@ -393,19 +398,24 @@ TEST_CASE("the HTML report is refused over one of its inputs", "[report][html]")
   }());
 }
 
+// An inventory of one research pool of 8 GPUs, `lab`, and `more_pools`.
+std::string LabInventory(const std::string& more_pools = "") {
+  return R"(apiVersion: capops.dev/v1
+kind: Inventory
+accelerator_types:
+  - {id: h100-80, model: H100-SXM, memory: 80GiB, interconnect: nvlink4}
+pools:
+  - {id: lab, accelerator: h100-80, hosts: 1, gpus_per_host: 8, region: eu, role: research}
+)" + more_pools;
+}
+
 // `<script>` through fact values, ids and a file name: shown as text, never
 // markup; the page's one script is its own.
 // Two sessions of one day, 09:00 to 17:00 and 18:00 to 22:00 (+02:00):
 // each is drawn as long as it lasts, and they stack at the same height.
 TEST_CASE("hour windows are drawn to the second, side by side when they do not overlap",
           "[report][html]") {
-  const std::string inventory = R"(apiVersion: capops.dev/v1
-kind: Inventory
-accelerator_types:
-  - {id: h100-80, model: H100-SXM, memory: 80GiB, interconnect: nvlink4}
-pools:
-  - {id: lab, accelerator: h100-80, hosts: 1, gpus_per_host: 8, region: eu, role: research}
-)";
+  const std::string inventory = LabInventory();
   const std::string plan = R"(apiVersion: capops.dev/v1
 kind: CapacityPlan
 metadata: {name: sessions, owner: me}
@@ -483,6 +493,210 @@ allocations:
         2);  // the chart's caption and a card
   CHECK(r.out.find("&lt;script&gt;alert(3)&lt;img src=x&gt;.yaml") != std::string::npos);
   CHECK(Count(r.out, "<details class=\"chart\"") == 1);  // the pool over capacity is drawn
+}
+
+const std::string kSupplyFixtures =
+    capops::testing::SourceDir() + "/policies/capops-ai/fixtures/CAP-SUP-005/";
+
+// The CAP-SUP-005 finding about `allocation`.
+size_t SupplyFinding(const lint::Report& report, const std::string& allocation) {
+  const auto& violations = report.findings.violations;
+  for (size_t i = 0; i < violations.size(); ++i) {
+    if (violations[i].rule_id == "CAP-SUP-005" &&
+        violations[i].message.find("`" + allocation + "`") != std::string::npos)
+      return i;
+  }
+  FAIL("no CAP-SUP-005 finding about " << allocation);
+  return 0;
+}
+
+int64_t At(const char* text) {
+  DateTime t;
+  std::string error;
+  REQUIRE(ParseDateTime(text, &t, &error));
+  return t.seconds;
+}
+
+TEST_CASE("a finding's first repair is a ghost where it puts the allocation", "[report][html]") {
+  Linted linted("", kSupplyFixtures + "movable.yaml", 16);
+  std::vector<PoolChart> charts = linted.Charts();
+  const PoolChart& train = linted.Chart(charts, "train-eu");
+  REQUIRE(train.ghosts.size() == 2);
+  // a-early keeps its 5 days and its 4 GPUs, from the first start where r-apr is free.
+  const report::Ghost& early = train.ghosts[0];
+  CHECK(early.finding == SupplyFinding(*linted.report, "a-early"));
+  CHECK(early.band.allocation == "a-early");
+  CHECK(early.band.gpus == 4);
+  CHECK(early.band.window.start == Day("2027-04-23"));
+  CHECK(early.band.window.end == Day("2027-04-28"));
+  CHECK(early.fix == linted.report->findings.violations[early.finding].fixes.at(0).description);
+  CHECK(early.fix.rfind("move `a-early` to start 2027-04-23", 0) == 0);
+  // a-block, with an `end`, moves with it, to the hour r-june starts.
+  const report::Ghost& block = train.ghosts[1];
+  CHECK(block.band.allocation == "a-block");
+  CHECK(block.band.window.start == At("2027-06-05T06:00Z"));
+  CHECK(block.band.window.end == At("2027-06-07T06:00Z"));
+  // The plan's own bands are as written.
+  auto band = std::find_if(train.bands.begin(), train.bands.end(),
+                           [](const report::Band& b) { return b.allocation == "a-early"; });
+  REQUIRE(band != train.bands.end());
+  CHECK(band->window.start == Day("2027-04-18"));
+  // The horizon reaches the ghosts.
+  CHECK(report::Horizon(train)->end >= block.band.window.end);
+
+  // Without the repair search, no ghost.
+  Linted plain("", kSupplyFixtures + "movable.yaml");
+  CHECK(plain.report->first_fix_facts.empty());
+  CHECK(plain.Chart(plain.Charts(), "train-eu").ghosts.empty());
+}
+
+TEST_CASE("a repair that changes no bar draws no ghost; a shrink is a smaller bar",
+          "[report][html]") {
+  // ranked: the first repair cites `r-spare`, which moves nothing.
+  Linted ranked("", kSupplyFixtures + "ranked.yaml", 16);
+  size_t all = SupplyFinding(*ranked.report, "a-all");
+  const eval::Violation& v = ranked.report->findings.violations[all];
+  REQUIRE(v.fixes.size() >= 2);
+  CHECK(v.fixes[0].description.rfind("cite `r-spare`", 0) == 0);
+  CHECK(ranked.report->first_fix_facts.count(all) == 1);  // read, and found to change no bar
+  for (const PoolChart& c : ranked.Charts()) CHECK(c.ghosts.empty());
+
+  // repairable: a-cite and a-block are repaired by a citation, a-shrink by a shrink.
+  Linted repairable("", kSupplyFixtures + "repairable.yaml", 16);
+  std::vector<PoolChart> charts = repairable.Charts();
+  const PoolChart& train = repairable.Chart(charts, "train-eu");
+  REQUIRE(train.ghosts.size() == 1);
+  const report::Ghost& shrink = train.ghosts[0];
+  CHECK(shrink.band.allocation == "a-shrink");
+  CHECK(shrink.band.gpus == 8);
+  auto band = std::find_if(train.bands.begin(), train.bands.end(),
+                           [](const report::Band& b) { return b.allocation == "a-shrink"; });
+  REQUIRE(band != train.bands.end());
+  CHECK(band->gpus == 16);
+  CHECK(shrink.band.window.start == band->window.start);
+  CHECK(shrink.band.window.end == band->window.end);
+}
+
+// No search moves an allocation to another pool yet: the facts of such a
+// fix are those of the plan written that way, given to a finding by hand.
+TEST_CASE("a ghost on another pool is drawn on that pool's chart, even with no allocation",
+          "[report][html]") {
+  const std::string inventory = LabInventory(
+      "  - {id: spare, accelerator: h100-80, hosts: 1, gpus_per_host: 8, region: eu, role: "
+      "research}\n");
+  const std::string plan = R"(apiVersion: capops.dev/v1
+kind: CapacityPlan
+metadata: {name: moves, owner: me}
+demands:
+  - {id: explore, slice: exploration, gpus: 4, max_hold: 2d}
+allocations:
+  - {id: a-x, demand: explore, pool: lab, gpus: 4, window: {start: 2027-04-20, duration: 2d}}
+)";
+  TempFile tmp("");
+  auto write = [&](const std::string& dir, const std::string& text) {
+    std::filesystem::create_directories(tmp.dir() / dir);
+    capops::testing::WriteFile((tmp.dir() / dir / "inventory.yaml").string(), inventory);
+    capops::testing::WriteFile((tmp.dir() / dir / "plan.yaml").string(), text);
+    return (tmp.dir() / dir / "plan.yaml").string();
+  };
+  std::string moved = plan;
+  moved.replace(moved.find("pool: lab"), 9, "pool: spare");
+  Linted before("", write("before", plan));
+  Linted after("", write("after", moved));
+  std::vector<eval::Violation> violations = before.report->findings.violations;
+  auto at_plan = std::find_if(violations.begin(), violations.end(), [&](const eval::Violation& v) {
+    return v.loc.file == before.report->facts.at(0).document.file;
+  });
+  REQUIRE(at_plan != violations.end());
+  at_plan->fixes = {Fix{"move `a-x` to pool `spare`", {}}};
+  size_t finding = at_plan - violations.begin();
+  std::map<size_t, eval::Facts> first_fix{{finding, after.report->facts.at(0).facts}};
+  report::ChartOptions options;
+  options.first_fix_facts = &first_fix;
+  std::vector<PoolChart> charts = report::BuildPoolCharts(
+      before.report->facts.at(0), violations, {before.report->facts.at(0).document.file}, options);
+  const PoolChart& lab = before.Chart(charts, "lab");
+  const PoolChart& spare = before.Chart(charts, "spare");
+  CHECK(lab.ghosts.empty());
+  CHECK(spare.bands.empty());
+  REQUIRE(spare.ghosts.size() == 1);
+  CHECK(spare.ghosts[0].finding == finding);
+  CHECK(spare.ghosts[0].band.allocation == "a-x");
+  CHECK(spare.ghosts[0].band.window.start == Day("2027-04-20"));
+  CHECK(spare.ghosts[0].fix == "move `a-x` to pool `spare`");
+  CHECK(report::Horizon(spare).has_value());
+}
+
+// The edited plan is read as a lint reads a file: its first plan document.
+// A finding in a later one gets no edited facts, and so no ghost, rather
+// than another document's.
+TEST_CASE("a first repair in a file's second plan document draws no ghost", "[report][html]") {
+  std::string movable =
+      capops::testing::ReadSourceFile("policies/capops-ai/fixtures/CAP-SUP-005/movable.yaml");
+  size_t plan = movable.find("apiVersion: capops.dev/v1\nkind: CapacityPlan");
+  REQUIRE(plan != std::string::npos);
+  std::string second = movable.substr(plan);
+  second.replace(second.find("name: movable"), 13, "name: again");
+  // Its own ids: the repair search takes findings with one allocation id
+  // in one file for one allocation.
+  for (const char* id : {"first", "early", "block", "never"}) {
+    std::string from = std::string("id: a-") + id;
+    second.replace(second.find(from), from.size(), std::string("id: b-") + id);
+  }
+  TempFile tmp("");
+  std::string path = (tmp.dir() / "twice.yaml").string();
+  capops::testing::WriteFile(path, movable + "---\n" + second);
+  Linted linted("", path, 64);
+  REQUIRE(linted.report->facts.size() == 2);
+  uint32_t second_line = linted.report->facts[1].document.line;
+  size_t fixed_first = 0, fixed_second = 0;
+  const auto& violations = linted.report->findings.violations;
+  for (size_t i = 0; i < violations.size(); ++i) {
+    if (violations[i].fixes.empty()) continue;
+    bool in_second = violations[i].loc.line >= second_line;
+    ++(in_second ? fixed_second : fixed_first);
+    CHECK(linted.report->first_fix_facts.count(i) == (in_second ? 0u : 1u));
+  }
+  CHECK(fixed_first >= 1);
+  CHECK(fixed_second >= 1);
+  std::vector<FileId> files{linted.report->facts[0].document.file};
+  report::ChartOptions options;
+  options.first_fix_facts = &linted.report->first_fix_facts;
+  for (size_t doc : {0, 1}) {
+    std::vector<PoolChart> charts =
+        report::BuildPoolCharts(linted.report->facts[doc], violations, files, options);
+    CHECK(linted.Chart(charts, "train-eu").ghosts.size() == (doc == 0 ? 2u : 0u));
+  }
+}
+
+TEST_CASE("the page draws each first repair as a ghost linked from its card", "[report][html]") {
+  auto page = [](const std::string& fixture, const char* lints) {
+    auto r = RunCli({"--no-config", "--format", "html", "--max-repair-lints", lints,
+                     kSupplyFixtures + fixture});
+    CHECK(r.exit_code == 1);
+    return r.out;
+  };
+  std::string movable = page("movable.yaml", "16");
+  Linted linted("", kSupplyFixtures + "movable.yaml", 16);
+  std::string early = std::to_string(SupplyFinding(*linted.report, "a-early"));
+  std::string ghost = "id=\"ghost-0-" + early + "\"";
+  REQUIRE(movable.find(ghost) != std::string::npos);
+  size_t at = movable.find(ghost);
+  std::string drawn = movable.substr(at, movable.find("</a>", at) - at);
+  CHECK(drawn.find("<title>move `a-early` to start 2027-04-23") != std::string::npos);
+  CHECK(drawn.find("a-early would hold 4 GPUs from 2027-04-23 to 2027-04-28") != std::string::npos);
+  CHECK(movable.find("href=\"#ghost-0-" + early + "\"") != std::string::npos);  // from its card
+  CHECK(Count(movable, "<p class=\"repair\">") == 2);
+  CHECK(Count(movable, "class=\"key ghost\"") == 1);
+  // Without the search there is neither, and a repair that moves nothing
+  // has its line on the card and no ghost.
+  std::string none = page("movable.yaml", "0");
+  CHECK(none.find("class=\"ghost\"") == std::string::npos);
+  CHECK(none.find("<p class=\"repair\">") == std::string::npos);
+  std::string ranked = page("ranked.yaml", "16");
+  CHECK(ranked.find("<p class=\"repair\"><b>repair</b> cite `r-spare`") != std::string::npos);
+  CHECK(ranked.find("class=\"ghost\"") == std::string::npos);
+  CHECK(ranked.find("class=\"key ghost\"") == std::string::npos);
 }
 
 }  // namespace

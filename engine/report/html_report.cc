@@ -276,8 +276,14 @@ void HtmlPage::WriteOverview() {
   }
   size_t with = std::count_if(charts_.begin(), charts_.end(),
                               [](const DrawnChart& d) { return d.findings.Total() != 0; });
-  out_ << "<p class=\"note\">" << charts_.size() << (charts_.size() == 1 ? " pool" : " pools")
-       << " with allocations, " << with << " with findings, the most severe first";
+  // A pool only a repair's ghost stands on has a line too, with no allocation.
+  size_t allocated = std::count_if(charts_.begin(), charts_.end(),
+                                   [](const DrawnChart& d) { return !d.chart.bands.empty(); });
+  out_ << "<p class=\"note\">" << allocated << (allocated == 1 ? " pool" : " pools")
+       << " with allocations";
+  if (allocated != charts_.size())
+    out_ << ", " << charts_.size() - allocated << " that only a repair moves to";
+  out_ << ", " << with << " with findings, the most severe first";
   if (charts_.size() > options_.max_charts)
     out_ << "; the first " << options_.max_charts << " have a chart below";
   bool plans = plans_.texts().size() > 1;  // a column of its own only when there are several

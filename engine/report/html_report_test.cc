@@ -550,7 +550,7 @@ TEST_CASE("a finding's first repair is a ghost where it puts the allocation", "[
   CHECK(plain.Chart(plain.Charts(), "train-eu").ghosts.empty());
 }
 
-TEST_CASE("a repair that changes no bar draws no ghost; a shrink is a smaller bar",
+TEST_CASE("a repair that changes no bar draws no ghost, and a shrink is a smaller bar",
           "[report][html]") {
   // ranked: the first repair cites `r-spare`, which moves nothing.
   Linted ranked("", kSupplyFixtures + "ranked.yaml", 16);

@@ -68,10 +68,51 @@ std::string Applied(std::string text, const Json& fix) {
   return text;
 }
 
+std::string Edited(const std::string& text, std::optional<std::vector<Replacement>> edits);
+
+// `text` (a plan file, maybe with inventory documents) with `id` added to
+// allocation `allocation`'s evidence.
+std::string Citing(const std::string& text, const std::string& allocation, const std::string& id) {
+  SourceManager sources;
+  FileId file = sources.Add("plan.yaml", text);
+  for (const Value& doc : facts::LoadRawYaml(sources, file, {}).documents) {
+    const Value* allocations = doc.Field("allocations");
+    if (allocations == nullptr || !allocations->is(ValueKind::kList)) continue;
+    for (const Value& a : allocations->items()) {
+      const Value* a_id = a.Field("id");
+      if (a_id && a_id->is(ValueKind::kString) && a_id->string_value() == allocation)
+        return Edited(text, AddToList(file, text, a, "evidence", id));
+    }
+  }
+  FAIL("no allocation " << allocation);
+  return text;
+}
+
+// An Inventory holding the confirmed record a finding's `acquisition`
+// (JSON) advises, as `id`: written here from the report, not by the engine.
+std::string AcquiredInventory(const Json& q, const std::string& id) {
+  std::string out =
+      "apiVersion: capops.dev/v1\nkind: Inventory\nsupply:\n  - id: " + id +
+      "\n    kind: reservation\n    accelerator: " + q["accelerator"].get<std::string>() +
+      "\n    gpus: " + std::to_string(q["gpus"].get<int64_t>()) + "\n";
+  for (const char* key : {"region", "service"}) {
+    if (!q[key].is_null())
+      out += std::string("    ") + key + ": " + q[key].get<std::string>() + "\n";
+  }
+  const Json& w = q["window"];
+  if (!w["start"].is_null())
+    out += "    window:\n      start: " + w["start"].get<std::string>() + "\n";
+  if (!w["end"].is_null()) out += "      end: " + w["end"].get<std::string>() + "\n";
+  return out;
+}
+
 // Lints each plan in `plans` (a file holding its inventory too, or with
 // `inventory`), applies each repair offered, lints again: the finding it
-// repairs is gone and no error is new. Returns "rule file allocation" →
-// the descriptions offered, in order.
+// repairs is gone and no error is new. An acquisition advised is checked
+// by its own proof, never applied as an edit: the plan citing a record of
+// exactly it, added as an inventory of its own, shows the finding gone and
+// no new error. Returns "rule file allocation" → the descriptions offered,
+// in order (an acquisition's as "help: …").
 std::map<std::string, std::vector<std::string>> CheckRepairs(const std::vector<fs::path>& plans,
                                                              const std::string& inventory = "") {
   capops::testing::TempDir dir("capops-repair");
@@ -82,8 +123,9 @@ std::map<std::string, std::vector<std::string>> CheckRepairs(const std::vector<f
     std::string text = ReadText(path);
     std::vector<std::string> args = {"--no-config", "--format", "json", "--max-repair-lints", "64"};
     if (!inventory.empty()) args.insert(args.end(), {"--inventory", inventory});
-    auto lint = [&](const std::string& file) {
+    auto lint = [&](const std::string& file, const std::string& record = "") {
       std::vector<std::string> a = args;
+      if (!record.empty()) a.insert(a.end(), {"--inventory", record});
       a.push_back(file);
       auto r = capops::testing::RunCli(a);
       REQUIRE(r.exit_code <= 1);
@@ -92,22 +134,35 @@ std::map<std::string, std::vector<std::string>> CheckRepairs(const std::vector<f
     Json before = lint(dir.Write(name, text));
     std::set<std::string> errors = Errors(before);
     for (const Json& v : before["violations"]) {
-      if (v["fixes"].empty()) continue;
+      const Json& q = v["acquisition"];
+      if (v["fixes"].empty() && q.is_null()) continue;
       std::string rule = v["rule"];
       REQUIRE(HasRepairSearch(rule));
       std::string allocation = AllocationOf(v);
       REQUIRE_FALSE(allocation.empty());
-      for (const Json& fix : v["fixes"]) {
-        INFO(fix["description"]);
-        offered[rule + " " + name + " " + allocation].push_back(fix["description"]);
-        Json after = lint(dir.Write("fixed-" + name, Applied(text, fix)));
+      std::vector<std::string>& descriptions = offered[rule + " " + name + " " + allocation];
+      // Advice only where no edit repairs the finding.
+      CHECK((v["fixes"].empty() || q.is_null()));
+      auto holds = [&](const Json& after) {
         for (const Json& w : after["violations"])
           CHECK_FALSE((w["rule"] == rule && AllocationOf(w) == allocation));
         for (const std::string& e : Errors(after)) {
           INFO(e);
           CHECK(errors.count(e) == 1);
         }
+      };
+      for (const Json& fix : v["fixes"]) {
+        INFO(fix["description"]);
+        CHECK_FALSE(fix["replacements"].empty());
+        descriptions.push_back(fix["description"]);
+        holds(lint(dir.Write("fixed-" + name, Applied(text, fix))));
       }
+      if (q.is_null()) continue;
+      INFO(q.dump());
+      descriptions.push_back("help: " + q["description"].get<std::string>());
+      const std::string id = "acquired-by-test";
+      holds(lint(dir.Write("citing-" + name, Citing(text, allocation, id)),
+                 dir.Write("acquired-" + name, AcquiredInventory(q, id))));
     }
   }
   return offered;
@@ -144,7 +199,6 @@ TEST_CASE(
           "viable 4"});
   CHECK(offered["repairable.yaml a-block"] ==
         V{"cite `r-june` (reservation of 4 GPUs of `h100-80`) in `a-block`'s evidence"});
-  CHECK(offered.count("repairable.yaml a-stuck") == 0);
   // Capacity held with a managed service backs its pools; ours, ours.
   CHECK(offered["fires-service.yaml a-managed"] ==
         V{"cite `r-hosted` (reservation of 16 GPUs of `h100-80`) in `a-managed`'s evidence"});
@@ -157,7 +211,6 @@ TEST_CASE(
   CHECK(offered["movable.yaml a-block"] ==
         V{"move `a-block` to start 2027-06-05T06:00Z (the first window where its cited supply has "
           "2 GPUs free)"});
-  CHECK(offered.count("movable.yaml a-never") == 0);
   // Every repair, the least change first: cite, move, shrink.
   CHECK(
       offered["ranked.yaml a-all"] ==
@@ -165,7 +218,29 @@ TEST_CASE(
         "move `a-all` to start 2027-04-20 (the first window where its cited supply has 8 GPUs "
         "free)",
         "shrink `a-all` to 4 GPUs, what its cited supply covers, not below its minimum viable 4"});
-  CHECK(offered.size() == 8);
+  // No plan edit repairs these: the acquisition each needs, to the GPU and the hour, the
+  // pool's service named; an open-ended window is advised an open-ended reservation; none
+  // where the reservation would not back the pool (its service documents no capacity model).
+  // `a-stuck` has nothing to cite and may not shrink below its minimum viable size; `a-never`
+  // fits nowhere in its demand's window.
+  const std::map<std::string, std::string> advised = {
+      {"repairable.yaml a-stuck", "6 × h100-80 in eu-west, 2027-07-02..07-04"},
+      {"movable.yaml a-never", "2 × h100-80 in eu-west, 2027-06-30..07-04"},
+      {"acquire.yaml a-part", "4 × h100-80 in eu-west, 2027-04-19..04-22"},
+      {"acquire.yaml a-hours", "8 × h100-80 in eu-west, 2027-05-03T08:00Z..05-03T18:00Z"},
+      {"acquire.yaml a-hosted", "4 × h100-80 in eu-west with `hosted-train`, 2027-05-10..05-12"},
+      {"acquire.yaml a-open", "2 × h100-80 in eu-west, from 2027-06-01, with no end date"},
+      {"fires.yaml a-none", "8 × h100-80 in eu-west, 2027-06-01..06-03"},
+      {"fires.yaml a-serve",
+       "4 × l4-24 in eu-west, with no end date (`a-serve` holds its GPUs at all times)"}};
+  for (const auto& [key, what] : advised) {
+    INFO(key);
+    std::string allocation = key.substr(key.find(' ') + 1);
+    CHECK(offered[key] ==
+          V{"help: reserve " + what + ", and cite it in `" + allocation + "`'s evidence"});
+  }
+  CHECK(offered.count("acquire.yaml a-undocumented") == 0);
+  CHECK(offered.size() == 19);
 }
 
 TEST_CASE("repair: each repair offered on the shipped example, applied, holds", "[repair]") {

@@ -29,10 +29,11 @@ int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, 
   }
   workspace::SessionOptions session_options = options.session;
   // The capacity repairs are searched for only where the report shows them
-  // (`= fix:` lines, JSON and SARIF `fixes`): each is proved by a relint.
-  bool shows_repairs = options.format == report::Format::kText ||
-                       options.format == report::Format::kJson ||
-                       options.format == report::Format::kSarif;
+  // (`= fix:` and `= help:` lines, JSON and SARIF, the HTML report's
+  // cards): each is proved by a relint.
+  bool shows_repairs =
+      options.format == report::Format::kText || options.format == report::Format::kJson ||
+      options.format == report::Format::kSarif || options.format == report::Format::kHtml;
   session_options.repair_lints = shows_repairs ? options.repair_lints : 0;
   StdinPlan stdin_plan;
   std::string error;

@@ -446,6 +446,11 @@ void HtmlPage::WriteViolationCard(size_t i, const eval::Violation& v) {
   if (!v.because.empty())
     out_ << "<p class=\"because\"><b>because</b> " << HtmlText(v.because) << "</p>";
   if (!v.fix.empty()) out_ << "<p class=\"fix\"><b>fix</b> " << HtmlText(v.fix) << "</p>";
+  for (const Fix& f : v.fixes)
+    out_ << "<p class=\"fix\"><b>fix</b> " << HtmlText(f.description) << "</p>";
+  if (v.acquisition) {
+    out_ << "<p class=\"help\"><b>help</b> " << HtmlText(v.acquisition->description) << "</p>";
+  }
   if (std::string note = eval::BaselineNote(v); !note.empty())
     out_ << "<p class=\"baseline\"><b>note</b> " << HtmlText(note) << "</p>";
   WriteDerivation(v);

@@ -29,8 +29,8 @@ int RunCheck(const CheckOptions& options, std::istream& in, bool process_stdin, 
   }
   workspace::SessionOptions session_options = options.session;
   // The capacity repairs are searched for only where the report shows them
-  // (`= fix:` lines, JSON and SARIF `fixes`, the HTML report's ghost bars):
-  // each is proved by a relint.
+  // (`= fix:` and `= help:` lines, JSON and SARIF, the HTML report's
+  // cards and ghost bars): each is proved by a relint.
   bool shows_repairs =
       options.format == report::Format::kText || options.format == report::Format::kJson ||
       options.format == report::Format::kSarif || options.format == report::Format::kHtml;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "engine/workspace/output_file.h"
@@ -127,6 +128,91 @@ TEST_CASE("cli --fix writes the plan's repairs and reports what remains", "[cli]
   CHECK(text.find("gpus: 8, evidence: [r-may]}  # r-may is free") != std::string::npos);
   CHECK(text.find("gpus: 8, evidence: [r-apr]}") != std::string::npos);
   CHECK(text.find("  - id: a-block\n    evidence: [r-june]\n") != std::string::npos);
+}
+
+TEST_CASE("cli an acquisition is advised by every report and applied by none", "[cli][repair]") {
+  capops::testing::TempDir dir("capops-advice");
+  fs::path fixture = fs::path(capops::testing::SourceDir()) /
+                     "policies/capops-ai/fixtures/CAP-SUP-005/acquire.yaml";
+  fs::copy_file(fixture, dir.Path("plan.yaml"));
+  const std::string plan = dir.Path("plan.yaml"), original = dir.Read("plan.yaml");
+  auto lint = [&](std::vector<std::string> flags) {
+    flags.insert(flags.begin(), {"--no-config", "--max-repair-lints", "16"});
+    flags.push_back(plan);
+    auto r = RunCli(flags);
+    CHECK(r.exit_code == kExitFindings);
+    return r.out;
+  };
+  // Text: a `help:` line, never a `fix:`; exactly what is short, where and when.
+  std::string text = lint({});
+  for (const char* help :
+       {"= help: reserve 4 × h100-80 in eu-west, 2027-04-19..04-22, and cite it in `a-part`'s "
+        "evidence\n",
+        "= help: reserve 8 × h100-80 in eu-west, 2027-05-03T08:00Z..05-03T18:00Z, and cite it in "
+        "`a-hours`'s evidence\n",
+        "= help: reserve 4 × h100-80 in eu-west with `hosted-train`, 2027-05-10..05-12, and cite "
+        "it in `a-hosted`'s evidence\n",
+        "= help: reserve 2 × h100-80 in eu-west, from 2027-06-01, with no end date, and cite it "
+        "in `a-open`'s evidence\n"}) {
+    INFO(help);
+    CHECK(text.find(help) != std::string::npos);
+  }
+  CHECK(text.find("in `a-undocumented`'s evidence") == std::string::npos);
+  CHECK(text.find("= fix: reserve") == std::string::npos);
+  auto none = RunCli({"--no-config", "--max-repair-lints", "0", plan});
+  CHECK(none.out.find("allocation `a-part` needs") != std::string::npos);
+  CHECK(none.out.find("= help: reserve") == std::string::npos);
+  // JSON: the acquisition as data, beside no fixes.
+  using Json = nlohmann::json;
+  std::map<std::string, Json> by_allocation;
+  const Json json = Json::parse(lint({"--format", "json"}));
+  for (const Json& v : json["violations"]) {
+    if (v["rule"] != "CAP-SUP-005") continue;
+    CHECK(v["fixes"] == Json::array());
+    for (const Json& e : v["evidence"]) {
+      if (e["name"] == "a") by_allocation[e["value"].get<std::string>()] = v["acquisition"];
+    }
+  }
+  REQUIRE(by_allocation.size() == 5);
+  CHECK(by_allocation["a-part"] ==
+        Json{{"description",
+              "reserve 4 × h100-80 in eu-west, 2027-04-19..04-22, and cite it in `a-part`'s "
+              "evidence"},
+             {"gpus", 4},
+             {"accelerator", "h100-80"},
+             {"region", "eu-west"},
+             {"service", nullptr},
+             {"window", {{"start", "2027-04-19"}, {"end", "2027-04-22"}}}});
+  CHECK(by_allocation["a-hosted"]["service"] == "hosted-train");
+  CHECK(by_allocation["a-hours"]["window"]["end"] == "2027-05-03T18:00Z");
+  CHECK(by_allocation["a-open"]["window"] == Json{{"start", "2027-06-01"}, {"end", nullptr}});
+  CHECK(by_allocation["a-undocumented"].is_null());
+  // SARIF: no `fixes` (one must change a file), the advice in the message and properties.
+  size_t advised = 0;
+  const Json sarif = Json::parse(lint({"--format", "sarif"}));
+  for (const Json& r : sarif["runs"][0]["results"]) {
+    if (r["ruleId"] != "CAP-SUP-005") continue;
+    CHECK_FALSE(r.contains("fixes"));
+    if (!r["properties"].contains("acquisition")) continue;
+    ++advised;
+    const Json& q = r["properties"]["acquisition"];
+    CHECK(r["message"]["text"].get<std::string>().find(
+              "\nhelp: " + q["description"].get<std::string>()) != std::string::npos);
+  }
+  CHECK(advised == 4);
+  // HTML: on the finding's card, as text.
+  lint({"--format", "html", "-o", dir.Path("report.html")});
+  CHECK(dir.Read("report.html")
+            .find("<p class=\"help\"><b>help</b> reserve 4 × h100-80 in eu-west, "
+                  "2027-04-19..04-22, and cite it in `a-part`&#39;s evidence</p>") !=
+        std::string::npos);
+  // --fix applies none: nothing written, nothing applied, the advice still said.
+  CHECK(lint({"--fix-dry-run"}).empty());
+  auto fixed = RunCli({"--no-config", "--fix", plan});
+  CHECK(fixed.exit_code == kExitFindings);
+  CHECK(fixed.err.find("applied") == std::string::npos);
+  CHECK(fixed.out.find("= help: reserve 4 × h100-80") != std::string::npos);
+  CHECK(dir.Read("plan.yaml") == original);
 }
 
 TEST_CASE("cli the repair search runs for the reports that show repairs, within its lints",

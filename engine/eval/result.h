@@ -102,6 +102,35 @@ struct ParamUse {
   std::string set_at;
 };
 
+/// Supply to acquire that would cover a capacity finding no plan edit
+/// repairs (engine/repair; CAP-SUP-005): how many GPUs of which type, where
+/// and when. Advice for the people who hold capacity, never an edit — the
+/// engine does not write supply into an inventory, so it is no Fix, `--fix`
+/// and quick fixes never see it, and SARIF carries it in `properties`.
+/// Proved as a repair is: the plan linted again with a confirmed record of
+/// exactly this (in memory only) cited by the allocation shows the finding
+/// gone and no new error.
+struct Acquisition {
+  /// The GPUs short at the finding's worst stretch.
+  int64_t gpus = 0;
+  /// The pool's accelerator type, region ("" when it names none) and
+  /// managed service ("" for our own capacity).
+  std::string accelerator;
+  std::string region;
+  std::string service;
+  /// When it is needed: the allocation's window (its own, else its
+  /// demand's) as dates; `end` is exclusive. "" on a side the window leaves
+  /// open: no `end` when it runs on from its start, neither when the
+  /// allocation holds its GPUs at all times.
+  std::string start;
+  std::string end;
+  /// For people: "reserve 4 × h100-80 in eu-west, 2027-04-19..04-22, and
+  /// cite it in `a-tune`'s evidence".
+  std::string description;
+
+  friend bool operator==(const Acquisition&, const Acquisition&) = default;
+};
+
 struct Violation {
   std::string rule_id;
   std::string rule_name;
@@ -155,6 +184,10 @@ struct Violation {
   /// was found, and for a finding whose rule has no repair search. Not
   /// part of a finding's identity.
   std::vector<Fix> fixes;
+  /// When no fix was proved for a capacity finding: the supply that would
+  /// cover it, proved likewise (Acquisition; shared, as it is rare and a
+  /// finding is copied often). Not part of its identity.
+  std::shared_ptr<const Acquisition> acquisition;
 };
 
 /// A rule's output over one set of facts. Rule errors (a rule that could not

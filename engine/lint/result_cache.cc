@@ -19,7 +19,7 @@ namespace {
 using Json = nlohmann::json;
 
 // Bumped whenever an entry's layout or meaning changes: older entries miss.
-constexpr int kFormatVersion = 10;
+constexpr int kFormatVersion = 11;
 constexpr const char* kMagic = "capops-cache";
 
 #if defined(__GLIBCXX__) && defined(__x86_64__)
@@ -29,11 +29,11 @@ constexpr const char* kMagic = "capops-cache";
 // finding, cached or not (Engine::NameParams), so they follow the config.
 // Nor is Violation::at_owners, which the lint run reads and clears, nor
 // Label::value and Label::field, which it words the label's message with
-// and clears, nor Violation::fixes, which the project computes after the
-// cache answers.
+// and clears, nor Violation::fixes and Violation::acquisition, which the
+// project computes after the cache answers.
 static_assert(sizeof(SourceLoc) == 12 && sizeof(eval::Evidence) == 112 &&
                   sizeof(eval::TraceValue) == 104 && sizeof(eval::Label) == 112 &&
-                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 624 &&
+                  sizeof(eval::TraceStep) == 104 && sizeof(eval::Violation) == 640 &&
                   sizeof(RelatedLoc) == 48 && sizeof(Diagnostic) == 168,
               "a finding changed shape: update result_cache.cc and bump kFormatVersion");
 #endif

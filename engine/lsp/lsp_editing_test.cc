@@ -161,6 +161,44 @@ TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its 
   CHECK(WithMessage(*after, "allocation `a-explore` needs").empty());
 }
 
+TEST_CASE("LSP: an acquisition advised is said in its diagnostic's message, with no code action",
+          "[lsp]") {
+  TempDir dir{"capops-lsp-advice"};
+  std::string plan = ReadText(fs::path(capops::testing::SourceDir()) /
+                              "policies/capops-ai/fixtures/CAP-SUP-005/acquire.yaml");
+  std::string uri = UriOfPath(dir.Write("plan.yaml", plan));
+  InProcess s;
+  ReplyTo(s.Send({Request(1, "initialize")}), 1);
+  std::optional<Json> published = Published(s.Send({Note("initialized"), Open(uri, plan)}), uri);
+  REQUIRE(published);
+  std::vector<Json> said = WithMessage(*published, "allocation `a-hosted` needs");
+  REQUIRE(said.size() == 1);
+  // An edit's lint searches for nothing, advice included.
+  CHECK(said[0]["message"].get<std::string>().find("help:") == std::string::npos);
+  std::vector<Json> answer = s.Send({Request(2, "textDocument/codeAction",
+                                             {{"textDocument", {{"uri", uri}}},
+                                              {"range", said[0]["range"]},
+                                              {"context", {{"diagnostics", said}}}})});
+  // No edit, no action; the advice is published where the finding is.
+  CHECK(ReplyTo(answer, 2)["result"] == Json::array());
+  std::optional<Json> again = Published(answer, uri);
+  REQUIRE(again);
+  std::vector<Json> advised = WithMessage(
+      *again,
+      "\nhelp: reserve 4 × h100-80 in eu-west with `hosted-train`, 2027-05-10..05-12, and cite it "
+      "in `a-hosted`'s evidence");
+  REQUIRE(advised.size() == 1);
+  CHECK(advised[0]["range"] == said[0]["range"]);
+  CHECK_FALSE(advised[0].contains("data"));
+  // Asked again, nothing is searched nor published again.
+  std::vector<Json> later = s.Send({Request(3, "textDocument/codeAction",
+                                            {{"textDocument", {{"uri", uri}}},
+                                             {"range", said[0]["range"]},
+                                             {"context", {{"diagnostics", advised}}}})});
+  CHECK(ReplyTo(later, 3)["result"] == Json::array());
+  CHECK_FALSE(Published(later, uri));
+}
+
 struct Mistake {
   const char* name;
   const char* from;   // the plan's text

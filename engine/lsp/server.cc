@@ -120,6 +120,8 @@ Json DiagnosticsFor(const SourceManager& sources, const eval::LintReport& report
     std::string message = v.message;
     if (!v.because.empty()) message += "\nbecause: " + v.because;
     if (!v.fix.empty()) message += "\nfix: " + v.fix;
+    // Advice has no edit, so no quick fix: it is said, as the text report says it.
+    if (v.acquisition) message += "\nhelp: " + v.acquisition->description;
     Json d = {{"severity", SeverityOf(v.severity)},
               {"code", v.rule_id},
               {"source", "capops"},
@@ -400,6 +402,15 @@ bool Repairable(const Json& diagnostics, const Json& range) {
   return false;
 }
 
+// Diagnostics without the fixes they carry (`data`): what an editor shows.
+Json WithoutFixes(Json diagnostics) {
+  if (!diagnostics.is_array()) return diagnostics;
+  for (Json& d : diagnostics) {
+    if (d.is_object()) d.erase("data");
+  }
+  return diagnostics;
+}
+
 }  // namespace
 
 void Server::AnswerDocument(const Json& id, const std::string& method, const Json& params) {
@@ -426,9 +437,17 @@ void Server::AnswerDocument(const Json& id, const std::string& method, const Jso
   if (yaml && !doc.repaired && Repairable(doc.diagnostics, range)) {
     Document& searched = it->second;
     repairing_ = true;
+    Json published = std::move(searched.diagnostics);
     searched.diagnostics = LintYaml(uri, searched);
     repairing_ = false;
     searched.repaired = true;
+    // The search found advice (an acquisition, in a message) where it found
+    // no fix: published again so that the editor shows it.
+    if (WithoutFixes(published) != WithoutFixes(searched.diagnostics)) {
+      Json notice = {{"uri", uri}, {"diagnostics", searched.diagnostics}};
+      if (searched.version != 0) notice["version"] = searched.version;
+      Notify("textDocument/publishDiagnostics", std::move(notice));
+    }
   }
   const Json& context = params.value("context", Json::object());
   Respond(id, QuickFixes(uri, doc.path, doc.diagnostics, range,

@@ -22,9 +22,9 @@ namespace {
 
 // The rules with a search (search.h).
 constexpr RuleSearch kSearches[] = {
-    {"CAP-SUP-005", "a", SupplySearch},         {"CAP-ALC-004", "last", PoolSearch},
-    {"CAP-ALC-001", "a", ReplacementSearch},    {"CAP-ALC-009", "a", HoldSearch},
-    {"CAP-DEM-006", "d", BusinessWindowSearch}, {"CAP-DEM-003", "d", ExplorationSearch},
+    {"CAP-SUP-005", "a", SupplySearch, SupplyAdvice}, {"CAP-ALC-004", "last", PoolSearch},
+    {"CAP-ALC-001", "a", ReplacementSearch},          {"CAP-ALC-009", "a", HoldSearch},
+    {"CAP-DEM-006", "d", BusinessWindowSearch},       {"CAP-DEM-003", "d", ExplorationSearch},
 };
 
 const RuleSearch* SearchOf(std::string_view rule_id) {
@@ -99,6 +99,25 @@ bool Proves(const eval::LintReport& after, const Target& t, const std::set<std::
   return true;
 }
 
+// The acquisition `t`'s rule advises when it advises one and a lint of
+// the plan citing it (`text` edited), with the record's inventory beside
+// the group's in memory, proves it as Proves does a fix.
+std::optional<eval::Acquisition> ProvedAdvice(const Engine& engine, const LintOptions& lint,
+                                              Group group, const std::string& path,
+                                              std::string_view text, const Target& t,
+                                              const eval::Facts& facts,
+                                              const std::set<std::string>& before, size_t* budget) {
+  Advise advise = SearchOf(t.rule)->advise;
+  if (advise == nullptr || *budget == 0) return std::nullopt;
+  std::optional<Advice> advice = advise(t, facts, t.file, text);
+  std::string edited, why;
+  if (!advice || !ApplyReplacements(text, advice->cite, &edited, &why)) return std::nullopt;
+  --*budget;
+  group.inventories.push_back({"<acquisition>", std::move(advice->inventory)});
+  if (!Proves(Relint(engine, lint, std::move(group), path, edited), t, before)) return std::nullopt;
+  return std::move(advice->acquisition);
+}
+
 // `fix` located in the report's sources (file `file` there) rather than the
 // search's own lint.
 Fix InReport(Fix fix, FileId file) {
@@ -133,6 +152,7 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
     if (v.measure.is(ValueKind::kInt)) t.short_by = std::max(t.short_by, v.measure.int_value());
   }
   std::map<std::pair<std::string, std::string>, std::vector<Fix>> proved;
+  std::map<std::pair<std::string, std::string>, eval::Acquisition> advised;  // when none is
   for (const auto& [key, t] : targets) {
     const eval::Facts* at = PlanAt(facts, t.file, t.line);
     if (at == nullptr) continue;
@@ -146,11 +166,16 @@ void RepairFile(const Engine& engine, const LintOptions& lint, const Group& grou
         if (options.first_only) *budget = 0;
       }
     }
+    if (proved.count(key) != 0) continue;
+    if (auto q = ProvedAdvice(engine, lint, group, path, plan->text, t, *at, before, budget))
+      advised[key] = std::move(*q);
   }
   for (eval::Violation& v : report->violations) {
     if (v.loc.file != file || v.suppression) continue;
     auto it = proved.find({v.rule_id, AllocationOf(v)});
     if (it != proved.end()) v.fixes = it->second;
+    if (auto q = advised.find({v.rule_id, AllocationOf(v)}); q != advised.end())
+      v.acquisition = std::make_shared<const eval::Acquisition>(q->second);
   }
 }
 

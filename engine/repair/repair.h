@@ -99,10 +99,21 @@
 //     a schedule outside working hours, no stop at checkpoints — have no
 //     one answer, so a demand with one of them gets no repair.
 //
+// Advice, when no alternative is proved (Violation::acquisition, not a
+// Fix: the engine does not write supply into an inventory):
+//   CAP-SUP-005: reserve the GPUs short at the worst stretch, of the
+//     pool's accelerator, in its region, held with its service when it has
+//     one, over the allocation's window (its own, else its demand's; from
+//     its start on when it has no end; always when there is none). Proved
+//     by one more lint: the plan citing a confirmed record of exactly that,
+//     in an inventory document added in memory beside the group's, shows
+//     the finding gone and no new error.
+//
 // Cost: a lint of the plan's group (its plan files and inventories) per
 // plan file with a finding to repair, and one per alternative tried (at
 // most RepairOptions::max_tries per allocation); RepairOptions::max_lints
-// bounds them all, the findings past it keeping the rule's words only. A
+// bounds them all, the findings past it keeping the rule's words only;
+// advice costs one lint more. A
 // lint that shows repairs searches a few (kLintRepairLints), `--fix`,
 // which applies them, more (kFixRepairLints).
 //

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "engine/facts/loader.h"
+#include "engine/repair/plan_edits.h"
 #include "engine/repair/repair.h"
 #include "tests/support/paths.h"
 #include "tests/support/run_cli.h"
@@ -61,6 +62,42 @@ std::string Applied(std::string text, const Json& fix) {
   return text;
 }
 
+// `text` (a plan file, maybe with inventory documents) with `id` added to
+// allocation `allocation`'s evidence.
+std::string Citing(const std::string& text, const std::string& allocation, const std::string& id) {
+  SourceManager sources;
+  FileId file = sources.Add("plan.yaml", text);
+  for (const Value& doc : facts::LoadRawYaml(sources, file, {}).documents) {
+    const Value* allocations = doc.Field("allocations");
+    if (allocations == nullptr || !allocations->is(ValueKind::kList)) continue;
+    for (const Value& a : allocations->items()) {
+      const Value* a_id = a.Field("id");
+      if (a_id && a_id->is(ValueKind::kString) && a_id->string_value() == allocation)
+        return Edited(text, AddToList(file, text, a, "evidence", id));
+    }
+  }
+  FAIL("no allocation " << allocation);
+  return text;
+}
+
+// An Inventory holding the confirmed record a finding's `acquisition`
+// (JSON) advises, as `id`: written here from the report, not by the engine.
+std::string AcquiredInventory(const Json& q, const std::string& id) {
+  std::string out =
+      "apiVersion: capops.dev/v1\nkind: Inventory\nsupply:\n  - id: " + id +
+      "\n    kind: reservation\n    accelerator: " + q["accelerator"].get<std::string>() +
+      "\n    gpus: " + std::to_string(q["gpus"].get<int64_t>()) + "\n";
+  for (const char* key : {"region", "service"}) {
+    if (!q[key].is_null())
+      out += std::string("    ") + key + ": " + q[key].get<std::string>() + "\n";
+  }
+  const Json& w = q["window"];
+  if (!w["start"].is_null())
+    out += "    window:\n      start: " + w["start"].get<std::string>() + "\n";
+  if (!w["end"].is_null()) out += "      end: " + w["end"].get<std::string>() + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string ReadText(const fs::path& path) {
@@ -81,9 +118,10 @@ Offered CheckRepairs(const std::vector<fs::path>& plans, const std::string& inve
     args.insert(args.end(), extra.begin(), extra.end());
     if (!inventory.empty()) args.insert(args.end(), {"--inventory", inventory});
     // The lint after a repair only shows whether it holds: it searches none.
-    auto lint = [&](const std::string& file, bool search = true) {
+    auto lint = [&](const std::string& file, bool search = true, const std::string& record = "") {
       std::vector<std::string> a = args;
       if (!search) a[3] = "0";
+      if (!record.empty()) a.insert(a.end(), {"--inventory", record});
       a.push_back(file);
       auto r = capops::testing::RunCli(a);
       REQUIRE(r.exit_code <= 1);
@@ -92,28 +130,43 @@ Offered CheckRepairs(const std::vector<fs::path>& plans, const std::string& inve
     Json before = lint(dir.Write(name, text));
     std::set<std::string> errors = Errors(before);
     for (const Json& v : before["violations"]) {
-      if (v["fixes"].empty()) continue;
+      const Json& q = v["acquisition"];
+      if (v["fixes"].empty() && q.is_null()) continue;
       std::string rule = v["rule"];
       REQUIRE(HasRepairSearch(rule));
       std::string allocation = AllocationOf(v);
       REQUIRE_FALSE(allocation.empty());
+      // Advice only where no edit repairs the finding.
+      CHECK((v["fixes"].empty() || q.is_null()));
       // The findings of a rule about one allocation are repaired together:
-      // each carries the same repairs, tried once.
+      // each carries the same repairs (an acquisition's as "help: …"), tried once.
       std::vector<std::string> descriptions;
       for (const Json& fix : v["fixes"]) descriptions.push_back(fix["description"]);
+      if (!q.is_null()) descriptions.push_back("help: " + q["description"].get<std::string>());
       auto [it, first] = offered.try_emplace(rule + " " + name + " " + allocation, descriptions);
       CHECK(it->second == descriptions);
       if (!first) continue;
-      for (const Json& fix : v["fixes"]) {
-        INFO(fix["description"]);
-        Json after = lint(dir.Write("fixed-" + name, Applied(text, fix)), false);
+      auto holds = [&](const Json& after) {
         for (const Json& w : after["violations"])
           CHECK_FALSE((w["rule"] == rule && AllocationOf(w) == allocation));
         for (const std::string& e : Errors(after)) {
           INFO(e);
           CHECK(errors.count(e) == 1);
         }
+      };
+      for (const Json& fix : v["fixes"]) {
+        INFO(fix["description"]);
+        CHECK_FALSE(fix["replacements"].empty());
+        holds(lint(dir.Write("fixed-" + name, Applied(text, fix)), false));
       }
+      if (q.is_null()) continue;
+      // An acquisition is never applied as an edit: the plan citing a
+      // record of exactly it, added as an inventory of its own, must show
+      // the finding gone and no new error.
+      INFO(q.dump());
+      const std::string id = "acquired-by-test";
+      holds(lint(dir.Write("citing-" + name, Citing(text, allocation, id)), false,
+                 dir.Write("acquired-" + name, AcquiredInventory(q, id))));
     }
   }
   return offered;

@@ -26,7 +26,10 @@ using Offered = std::map<std::string, std::vector<std::string>>;
 /// Lints each plan of `plans` (a file holding its inventory too, or with
 /// `inventory`), with `args` added (a `--config`; else `--no-config`),
 /// applies each repair offered, lints again: checks that the finding it
-/// repairs is gone and no error is new. Returns what was offered.
+/// repairs is gone and no error is new. An acquisition advised is checked
+/// by its own proof, never applied as an edit: the plan citing a record of
+/// exactly it, in an inventory of its own. Returns what was offered (an
+/// acquisition as "help: …").
 Offered CheckRepairs(const std::vector<std::filesystem::path>& plans,
                      const std::string& inventory = "", const std::vector<std::string>& args = {});
 

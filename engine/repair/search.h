@@ -54,17 +54,38 @@ struct Subject {
 using Search = std::vector<Fix> (*)(const Target& target, const eval::Facts& facts, FileId file,
                                     std::string_view text, size_t max_tries);
 
+/// Supply that would repair a target no plan edit repairs, and its proof:
+/// an Inventory document holding one confirmed record of exactly that
+/// (`inventory`, linted in memory beside the plan's inventories, never
+/// written) and the plan edit that cites it (`cite`).
+struct Advice {
+  eval::Acquisition acquisition;
+  std::string inventory;
+  std::vector<Replacement> cite;
+};
+
+/// A rule's advice for `target` (arguments as Search), or nullopt.
+using Advise = std::optional<Advice> (*)(const Target& target, const eval::Facts& facts,
+                                         FileId file, std::string_view text);
+
 /// A rule with a search: its id, the binding that names the allocation a
-/// finding is about, and the search.
+/// finding is about, the search, and the advice asked for when the search
+/// proves no alternative (none: no advice).
 struct RuleSearch {
   const char* rule;
   const char* allocation_binding;
   Search search;
+  Advise advise = nullptr;
 };
 
 /// CAP-SUP-005's search (supply_search.cc).
 std::vector<Fix> SupplySearch(const Target& target, const eval::Facts& facts, FileId file,
                               std::string_view text, size_t max_tries);
+/// CAP-SUP-005's advice (supply_search.cc): reserve the GPUs short, of the
+/// pool's accelerator, in its region, with its service, over the
+/// allocation's window.
+std::optional<Advice> SupplyAdvice(const Target& target, const eval::Facts& facts, FileId file,
+                                   std::string_view text);
 
 /// CAP-ALC-004's search (pool_search.cc).
 std::vector<Fix> PoolSearch(const Target& target, const eval::Facts& facts, FileId file,

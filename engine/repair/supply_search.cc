@@ -51,7 +51,71 @@ std::optional<Fix> MoveCandidate(const Target& t, const eval::Facts& facts, cons
   return MoveToFit(t, a, d, held, taken, "its cited supply", file, text);
 }
 
+// `seconds` as a window of `window` writes it: in its start's offset (a
+// date stays a date when it falls on one).
+std::string WindowDate(int64_t seconds, const Value* window) {
+  const Value* start = window && window->is(ValueKind::kMap) ? window->Field("start") : nullptr;
+  int16_t offset =
+      start && start->is(ValueKind::kDate) ? start->date_value().offset : DateTime::kDateOnly;
+  return FormatDateTime({seconds, offset});
+}
+
+// When an acquisition is needed, for people: "2027-04-19..04-22" (the
+// end exclusive, its year left out when it is the start's), "from
+// 2027-04-19, with no end date", or with none at all.
+std::string WhenText(const eval::Acquisition& q, const std::string& allocation) {
+  if (q.start.empty()) return "with no end date (`" + allocation + "` holds its GPUs at all times)";
+  if (q.end.empty()) return "from " + q.start + ", with no end date";
+  bool same_year = q.start.size() > 5 && q.end.compare(0, 5, q.start, 0, 5) == 0;
+  return q.start + ".." + (same_year ? q.end.substr(5) : q.end);
+}
+
 }  // namespace
+
+std::optional<Advice> SupplyAdvice(const Target& t, const eval::Facts& facts, FileId file,
+                                   std::string_view text) {
+  if (t.short_by <= 0) return std::nullopt;
+  const Value* allocations = facts.plan.Field("allocations");
+  const Value* a = allocations ? allocations->FindById(t.allocation) : nullptr;
+  const Value* pools = facts.inventory.Field("pools");
+  const Value* pool = a && pools ? pools->FindById(Text(a->Field("pool"))) : nullptr;
+  if (a == nullptr || pool == nullptr || Text(pool->Field("accelerator")).empty())
+    return std::nullopt;
+  const Value* demands = facts.plan.Field("demands");
+  const Value* d = demands ? demands->FindById(Text(a->Field("demand"))) : nullptr;
+  const Value* window = a->Field("window");
+  if (window == nullptr && d != nullptr) window = d->Field("window");
+  auto [from, to] = HeldOver(*a, demands);
+  eval::Acquisition q;
+  q.gpus = t.short_by;
+  q.accelerator = Text(pool->Field("accelerator"));
+  q.region = Text(pool->Field("region"));
+  q.service = Text(pool->Field("service"));
+  if (from != eval::Interval::kOpenStart) q.start = WindowDate(from, window);
+  if (to != eval::Interval::kOpenEnd) q.end = WindowDate(to, window);
+  // The record's id: one no supply record has.
+  const Value* supply = facts.inventory.Field("supply");
+  std::string id = "acquire-" + t.allocation;
+  for (int n = 2; supply && supply->is(ValueKind::kList) && supply->FindById(id); ++n)
+    id = "acquire-" + t.allocation + "-" + std::to_string(n);
+  std::optional<std::vector<Replacement>> cite = AddToList(file, text, *a, "evidence", id);
+  if (!cite) return std::nullopt;
+  std::string record =
+      "{id: " + YamlScalar(id) + ", kind: reservation, accelerator: " + YamlScalar(q.accelerator);
+  if (!q.region.empty()) record += ", region: " + YamlScalar(q.region);
+  if (!q.service.empty()) record += ", service: " + YamlScalar(q.service);
+  record += ", gpus: " + std::to_string(q.gpus);
+  if (!q.start.empty()) {
+    record += ", window: {start: " + q.start + (q.end.empty() ? "" : ", end: " + q.end) + "}";
+  }
+  q.description = "reserve " + std::to_string(q.gpus) + " × " + q.accelerator +
+                  (q.region.empty() ? "" : " in " + q.region) +
+                  (q.service.empty() ? "" : " with `" + q.service + "`") + ", " +
+                  WhenText(q, t.allocation) + ", and cite it in `" + t.allocation + "`'s evidence";
+  return Advice{std::move(q),
+                "apiVersion: capops.dev/v1\nkind: Inventory\nsupply:\n  - " + record + "}\n",
+                std::move(*cite)};
+}
 
 std::vector<Fix> SupplySearch(const Target& t, const eval::Facts& facts, FileId file,
                               std::string_view text, size_t max_tries) {

@@ -472,6 +472,9 @@ void HtmlPage::WriteViolationCard(size_t i, const eval::Violation& v) {
     }
     out_ << "</p>";
   }
+  if (v.acquisition) {
+    out_ << "<p class=\"help\"><b>help</b> " << HtmlText(v.acquisition->description) << "</p>";
+  }
   if (std::string note = eval::BaselineNote(v); !note.empty())
     out_ << "<p class=\"baseline\"><b>note</b> " << HtmlText(note) << "</p>";
   WriteDerivation(v);

@@ -99,6 +99,7 @@ Json ViolationJson(const SourceManager& sources, const eval::Violation& v) {
               {"because", v.because},
               {"fix", v.fix},
               {"fixes", FixesJson(sources, v.fixes)},
+              {"acquisition", Json::parse(AcquisitionJson(v))},
               {"evidence", std::move(evidence)},
               {"related", std::move(labels)},
               {"trace", std::move(trace)},
@@ -178,6 +179,18 @@ std::string ParamsJson(const eval::Violation& violation) {
     }
   }
   return JsonText(params);
+}
+
+std::string AcquisitionJson(const eval::Violation& violation) {
+  if (!violation.acquisition) return "null";
+  const eval::Acquisition& q = *violation.acquisition;
+  auto text = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+  return JsonText(Json{{"description", q.description},
+                       {"gpus", q.gpus},
+                       {"accelerator", q.accelerator},
+                       {"region", text(q.region)},
+                       {"service", text(q.service)},
+                       {"window", {{"start", text(q.start)}, {"end", text(q.end)}}}});
 }
 
 std::string ValueJson(const Value& value) {

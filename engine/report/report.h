@@ -65,6 +65,12 @@ std::string ParamText(const eval::ParamUse& param);
 /// ValueJson), set_at}; empty when it names none.
 std::string ParamsJson(const eval::Violation& violation);
 
+/// The supply a finding needs when no fix repairs it (eval::Acquisition)
+/// as a JSON object {description, gpus, accelerator, region, service,
+/// window: {start, end}} (an absent region or service, a window's open
+/// side: null); "null" when it has none.
+std::string AcquisitionJson(const eval::Violation& violation);
+
 /// Diagnostics as a JSON array of {code, severity, message, location, help, related}.
 std::string DiagnosticsJson(const SourceManager& sources, const Diagnostics& diagnostics);
 

@@ -180,6 +180,9 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
   std::string text = v.message;
   if (!v.because.empty()) text += "\nbecause: " + v.because;
   if (!v.fix.empty()) text += "\nfix: " + v.fix;
+  // Advice is no SARIF fix, which must change an artifact: it is said in
+  // the message and given in full in the properties.
+  if (v.acquisition) text += "\nhelp: " + v.acquisition->description;
   std::string note = eval::BaselineNote(v);
   if (!note.empty()) text += "\nnote: " + note;
   result["message"] = Message(text);
@@ -207,6 +210,7 @@ Json ViolationResult(const SourceManager& sources, const CiOptions& options,
   Json properties = Json::object();
   if (v.params && !v.params->empty()) properties["params"] = Json::parse(ParamsJson(v));
   if (!v.measure.is(ValueKind::kNull)) properties["measure"] = Json::parse(ValueJson(v.measure));
+  if (v.acquisition) properties["acquisition"] = Json::parse(AcquisitionJson(v));
   if (!note.empty()) properties["baselineMeasure"] = Json::parse(ValueJson(v.baseline_measure));
   if (!properties.empty()) result["properties"] = std::move(properties);
   if (v.suppression) {

@@ -65,6 +65,8 @@ void WriteViolation(const SourceManager& sources, const eval::Violation& v,
   if (!v.because.empty()) out << pad << "= because: " << Visible(v.because) << '\n';
   if (!v.fix.empty()) out << pad << "= fix: " << Visible(v.fix) << '\n';
   for (const Fix& f : v.fixes) out << pad << "= fix: " << Visible(f.description) << '\n';
+  // Advice, not an edit: `help:`, as rustc words what it cannot apply.
+  if (v.acquisition) out << pad << "= help: " << Visible(v.acquisition->description) << '\n';
   if (std::string note = eval::BaselineNote(v); !note.empty())
     out << pad << "= note: " << Visible(note) << '\n';
   if (v.params) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CAP-ALC-004's and CAP-ALC-001's repair searches (repair.h lists their
 // alternatives): the allocation moved in time on its pool, moved to another
-// pool with room for it, or shrunk to what its pool has free.
+// pool with room for it, or shrunk to what its pool has free; and those
+// alternatives ranked (PoolAlternatives), which CAP-ALC-003's search shares.
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -12,10 +13,6 @@
 
 namespace capops::repair {
 
-namespace {
-
-// A pool's GPUs: its hosts × GPUs per host, held at all times; none when
-// that product overflows (the rules cannot count such a pool either).
 std::vector<Held> CapacityOf(const Value& pool) {
   int64_t hosts = std::max(Int(pool.Field("hosts"), 0), int64_t{0});
   int64_t per_host = std::max(Int(pool.Field("gpus_per_host"), 0), int64_t{0});
@@ -24,9 +21,6 @@ std::vector<Held> CapacityOf(const Value& pool) {
   return {{INT64_MIN, INT64_MAX, gpus}};
 }
 
-// What the allocations of the plan but `a` take on each pool, over their
-// windows (their own, else their demand's, else all time), as CAP-ALC-004
-// counts them: alternatives too.
 std::map<std::string, std::vector<Held>> TakenByPool(const eval::Facts& facts, const Value& a) {
   std::map<std::string, std::vector<Held>> taken;
   const Value* allocations = facts.plan.Field("allocations");
@@ -40,6 +34,8 @@ std::map<std::string, std::vector<Held>> TakenByPool(const eval::Facts& facts, c
   }
   return taken;
 }
+
+namespace {
 
 // Whether an allocation for a demand of `slice`, now on a pool of role
 // `now`, may stand on a pool of role `role`. Research (every slice but
@@ -102,21 +98,17 @@ std::vector<Fix> OtherPools(const Target& t, const eval::Facts& facts, const Sub
 
 }  // namespace
 
-std::vector<Fix> PoolSearch(const Target& t, const eval::Facts& facts, FileId file,
-                            std::string_view text, size_t max_tries) {
-  Subject s;
-  if (!SubjectOf(t, facts, &s)) return {};
+std::vector<Fix> PoolAlternatives(const Target& t, const eval::Facts& facts, const Subject& s,
+                                  const std::map<std::string, std::vector<Held>>& taken,
+                                  const std::vector<Held>& beside, std::string_view where,
+                                  std::string_view what, FileId file, std::string_view text,
+                                  size_t max_tries) {
   const Value& a = *s.allocation;
-  std::string pool = Text(s.pool->Field("id"));
-  std::map<std::string, std::vector<Held>> taken = TakenByPool(facts, a);
-  const std::vector<Held>& beside = taken[pool];
   std::vector<Held> capacity = CapacityOf(*s.pool);
-  std::optional<Fix> move =
-      MoveToFit(t, a, s.demand, capacity, beside, "pool `" + pool + "`", file, text);
+  std::optional<Fix> move = MoveToFit(t, a, s.demand, capacity, beside, where, file, text);
   auto [from, to] = HeldOver(a, facts.plan.Field("demands"));
   std::optional<Fix> shrink =
-      Shrink(t, a, s.demand, LeastFree(capacity, beside, from, to),
-             "what pool `" + pool + "` has free beside the others over its window", file, text);
+      Shrink(t, a, s.demand, LeastFree(capacity, beside, from, to), what, file, text);
   size_t kept = (move ? 1 : 0) + (shrink ? 1 : 0);
   std::vector<Fix> out;
   if (move) out.push_back(std::move(*move));
@@ -124,6 +116,17 @@ std::vector<Fix> PoolSearch(const Target& t, const eval::Facts& facts, FileId fi
     out.push_back(std::move(f));
   if (shrink) out.push_back(std::move(*shrink));
   return out;
+}
+
+std::vector<Fix> PoolSearch(const Target& t, const eval::Facts& facts, FileId file,
+                            std::string_view text, size_t max_tries) {
+  Subject s;
+  if (!SubjectOf(t, facts, &s)) return {};
+  std::string pool = Text(s.pool->Field("id"));
+  std::map<std::string, std::vector<Held>> taken = TakenByPool(facts, *s.allocation);
+  return PoolAlternatives(t, facts, s, taken, taken[pool], "pool `" + pool + "`",
+                          "what pool `" + pool + "` has free beside the others over its window",
+                          file, text, max_tries);
 }
 
 std::vector<Fix> ReplacementSearch(const Target& t, const eval::Facts& facts, FileId file,

@@ -22,9 +22,13 @@ namespace {
 
 // The rules with a search (search.h).
 constexpr RuleSearch kSearches[] = {
-    {"CAP-SUP-005", "a", SupplySearch, SupplyAdvice}, {"CAP-ALC-004", "last", PoolSearch},
-    {"CAP-ALC-001", "a", ReplacementSearch},          {"CAP-ALC-009", "a", HoldSearch},
-    {"CAP-DEM-006", "d", BusinessWindowSearch},       {"CAP-DEM-003", "d", ExplorationSearch},
+    {"CAP-SUP-005", "a", SupplySearch, SupplyAdvice},
+    {"CAP-ALC-004", "last", PoolSearch},
+    {"CAP-ALC-001", "a", ReplacementSearch},
+    {"CAP-ALC-009", "a", HoldSearch},
+    {"CAP-DEM-006", "d", BusinessWindowSearch},
+    {"CAP-DEM-003", "d", ExplorationSearch},
+    {"CAP-ALC-003", "a", FloorSearch},
 };
 
 const RuleSearch* SearchOf(std::string_view rule_id) {

@@ -63,6 +63,25 @@
 //   CAP-ALC-001 (research on a `production-replacement` pool, binding
 //   `a`): (p) alone, the research or shared pools with room for it; time
 //   and size do not make a replacement pool free.
+//   CAP-ALC-003 (research on a `production` pool takes more than its floors
+//   leave; the finding is at the research allocation that began last in the
+//   stretch, binding `a`), CAP-ALC-004's alternatives, ranked as they are,
+//   with what the pool keeps counted as the rule counts it: each inference
+//   demand with an allocation on the pool keeps what it protects (the larger
+//   of its `floor` and `gpus`) over its own window (all time when it has
+//   none), once; each other research allocation there (`research_slices`,
+//   as the lint read it) takes its `gpus` over its window. Other inference
+//   allocations are not counted (they are CAP-ALC-004's):
+//     (c) move its own dated window to the earliest start inside its
+//         demand's window where the pool's hosts × GPUs per host hold its
+//         `gpus` beyond the floors and the other research (EarliestFit);
+//     (p) move it to a research or shared pool of the same accelerator,
+//         region and service with its GPUs free over its whole window, as
+//         CAP-ALC-004's (p) for research: never a replacement pool, nor
+//         another production pool's headroom;
+//     (b) shrink `gpus` to what is left above the floors and the other
+//         research at the worst moment of its window (LeastFree), at least
+//         1 and its demand's `minimum_viable` size.
 // Every allocation's findings of a rule are repaired together: a repair
 // must remove all the stretches the rule found short.
 //   CAP-ALC-009 (an allocation's window is longer than its maximum holding

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -94,6 +95,35 @@ std::vector<Fix> PoolSearch(const Target& target, const eval::Facts& facts, File
 /// CAP-ALC-001's search (pool_search.cc): the other pools of PoolSearch.
 std::vector<Fix> ReplacementSearch(const Target& target, const eval::Facts& facts, FileId file,
                                    std::string_view text, size_t max_tries);
+
+/// CAP-ALC-003's search (floor_search.cc).
+std::vector<Fix> FloorSearch(const Target& target, const eval::Facts& facts, FileId file,
+                             std::string_view text, size_t max_tries);
+
+// What the pool searches share (pool_search.cc).
+
+/// A pool's GPUs: its hosts × GPUs per host, held at all times; none when
+/// that product overflows (the rules cannot count such a pool either).
+std::vector<Held> CapacityOf(const Value& pool);
+
+/// What the allocations of the plan but `a` take on each pool, by pool id,
+/// over their windows (their own, else their demand's, else all time), as
+/// CAP-ALC-004 counts them.
+std::map<std::string, std::vector<Held>> TakenByPool(const eval::Facts& facts, const Value& a);
+
+/// The alternatives for allocation `s.allocation` on its pool, ranked as
+/// repair.h says for CAP-ALC-004: moved in time (MoveToFit) to where the
+/// pool's capacity beyond `beside` has its GPUs free (said to be where
+/// `where` has them); moved to another pool of its accelerator, region and
+/// service, of a role it may use, with its GPUs free after what `taken`
+/// (by pool) puts there; shrunk (Shrink) to what the capacity has beyond
+/// `beside` at the worst moment of its window (said to be `what`). The move
+/// and the shrink when they exist, the other pools the tries they leave.
+std::vector<Fix> PoolAlternatives(const Target& t, const eval::Facts& facts, const Subject& s,
+                                  const std::map<std::string, std::vector<Held>>& taken,
+                                  const std::vector<Held>& beside, std::string_view where,
+                                  std::string_view what, FileId file, std::string_view text,
+                                  size_t max_tries);
 
 // Alternatives several searches propose (search_edits.cc).
 

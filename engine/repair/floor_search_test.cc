@@ -7,6 +7,7 @@
 
 #include "engine/repair/repair.h"
 #include "engine/repair/repair_test_support.h"
+#include "tests/support/temp_dir.h"
 
 namespace capops::repair {
 namespace {
@@ -55,6 +56,58 @@ TEST_CASE("repair: research above a production floor is moved or shrunk as its f
           "window)",
           "shrink `a-all` to 4 GPUs, " + left + ", not below its minimum viable 4"});
   CHECK(offered.size() == 7);
+}
+
+TEST_CASE("repair: research above a production floor is what the organisation counts as research",
+          "[repair]") {
+  // `serve` protects 4 GPUs on each pool it is served from; on `serve-eu`
+  // (8 L4s) exploration takes 2 and training `a-train` 5, the pool's
+  // allocations (8) fitting it.
+  const std::string plan =
+      "apiVersion: capops.dev/v1\n"
+      "kind: Inventory\n"
+      "accelerator_types:\n"
+      "  - {id: l4-24, model: L4, memory: 24GiB, interconnect: pcie4}\n"
+      "pools:\n"
+      "  - {id: serve-eu, accelerator: l4-24, hosts: 2, gpus_per_host: 4, region: eu-west, role: "
+      "production, service_owner: svc-owner, failure_domain: eu-west-hall-a}\n"
+      "  - {id: serve-eu-b, accelerator: l4-24, hosts: 2, gpus_per_host: 4, region: eu-west, role: "
+      "production, service_owner: svc-owner, failure_domain: eu-west-hall-c}\n"
+      "supply:\n"
+      "  - {id: pc-l4, kind: physical-confirmation, accelerator: l4-24, region: eu-west, gpus: 64, "
+      "confirmation: {by: dc-operations-eu, date: 2027-03-01}}\n"
+      "---\n"
+      "apiVersion: capops.dev/v1\n"
+      "kind: CapacityPlan\n"
+      "metadata: {name: slices, owner: test}\n"
+      "demands:\n"
+      "  - {id: serve, slice: inference, accelerator: l4-24, image: serve:1, gpus: 4, continuous: "
+      "true, floor: 4}\n"
+      "  - {id: explore, slice: exploration, gpus: 2}\n"
+      "  - {id: train, slice: training, window: {start: 2027-05-01, end: 2027-05-10}, "
+      "minimum_viable: {gpus: 2}}\n"
+      "allocations:\n"
+      "  - {id: a-serve, demand: serve, pool: serve-eu, gpus: 1, evidence: [pc-l4]}\n"
+      "  - {id: a-serve-b, demand: serve, pool: serve-eu-b, gpus: 3, evidence: [pc-l4]}\n"
+      "  - {id: a-explore, demand: explore, pool: serve-eu, gpus: 2, evidence: [pc-l4], approval: "
+      "{by: svc-owner, role: service-owner}}\n"
+      "  - {id: a-train, demand: train, pool: serve-eu, gpus: 5, evidence: [pc-l4], approval: {by: "
+      "svc-owner, role: service-owner}}\n";
+  capops::testing::TempDir dir("capops-floor-slices");
+  std::string file = dir.Write("slices.yaml", plan);
+  const std::string left =
+      " GPUs, what pool `serve-eu` has left above its floors and the other "
+      "research over its window, not below its minimum viable 2";
+  // By default exploration is research: 2 are left beside it.
+  testing::Offered by_default = testing::OfRule(testing::CheckRepairs({file}), "CAP-ALC-003");
+  CHECK(by_default["slices.yaml a-train"] == V{"shrink `a-train` to 2" + left});
+  CHECK(by_default.size() == 1);
+  // Where exploration is not, it takes nothing the rule counts: 4 are left.
+  std::string config = dir.Write("capops.yaml", "params:\n  research_slices: [training, tuning]\n");
+  testing::Offered counted =
+      testing::OfRule(testing::CheckRepairs({file}, "", {"--config", config}), "CAP-ALC-003");
+  CHECK(counted["slices.yaml a-train"] == V{"shrink `a-train` to 4" + left});
+  CHECK(counted.size() == 1);
 }
 
 }  // namespace

@@ -27,6 +27,12 @@ void RegisterRuleBenchmarks(size_t allocations, bool as_written);
 /// (CAP-ALC-001, CAP-SUP-001, CAP-CMP-001) enabled by a config file.
 void RegisterLintBenchmark(size_t allocations);
 
+/// fix_vs_lint/<allocations>: over the corpus with 1 % defects, each
+/// iteration spawns the plain lint and then `--fix-dry-run`; its time is
+/// --fix's, its counters both (lint_ms, fix_ms) and their ratio
+/// (fix_over_lint).
+void RegisterFixBenchmark(size_t allocations);
+
 /// capops_lint/scenario: capops-lint on examples/visual-inspection.
 void RegisterScenarioBenchmark();
 

@@ -14,9 +14,12 @@
 //         region (or in none), held with the same service (or none, as the
 //         pool), over the allocation's whole window (its own, else its
 //         demand's), that the allocation does not cite yet — the records that
-//         hold at least the GPUs short first, the smallest of them first;
-//         whether it has room when others cite it too is the relint's to
-//         say (CAP-SUP-006);
+//         hold at least the GPUs short first, the smallest of them first,
+//         and among the first few (kRoomChecks in supply_search.cc) those
+//         that still hold the GPUs short over the window beyond what the
+//         allocations already citing them take (EarliestFit at the
+//         window's start) before those that do not; whether it has room
+//         is still the relint's to say (CAP-SUP-006);
 //     (c) move the allocation's own dated window (`start` and, when it is
 //         written, `end`; its duration kept) to the earliest start inside
 //         its demand's window where the records it cites that back the

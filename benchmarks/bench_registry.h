@@ -28,9 +28,11 @@ void RegisterRuleBenchmarks(size_t allocations, bool as_written);
 void RegisterLintBenchmark(size_t allocations);
 
 /// fix_vs_lint/<allocations>: over the corpus with 1 % defects, each
-/// iteration spawns the plain lint and then `--fix-dry-run`; its time is
-/// --fix's, its counters both (lint_ms, fix_ms) and their ratio
-/// (fix_over_lint).
+/// iteration spawns the plain lint (`--max-repair-lints 0`: no repair
+/// searched), the lint as run by default (repairs searched and shown)
+/// and `--fix-dry-run`; its time is --fix's, its counters all three
+/// (lint_ms, lint_repairs_ms, fix_ms) and fix_over_lint, --fix's time
+/// over the plain lint's.
 void RegisterFixBenchmark(size_t allocations);
 
 /// capops_lint/scenario: capops-lint on examples/visual-inspection.

@@ -31,9 +31,9 @@
 // over. The repairs left in the last lint are proposals that could not be
 // proved: the report of what remains shows none.
 //
-// Cost: a lint per round when its batch is proved, with one round to find
-// nothing left; a plan of n findings with repairs, one of whose repairs
-// fails, costs about 2 + 2 log2(n) lints.
+// Cost: the first lint, then one per round whose batch is proved (the
+// last round finds nothing to fix in the lint before it and runs none); a
+// fix that fails adds about 2 log2(n) lints to its round of n.
 //
 // `--fix` then writes each changed file over itself (RewriteFile: atomic,
 // through a link to its target, refused when the file is read-only or

@@ -74,17 +74,21 @@ const fs::path& CorpusRoot(bool* temporary) {
   return root;
 }
 
-std::unique_ptr<CorpusFiles> MakeCorpus(size_t allocations) {
+std::unique_ptr<CorpusFiles> MakeCorpus(size_t allocations, double defects) {
   auto c = std::make_unique<CorpusFiles>();
   c->allocations = allocations;
   c->pools = std::max<size_t>(allocations / 10, 12);
-  c->dir = CorpusRoot(nullptr) / std::to_string(allocations);
+  std::ostringstream name;
+  name << allocations;
+  if (defects > 0) name << "-defects-" << defects;
+  c->dir = CorpusRoot(nullptr) / name.str();
   std::error_code ec;
   if (!fs::exists(c->dir / "inventory.yaml", ec) || !fs::exists(c->dir / "plan.yaml", ec)) {
     CorpusOptions options;
     options.allocations = allocations;
     options.pools = c->pools;
     options.seed = Seed();
+    options.defects = defects;
     std::string error;
     if (!WriteCorpus(GenerateCorpus(options), c->dir, &error)) Die(error);
   }
@@ -113,10 +117,10 @@ std::vector<size_t> RuleSizes(const std::vector<size_t>& sizes) {
   return picked;
 }
 
-const CorpusFiles& CorpusOf(size_t allocations) {
-  static std::map<size_t, std::unique_ptr<CorpusFiles>> corpora;
-  std::unique_ptr<CorpusFiles>& c = corpora[allocations];
-  if (c == nullptr) c = MakeCorpus(allocations);
+const CorpusFiles& CorpusOf(size_t allocations, double defects) {
+  static std::map<std::pair<size_t, double>, std::unique_ptr<CorpusFiles>> corpora;
+  std::unique_ptr<CorpusFiles>& c = corpora[{allocations, defects}];
+  if (c == nullptr) c = MakeCorpus(allocations, defects);
   return *c;
 }
 

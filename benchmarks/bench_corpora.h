@@ -11,7 +11,9 @@
 //                            none); each rule's growth between the two
 //                            largest is its exponent
 //   CAPOPS_BENCH_CORPUS_DIR  where corpora live: DIR/<allocations>/ holds
-//                            inventory.yaml and plan.yaml; missing ones are
+//                            inventory.yaml and plan.yaml (a corpus with
+//                            defects, DIR/<allocations>-defects-<rate>/);
+//                            missing ones are
 //                            generated there and kept. Unset: a temporary
 //                            directory, removed at exit.
 //   CAPOPS_BENCH_SEED        the generator's seed (default 1)
@@ -48,8 +50,10 @@ std::vector<size_t> BenchSizes();
 std::vector<size_t> RuleSizes(const std::vector<size_t>& sizes);
 
 /// The corpus of `allocations` allocations over a tenth as many pools,
-/// made on first use. Exits with a message when it cannot be written or read.
-const CorpusFiles& CorpusOf(size_t allocations);
+/// with `defects` of each defect kind's sites broken (gen_corpus
+/// --defects; 0: a clean corpus), made on first use. Exits with a message
+/// when it cannot be written or read.
+const CorpusFiles& CorpusOf(size_t allocations, double defects = 0);
 /// Removes the temporary corpus directory, if one was made.
 void RemoveTemporaryCorpora();
 

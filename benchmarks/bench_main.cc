@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   for (size_t n : sizes) {
     RegisterStageBenchmarks(n);
     RegisterLintBenchmark(n);
+    // --fix relints its plan: at 100k each round would take seconds.
+    if (n <= 10000) RegisterFixBenchmark(n);
   }
   // As written (quadratic joins and all) only at the smallest: the planned
   // rules are the ones that grow.

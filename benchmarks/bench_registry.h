@@ -27,6 +27,14 @@ void RegisterRuleBenchmarks(size_t allocations, bool as_written);
 /// (CAP-ALC-001, CAP-SUP-001, CAP-CMP-001) enabled by a config file.
 void RegisterLintBenchmark(size_t allocations);
 
+/// fix_vs_lint/<allocations>: over the corpus with 1 % defects, each
+/// iteration spawns the plain lint (`--max-repair-lints 0`: no repair
+/// searched), the lint as run by default (repairs searched and shown)
+/// and `--fix-dry-run`; its time is --fix's, its counters all three
+/// (lint_ms, lint_repairs_ms, fix_ms) and fix_over_lint, --fix's time
+/// over the plain lint's.
+void RegisterFixBenchmark(size_t allocations);
+
 /// capops_lint/scenario: capops-lint on examples/visual-inspection.
 void RegisterScenarioBenchmark();
 

@@ -6,13 +6,16 @@
 // child's ru_maxrss counts this process's memory from before its exec;
 // run-benchmarks measures it with /usr/bin/time instead.) Also the same run
 // with only the three seed rules enabled, through a config file as a user
-// would select them. Entry points: RegisterLintBenchmark,
-// RegisterScenarioBenchmark.
+// would select them. And `--fix-dry-run` beside the plain lint (no repair
+// searched) and the lint that shows repairs, on a corpus with defects,
+// each iteration running all three. Entry points:
+// RegisterLintBenchmark, RegisterFixBenchmark, RegisterScenarioBenchmark.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -103,6 +106,9 @@ std::string WriteSeedConfig(const CorpusFiles& c, std::string* error) {
   return path.string();
 }
 
+// The share of each defect kind's sites the --fix benchmark breaks.
+constexpr double kFixDefects = 0.01;
+
 benchmark::internal::Benchmark* Spawned(benchmark::internal::Benchmark* b) {
   return b->Unit(benchmark::kMillisecond)->UseManualTime();
 }
@@ -135,6 +141,47 @@ void RegisterLintBenchmark(size_t n) {
                c.bytes(), c.allocations);
   };
   Spawned(benchmark::RegisterBenchmark(("capops_lint_seed/" + std::to_string(n)).c_str(), seed));
+}
+
+void RegisterFixBenchmark(size_t n) {
+  auto run = [n](benchmark::State& state) {
+    const CorpusFiles& c = CorpusOf(n, kFixDefects);
+    std::vector<std::string> shown = {CAPOPS_LINT_PATH, "--no-config",    "--max-file-size",
+                                      "1073741824",     "--max-values",   "100000000",
+                                      "--inventory",    c.inventory.path, c.plan.path};
+    std::vector<std::string> plain = shown, fix = shown;
+    plain.insert(plain.end() - 1, {"--max-repair-lints", "0"});
+    fix.insert(fix.end() - 1, "--fix-dry-run");
+    double plain_seconds = 0, shown_seconds = 0, fix_seconds = 0;
+    for (auto _ : state) {
+      Run p, s, f;
+      std::string error;
+      // All three in each iteration, one after another: the machine's load
+      // weighs on them alike, and the ratios are read from one run.
+      if (!Spawn(plain, &p, &error) || !Spawn(shown, &s, &error) || !Spawn(fix, &f, &error)) {
+        state.SkipWithError(error.c_str());
+        break;
+      }
+      if (p.exit_code != 1 || s.exit_code != 1 || f.exit_code < 0 || f.exit_code > 1) {
+        state.SkipWithError(("capops-lint exited with " + std::to_string(p.exit_code) + ", " +
+                             std::to_string(s.exit_code) + ", " + std::to_string(f.exit_code) +
+                             " (1 expected: findings)")
+                                .c_str());
+        break;
+      }
+      plain_seconds += p.seconds;
+      shown_seconds += s.seconds;
+      fix_seconds += f.seconds;
+      state.SetIterationTime(f.seconds);
+    }
+    double iterations = static_cast<double>(std::max<int64_t>(state.iterations(), 1));
+    state.counters["allocations"] = static_cast<double>(c.allocations);
+    state.counters["lint_ms"] = 1e3 * plain_seconds / iterations;
+    state.counters["lint_repairs_ms"] = 1e3 * shown_seconds / iterations;
+    state.counters["fix_ms"] = 1e3 * fix_seconds / iterations;
+    state.counters["fix_over_lint"] = plain_seconds > 0 ? fix_seconds / plain_seconds : 0;
+  };
+  Spawned(benchmark::RegisterBenchmark(("fix_vs_lint/" + std::to_string(n)).c_str(), run));
 }
 
 void RegisterScenarioBenchmark() {

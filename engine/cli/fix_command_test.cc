@@ -3,11 +3,14 @@
 // fixed back to the text meant, byte for byte; computed repairs applied; the
 // diff exact; and the files --fix must not write (standard input, a
 // read-only file, an inventory, a file changed under it) left alone.
+#include "engine/cli/fix_command.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -206,12 +209,14 @@ TEST_CASE("cli an acquisition is advised by every report and applied by none", "
             .find("<p class=\"help\"><b>help</b> reserve 4 × h100-80 in eu-west, "
                   "2027-04-19..04-22, and cite it in `a-part`&#39;s evidence</p>") !=
         std::string::npos);
-  // --fix applies none: nothing written, nothing applied, the advice still said.
+  // --fix applies none: nothing written, nothing applied; its rounds seek no
+  // advice (each would cost a lint), so the report after it says none.
   CHECK(lint({"--fix-dry-run"}).empty());
   auto fixed = RunCli({"--no-config", "--fix", plan});
   CHECK(fixed.exit_code == kExitFindings);
   CHECK(fixed.err.find("applied") == std::string::npos);
-  CHECK(fixed.out.find("= help: reserve 4 × h100-80") != std::string::npos);
+  CHECK(fixed.out.find("CAP-SUP-005") != std::string::npos);
+  CHECK(fixed.out.find("= help: reserve") == std::string::npos);
   CHECK(dir.Read("plan.yaml") == original);
 }
 
@@ -244,6 +249,147 @@ TEST_CASE("cli the repair search runs for the reports that show repairs, within 
     CHECK(r.exit_code == kExitUsage);
     CHECK(r.err.find("--max-repair-lints") != std::string::npos);
   }
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The fixes of a JSON report's first finding that has any (diagnostics
+// first), or null.
+const nlohmann::json* FirstFix(const nlohmann::json& report) {
+  for (const char* list : {"errors", "violations"}) {
+    for (const nlohmann::json& f : report[list]) {
+      if (f.contains("fixes") && !f["fixes"].empty()) return &f["fixes"][0];
+    }
+  }
+  return nullptr;
+}
+
+// `text` with `fix`'s replacements (JSON) applied.
+std::string Applied(std::string text, const nlohmann::json& fix) {
+  std::vector<nlohmann::json> edits(fix["replacements"].begin(), fix["replacements"].end());
+  std::sort(edits.begin(), edits.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return a["offset"] > b["offset"];
+  });
+  for (const nlohmann::json& e : edits) {
+    text.replace(e["offset"].get<size_t>(), e["length"].get<size_t>(),
+                 e["text"].get<std::string>());
+  }
+  return text;
+}
+
+// `path` fixed one proved fix at a time, as --fix did before it proved
+// batches: lint (each repair proved by its own relint), apply the first
+// fix of the first finding that has one, lint again, until none is left.
+std::string OneAtATime(const std::string& path) {
+  std::string text = ReadText(path);
+  for (size_t round = 0; round < 50; ++round) {
+    auto r = RunCli({"--no-config", "--format", "json", "--max-repair-lints", "64", path});
+    REQUIRE(r.exit_code <= 1);
+    const nlohmann::json report = nlohmann::json::parse(r.out);
+    const nlohmann::json* fix = FirstFix(report);
+    if (fix == nullptr) break;
+    std::string fixed = Applied(text, *fix);
+    if (fixed == text) break;
+    text = fixed;
+    capops::testing::WriteFile(path, text);
+  }
+  return text;
+}
+
+TEST_CASE("cli --fix in proved batches ends where fixing one at a time does", "[cli][repair]") {
+  capops::testing::TempDir dir("capops-fix-batch");
+  fs::path fixtures =
+      fs::path(capops::testing::SourceDir()) / "policies/capops-ai/fixtures/CAP-SUP-005";
+  size_t changed = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(fixtures)) {
+    if (e.path().extension() != ".yaml") continue;
+    INFO(e.path().string());
+    std::string name = e.path().filename().string();
+    std::string one = dir.Path("one-" + name), batch = dir.Path("batch-" + name);
+    fs::copy_file(e.path(), one);
+    fs::copy_file(e.path(), batch);
+    std::string expected = OneAtATime(one);
+    auto r = RunCli({"--no-config", "--fix", batch});
+    CHECK(r.exit_code <= 1);
+    CHECK(dir.Read("batch-" + name) == expected);
+    if (expected != ReadText(e.path().string())) ++changed;
+  }
+  CHECK(changed >= 3);  // repairable, movable, ranked at least
+}
+
+TEST_CASE("cli --fix applies the good repairs of a batch that one bad repair breaks",
+          "[cli][repair]") {
+  capops::testing::TempDir dir("capops-fix-bad");
+  fs::path fixture = fs::path(capops::testing::SourceDir()) /
+                     "policies/capops-ai/fixtures/CAP-SUP-005/repairable.yaml";
+  // `a-twin` wants `r-may` as `a-cite` does, at the same time: its only
+  // repair (cite `r-may`) breaks CAP-SUP-006 beside `a-cite`'s.
+  std::string text = Replaced(ReadText(fixture.string()), "  - {id: a-shrink,",
+                              "  - {id: a-twin, demand: tune, pool: train-eu, gpus: 8, "
+                              "evidence: []}\n  - {id: a-shrink,");
+  std::string path = dir.Write("plan.yaml", text);
+  std::string expected = Replaced(text, "gpus: 8, evidence: []}  # r-may is free",
+                                  "gpus: 8, evidence: [r-may]}  # r-may is free");
+  auto r = RunCli({"--no-config", "--format", "short", "--fix", path});
+  INFO(r.out);
+  INFO(r.err);
+  std::string fixed = dir.Read("plan.yaml");
+  // The good ones: cite, shrink, block.
+  CHECK(fixed.find("gpus: 8, evidence: [r-may]}  # r-may is free") != std::string::npos);
+  CHECK(fixed.find("gpus: 8, evidence: [r-apr]}") != std::string::npos);
+  CHECK(fixed.find("  - id: a-block\n    evidence: [r-june]\n") != std::string::npos);
+  // The bad one is not applied, and what it would break is not broken.
+  CHECK(fixed.find("{id: a-twin, demand: tune, pool: train-eu, gpus: 8, evidence: []}") !=
+        std::string::npos);
+  CHECK(r.out.find("allocation `a-twin` needs") != std::string::npos);
+  CHECK(r.out.find("CAP-SUP-006") == std::string::npos);
+  CHECK(r.err.find("applied 3 fixes in 1 file") != std::string::npos);
+  // What remains offers no repair: those left could not be proved.
+  auto again = RunCli({"--no-config", "--format", "json", "--fix", dir.Write("again.yaml", text)});
+  CHECK(dir.Read("again.yaml") == fixed);
+  size_t twin = 0;
+  const nlohmann::json remaining = nlohmann::json::parse(again.out);
+  for (const nlohmann::json& v : remaining["violations"]) {
+    CHECK(v["fixes"].empty());
+    if (v["rule"] == "CAP-SUP-005") ++twin;
+  }
+  CHECK(twin == 2);  // a-twin, and a-stuck that has none
+  CHECK(dir.Read("plan.yaml") == OneAtATime(dir.Write("one.yaml", text)));
+}
+
+TEST_CASE("cli --fix stops at its cap of fixes", "[cli]") {
+  capops::testing::TempDir dir("capops-fix-cap");
+  // Ten more misspelt demands than the cap allows fixes, in three plans (a
+  // file reports at most 200 problems).
+  std::vector<std::string> args = {"--no-config", "--format", "short", "--fix"};
+  size_t misspelt = kMaxFixes + 10;
+  for (size_t k = 0; k < 3; ++k) {
+    std::string text = "apiVersion: capops.dev/v1\nkind: CapacityPlan\nmetadata: {name: more-" +
+                       std::to_string(k) + ", owner: test}\ndemands:\n";
+    for (size_t i = k; i < misspelt; i += 3) {
+      text += "  - {id: more-" + std::to_string(i) + ", slcie: exploration, gpus: 1}\n";
+    }
+    args.push_back(dir.Write("plan-" + std::to_string(k) + ".yaml", text));
+  }
+  args.insert(args.end(), {"--inventory", dir.Write("inventory.yaml",
+                                                    "apiVersion: capops.dev/v1\n"
+                                                    "kind: Inventory\n")});
+  auto r = RunCli(args);
+  INFO(r.err);
+  CHECK(r.err.find("applied " + std::to_string(kMaxFixes) + " fixes in 3 files") !=
+        std::string::npos);
+  size_t left = 0;
+  for (size_t k = 0; k < 3; ++k) {
+    std::string fixed = dir.Read("plan-" + std::to_string(k) + ".yaml");
+    for (size_t at = fixed.find("slcie:"); at != std::string::npos;
+         at = fixed.find("slcie:", at + 1))
+      ++left;
+  }
+  CHECK(left == 10);
+  CHECK(r.out.find("unknown field `slcie`") != std::string::npos);
 }
 
 TEST_CASE("cli --fix refuses what it must not write", "[cli]") {

@@ -10,16 +10,15 @@ namespace capops {
 namespace {
 
 // 1-based line and character column of byte `offset` of `text`, which is
-// on a character boundary.
+// on a character boundary. The lines are counted by byte (std::count, fast
+// over a large plan); only the last line's characters are decoded.
 SourceLoc LocAt(FileId file, std::string_view text, uint32_t offset) {
   SourceLoc loc{file, 1, 1};
-  for (size_t i = 0; i < offset;) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-      ++i;
-      continue;
-    }
+  std::string_view before = text.substr(0, offset);
+  loc.line += static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n'));
+  size_t line_start = before.rfind('\n');
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  for (size_t i = line_start; i < offset;) {
     size_t n = Utf8SequenceLength(text, i);
     i += n == 0 ? 1 : n;
     ++loc.column;
@@ -63,6 +62,13 @@ std::optional<Replacement> MakeReplacement(FileId file, std::string_view text, u
   return r;
 }
 
+bool Overlap(const Replacement& a, const Replacement& b) {
+  size_t a_end = size_t{a.offset} + a.length, b_end = size_t{b.offset} + b.length;
+  if (a.offset < b_end && b.offset < a_end) return true;
+  // Meeting at an edge: an overlap when either is an insertion.
+  return (a.length == 0 || b.length == 0) && (a.offset == b_end || b.offset == a_end);
+}
+
 bool ApplyReplacements(std::string_view text, std::vector<Replacement> replacements,
                        std::string* out, std::string* why) {
   std::stable_sort(replacements.begin(), replacements.end(),
@@ -76,10 +82,7 @@ bool ApplyReplacements(std::string_view text, std::vector<Replacement> replaceme
       return false;
     }
     if (i > 0) {
-      const Replacement& prev = replacements[i - 1];
-      size_t prev_end = prev.offset + prev.length;
-      bool touch = r.offset == prev_end && (prev.length == 0 || r.length == 0);
-      if (r.offset < prev_end || touch) {
+      if (Overlap(replacements[i - 1], r)) {
         *why = "two edits touch the same span (line " + std::to_string(r.begin.line) + ")";
         return false;
       }

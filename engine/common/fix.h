@@ -59,6 +59,11 @@ std::optional<uint32_t> ByteOffsetAt(std::string_view text, uint32_t line, uint3
 std::optional<Replacement> MakeReplacement(FileId file, std::string_view text, uint32_t offset,
                                            uint32_t length, std::string with);
 
+/// Whether two replacements of one file touch the same span: they overlap,
+/// or an insertion is at the edge of the other's span (their order would
+/// be a guess).
+bool Overlap(const Replacement& a, const Replacement& b);
+
 /// Applies the replacements (all of one file, whose text is `text`) into
 /// `*out`. False, with `*why` set, when one reaches past the text or two
 /// overlap (an insertion at the edge of another's span overlaps it too:

@@ -179,7 +179,15 @@ Report Project::Run(RunInput input) const {
   LintOptions lint;
   lint.trace = spec_.trace;
   lint.skip_rules = selection_.disabled();
-  if (spec_.keep_facts) lint.facts = &r.facts;
+  // The repair search reads the facts this lint evaluated rather than
+  // linting each plan again (repair::Linted); a plan the result cache
+  // answers for is not evaluated, so with the cache it lints its own.
+  std::vector<PlanFacts> repair_facts;
+  if (spec_.keep_facts) {
+    lint.facts = &r.facts;
+  } else if (input.repair_lints > 0 && input.cache == nullptr) {
+    lint.facts = &repair_facts;
+  }
   if (spec_.profile) lint.profile = &r.profile.emplace();
   std::string error;
   bool cached = !spec_.keep_facts && !spec_.profile;
@@ -187,6 +195,10 @@ Report Project::Run(RunInput input) const {
                   &error, cached ? input.cache : nullptr)) {
     return refuse(error);
   }
+  // The errors as the repair search's relints will show them: before the
+  // config grades them and waivers or the baseline take any away.
+  repair::ErrorKeys errors;
+  if (input.repair_lints > 0) errors = repair::ErrorKeysOf(r.findings, *r.sources);
   // Cached findings too, as the config now says; policy files as reports show them.
   engine().NameParams(&r.findings, pack_paths_.empty() ? nullptr : r.sources);
   if (!spec_.allow_empty && r.findings.plans == 0 && !r.findings.errors.HasErrors()) {
@@ -199,7 +211,7 @@ Report Project::Run(RunInput input) const {
     r.status = Status::kUsage;
     return r;
   }
-  if (input.repair_lints > 0) Repair(input, lint, &r);
+  if (input.repair_lints > 0) Repair(input, lint, {lint.facts, &errors}, &r);
   r.status = Fails(r.findings, r.fail_on) ? Status::kFindings : Status::kClean;
   return r;
 }
@@ -207,7 +219,8 @@ Report Project::Run(RunInput input) const {
 // The repairs of the findings left after triage, each proved by a relint of
 // the group its plan file was read in; with the facts kept, the facts each
 // first repair leaves (Report::first_fix_facts).
-void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) const {
+void Project::Repair(const RunInput& input, const LintOptions& lint, const repair::Linted& linted,
+                     Report* r) const {
   const GroupFiles& groups = input.groups;
   repair::GroupOf group_of = [&groups](const std::string& path, repair::Group* group) {
     for (size_t g = 0; g < groups.count; ++g) {
@@ -224,8 +237,8 @@ void Project::Repair(const RunInput& input, const LintOptions& lint, Report* r) 
   };
   repair::RepairOptions options;
   options.max_lints = input.repair_lints;
-  options.first_only = input.repair_first_only;
-  repair::Repair(engine(), lint, group_of, *r->sources, &r->findings, options);
+  options.prove = !input.repair_unproved;
+  repair::Repair(engine(), lint, group_of, *r->sources, &r->findings, options, &linted);
   if (spec_.keep_facts) ReadFirstFixes(engine(), group_of, r);  // for the charts
 }
 

@@ -34,6 +34,7 @@
 #include "engine/lint/fail_on.h"
 #include "engine/lint/group_lint.h"
 #include "engine/lint/rule_selection.h"
+#include "engine/repair/repair.h"
 
 namespace capops::lint {
 
@@ -163,8 +164,9 @@ struct RunInput {
   /// by a relint of its plan's group (engine/repair): Violation::fixes. At
   /// most this many lints (repair::RepairOptions::max_lints); 0: no search.
   size_t repair_lints = 0;
-  /// End the search at the first repair proved (RepairOptions::first_only).
-  bool repair_first_only = false;
+  /// Propose the searches' alternatives unproved, relinting none
+  /// (RepairOptions::prove false): for `--fix`, which proves them itself.
+  bool repair_unproved = false;
 };
 
 class Project : public std::enable_shared_from_this<Project> {
@@ -185,7 +187,8 @@ class Project : public std::enable_shared_from_this<Project> {
  private:
   explicit Project(ProjectSpec spec) : spec_(std::move(spec)) {}
   bool Triage(const RunInput& input, Report* report) const;
-  void Repair(const RunInput& input, const LintOptions& lint, Report* report) const;
+  void Repair(const RunInput& input, const LintOptions& lint, const repair::Linted& linted,
+              Report* report) const;
   template <typename Parsed>
   bool ParseSideFile(const SideFile& file, Report* report, Parsed* parsed) const;
 

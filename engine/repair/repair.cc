@@ -38,35 +38,6 @@ const RuleSearch* SearchOf(std::string_view rule_id) {
   return nullptr;
 }
 
-// The allocation a finding of a rule with a search is about: its binding
-// that names one; "" for another rule.
-std::string AllocationOf(const eval::Violation& v) {
-  const RuleSearch* search = SearchOf(v.rule_id);
-  if (search == nullptr) return "";
-  for (const eval::Evidence& e : v.evidence) {
-    if (e.name == search->allocation_binding) return e.value;
-  }
-  return "";
-}
-
-// What identifies an error across two lints of a plan whose text moved: the
-// rule and the facts it is about, or a diagnostic's code and message.
-std::set<std::string> ErrorKeys(const eval::LintReport& report) {
-  std::set<std::string> keys;
-  for (const eval::Violation& v : report.violations) {
-    if (v.severity != Severity::kError) continue;
-    std::string key = v.rule_id;
-    for (const eval::Evidence& e : v.evidence) {
-      if (e.loc.valid()) key += "\x1f" + e.name + "=" + e.value;
-    }
-    keys.insert(std::move(key));
-  }
-  for (const Diagnostic& d : report.errors.items()) {
-    if (d.severity == Severity::kError) keys.insert(d.code + "\x1e" + d.message);
-  }
-  return keys;
-}
-
 // The facts of the plan document of `file` that holds `line`.
 const eval::Facts* PlanAt(const std::vector<PlanFacts>& plans, FileId file, uint32_t line) {
   const PlanFacts* best = nullptr;
@@ -95,10 +66,13 @@ eval::LintReport Relint(const Engine& engine, const LintOptions& lint, Group gro
 // left, no error that `before` did not have.
 bool Proves(const eval::LintReport& after, const Target& t, const std::set<std::string>& before) {
   for (const eval::Violation& v : after.violations) {
-    if (v.rule_id == t.rule && AllocationOf(v) == t.allocation) return false;
+    if (v.rule_id == t.rule && RepairedAllocation(v) == t.allocation) return false;
   }
-  for (const std::string& key : ErrorKeys(after)) {
-    if (before.count(key) == 0) return false;
+  for (const eval::Violation& v : after.violations) {
+    if (v.severity == Severity::kError && before.count(ErrorKey(v)) == 0) return false;
+  }
+  for (const Diagnostic& d : after.errors.items()) {
+    if (d.severity == Severity::kError && before.count(ErrorKey(d)) == 0) return false;
   }
   return true;
 }
@@ -129,56 +103,98 @@ Fix InReport(Fix fix, FileId file) {
   return fix;
 }
 
-// Repairs the findings of one plan file (`file` in the report's sources).
-void RepairFile(const Engine& engine, const LintOptions& lint, const Group& group,
-                const std::string& path, FileId file, const RepairOptions& options, size_t* budget,
-                eval::LintReport* report) {
-  const TextFile* plan = nullptr;
-  for (const TextFile& f : group.plans) {
-    if (f.path == path) plan = &f;
-  }
-  if (plan == nullptr || *budget < 2) return;  // a lint to read the facts, one to try
-  --*budget;
-  LintOptions first = lint;
-  std::vector<PlanFacts> facts;
-  first.facts = &facts;
-  SourceManager sources(&engine.sources());
-  eval::LintReport base = engine.Lint(group.plans, group.inventories, first, &sources);
-  std::set<std::string> before = ErrorKeys(base);
-  std::map<std::pair<std::string, std::string>, Target> targets;
-  for (const eval::Violation& v : base.violations) {
-    if (sources.Path(v.loc.file) != path) continue;
-    std::string allocation = AllocationOf(v);
+using TargetKey = std::pair<std::string, std::string>;  // rule, allocation
+
+// The allocations to repair among the findings of `lint` in `file` (by
+// rule and allocation), those that are waived left out when `unwaived`.
+std::map<TargetKey, Target> TargetsIn(const eval::LintReport& lint, FileId file, bool unwaived) {
+  std::map<TargetKey, Target> targets;
+  for (const eval::Violation& v : lint.violations) {
+    if (v.loc.file != file || (unwaived && v.suppression)) continue;
+    std::string allocation = RepairedAllocation(v);
     if (allocation.empty()) continue;
     auto [it, first] = targets.try_emplace({v.rule_id, allocation});
     Target& t = it->second;
     if (first) t = {v.rule_id, allocation, v.loc.file, v.loc.line, 0, v.evidence, v.params};
     if (v.measure.is(ValueKind::kInt)) t.short_by = std::max(t.short_by, v.measure.int_value());
   }
-  std::map<std::pair<std::string, std::string>, std::vector<Fix>> proved;
-  std::map<std::pair<std::string, std::string>, eval::Acquisition> advised;  // when none is
+  return targets;
+}
+
+// Whether `facts` holds plan documents of `file`.
+bool HasFactsOf(const std::vector<PlanFacts>* facts, FileId file) {
+  if (facts == nullptr) return false;
+  for (const PlanFacts& p : *facts) {
+    if (p.document.file == file) return true;
+  }
+  return false;
+}
+
+// Repairs the findings of one plan file (`file` in the report's sources).
+// The facts and errors are the report's lint's when `linted` kept them,
+// else those of a lint of the group run here first.
+void RepairFile(const Engine& engine, const LintOptions& lint, const Group& group,
+                const std::string& path, FileId file, const RepairOptions& options,
+                const Linted* linted, size_t* budget, eval::LintReport* report) {
+  const TextFile* plan = nullptr;
+  for (const TextFile& f : group.plans) {
+    if (f.path == path) plan = &f;
+  }
+  bool handed = linted != nullptr && linted->errors != nullptr && HasFactsOf(linted->facts, file);
+  size_t needed = (handed ? 0 : 1) + (options.prove ? 1 : 0);  // to read the facts, to try one
+  if (plan == nullptr || *budget < needed) return;
+  std::vector<PlanFacts> own_facts;
+  SourceManager sources(&engine.sources());
+  std::set<std::string> before;
+  std::map<TargetKey, Target> targets;
+  const std::vector<PlanFacts>* facts = &own_facts;
+  if (handed) {
+    // The errors of the group's files in the report's lint.
+    facts = linted->facts;
+    std::set<std::string> paths = {""};
+    for (const std::vector<TextFile>* files : {&group.plans, &group.inventories}) {
+      for (const TextFile& f : *files) paths.insert(f.path);
+    }
+    for (const auto& [at, keys] : *linted->errors) {
+      if (paths.count(at) != 0) before.insert(keys.begin(), keys.end());
+    }
+    targets = TargetsIn(*report, file, true);
+  } else {
+    --*budget;
+    LintOptions first = lint;
+    first.facts = &own_facts;
+    eval::LintReport base = engine.Lint(group.plans, group.inventories, first, &sources);
+    for (const auto& [at, keys] : ErrorKeysOf(base, sources))
+      before.insert(keys.begin(), keys.end());
+    for (FileId f = 0; f < sources.size(); ++f) {
+      if (sources.Path(f) == path) targets = TargetsIn(base, f, false);
+    }
+  }
+  std::map<TargetKey, std::vector<Fix>> proved;
+  std::map<TargetKey, eval::Acquisition> advised;  // when none is
   for (const auto& [key, t] : targets) {
-    const eval::Facts* at = PlanAt(facts, t.file, t.line);
+    const eval::Facts* at = PlanAt(*facts, t.file, t.line);
     if (at == nullptr) continue;
     for (Fix& fix : SearchOf(t.rule)->search(t, *at, t.file, plan->text, options.max_tries)) {
       std::string edited, why;
-      if (*budget == 0) break;
+      if (options.prove && *budget == 0) break;
       if (!ApplyReplacements(plan->text, fix.replacements, &edited, &why)) continue;
-      --*budget;
-      if (Proves(Relint(engine, lint, group, path, edited), t, before)) {
-        proved[key].push_back(InReport(std::move(fix), file));
-        if (options.first_only) *budget = 0;
+      if (options.prove) {
+        --*budget;
+        if (!Proves(Relint(engine, lint, group, path, edited), t, before)) continue;
       }
+      proved[key].push_back(InReport(std::move(fix), file));
     }
-    if (proved.count(key) != 0) continue;
+    // Advice is proved by a lint of its own; `--fix`, proposing, applies none.
+    if (proved.count(key) != 0 || !options.prove) continue;
     if (auto q = ProvedAdvice(engine, lint, group, path, plan->text, t, *at, before, budget))
       advised[key] = std::move(*q);
   }
   for (eval::Violation& v : report->violations) {
     if (v.loc.file != file || v.suppression) continue;
-    auto it = proved.find({v.rule_id, AllocationOf(v)});
+    auto it = proved.find({v.rule_id, RepairedAllocation(v)});
     if (it != proved.end()) v.fixes = it->second;
-    if (auto q = advised.find({v.rule_id, AllocationOf(v)}); q != advised.end())
+    if (auto q = advised.find({v.rule_id, RepairedAllocation(v)}); q != advised.end())
       v.acquisition = std::make_shared<const eval::Acquisition>(q->second);
   }
 }
@@ -194,8 +210,45 @@ std::string_view RepairedBinding(std::string_view rule_id) {
   return search ? search->allocation_binding : "";
 }
 
+std::string RepairedAllocation(const eval::Violation& v) {
+  const RuleSearch* search = SearchOf(v.rule_id);
+  if (search == nullptr) return "";
+  for (const eval::Evidence& e : v.evidence) {
+    if (e.name == search->allocation_binding) return e.value;
+  }
+  return "";
+}
+
+std::string ErrorKey(const eval::Violation& v) {
+  std::string key = v.rule_id;
+  for (const eval::Evidence& e : v.evidence) {
+    if (e.loc.valid()) key += "\x1f" + e.name + "=" + e.value;
+  }
+  return key;
+}
+
+std::string ErrorKey(const Diagnostic& d) {
+  return d.code + "\x1e" + d.message;
+}
+
+ErrorKeys ErrorKeysOf(const eval::LintReport& report, const SourceManager& sources, bool rules) {
+  ErrorKeys keys;
+  auto path = [&sources](FileId file) {
+    return file == kNoFile || file >= sources.size() ? std::string()
+                                                     : std::string(sources.Path(file));
+  };
+  for (const eval::Violation& v : report.violations) {
+    if (rules && v.severity == Severity::kError) keys[path(v.loc.file)].insert(ErrorKey(v));
+  }
+  for (const Diagnostic& d : report.errors.items()) {
+    if (d.severity == Severity::kError) keys[path(d.loc.file)].insert(ErrorKey(d));
+  }
+  return keys;
+}
+
 void Repair(const Engine& engine, const LintOptions& lint, const GroupOf& group_of,
-            const SourceManager& sources, eval::LintReport* report, const RepairOptions& options) {
+            const SourceManager& sources, eval::LintReport* report, const RepairOptions& options,
+            const Linted* linted) {
   LintOptions plain;
   plain.skip_rules = lint.skip_rules;
   std::vector<FileId> files;  // with a finding to repair, in report order
@@ -206,11 +259,11 @@ void Repair(const Engine& engine, const LintOptions& lint, const GroupOf& group_
   }
   size_t budget = options.max_lints;
   for (FileId file : files) {
-    if (budget < 2) break;
+    if (options.prove && budget == 0) break;
     std::string path(sources.Path(file));
     Group group;
     if (!group_of(path, &group)) continue;
-    RepairFile(engine, plain, group, path, file, options, &budget, report);
+    RepairFile(engine, plain, group, path, file, options, linted, &budget, report);
   }
 }
 

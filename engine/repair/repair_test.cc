@@ -6,17 +6,20 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "engine/repair/plan_edits.h"
 #include "engine/repair/repair_test_support.h"
 #include "tests/support/paths.h"
+#include "tests/support/run_cli.h"
 #include "tests/support/temp_dir.h"
 
 namespace capops::repair {
 namespace {
 
 namespace fs = std::filesystem;
+using Json = nlohmann::json;
 
 TEST_CASE(
     "repair: each repair offered on a fixture of a rule with a search, applied, removes its "
@@ -178,6 +181,47 @@ TEST_CASE("repair: every rule with a search has its fixtures' repairs checked by
     INFO(fixture.string());
     CHECK(walked.count(fixture.parent_path().filename().string()) == 1);
   }
+}
+
+TEST_CASE("repair: a record the allocations citing it already fill is cited last", "[repair]") {
+  capops::testing::TempDir dir("capops-repair-room");
+  // `r-small` would be cited first (the smallest that holds what `a-need`
+  // lacks), but `a-full` takes all of it over the same days.
+  std::string plan = dir.Write("plan.yaml", R"(apiVersion: capops.dev/v1
+kind: Inventory
+accelerator_types:
+  - {id: h100-80, model: H100-SXM, memory: 80GiB, interconnect: nvlink4}
+pools:
+  - {id: train-eu, accelerator: h100-80, hosts: 8, gpus_per_host: 4, region: eu-west, role: research}
+supply:
+  - {id: r-small, kind: reservation, accelerator: h100-80, region: eu-west, gpus: 8, window: {start: 2027-05-01, end: 2027-05-10}}
+  - {id: r-big, kind: reservation, accelerator: h100-80, region: eu-west, gpus: 16, window: {start: 2027-05-01, end: 2027-05-10}}
+---
+apiVersion: capops.dev/v1
+kind: CapacityPlan
+metadata: {name: taken, owner: test}
+demands:
+  - {id: tune, slice: training, window: {start: 2027-05-02, duration: 3d}}
+allocations:
+  - {id: a-full, demand: tune, pool: train-eu, gpus: 8, evidence: [r-small]}
+  - {id: a-need, demand: tune, pool: train-eu, gpus: 8, evidence: []}
+)");
+  // One lint to try one alternative: the one with room is tried first.
+  auto r =
+      capops::testing::RunCli({"--no-config", "--format", "json", "--max-repair-lints", "1", plan});
+  REQUIRE(r.exit_code == 1);
+  const Json report = Json::parse(r.out);
+  std::vector<std::string> offered;
+  for (const Json& v : report["violations"]) {
+    if (v["rule"] != "CAP-SUP-005") continue;
+    for (const Json& e : v["evidence"]) {
+      if (e["name"] == "a") CHECK(e["value"] == "a-need");
+    }
+    for (const Json& f : v["fixes"]) offered.push_back(f["description"]);
+  }
+  CHECK(offered ==
+        std::vector<std::string>{
+            "cite `r-big` (reservation of 16 GPUs of `h100-80`) in `a-need`'s evidence"});
 }
 
 TEST_CASE("repair: each repair offered on the shipped example, applied, holds", "[repair]") {

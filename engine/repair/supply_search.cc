@@ -70,6 +70,33 @@ std::string WhenText(const eval::Acquisition& q, const std::string& allocation) 
   return q.start + ".." + (same_year ? q.end.substr(5) : q.end);
 }
 
+// Whether supply record `s` (holding `held` GPUs for the pool) still has
+// `need` GPUs over [from, to) beyond what the allocations other than `a`
+// that cite it take (each at most its GPUs and what `s` holds, over its
+// window): citing a record they already fill would break CAP-SUP-006. A
+// window open on either side is not judged (true).
+bool HasRoom(const Value& s, int64_t held, const Value& a, const Value& allocations,
+             const Value* demands, int64_t need, int64_t from, int64_t to) {
+  if (from == INT64_MIN || to == INT64_MAX) return true;
+  std::string id = Text(s.Field("id"));
+  auto [held_from, held_to] = Span(s.Field("window"));
+  std::vector<Held> taken;
+  for (const Value& b : allocations.items()) {
+    const Value* evidence = b.Field("evidence");
+    if (&b == &a || evidence == nullptr || !evidence->is(ValueKind::kList)) continue;
+    bool cites = std::any_of(evidence->items().begin(), evidence->items().end(),
+                             [&id](const Value& e) { return Text(&e) == id; });
+    if (!cites) continue;
+    auto [b_from, b_to] = HeldOver(b, demands);
+    taken.push_back({b_from, b_to, std::clamp(Int(b.Field("gpus"), 0), int64_t{0}, held)});
+  }
+  return EarliestFit({{held_from, held_to, held}}, taken, need, to - from, from, to) == from;
+}
+
+// Records judged for room (HasRoom) per allocation, in rank order: each
+// judgement reads every allocation.
+constexpr size_t kRoomChecks = 8;
+
 }  // namespace
 
 std::optional<Advice> SupplyAdvice(const Target& t, const eval::Facts& facts, FileId file,
@@ -125,7 +152,9 @@ std::vector<Fix> SupplySearch(const Target& t, const eval::Facts& facts, FileId 
   if (!SubjectOf(t, facts, &subject)) return out;
   const Value *a = subject.allocation, *pool = subject.pool, *d = subject.demand;
   std::string accelerator = Text(pool->Field("accelerator"));
-  auto [from, to] = HeldOver(*a, facts.plan.Field("demands"));
+  const Value* allocations = facts.plan.Field("allocations");
+  const Value* demands = facts.plan.Field("demands");
+  auto [from, to] = HeldOver(*a, demands);
   std::set<std::string> cited = Cited(*a);
   std::vector<std::pair<std::tuple<bool, int64_t, std::string>, const Value*>> records;
   if (const Value* supply = facts.inventory.Field("supply");
@@ -141,8 +170,23 @@ std::vector<Fix> SupplySearch(const Target& t, const eval::Facts& facts, FileId 
   }
   std::sort(records.begin(), records.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });
+  // Those with room for what it lacks first, judged in rank order until
+  // enough are found.
+  std::vector<size_t> order, later;
+  for (size_t i = 0, judged = 0; i < records.size(); ++i) {
+    if (order.size() >= max_tries || judged == kRoomChecks) {
+      later.push_back(i);
+      continue;
+    }
+    ++judged;
+    bool room = HasRoom(*records[i].second, std::get<1>(records[i].first), *a, *allocations,
+                        demands, t.short_by, from, to);
+    (room ? order : later).push_back(i);
+  }
+  order.insert(order.end(), later.begin(), later.end());
   std::optional<Fix> move = MoveCandidate(t, facts, *a, *pool, d, file, text);
-  for (const auto& [rank, s] : records) {
+  for (size_t i : order) {
+    const auto& [rank, s] = records[i];
     // One try kept for shrinking, one for moving.
     if (out.size() + 1 + (move ? 1 : 0) >= max_tries) break;
     std::string id = std::get<2>(rank);

@@ -154,6 +154,11 @@ LintSession::LintSession(SessionOptions options, FileSystem* files)
 
 LintSession::~LintSession() = default;
 
+Report LintSession::TakeReport() {
+  Run();
+  return std::move(report_);
+}
+
 const Report& LintSession::Run() {
   if (ran_) return report_;
   ran_ = true;
@@ -175,7 +180,7 @@ const Report& LintSession::Run() {
   input.record_baseline = !options_.write_baseline.empty();
   input.baseline_path = options_.write_baseline;
   input.repair_lints = options_.repair_lints;
-  input.repair_first_only = options_.repair_first_only;
+  input.repair_unproved = options_.repair_unproved;
   std::unique_ptr<ResultCache> cache;
   if (options_.use_cache && !options_.keep_facts && !options_.profile && !options_.cache.empty()) {
     std::string warning;

@@ -70,7 +70,7 @@ struct SessionOptions {
   /// each proved by a relint (engine/repair), running at most this many
   /// lints (lint::RunInput::repair_lints); 0: no search.
   size_t repair_lints = 0;
-  bool repair_first_only = false;  // lint::RunInput::repair_first_only
+  bool repair_unproved = false;  // lint::RunInput::repair_unproved
   /// Use the result cache (`cache`, else the config's): off for runs over
   /// texts that are never on disk, such as the rounds of `--fix`.
   bool use_cache = true;
@@ -112,6 +112,9 @@ class LintSession {
 
   /// Lints once; a second call returns the same report.
   const Report& Run();
+  /// Run()'s report, moved out for a caller to edit (it owns what it
+  /// refers to); the session is then spent.
+  Report TakeReport();
 
  private:
   bool FindPlans();

@@ -222,8 +222,11 @@ TEST_CASE("cli an acquisition is advised by every report and applied by none", "
 
 TEST_CASE("cli the repair search runs for the reports that show repairs, within its lints",
           "[cli][repair]") {
-  const std::string plan = capops::testing::SourceDir() + "/examples/visual-inspection/plan.yaml";
-  const std::string repair = "= fix: cite `pc-serve-eu`";
+  // The production squeeze: exploration on production above its floor has
+  // a research pool to move to.
+  const std::string plan =
+      capops::testing::SourceDir() + "/examples/visual-inspection/production-squeeze/plan.yaml";
+  const std::string repair = "= fix: move `a-explore` to pool `research-eu`";
   auto lint = [&](std::vector<std::string> flags) {
     flags.insert(flags.begin(), "--no-config");
     flags.push_back(plan);
@@ -234,11 +237,12 @@ TEST_CASE("cli the repair search runs for the reports that show repairs, within 
   CHECK(lint({}).find(repair) != std::string::npos);
   CHECK(lint({"--format", "json"}).find("\"fixes\"") != std::string::npos);
   CHECK(lint({"--format", "sarif"}).find("\"artifactChanges\"") != std::string::npos);
-  CHECK(lint({"--format", "html"}).find("<b>repair</b> cite `pc-serve-eu`") != std::string::npos);
+  CHECK(lint({"--format", "html"}).find("<b>repair</b> move `a-explore` to pool `research-eu`") !=
+        std::string::npos);
   // 0 searches none: the rule's own advice only.
   std::string none = lint({"--max-repair-lints", "0"});
   CHECK(none.find(repair) == std::string::npos);
-  CHECK(none.find("= fix: cite a reservation or physical confirmation") != std::string::npos);
+  CHECK(none.find("= fix: move one of the overlapping allocations") != std::string::npos);
   CHECK(lint({"--max-repair-lints", "0", "--format", "sarif"}).find("\"artifactChanges\"") ==
         std::string::npos);
   CHECK(lint({"--max-repair-lints", "0", "--format", "html"}).find("<b>repair</b>") ==

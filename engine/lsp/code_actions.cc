@@ -3,6 +3,7 @@
 // (code_actions.h). Entry points: FixesData, QuickFixes.
 #include "engine/lsp/code_actions.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <utility>
@@ -106,6 +107,15 @@ Json QuickFixes(const std::string& uri, const std::string& path, const Json& dia
       if (!IsFix(fix)) continue;
       Json changes = Json::object();
       for (const auto& [file, edits] : fix["changes"].items()) changes[key(file)] = edits;
+      // One edit that repairs several findings (a move that clears a pool's
+      // overcommitment and its floor) is one action for all of them.
+      auto same = std::find_if(actions.begin(), actions.end(), [&](const Json& a) {
+        return a["title"] == fix["title"] && a["edit"]["changes"] == changes;
+      });
+      if (same != actions.end()) {
+        (*same)["diagnostics"].push_back(d);
+        continue;
+      }
       Json action = {{"title", fix["title"]},
                      {"kind", "quickfix"},
                      {"diagnostics", Json::array({d})},

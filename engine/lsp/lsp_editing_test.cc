@@ -53,10 +53,12 @@ std::vector<Json> WithMessage(const Json& published, const std::string& needle) 
 // and URI, its inventory beside it on disk.
 struct Scenario {
   TempDir dir{"capops-lsp-fix"};
-  std::string plan = ReadText(kExample / "plan.yaml");
+  std::string plan;
   std::string uri;
-  Scenario() {
-    dir.Write("inventory.yaml", ReadText(kExample / "inventory.yaml"));
+  /// The example, or its variant in `variant` (a folder of it).
+  explicit Scenario(const std::string& variant = "") {
+    plan = ReadText(kExample / variant / "plan.yaml");
+    dir.Write("inventory.yaml", ReadText(kExample / variant / "inventory.yaml"));
     uri = UriOfPath(dir.Write("plan.yaml", plan));
   }
 };
@@ -123,16 +125,19 @@ TEST_CASE("QuickFixes: an action per fix the diagnostic carries, and none for a 
 }
 
 TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its finding", "[lsp]") {
-  Scenario scenario;
+  // The production squeeze: exploration on production above its floor
+  // (CAP-ALC-003) has a research pool to move to.
+  Scenario scenario("production-squeeze");
   const std::string& uri = scenario.uri;
   InProcess s;
   ReplyTo(s.Send({Request(1, "initialize")}), 1);
   std::optional<Json> published =
       Published(s.Send({Note("initialized"), Open(uri, scenario.plan)}), uri);
   REQUIRE(published);
-  std::vector<Json> said = WithMessage(*published, "allocation `a-explore` needs");
+  std::vector<Json> said =
+      WithMessage(*published, "research takes 2 GPUs of production pool `serve-eu`");
   REQUIRE(said.size() == 1);
-  CHECK(said[0]["code"] == "CAP-SUP-005");
+  CHECK(said[0]["code"] == "CAP-ALC-003");
   // An edit's lint searches for no repair: typing never waits for one.
   CHECK_FALSE(said[0].contains("data"));
   Json reply = ReplyTo(s.Send({Request(2, "textDocument/codeAction",
@@ -141,14 +146,17 @@ TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its 
                                         {"context", {{"diagnostics", said}}}})}),
                        2);
   const Json& actions = reply["result"];
+  // One action for the one edit that repairs both the floor and the pool's overcommitment.
   REQUIRE(actions.size() == 1);
-  CHECK(
-      actions[0]["title"] ==
-      "cite `pc-serve-eu` (physical-confirmation of 8 GPUs of `l4-24`) in `a-explore`'s evidence");
+  CHECK(actions[0]["diagnostics"].size() == 2);
+  CHECK(actions[0]["title"] ==
+        "move `a-explore` to pool `research-eu` (research, `l4-24` in `eu-west`, 4 GPUs free over "
+        "its window)");
   CHECK(actions[0]["isPreferred"] == true);
   REQUIRE(actions[0]["edit"]["changes"].contains(uri));
   std::string fixed = ApplyEdits(scenario.plan, actions[0]["edit"]["changes"][uri]);
-  CHECK(fixed.find("queue_position: 1, evidence: [pc-serve-eu]}") != std::string::npos);
+  CHECK(fixed.find("{id: a-explore, demand: explore, pool: research-eu, gpus: 2,") !=
+        std::string::npos);
   // Asked again, the search is not run again: the same action comes back.
   Json again = ReplyTo(s.Send({Request(3, "textDocument/codeAction",
                                        {{"textDocument", {{"uri", uri}}},
@@ -158,7 +166,7 @@ TEST_CASE("LSP quick fixes: a computed capacity repair is a fix that clears its 
   CHECK(again["result"] == actions);
   std::optional<Json> after = Published(s.Send({Change(uri, fixed, 2)}), uri);
   REQUIRE(after);
-  CHECK(WithMessage(*after, "allocation `a-explore` needs").empty());
+  CHECK(WithMessage(*after, "research takes 2 GPUs of production pool `serve-eu`").empty());
 }
 
 TEST_CASE("LSP: an acquisition advised is said in its diagnostic's message, with no code action",

@@ -24,10 +24,10 @@ namespace {
 constexpr RuleSearch kSearches[] = {
     {"CAP-SUP-005", "a", SupplySearch, SupplyAdvice},
     {"CAP-ALC-004", "last", PoolSearch},
-    {"CAP-ALC-001", "a", ReplacementSearch},
+    {"CAP-ALC-001", "a", ReplacementSearch, nullptr, RuleSearch::Names::kAllocation, true},
     {"CAP-ALC-009", "a", HoldSearch},
-    {"CAP-DEM-006", "d", BusinessWindowSearch},
-    {"CAP-DEM-003", "d", ExplorationSearch},
+    {"CAP-DEM-006", "d", BusinessWindowSearch, nullptr, RuleSearch::Names::kDemand},
+    {"CAP-DEM-003", "d", ExplorationSearch, nullptr, RuleSearch::Names::kDemand},
     {"CAP-ALC-003", "a", FloorSearch},
 };
 
@@ -117,6 +117,20 @@ std::map<TargetKey, Target> TargetsIn(const eval::LintReport& lint, FileId file,
     Target& t = it->second;
     if (first) t = {v.rule_id, allocation, v.loc.file, v.loc.line, 0, v.evidence, v.params};
     if (v.measure.is(ValueKind::kInt)) t.short_by = std::max(t.short_by, v.measure.int_value());
+  }
+  // An allocation on a pool it may not use is repaired by moving it, and
+  // only so: a repair of another rule that keeps it there (supply cited
+  // for it where it stands) would make the plan say more firmly what it
+  // must not.
+  std::set<std::string> must_move;
+  for (const auto& [key, t] : targets) {
+    if (SearchOf(t.rule)->must_move) must_move.insert(t.allocation);
+  }
+  for (auto it = targets.begin(); it != targets.end();) {
+    const RuleSearch& s = *SearchOf(it->second.rule);
+    bool withheld = !s.must_move && s.names == RuleSearch::Names::kAllocation &&
+                    must_move.count(it->second.allocation) != 0;
+    it = withheld ? targets.erase(it) : std::next(it);
   }
   return targets;
 }

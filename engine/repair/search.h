@@ -73,10 +73,17 @@ using Advise = std::optional<Advice> (*)(const Target& target, const eval::Facts
 /// finding is about, the search, and the advice asked for when the search
 /// proves no alternative (none: no advice).
 struct RuleSearch {
+  /// What a rule's binding names: the record its repairs change.
+  enum class Names { kAllocation, kDemand };
   const char* rule;
   const char* allocation_binding;
   Search search;
   Advise advise = nullptr;
+  Names names = Names::kAllocation;
+  /// The rule finds an allocation on a pool it may not use at all: until
+  /// it is moved, other rules' repairs of it, which keep it there (cite
+  /// supply for it, move it in time), are not offered.
+  bool must_move = false;
 };
 
 /// CAP-SUP-005's search (supply_search.cc).

@@ -236,7 +236,12 @@ std::string RepairedAllocation(const eval::Violation& v) {
 std::string ErrorKey(const eval::Violation& v) {
   std::string key = v.rule_id;
   for (const eval::Evidence& e : v.evidence) {
-    if (e.loc.valid()) key += "\x1f" + e.name + "=" + e.value;
+    if (!e.loc.valid()) continue;
+    // A record by its id; another value of the facts by where it is (its
+    // planner's words up to what it is: "allocation `a-x`: `window`"), so
+    // that an error about a value a repair changes is still that error.
+    size_t is = e.shown.find("` is ");
+    key += "\x1f" + e.name + "=" + (is == std::string::npos ? e.value : e.shown.substr(0, is + 1));
   }
   return key;
 }

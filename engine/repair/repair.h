@@ -202,7 +202,9 @@ struct RepairOptions {
 };
 
 /// What tells an error apart across two lints of a plan whose text moved:
-/// the rule and the facts it is about (its located bindings), or a
+/// the rule and the facts it is about (its located bindings: a record by
+/// its id, another value by where it is, so that a repair changing it
+/// leaves the error the same), or a
 /// diagnostic's code and message.
 std::string ErrorKey(const eval::Violation& v);
 std::string ErrorKey(const Diagnostic& d);

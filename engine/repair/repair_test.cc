@@ -235,6 +235,31 @@ TEST_CASE("repair: each repair offered on the shipped example, applied, holds", 
   CHECK(offered.count("CAP-ALC-001 plan.yaml a-explore") == 0);
 }
 
+TEST_CASE("repair: an error is known by the records it is about and where its values are",
+          "[repair]") {
+  auto finding = [](std::string window, std::string shown) {
+    eval::Violation v;
+    v.rule_id = "CAP-DEM-014";
+    v.evidence.push_back({"a", "a-x", {1, 3, 5}, false, "allocation `a-x`"});
+    v.evidence.push_back({"w", std::move(window), {1, 4, 9}, false, std::move(shown)});
+    v.evidence.push_back({"n", "4", {}, false, ""});  // not of the facts: not part of it
+    return v;
+  };
+  // The same error after a repair moved the window it names.
+  eval::Violation before = finding("{start: 2027-04-01, end: 2027-04-09}",
+                                   "allocation `a-x`: `window` is {start: 2027-04-01, …}");
+  eval::Violation after = finding("{start: 2027-04-05, end: 2027-04-13}",
+                                  "allocation `a-x`: `window` is {start: 2027-04-05, …}");
+  CHECK(ErrorKey(before) == ErrorKey(after));
+  // Another record's: another error.
+  eval::Violation other = after;
+  other.evidence[0] = {"a", "a-y", {2, 3, 5}, false, "allocation `a-y`"};
+  CHECK(ErrorKey(other) != ErrorKey(after));
+  // A value without its place in words is known by itself.
+  eval::Violation bare = finding("{start: 2027-04-01}", "");
+  CHECK(ErrorKey(bare) != ErrorKey(finding("{start: 2027-04-05}", "")));
+}
+
 TEST_CASE("repair: the earliest window a move fits in is found by one sweep", "[repair]") {
   constexpr int64_t kDay = DateTime::kSecondsPerDay, kHour = 3600;
   auto day = [](int64_t n) { return n * DateTime::kSecondsPerDay; };

@@ -39,8 +39,13 @@ std::set<std::string> Errors(const Json& report) {
     if (v["severity"] != "error") continue;
     std::string key = v["rule"];
     for (const Json& e : v["evidence"]) {
-      if (!e["location"].is_null())
-        key += " " + e["name"].get<std::string>() + "=" + e["value"].get<std::string>();
+      if (e["location"].is_null()) continue;
+      // As the engine keys it (repair::ErrorKey): a value of the facts by
+      // where it is, a record by its id.
+      std::string shown = e.value("shown", ""), value = e["value"];
+      size_t is = shown.find("` is ");
+      key += " " + e["name"].get<std::string>() + "=" +
+             (is == std::string::npos ? value : shown.substr(0, is + 1));
     }
     out.insert(key);
   }

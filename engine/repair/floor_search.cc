@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// CAP-ALC-003's repair search (repair.h lists its alternatives): research on
-// a production pool moved in time to where the pool has its GPUs free above
-// the floors it keeps, moved to a research or shared pool, or shrunk to what
-// is left above the floors.
+// The production floor's repair searches (repair.h lists their
+// alternatives). CAP-ALC-003: research on a production pool moved in time
+// to where the pool has its GPUs free above the floors it keeps, moved to a
+// research or shared pool, or shrunk to what is left above the floors.
+// CAP-ALC-002: an allocation that holds a service's floor grown by what the
+// floor lacks, on a pool with that room.
 #include <algorithm>
 
+#include "engine/repair/plan_edits.h"
 #include "engine/repair/search.h"
 
 namespace capops::repair {
@@ -54,7 +57,52 @@ std::vector<Held> KeptAndTaken(const Target& t, const eval::Facts& facts, const 
   return out;
 }
 
+// Whether a flag is set (`interruptible: true`).
+bool Set(const Value* flag) {
+  return flag != nullptr && flag->is(ValueKind::kBool) && flag->bool_value();
+}
+
 }  // namespace
+
+std::vector<Fix> FloorCoverSearch(const Target& t, const eval::Facts& facts, FileId file,
+                                  std::string_view text, size_t max_tries) {
+  std::vector<Fix> out;
+  const Value* d = PlanRecord(facts, "demands", t.allocation);
+  const Value* allocations = facts.plan.Field("allocations");
+  const Value* pools = facts.inventory.Field("pools");
+  if (d == nullptr || t.short_by <= 0 || Set(d->Field("interruptible")) || allocations == nullptr ||
+      !allocations->is(ValueKind::kList) || pools == nullptr || !pools->is(ValueKind::kList))
+    return out;
+  // What holds the floor, as the rule counts it: the demand's
+  // uninterruptible allocations on production pools (a scale-out's, on any
+  // pool but a replacement one).
+  bool scale_out = d->Field("scale_out_of") != nullptr;
+  const Value* demands = facts.plan.Field("demands");
+  for (const Value& b : allocations->items()) {
+    if (out.size() >= max_tries) break;
+    if (Text(b.Field("demand")) != t.allocation || Set(b.Field("interruptible"))) continue;
+    const Value* pool = pools->FindById(Text(b.Field("pool")));
+    const Value* gpus = b.Field("gpus");
+    if (pool == nullptr || gpus == nullptr || Int(gpus, -1) < 0) continue;
+    std::string role = Member(Text(pool->Field("role")));
+    if (scale_out ? role == "production-replacement" : role != "production") continue;
+    // Room on its pool for it grown, over the whole of its window, beside
+    // every other allocation there.
+    std::string id = Text(pool->Field("id"));
+    auto [from, to] = HeldOver(b, demands);
+    int64_t free = LeastFree(CapacityOf(*pool), TakenByPool(facts, b)[id], from, to);
+    int64_t grown = 0;
+    if (__builtin_add_overflow(Int(gpus, 0), t.short_by, &grown) || free < grown) continue;
+    std::optional<Replacement> r = ReplaceScalar(file, text, *gpus, std::to_string(grown));
+    if (!r) continue;
+    out.push_back({"grow `" + Text(b.Field("id")) + "` to " + std::to_string(grown) +
+                       " GPUs, adding the " + std::to_string(t.short_by) + " demand `" +
+                       t.allocation + "` lacks (pool `" + id + "` has " + std::to_string(free) +
+                       " free beside the others over its window)",
+                   {std::move(*r)}});
+  }
+  return out;
+}
 
 std::vector<Fix> FloorSearch(const Target& t, const eval::Facts& facts, FileId file,
                              std::string_view text, size_t max_tries) {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The repairs of CAP-ALC-003 (research on a production pool taking more
-// than its floors leave), exactly as offered on its fixtures: moved in time
-// to where the pool has its GPUs free above the floors, moved to a research
-// or shared pool, shrunk to what is left above the floors.
+// The repairs of the production floor's rules, exactly as offered on their
+// fixtures. CAP-ALC-003 (research on a production pool taking more than
+// its floors leave): moved in time to where the pool has its GPUs free
+// above the floors, moved to a research or shared pool, shrunk to what is
+// left above the floors. CAP-ALC-002 (a floor held short): an allocation
+// holding it grown where its pool has the room.
 #include <catch2/catch.hpp>
 
 #include "engine/repair/repair.h"
@@ -56,6 +58,34 @@ TEST_CASE("repair: research above a production floor is moved or shrunk as its f
           "window)",
           "shrink `a-all` to 4 GPUs, " + left + ", not below its minimum viable 4"});
   CHECK(offered.size() == 7);
+}
+
+TEST_CASE("repair: a floor held short is grown where its pool has room, as its fixtures name",
+          "[repair]") {
+  REQUIRE(HasRepairSearch("CAP-ALC-002"));
+  testing::Offered offered =
+      testing::OfRule(testing::CheckRepairs(testing::RepairFixtures("CAP-ALC-002")), "CAP-ALC-002");
+  CHECK(offered["repairable.yaml serve"] ==
+        V{"grow `a-serve` to 4 GPUs, adding the 2 demand `serve` lacks (pool `serve-eu` has 8 "
+          "free beside the others over its window)"});
+  CHECK(offered["repairable.yaml block"] ==
+        V{"grow `a-block` to 8 GPUs, adding the 4 demand `block` lacks (pool `block-eu` has 16 "
+          "free beside the others over its window)"});
+  // A continuous service keeps the larger of its floor and its GPUs.
+  CHECK(offered["fires-continuous.yaml serve"] ==
+        V{"grow `a-serve` to 4 GPUs, adding the 2 demand `serve` lacks (pool `serve-eu` has 4 "
+          "free beside the others over its window)"});
+  CHECK(offered["fires-no-floor.yaml serve"] ==
+        V{"grow `a-serve` to 4 GPUs, adding the 3 demand `serve` lacks (pool `serve-eu` has 4 "
+          "free beside the others over its window)"});
+  // Its pool full beside the others: nothing to grow into.
+  CHECK(offered.count("repairable.yaml tight") == 0);
+  // The rest of its floor stands on a replacement pool: grown on
+  // production, the demand would be allocated more than it asks
+  // (CAP-DEM-012), so the relint refuses it; what to give up is the
+  // planner's call.
+  CHECK(offered.count("fires.yaml serve") == 0);
+  CHECK(offered.size() == 4);
 }
 
 TEST_CASE("repair: research above a production floor is what the organisation counts as research",

@@ -29,6 +29,7 @@ constexpr RuleSearch kSearches[] = {
     {"CAP-DEM-006", "d", BusinessWindowSearch, nullptr, RuleSearch::Names::kDemand},
     {"CAP-DEM-003", "d", ExplorationSearch, nullptr, RuleSearch::Names::kDemand},
     {"CAP-ALC-003", "a", FloorSearch},
+    {"CAP-ALC-002", "d", FloorCoverSearch, nullptr, RuleSearch::Names::kDemand},
 };
 
 const RuleSearch* SearchOf(std::string_view rule_id) {

@@ -85,6 +85,15 @@
 //     (b) shrink `gpus` to what is left above the floors and the other
 //         research at the worst moment of its window (LeastFree), at least
 //         1 and its demand's `minimum_viable` size.
+//   CAP-ALC-002 (a service, or a scale-out, holds less than its floor on
+//   the pools that count; binding `d`, the demand): grow one of the
+//   allocations that hold it (uninterruptible, on a production pool; a
+//   scale-out's on any pool but a replacement one) by the GPUs it lacks at
+//   its worst stretch, where that allocation's pool has them free over its
+//   whole window beside everything else on it (LeastFree), in plan order.
+//   Whether its cited supply covers the larger allocation is the relint's
+//   to say (CAP-SUP-005); a floor lacking where none of its allocations
+//   holds is not grown into one.
 // Every allocation's findings of a rule are repaired together: a repair
 // must remove all the stretches the rule found short.
 //   CAP-ALC-009 (an allocation's window is longer than its maximum holding

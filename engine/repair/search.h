@@ -103,6 +103,11 @@ std::vector<Fix> PoolSearch(const Target& target, const eval::Facts& facts, File
 std::vector<Fix> ReplacementSearch(const Target& target, const eval::Facts& facts, FileId file,
                                    std::string_view text, size_t max_tries);
 
+/// CAP-ALC-002's search (floor_search.cc): an allocation holding the
+/// service's floor grown by what it lacks, where its pool has the room.
+std::vector<Fix> FloorCoverSearch(const Target& target, const eval::Facts& facts, FileId file,
+                                  std::string_view text, size_t max_tries);
+
 /// CAP-ALC-003's search (floor_search.cc).
 std::vector<Fix> FloorSearch(const Target& target, const eval::Facts& facts, FileId file,
                              std::string_view text, size_t max_tries);

@@ -66,9 +66,12 @@ TEST_CASE("reports are byte-identical with one thread and with two", "[cli][corp
   WriteSmallCorpus(dir);
   for (const char* format : {"text", "json", "sarif"}) {
     INFO(format);
+    // The repair search (which runs after the lint, in the report's
+    // order) is compared in one format: its lints cost more than the rest.
+    std::string lints = std::string(format) == "json" ? "4" : "0";
     auto run = [&](const char* jobs) {
-      return testing::RunCli(
-          {"--no-config", "-j", jobs, "--format", format, "--explain", dir.string()});
+      return testing::RunCli({"--no-config", "-j", jobs, "--format", format, "--explain",
+                              "--max-repair-lints", lints, dir.string()});
     };
     testing::CliResult one = run("1"), two = run("2");
     CHECK(one.exit_code == 1);

@@ -224,6 +224,49 @@ TEST_CASE("LSP: a plan's diagnostics are the CLI's findings, at the same places,
   CHECK(related);
 }
 
+TEST_CASE("LSP: an edit of a plan is linted once, and the inventory open beside it shows that lint",
+          "[lsp]") {
+  TempDir dir("capops-lsp-round");
+  std::string plan = ReadText(kExample / "plan.yaml");
+  std::string plan_path = dir.Write("plan.yaml", plan);
+  std::string inventory_path = dir.Write("inventory.yaml", ReadText(kExample / "inventory.yaml"));
+  std::string plan_uri = UriOfPath(plan_path), inventory_uri = UriOfPath(inventory_path);
+  InProcess s;
+  s.Initialize();
+  s.Send({Open(inventory_uri, ReadText(inventory_path))});
+  s.Send({Open(plan_uri, plan)});
+  auto sup006 = [](const Json& published) {
+    std::vector<std::string> codes = Codes(published);
+    return std::count(codes.begin(), codes.end(), "CAP-SUP-006");
+  };
+  // `a-tune` cites `r-apr` beside `a-train`: the reservation, in the inventory, is counted twice.
+  std::string twice = plan;
+  size_t at = twice.find("evidence: [q-h100, f-h100]");
+  REQUIRE(at != std::string::npos);
+  twice.replace(at, std::string("evidence: [q-h100, f-h100]").size(), "evidence: [r-apr]");
+  int version = 2;
+  for (const std::string& text : {twice, plan, twice}) {
+    INFO("version " << version);
+    size_t before = s.server.lints_run();
+    std::vector<Json> replies = s.Send({Change(plan_uri, text, version++)});
+    CHECK(s.server.lints_run() == before + 1);
+    std::optional<Json> on_plan = Published(replies, plan_uri);
+    std::optional<Json> on_inventory = Published(replies, inventory_uri);
+    REQUIRE(on_plan);
+    REQUIRE(on_inventory);
+    CHECK(sup006(*on_inventory) == (text == twice ? 1 : 0));
+    CHECK(sup006(*on_plan) == 0);  // located in the inventory, shown there only
+    CHECK_FALSE((*on_plan)["params"]["diagnostics"].empty());
+  }
+  // An inventory edit lints the plan that uses it once too.
+  size_t before = s.server.lints_run();
+  std::vector<Json> replies = s.Send({Change(inventory_uri, ReadText(inventory_path), 2)});
+  CHECK(s.server.lints_run() == before + 1);
+  REQUIRE(Published(replies, plan_uri));
+  REQUIRE(Published(replies, inventory_uri));
+  CHECK(sup006(*Published(replies, inventory_uri)) == 1);
+}
+
 // The 0-based line and UTF-16 character of the `nth` occurrence of `needle` in an ASCII text.
 std::pair<int, int> Where(const std::string& text, const std::string& needle, size_t from = 0) {
   size_t at = text.find(needle, from);

@@ -470,6 +470,24 @@ std::vector<TextFile> Server::FactsBeside(const std::string& uri, const Document
   return out;
 }
 
+class Server::PublishRound {
+ public:
+  explicit PublishRound(Server* server) : server_(server), outermost_(!server->in_round_) {
+    server_->in_round_ = true;
+  }
+  ~PublishRound() {
+    if (!outermost_) return;
+    server_->in_round_ = false;
+    server_->round_reports_.clear();
+  }
+  PublishRound(const PublishRound&) = delete;
+  PublishRound& operator=(const PublishRound&) = delete;
+
+ private:
+  Server* server_;
+  bool outermost_;
+};
+
 void Server::Notification(const std::string& method, const Json& params) {
   if (method == "exit") {
     exit_code_ = shut_down_ ? 0 : 1;
@@ -517,8 +535,10 @@ void Server::Notification(const std::string& method, const Json& params) {
     }
     Notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", Json::array()}});
     pending_.erase(uri);
-    if (!closed.empty())
+    if (!closed.empty()) {
+      PublishRound round(this);
       PublishBeside(closed, uri);  // what is left open beside it, against the file on disk again
+    }
     return;
   }
   if (deferred_) {
@@ -531,6 +551,7 @@ void Server::Notification(const std::string& method, const Json& params) {
 void Server::Flush() {
   std::set<std::string> pending;
   pending.swap(pending_);
+  PublishRound round(this);
   for (const std::string& uri : pending) Refresh(uri);
 }
 
@@ -661,6 +682,7 @@ lint::Report Server::Run(const Setting& setting, const std::vector<TextFile>& pl
   // by a lint of this buffer edited: quick fixes as the command line's
   // `= fix:` lines and --fix.
   input.repair_lints = repairing_ ? repair::kLintRepairLints : 0;
+  ++lints_run_;
   return setting.project->Run(std::move(input));
 }
 
@@ -679,7 +701,23 @@ Json Server::Lint(const Setting& setting, const std::string& path,
   std::set<std::string> open_files;
   for (const auto& [u, d] : documents_) open_files.insert(d.path);
   open_files.erase(path);
-  lint::Report report = Run(setting, plans, inventories);
+  lint::Report fresh;
+  const lint::Report* linted = &fresh;
+  if (in_round_) {
+    std::string key = std::to_string(reinterpret_cast<uintptr_t>(setting.project.get())) +
+                      (repairing_ ? "\n+repairs" : "\n");
+    for (const TextFile& f : plans) key += "\nplan " + f.path;
+    for (const std::string& inventory : inventories) key += "\ninventory " + inventory;
+    auto found = round_reports_.find(key);
+    if (found == round_reports_.end())
+      found =
+          round_reports_.emplace(key, RoundLint{setting.project, Run(setting, plans, inventories)})
+              .first;
+    linted = &found->second.report;
+  } else {
+    fresh = Run(setting, plans, inventories);
+  }
+  const lint::Report& report = *linted;
   Json out = DiagnosticsFor(*report.sources, report.findings, path, open_files, setting.rules_url);
   if (report.status != lint::Status::kUsage) return out;
   // The lint could not be finished as capops-lint would: say why, as it does.
@@ -704,6 +742,7 @@ Json Server::Lint(const Setting& setting, const std::string& path,
 void Server::Refresh(const std::string& uri) {
   auto it = documents_.find(uri);
   if (it == documents_.end()) return;
+  PublishRound round(this);
   Publish(uri);
   PublishBeside(it->second.path, uri);
 }

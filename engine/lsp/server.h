@@ -89,6 +89,9 @@ class Server {
   /// document stands (for embedders and tests); nullopt when `uri` is not
   /// an open plan, or nothing is linted (the setting says why).
   std::optional<lint::Report> LintReport(const std::string& uri);
+  /// How many lints the server has run (each a project's run over a plan
+  /// and its inventories, or an inventory alone): what an edit costs.
+  size_t lints_run() const { return lints_run_; }
 
  private:
   struct Document {
@@ -156,7 +159,8 @@ class Server {
                    const std::vector<std::string>& inventories);
   /// Lints `plans` with `inventories` (read through files_: an open
   /// buffer, else the disk) as the setting's project does, and the
-  /// diagnostics of it for the document at `path`.
+  /// diagnostics of it for the document at `path`. Within a PublishRound
+  /// the same plans and inventories are linted once.
   nlohmann::json Lint(const Setting& setting, const std::string& path,
                       const std::vector<TextFile>& plans,
                       const std::vector<std::string>& inventories);
@@ -168,6 +172,21 @@ class Server {
   /// Answers what is asked of a whole document: its quick fixes, its outline.
   void AnswerDocument(const nlohmann::json& id, const std::string& method,
                       const nlohmann::json& params);
+
+  /// A round of publishing (a change, the pending changes, a close): no
+  /// document changes within it, so a plan linted with its inventories
+  /// serves every document it has diagnostics for. A change to a plan
+  /// republishes the open inventory beside it from the plan's own lint.
+  class PublishRound;
+  /// The round's lints, by project, plans and inventories; each holds its
+  /// project, so that no other takes its address within the round.
+  struct RoundLint {
+    std::shared_ptr<const lint::Project> project;
+    lint::Report report;
+  };
+  std::map<std::string, RoundLint> round_reports_;
+  bool in_round_ = false;
+  size_t lints_run_ = 0;
 
   ServerOptions options_;
   std::ostream& out_;

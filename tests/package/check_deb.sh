@@ -39,7 +39,7 @@ field() { dpkg-deb --field "$deb" "$1"; }
 expect "Package" capops "$(field Package)"
 expect "Version" "$version" "$(field Version)"
 expect "Architecture" "$(dpkg --print-architecture)" "$(field Architecture)"
-for lib in libfyaml libre2 libantlr4-runtime libssl3 libstdc++6; do
+for lib in libfyaml libre2 libantlr4-runtime libssl3 libstdc++6 libjemalloc2; do
   [[ $(field Depends) == *"$lib"* ]] || fail "Depends does not name $lib: $(field Depends)"
 done
 [[ -n $(field Maintainer) && -n $(field Description) ]] || fail "no Maintainer or Description"

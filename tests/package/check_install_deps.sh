@@ -14,7 +14,7 @@ deps=$src/scripts/install-deps
 
 minimal=$("$deps" --list --minimal) || fail "install-deps --list --minimal exited $?"
 full=$("$deps" --list) || fail "install-deps --list exited $?"
-for p in build-essential cmake antlr4 libantlr4-runtime-dev libfyaml-dev libcli11-dev catch2 libssl-dev; do
+for p in build-essential cmake antlr4 libantlr4-runtime-dev libfyaml-dev libcli11-dev catch2 libssl-dev libjemalloc-dev; do
   grep -qx -- "$p" <<<"$minimal" || fail "--minimal leaves out $p, which the build needs"
 done
 for p in chromium clang clang-format zsh fish npm lintian pre-commit libbenchmark-dev; do

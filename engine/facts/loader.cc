@@ -48,6 +48,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/facts/node_event.h"
 #include "engine/facts/scalar.h"
 #include "engine/facts/yaml_events.h"
 
@@ -231,23 +232,20 @@ class DocumentBuilder {
   std::vector<MergedValue>& merged() { return merged_; }
 
   /// Takes one node event (scalar, alias, collection start or end).
-  void Take(fy_event* event) {
-    std::optional<SourceLoc> loc = NodeLoc(at_, event);
-    if (loc) last_loc_ = *loc;
-    switch (event->type) {
-      case FYET_SCALAR:
-        return OnScalar(event, loc);
-      case FYET_ALIAS:
-        return OnAlias(TokenText(event->alias.anchor), loc.value_or(last_loc_));
-      case FYET_SEQUENCE_START:
-        return Open(event, loc.value_or(last_loc_), false);
-      case FYET_MAPPING_START:
-        return Open(event, loc.value_or(last_loc_), true);
-      case FYET_SEQUENCE_END:
-      case FYET_MAPPING_END:
+  void Take(const NodeEvent& event) {
+    if (event.loc) last_loc_ = *event.loc;
+    switch (event.type) {
+      case NodeEvent::Type::kScalar:
+        return OnScalar(event);
+      case NodeEvent::Type::kAlias:
+        return OnAlias(event.text, event.loc.value_or(last_loc_));
+      case NodeEvent::Type::kSequenceStart:
+        return Open(event, event.loc.value_or(last_loc_), false);
+      case NodeEvent::Type::kMappingStart:
+        return Open(event, event.loc.value_or(last_loc_), true);
+      case NodeEvent::Type::kSequenceEnd:
+      case NodeEvent::Type::kMappingEnd:
         return Close();
-      default:
-        return;
     }
   }
 
@@ -318,12 +316,11 @@ class DocumentBuilder {
     f.expect_key = !f.expect_key;
   }
 
-  void OnScalar(fy_event* event, std::optional<SourceLoc> mark) {
+  void OnScalar(const NodeEvent& event) {
     if (stopped_ || skip_depth_ > 0) return;
-    std::string_view text = TokenText(event->scalar.value);
-    bool plain = fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN;
-    std::string_view tag = TokenText(event->scalar.tag);
-    std::string_view anchor = TokenText(event->scalar.anchor);
+    const std::optional<SourceLoc>& mark = event.loc;
+    std::string_view text = event.text, tag = event.tag, anchor = event.anchor;
+    bool plain = event.plain;
     // An empty scalar has no mark: it is where its key is, or where the
     // node before it ended.
     SourceLoc loc = mark.value_or(ExpectingKey() || stack_.empty() || !stack_.back().is_map
@@ -341,7 +338,7 @@ class DocumentBuilder {
       return Stop(loc, "a value longer than " + std::to_string(max_string_length_) +
                            " bytes (raise it with `--max-string-length`)");
     }
-    Value value = TypeScalar(loc, TagLoc(event->scalar.tag, loc), tag, text, plain, NamesItsMap());
+    Value value = TypeScalar(loc, event.tag_loc.value_or(loc), tag, text, plain, NamesItsMap());
     // An empty value (`owner:`) has no place of its own, or one on a later
     // line; its key is the better place to point at.
     if (!stack_.empty() && stack_.back().is_map && value.is(ValueKind::kNull) &&
@@ -385,20 +382,18 @@ class DocumentBuilder {
     Deliver(Relocated(a.value, loc), std::nullopt);
   }
 
-  void Open(fy_event* event, SourceLoc loc, bool is_map) {
-    fy_token* tag_token = is_map ? event->mapping_start.tag : event->sequence_start.tag;
-    fy_token* anchor_token = is_map ? event->mapping_start.anchor : event->sequence_start.anchor;
+  void Open(const NodeEvent& event, SourceLoc loc, bool is_map) {
     if (!AcceptValue(loc, is_map ? "a mapping as a key" : "a sequence as a key", true)) {
-      if (!stopped_) Dropped(TokenText(anchor_token));
+      if (!stopped_) Dropped(event.anchor);
       return;
     }
     if (stack_.size() + 1 > max_depth_) return Stop(loc, DepthMessage(max_depth_));
     if (!Count(loc, 1)) return;
-    CheckCollectionTag(TagLoc(tag_token, loc), TokenText(tag_token), is_map);
+    CheckCollectionTag(event.tag_loc.value_or(loc), event.tag, is_map);
     Frame& f = stack_.emplace_back();
     f.is_map = is_map;
     f.loc = loc;
-    f.anchor = std::string(TokenText(anchor_token));
+    f.anchor = std::string(event.anchor);
     f.first_node = nodes_ - 1;
   }
 
@@ -492,12 +487,6 @@ class DocumentBuilder {
   bool NamesItsMap() const {
     static const Key kId("id");
     return !stack_.empty() && stack_.back().is_map && stack_.back().key == kId;
-  }
-
-  // Where a tag is written, for what is said about it.
-  SourceLoc TagLoc(fy_token* tag, SourceLoc node) const {
-    const fy_mark* mark = tag == nullptr ? nullptr : fy_token_start_mark(tag);
-    return mark == nullptr ? node : at_.At(mark);
   }
 
   // A tag on a collection is never silently dropped: only the core tag of
@@ -740,6 +729,47 @@ void AddDocument(const Value& root, SourceLoc start, LoadResult* result) {
   if (api_ok && kind_ok) result->documents.push_back(Document{kind, root, loc});
 }
 
+// libfyaml's node event as the builder takes it; its texts are valid until
+// the parser's next event.
+NodeEvent ToNodeEvent(const Locator& at, fy_event* event) {
+  NodeEvent out;
+  out.loc = NodeLoc(at, event);
+  fy_token* tag = nullptr;
+  switch (event->type) {
+    case FYET_SCALAR:
+      out.type = NodeEvent::Type::kScalar;
+      out.text = TokenText(event->scalar.value);
+      out.plain = fy_token_scalar_style(event->scalar.value) == FYSS_PLAIN;
+      out.anchor = TokenText(event->scalar.anchor);
+      tag = event->scalar.tag;
+      break;
+    case FYET_ALIAS:
+      out.type = NodeEvent::Type::kAlias;
+      out.text = TokenText(event->alias.anchor);
+      break;
+    case FYET_SEQUENCE_START:
+      out.type = NodeEvent::Type::kSequenceStart;
+      out.anchor = TokenText(event->sequence_start.anchor);
+      tag = event->sequence_start.tag;
+      break;
+    case FYET_MAPPING_START:
+      out.type = NodeEvent::Type::kMappingStart;
+      out.anchor = TokenText(event->mapping_start.anchor);
+      tag = event->mapping_start.tag;
+      break;
+    case FYET_SEQUENCE_END:
+      out.type = NodeEvent::Type::kSequenceEnd;
+      break;
+    default:
+      out.type = NodeEvent::Type::kMappingEnd;
+      break;
+  }
+  out.tag = TokenText(tag);
+  if (const fy_mark* mark = tag == nullptr ? nullptr : fy_token_start_mark(tag))
+    out.tag_loc = at.At(mark);
+  return out;
+}
+
 // Feeds the parser's documents one by one to a DocumentBuilder. Documents
 // before a syntax error are kept; the one it interrupts is not (its events
 // may be half a construct), and only the error is reported. With `raw`,
@@ -790,8 +820,16 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
         }
         builder.reset();
         break;
+      case FYET_SCALAR:
+      case FYET_ALIAS:
+      case FYET_SEQUENCE_START:
+      case FYET_MAPPING_START:
+      case FYET_SEQUENCE_END:
+      case FYET_MAPPING_END:
+        if (builder) builder->Take(ToNodeEvent(at, event));
+        break;
       default:
-        if (builder) builder->Take(event);
+        break;
     }
   }
   if (std::optional<EventSource::Error> error = events->error()) {

@@ -48,7 +48,15 @@ struct LoadOptions {
   size_t max_nodes = 1'000'000;        // values created, counting alias expansion (--max-values)
   size_t max_documents = 1000;         // documents in one file (--max-documents)
   size_t max_string_length = 1 << 16;  // characters in one scalar (--max-string-length)
+  /// Text written in the simple subset of YAML most fact files are written
+  /// in is read by capops's own reader (simple_yaml.h), anything else by
+  /// libfyaml; both give the same documents, values, places and
+  /// diagnostics. False: libfyaml reads everything.
+  bool simple_reader = true;
 };
+
+/// Which reader read a file's text (LoadResult::reader).
+enum class YamlReader { kLibfyaml, kSimple };
 
 struct Document {
   DocumentKind kind = DocumentKind::kCapacityPlan;
@@ -88,6 +96,9 @@ struct LoadResult {
   std::vector<AliasUse> aliases;    // in the returned documents, in file order
   std::vector<MergeSite> merges;    // likewise
   std::vector<MergedValue> merged;  // likewise
+  /// The reader whose documents these are: the simple one when the whole
+  /// text is in its subset (LoadOptions::simple_reader), else libfyaml.
+  YamlReader reader = YamlReader::kLibfyaml;
 };
 
 /// Loads every document of a file already held by `sources`.

@@ -50,6 +50,7 @@
 
 #include "engine/facts/node_event.h"
 #include "engine/facts/scalar.h"
+#include "engine/facts/simple_yaml.h"
 #include "engine/facts/yaml_events.h"
 
 namespace capops::facts {
@@ -770,55 +771,84 @@ NodeEvent ToNodeEvent(const Locator& at, fy_event* event) {
   return out;
 }
 
-// Feeds the parser's documents one by one to a DocumentBuilder. Documents
-// before a syntax error are kept; the one it interrupts is not (its events
-// may be half a construct), and only the error is reported. With `raw`,
-// every non-empty root goes there unchecked instead of becoming a fact
-// Document.
+// A file's documents, each built by a DocumentBuilder from a reader's node
+// events and kept as it ends (with `raw`, every non-empty root goes there
+// unchecked instead of becoming a fact Document).
+class DocumentLoop {
+ public:
+  DocumentLoop(const Locator& at, size_t max_depth, const LoadOptions& options, LoadResult* result,
+               std::vector<Value>* raw)
+      : at_(at), max_depth_(max_depth), options_(options), result_(result), raw_(raw) {}
+
+  /// A document starts at `start`; false (diagnosed) past --max-documents.
+  bool Start(SourceLoc start) {
+    start_ = start;
+    if (++documents_ > options_.max_documents) {
+      Report(&result_->diagnostics, start,
+             "more than " + std::to_string(options_.max_documents) + " documents in one file",
+             "yaml")
+          .help = "raise the limit with `--max-documents`";
+      return false;
+    }
+    builder_.emplace(at_, max_depth_, options_, raw_ == nullptr);
+    return true;
+  }
+  void Take(const NodeEvent& event) {
+    if (builder_) builder_->Take(event);
+  }
+  void End() {
+    if (!builder_) return;
+    result_->diagnostics.Append(builder_->diagnostics());
+    if (!builder_->stopped()) {
+      std::vector<AliasUse>& uses = builder_->aliases();
+      result_->aliases.insert(result_->aliases.end(), std::make_move_iterator(uses.begin()),
+                              std::make_move_iterator(uses.end()));
+      for (MergedValue& m : builder_->merged()) {
+        m.site += result_->merges.size();
+        result_->merged.push_back(m);
+      }
+      std::vector<MergeSite>& merges = builder_->merges();
+      result_->merges.insert(result_->merges.end(), std::make_move_iterator(merges.begin()),
+                             std::make_move_iterator(merges.end()));
+      if (raw_ == nullptr) {
+        AddDocument(builder_->root(), start_, result_);
+      } else if (!builder_->root().is(ValueKind::kNull)) {
+        raw_->push_back(builder_->root());
+      }
+    }
+    builder_.reset();
+  }
+  /// Where the innermost collection of the document cut short starts.
+  std::optional<SourceLoc> innermost_open() const {
+    return builder_ ? builder_->innermost_open() : std::nullopt;
+  }
+
+ private:
+  const Locator& at_;
+  size_t max_depth_;
+  const LoadOptions& options_;
+  LoadResult* result_;
+  std::vector<Value>* raw_;
+  std::optional<DocumentBuilder> builder_;
+  SourceLoc start_;
+  size_t documents_ = 0;
+};
+
+// Feeds libfyaml's documents one by one to the loop. Documents before a
+// syntax error are kept; the one it interrupts is not (its events may be
+// half a construct), and only the error is reported.
 void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
                     const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
-  std::optional<DocumentBuilder> builder;
-  SourceLoc start;
+  DocumentLoop loop(at, max_depth, options, result, raw);
   SourceLoc last = at.At(0, 0);  // the end of the last event, for an error that has no place
-  size_t documents = 0;
   while (fy_event* event = events->Next()) {
     if (const fy_mark* end = fy_event_end_mark(event)) last = at.At(end);
     switch (event->type) {
-      case FYET_STREAM_START:
-      case FYET_STREAM_END:
-        break;
       case FYET_DOCUMENT_START:
-        start = at.At(fy_event_start_mark(event));
-        if (++documents > options.max_documents) {
-          Report(&result->diagnostics, start,
-                 "more than " + std::to_string(options.max_documents) + " documents in one file",
-                 "yaml")
-              .help = "raise the limit with `--max-documents`";
-          return;
-        }
-        builder.emplace(at, max_depth, options, raw == nullptr);
+        if (!loop.Start(at.At(fy_event_start_mark(event)))) return;
         break;
       case FYET_DOCUMENT_END:
-        if (!builder) break;
-        result->diagnostics.Append(builder->diagnostics());
-        if (!builder->stopped()) {
-          std::vector<AliasUse>& uses = builder->aliases();
-          result->aliases.insert(result->aliases.end(), std::make_move_iterator(uses.begin()),
-                                 std::make_move_iterator(uses.end()));
-          for (MergedValue& m : builder->merged()) {
-            m.site += result->merges.size();
-            result->merged.push_back(m);
-          }
-          std::vector<MergeSite>& merges = builder->merges();
-          result->merges.insert(result->merges.end(), std::make_move_iterator(merges.begin()),
-                                std::make_move_iterator(merges.end()));
-          if (raw == nullptr) {
-            AddDocument(builder->root(), start, result);
-          } else if (!builder->root().is(ValueKind::kNull)) {
-            raw->push_back(builder->root());
-          }
-        }
-        builder.reset();
+        loop.End();
         break;
       case FYET_SCALAR:
       case FYET_ALIAS:
@@ -826,7 +856,7 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
       case FYET_MAPPING_START:
       case FYET_SEQUENCE_END:
       case FYET_MAPPING_END:
-        if (builder) builder->Take(ToNodeEvent(at, event));
+        loop.Take(ToNodeEvent(at, event));
         break;
       default:
         break;
@@ -840,9 +870,36 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
       SourceLoc loc = at.At(error->line - 1, error->column - 1);
       Diagnostic& d = Report(&result->diagnostics, loc, ParserMessage(error->message), "yaml");
       // Cut short: say which collection the end of the text left open.
-      std::optional<SourceLoc> open = builder ? builder->innermost_open() : std::nullopt;
+      std::optional<SourceLoc> open = loop.innermost_open();
       if (open && loc == at.End())
         d.related.push_back({*open, "the file ends before this is closed"});
+    }
+  }
+}
+
+// The simple reader's documents, fed to the loop as libfyaml's are; false
+// when the text is not in its subset (or has more documents than allowed),
+// and `*result` is then to be dropped: libfyaml reads the text again.
+bool ReadSimply(SimpleYamlReader* reader, const Locator& at, size_t max_depth,
+                const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
+  DocumentLoop loop(at, max_depth, options, result, raw);
+  NodeEvent event;
+  for (;;) {
+    switch (reader->Next(&event)) {
+      case SimpleYamlReader::Step::kDocumentStart:
+        if (!loop.Start(at.At(0, 0))) return false;
+        break;
+      case SimpleYamlReader::Step::kNode:
+        loop.Take(event);
+        break;
+      case SimpleYamlReader::Step::kDocumentEnd:
+        loop.End();
+        break;
+      case SimpleYamlReader::Step::kEnd:
+        result->reader = YamlReader::kSimple;
+        return true;
+      case SimpleYamlReader::Step::kUnsupported:
+        return false;
     }
   }
 }
@@ -885,8 +942,24 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
     // first, so the text and the Values made from it are never held together.
     int fd = release ? source.OpenUnchanged() : -1;
     if (fd >= 0 && releasing->ReleaseText(file)) {
+      bool simple = false, rewound = true;
+      if (options.simple_reader) {
+        SimpleYamlReader reader(fd, at);
+        simple = ReadSimply(&reader, at, max_depth, options, &result, raw);
+        if (!simple) {
+          result = LoadResult();
+          if (raw != nullptr) raw->clear();
+          rewound = ::lseek(fd, 0, SEEK_SET) == 0;
+        }
+      }
       EventSource from_disk(fd);
-      ParseDocuments(&from_disk, at, max_depth, options, &result, raw);
+      if (!rewound) {
+        Report(&result.diagnostics, SourceLoc{file, 1, 1},
+               "the file cannot be read again from its start", "yaml")
+            .help = "lint it again";
+      } else if (!simple) {
+        ParseDocuments(&from_disk, at, max_depth, options, &result, raw);
+      }
       std::optional<FileStamp> now = from_disk.fd() >= 0 ? StampOf(from_disk.fd()) : std::nullopt;
       if (!now || now != source.stamp()) {
         result.documents.clear();
@@ -896,8 +969,19 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
       }
     } else {
       if (fd >= 0) ::close(fd);
-      EventSource in_memory(source.text());
-      ParseDocuments(&in_memory, at, max_depth, options, &result, raw);
+      bool simple = false;
+      if (options.simple_reader) {
+        SimpleYamlReader reader(source.text(), at);
+        simple = ReadSimply(&reader, at, max_depth, options, &result, raw);
+        if (!simple) {
+          result = LoadResult();
+          if (raw != nullptr) raw->clear();
+        }
+      }
+      if (!simple) {
+        EventSource in_memory(source.text());
+        ParseDocuments(&in_memory, at, max_depth, options, &result, raw);
+      }
     }
   }
   if (release) releasing->ReleaseText(file);

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/facts/simple_yaml.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace capops::facts {
+
+namespace {
+
+constexpr size_t kNone = std::string_view::npos;
+constexpr size_t kBlock = size_t{1} << 18;  // read from disk at a time
+// YAML's implicit keys end within 1024 characters; longer ones go to libfyaml.
+constexpr size_t kLongestKey = 1000;
+
+bool IsKeyStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool IsKeyChar(char c) {
+  return IsKeyStart(c) || c == '-' || c == '.' || c == '/';
+}
+bool IsFlowIndicator(char c) {
+  return c == ',' || c == '[' || c == ']' || c == '{' || c == '}';
+}
+// YAML's indicators: a plain scalar starts with none of them, but `-`, `?`
+// and `:` before a character that can follow them in a plain scalar.
+bool IsIndicator(char c) {
+  return c != '\0' && std::strchr("-?:,[]{}#&*!|>'\"%@`", c) != nullptr;
+}
+bool MayStartPlain(std::string_view line, size_t at, bool flow) {
+  char c = line[at];
+  if (!IsIndicator(c)) return true;
+  if (c != '-' && c != '?' && c != ':') return false;
+  if (at + 1 >= line.size() || line[at + 1] == ' ') return false;
+  return !flow || !IsFlowIndicator(line[at + 1]);
+}
+
+// Characters some YAML readers take as line breaks or skip (NEL, LS, PS, a
+// BOM): the places after them are counted apart.
+bool HasOddCharacter(std::string_view line) {
+  for (std::string_view odd : {"\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9", "\xEF\xBB\xBF"}) {
+    if (line.find(odd) != kNone) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SimpleYamlReader::SimpleYamlReader(std::string_view text, const yaml::Locator& at)
+    : at_(at), text_(text) {}
+
+SimpleYamlReader::SimpleYamlReader(int fd, const yaml::Locator& at) : at_(at), fd_(fd) {}
+
+SimpleYamlReader::Step SimpleYamlReader::Next(NodeEvent* event) {
+  while (next_item_ >= items_.size()) {
+    if (failed_) return Step::kUnsupported;
+    if (done_) return Step::kEnd;
+    items_.clear();
+    next_item_ = 0;
+    texts_.clear();
+    if (!Fill()) {
+      failed_ = true;
+      return Step::kUnsupported;
+    }
+  }
+  const Item& item = items_[next_item_++];
+  if (item.step == Step::kNode) *event = item.event;
+  return item.step;
+}
+
+bool SimpleYamlReader::Fill() {
+  while (items_.empty()) {
+    std::string_view line;
+    if (!NextLine(&line)) {
+      if (failed_ || !CloseDocument()) return false;
+      done_ = true;
+      return true;
+    }
+    if (!ReadLine(line)) return false;
+  }
+  return true;
+}
+
+bool SimpleYamlReader::NextLine(std::string_view* line) {
+  if (fd_ < 0) {
+    if (text_at_ >= text_.size()) return false;
+    size_t end = text_.find('\n', text_at_);
+    if (end == kNone) end = text_.size();
+    *line = text_.substr(text_at_, end - text_at_);
+    text_at_ = end + 1;
+    return true;
+  }
+  size_t from = buffer_at_;
+  for (;;) {
+    size_t end = buffer_.find('\n', from);
+    if (end != kNone || (eof_ && buffer_at_ < buffer_.size())) {
+      if (end == kNone) end = buffer_.size();
+      *line = std::string_view(buffer_).substr(buffer_at_, end - buffer_at_);
+      buffer_at_ = end + 1;
+      return true;
+    }
+    if (eof_) return false;
+    buffer_.erase(0, buffer_at_);
+    buffer_at_ = 0;
+    size_t kept = buffer_.size();
+    buffer_.resize(kept + kBlock);
+    ssize_t n;
+    do {
+      n = ::read(fd_, buffer_.data() + kept, kBlock);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      failed_ = true;  // libfyaml reads it again and says what went wrong
+      return false;
+    }
+    buffer_.resize(kept + static_cast<size_t>(n));
+    eof_ = n == 0;
+    from = kept;
+  }
+}
+
+bool SimpleYamlReader::ReadLine(std::string_view line) {
+  ++line_number_;
+  line_ = line;
+  ascii_ = true;
+  for (char c : line) {
+    if (c == '\t' || c == '\r') return false;
+    if (static_cast<unsigned char>(c) >= 0x80) ascii_ = false;
+  }
+  if (!ascii_ && HasOddCharacter(line)) return false;
+  size_t indent = line.find_first_not_of(' ');
+  if (indent == kNone || line[indent] == '#') return true;  // blank, or a comment
+  if (indent == 0) {
+    std::string_view head = line.substr(0, 3);
+    bool marker = line.size() == 3 || (line.size() > 3 && line[3] == ' ');
+    if (head == "---" && marker) {
+      if (!RestIsBlank(3) || !CloseDocument()) return false;
+      OpenDocument();
+      return true;
+    }
+    if ((head == "..." && marker) || line[0] == '%') return false;
+  }
+  if (!in_document_) OpenDocument();
+  return ReadContent(indent);
+}
+
+bool SimpleYamlReader::ReadContent(size_t indent) {
+  bool sequence = IsSequenceEntry(indent);
+  size_t key_end = sequence ? kNone : KeyEnd(indent);
+  bool map = key_end != kNone;
+  // A line deeper than a plain scalar's collection continues the scalar.
+  if (plain_owner_ != kNoOwner && indent > plain_owner_) return false;
+  plain_owner_ = kNoOwner;
+  if (pending_ != Pending::kNone) {
+    const Frame& top = stack_.back();
+    bool nested =
+        indent > top.indent || (pending_ == Pending::kMapValue && indent == top.indent && sequence);
+    if (nested) {
+      if (!sequence && !map) return false;  // a value on a line of its own
+      pending_ = Pending::kNone;
+      Open(map, indent, indent, indent == top.indent);
+    } else {
+      // An empty item: libfyaml places it at the last place it marked.
+      if (pending_ == Pending::kSequenceItem) return false;
+      Empty();
+      pending_ = Pending::kNone;
+    }
+  }
+  while (!stack_.empty()) {
+    const Frame& top = stack_.back();
+    if (indent > top.indent || (indent == top.indent && !(top.indentless && !sequence))) break;
+    Close();
+  }
+  if (stack_.empty()) {
+    if (root_done_ || (!sequence && !map)) return false;
+    Open(map, indent, indent);
+    root_done_ = true;
+  }
+  const Frame& top = stack_.back();
+  if (indent != top.indent || top.is_map != map || (!map && !sequence)) return false;
+  return map ? MapEntry(indent, key_end) : SequenceEntry(indent);
+}
+
+bool SimpleYamlReader::MapEntry(size_t key_at, size_t key_end) {
+  Scalar(key_at, line_.substr(key_at, key_end - key_at), true);
+  size_t at = line_.find_first_not_of(' ', key_end + 1);
+  if (at == kNone || line_[at] == '#') {
+    pending_ = Pending::kMapValue;
+    return true;
+  }
+  return Inline(at, stack_.back().indent);
+}
+
+bool SimpleYamlReader::SequenceEntry(size_t dash_at) {
+  size_t at = line_.find_first_not_of(' ', dash_at + 1);
+  if (at == kNone || line_[at] == '#') {
+    pending_ = Pending::kSequenceItem;
+    return true;
+  }
+  if (IsSequenceEntry(at)) return false;  // `- - a`
+  size_t key_end = KeyEnd(at);
+  if (key_end == kNone) return Inline(at, stack_.back().indent);
+  Open(true, at, at);  // `- id: a`: a mapping whose keys line up with `id`
+  return MapEntry(at, key_end);
+}
+
+bool SimpleYamlReader::Inline(size_t at, size_t owner) {
+  char c = line_[at];
+  if (c == '[' || c == '{') return Flow(&at, 0) && RestIsBlank(at);
+  if (c == '\'' || c == '"') return Quoted(&at) && RestIsBlank(at);
+  if (!MayStartPlain(line_, at, false)) return false;
+  size_t end = at;
+  for (size_t i = at; i < line_.size(); ++i) {
+    char ch = line_[i];
+    if (ch == ' ') {
+      if (i + 1 < line_.size() && line_[i + 1] == '#') break;  // a comment
+      continue;
+    }
+    if (ch == ':' && (i + 1 == line_.size() || line_[i + 1] == ' ')) return false;  // `a: b: c`
+    end = i + 1;
+  }
+  Scalar(at, line_.substr(at, end - at), true);
+  plain_owner_ = owner;
+  return true;
+}
+
+bool SimpleYamlReader::Flow(size_t* at, size_t depth) {
+  if (depth >= yaml::kDepthCap) return false;
+  bool map = line_[*at] == '{';
+  char close = map ? '}' : ']';
+  NodeEvent start;
+  start.type = map ? NodeEvent::Type::kMappingStart : NodeEvent::Type::kSequenceStart;
+  start.loc = At(*at);
+  items_.push_back({Step::kNode, start});
+  NodeEvent end;
+  end.type = map ? NodeEvent::Type::kMappingEnd : NodeEvent::Type::kSequenceEnd;
+  auto skip = [&](size_t i) {
+    while (i < line_.size() && line_[i] == ' ') ++i;
+    return i;
+  };
+  size_t i = skip(*at + 1);
+  if (i < line_.size() && line_[i] == close) {
+    items_.push_back({Step::kNode, end});
+    *at = i + 1;
+    return true;
+  }
+  for (;;) {
+    if (map) {
+      if (i >= line_.size() || !FlowPlain(&i, true)) return false;
+      if (i + 1 >= line_.size() || line_[i] != ':' || line_[i + 1] != ' ') return false;
+      i = skip(i + 2);
+    }
+    if (i >= line_.size()) return false;
+    char c = line_[i];
+    bool ok = c == '[' || c == '{'    ? Flow(&i, depth + 1)
+              : c == '\'' || c == '"' ? Quoted(&i)
+                                      : FlowPlain(&i, false);
+    if (!ok) return false;
+    i = skip(i);
+    if (i >= line_.size()) return false;  // the collection goes on on the next line
+    if (line_[i] == close) {
+      items_.push_back({Step::kNode, end});
+      *at = i + 1;
+      return true;
+    }
+    if (line_[i] != ',') return false;  // `[a: b]`, a comment, or a stray character
+    i = skip(i + 1);
+    if (i >= line_.size() || line_[i] == close || line_[i] == ',') return false;
+  }
+}
+
+bool SimpleYamlReader::FlowPlain(size_t* at, bool key) {
+  size_t from = *at;
+  if (!MayStartPlain(line_, from, true)) return false;
+  size_t end = from, i = from;
+  for (; i < line_.size(); ++i) {
+    char ch = line_[i];
+    if (IsFlowIndicator(ch)) break;
+    if (ch == ':' &&
+        (i + 1 == line_.size() || line_[i + 1] == ' ' || IsFlowIndicator(line_[i + 1])))
+      break;
+    if (ch == ' ') {
+      if (i + 1 < line_.size() && line_[i + 1] == '#') break;  // a comment: the line ends here
+      continue;
+    }
+    end = i + 1;
+  }
+  if (key && end - from > kLongestKey) return false;
+  Scalar(from, line_.substr(from, end - from), true);
+  *at = i;
+  return true;
+}
+
+bool SimpleYamlReader::Quoted(size_t* at) {
+  char quote = line_[*at];
+  size_t from = *at + 1, copied = from;
+  std::string* unescaped = nullptr;
+  for (size_t i = from; i < line_.size(); ++i) {
+    char c = line_[i];
+    char escaped = 0;
+    if (quote == '\'' && c == '\'') {
+      if (i + 1 >= line_.size() || line_[i + 1] != '\'') {
+        std::string_view text = line_.substr(from, i - from);
+        if (unescaped != nullptr) text = unescaped->append(line_.substr(copied, i - copied));
+        Scalar(*at, text, false);
+        *at = i + 1;
+        return true;
+      }
+      escaped = '\'';
+    } else if (quote == '"' && c == '"') {
+      std::string_view text = line_.substr(from, i - from);
+      if (unescaped != nullptr) text = unescaped->append(line_.substr(copied, i - copied));
+      Scalar(*at, text, false);
+      *at = i + 1;
+      return true;
+    } else if (quote == '"' && c == '\\') {
+      char next = i + 1 < line_.size() ? line_[i + 1] : '\0';
+      if (next != '"' && next != '\\' && next != '/') return false;  // other escapes: libfyaml's
+      escaped = next;
+    } else {
+      continue;
+    }
+    if (unescaped == nullptr) unescaped = &texts_.emplace_back();
+    unescaped->append(line_.substr(copied, i - copied));
+    unescaped->push_back(escaped);
+    ++i;  // the escape's second character
+    copied = i + 1;
+  }
+  return false;  // closed on a later line
+}
+
+bool SimpleYamlReader::RestIsBlank(size_t at) const {
+  size_t next = line_.find_first_not_of(' ', at);
+  return next == kNone || (line_[next] == '#' && next > at);
+}
+
+size_t SimpleYamlReader::KeyEnd(size_t at) const {
+  if (!IsKeyStart(line_[at])) return kNone;
+  size_t i = at + 1;
+  while (i < line_.size() && IsKeyChar(line_[i])) ++i;
+  if (i >= line_.size() || line_[i] != ':' || i - at > kLongestKey) return kNone;
+  if (i + 1 < line_.size() && line_[i + 1] != ' ') return kNone;
+  return i;
+}
+
+bool SimpleYamlReader::IsSequenceEntry(size_t at) const {
+  return line_[at] == '-' && (at + 1 == line_.size() || line_[at + 1] == ' ');
+}
+
+void SimpleYamlReader::OpenDocument() {
+  in_document_ = true;
+  root_done_ = false;
+  stack_.clear();
+  pending_ = Pending::kNone;
+  plain_owner_ = kNoOwner;
+  items_.push_back({Step::kDocumentStart, {}});
+}
+
+bool SimpleYamlReader::CloseDocument() {
+  if (!in_document_) return true;
+  if (pending_ == Pending::kSequenceItem) return false;
+  if (pending_ == Pending::kMapValue) Empty();
+  pending_ = Pending::kNone;
+  while (!stack_.empty()) Close();
+  items_.push_back({Step::kDocumentEnd, {}});
+  in_document_ = false;
+  return true;
+}
+
+void SimpleYamlReader::Open(bool is_map, size_t indent, size_t at, bool indentless) {
+  stack_.push_back(Frame{is_map, indent, indentless});
+  NodeEvent event;
+  event.type = is_map ? NodeEvent::Type::kMappingStart : NodeEvent::Type::kSequenceStart;
+  event.loc = At(at);
+  items_.push_back({Step::kNode, event});
+}
+
+void SimpleYamlReader::Close() {
+  NodeEvent event;
+  event.type = stack_.back().is_map ? NodeEvent::Type::kMappingEnd : NodeEvent::Type::kSequenceEnd;
+  stack_.pop_back();
+  items_.push_back({Step::kNode, event});
+}
+
+void SimpleYamlReader::Scalar(size_t at, std::string_view text, bool plain) {
+  NodeEvent event;
+  event.loc = At(at);
+  event.text = text;
+  event.plain = plain;
+  items_.push_back({Step::kNode, event});
+}
+
+void SimpleYamlReader::Empty() {
+  NodeEvent event;
+  event.plain = true;
+  items_.push_back({Step::kNode, event});
+}
+
+SourceLoc SimpleYamlReader::At(size_t offset) const {
+  size_t column = offset;
+  if (!ascii_) {
+    column = 0;
+    for (size_t i = 0; i < offset; ++i)
+      column += (static_cast<unsigned char>(line_[i]) & 0xC0) != 0x80;
+  }
+  return at_.At(line_number_, static_cast<int>(column));
+}
+
+}  // namespace capops::facts

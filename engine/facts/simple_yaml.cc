@@ -15,8 +15,12 @@ constexpr size_t kBlock = size_t{1} << 18;  // read from disk at a time
 // YAML's implicit keys end within 1024 characters; longer ones go to libfyaml.
 constexpr size_t kLongestKey = 1000;
 
+// A key's characters: letters, digits, `_` (and `-`, `.`, `/` after the
+// first), and any character beyond ASCII (the line has none that YAML
+// readers disagree on: HasOddCharacter).
 bool IsKeyStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
 }
 bool IsKeyChar(char c) {
   return IsKeyStart(c) || c == '-' || c == '.' || c == '/';

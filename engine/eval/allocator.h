@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The process's memory allocator, set for linting (glibc malloc).
+// The process's memory allocator, set for linting when it is glibc's
+// malloc (a build with CAPOPS_MALLOC=system). capops-lint links jemalloc by
+// default (CMakeLists.txt), whose threads' arenas and return of freed
+// memory need no setting: there these calls change nothing.
 //
 // A lint builds one large tree of small blocks, takes it apart to build the
 // validated one, then evaluates over it from several threads. Two settings

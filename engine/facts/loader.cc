@@ -196,7 +196,50 @@ void ForEachValue(const Value& root, Visit visit) {
   }
 }
 
-// Builds one document's Value tree from libfyaml's node events. Open
+// The file's short string values, each text held once: a table of the
+// Values holding them, open-addressed and probed by the text's hash, so
+// that a lookup reads one slot (and the text when the hashes agree) rather
+// than a bucket, a node and the text.
+class SharedStrings {
+ public:
+  /// The Value already holding `value`'s text, else `value`, now kept.
+  Value Share(Value value) {
+    std::string_view text = value.string_value();
+    uint64_t hash = std::hash<std::string_view>{}(text) | 1;  // 0 marks an empty slot
+    if ((count_ + 1) * 4 > slots_.size() * 3) Grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.hash == 0) {
+        slot = Slot{hash, value};
+        ++count_;
+        return value;
+      }
+      if (slot.hash == hash && slot.value.string_value() == text) return slot.value;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    Value value;
+  };
+  void Grow() {
+    std::vector<Slot> old =
+        std::exchange(slots_, std::vector<Slot>(std::max<size_t>(64, slots_.size() * 2)));
+    size_t mask = slots_.size() - 1;
+    for (Slot& slot : old) {
+      if (slot.hash == 0) continue;
+      size_t i = slot.hash & mask;
+      while (slots_[i].hash != 0) i = (i + 1) & mask;
+      slots_[i] = std::move(slot);
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
+};
+
+// Builds one document's Value tree from a reader's node events. Open
 // collections wait on an explicit stack, so nothing here recurses except
 // Relocated, bounded by the depth limit.
 //
@@ -563,11 +606,8 @@ class DocumentBuilder {
   // the table and never be shared.
   Value Shared(Value value) {
     static constexpr size_t kLongest = 64;
-    std::string_view text = value.string_value();
-    if (text.size() > kLongest) return value;
-    auto [it, inserted] = strings_.try_emplace(text, value);
-    if (inserted) return value;
-    return it->second;  // the caller gives it this scalar's location
+    if (value.string_value().size() > kLongest) return value;
+    return strings_.Share(std::move(value));  // the caller gives it this scalar's location
   }
 
   // A copy of `value` in which it and everything under it is located at
@@ -663,8 +703,8 @@ class DocumentBuilder {
   Diagnostics diags_;
   Value root_;
   std::vector<Frame> stack_;
-  std::unordered_map<std::string_view, Value> strings_;  // by text, viewing the Values' own strings
-  std::unordered_map<std::string_view, Key> keys_;       // by text, viewing the interned texts
+  SharedStrings strings_;
+  std::unordered_map<std::string_view, Key> keys_;  // by text, viewing the interned texts
   size_t skip_depth_ = 0;
   size_t nodes_ = 0;
   bool stopped_ = false;

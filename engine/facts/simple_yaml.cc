@@ -70,7 +70,12 @@ SimpleYamlReader::Step SimpleYamlReader::Next(NodeEvent* event) {
     }
   }
   const Item& item = items_[next_item_++];
-  if (item.step == Step::kNode) *event = item.event;
+  if (item.step == Step::kNode) {
+    event->type = item.type;
+    event->loc = item.located ? std::optional<SourceLoc>(item.loc) : std::nullopt;
+    event->text = item.text;
+    event->plain = item.plain;
+  }
   return item.step;
 }
 
@@ -233,19 +238,15 @@ bool SimpleYamlReader::Flow(size_t* at, size_t depth) {
   if (depth >= yaml::kDepthCap) return false;
   bool map = line_[*at] == '{';
   char close = map ? '}' : ']';
-  NodeEvent start;
-  start.type = map ? NodeEvent::Type::kMappingStart : NodeEvent::Type::kSequenceStart;
-  start.loc = At(*at);
-  items_.push_back({Step::kNode, start});
-  NodeEvent end;
-  end.type = map ? NodeEvent::Type::kMappingEnd : NodeEvent::Type::kSequenceEnd;
+  Push(map ? NodeEvent::Type::kMappingStart : NodeEvent::Type::kSequenceStart, At(*at));
+  NodeEvent::Type end = map ? NodeEvent::Type::kMappingEnd : NodeEvent::Type::kSequenceEnd;
   auto skip = [&](size_t i) {
     while (i < line_.size() && line_[i] == ' ') ++i;
     return i;
   };
   size_t i = skip(*at + 1);
   if (i < line_.size() && line_[i] == close) {
-    items_.push_back({Step::kNode, end});
+    Push(end, std::nullopt);
     *at = i + 1;
     return true;
   }
@@ -264,7 +265,7 @@ bool SimpleYamlReader::Flow(size_t* at, size_t depth) {
     i = skip(i);
     if (i >= line_.size()) return false;  // the collection goes on on the next line
     if (line_[i] == close) {
-      items_.push_back({Step::kNode, end});
+      Push(end, std::nullopt);
       *at = i + 1;
       return true;
     }
@@ -358,7 +359,7 @@ void SimpleYamlReader::OpenDocument() {
   stack_.clear();
   pending_ = Pending::kNone;
   plain_owner_ = kNoOwner;
-  items_.push_back({Step::kDocumentStart, {}});
+  items_.push_back(Item{Step::kDocumentStart});
 }
 
 bool SimpleYamlReader::CloseDocument() {
@@ -367,38 +368,38 @@ bool SimpleYamlReader::CloseDocument() {
   if (pending_ == Pending::kMapValue) Empty();
   pending_ = Pending::kNone;
   while (!stack_.empty()) Close();
-  items_.push_back({Step::kDocumentEnd, {}});
+  items_.push_back(Item{Step::kDocumentEnd});
   in_document_ = false;
   return true;
 }
 
 void SimpleYamlReader::Open(bool is_map, size_t indent, size_t at, bool indentless) {
   stack_.push_back(Frame{is_map, indent, indentless});
-  NodeEvent event;
-  event.type = is_map ? NodeEvent::Type::kMappingStart : NodeEvent::Type::kSequenceStart;
-  event.loc = At(at);
-  items_.push_back({Step::kNode, event});
+  Push(is_map ? NodeEvent::Type::kMappingStart : NodeEvent::Type::kSequenceStart, At(at));
 }
 
 void SimpleYamlReader::Close() {
-  NodeEvent event;
-  event.type = stack_.back().is_map ? NodeEvent::Type::kMappingEnd : NodeEvent::Type::kSequenceEnd;
+  Push(stack_.back().is_map ? NodeEvent::Type::kMappingEnd : NodeEvent::Type::kSequenceEnd,
+       std::nullopt);
   stack_.pop_back();
-  items_.push_back({Step::kNode, event});
 }
 
 void SimpleYamlReader::Scalar(size_t at, std::string_view text, bool plain) {
-  NodeEvent event;
-  event.loc = At(at);
-  event.text = text;
-  event.plain = plain;
-  items_.push_back({Step::kNode, event});
+  Push(NodeEvent::Type::kScalar, At(at), text, plain);
 }
 
 void SimpleYamlReader::Empty() {
-  NodeEvent event;
-  event.plain = true;
-  items_.push_back({Step::kNode, event});
+  Push(NodeEvent::Type::kScalar, std::nullopt, {}, true);
+}
+
+void SimpleYamlReader::Push(NodeEvent::Type type, std::optional<SourceLoc> loc,
+                            std::string_view text, bool plain) {
+  Item& item = items_.emplace_back();
+  item.type = type;
+  item.plain = plain;
+  item.located = loc.has_value();
+  if (loc) item.loc = *loc;
+  item.text = text;
 }
 
 SourceLoc SimpleYamlReader::At(size_t offset) const {

@@ -72,10 +72,18 @@ class SimpleYamlReader {
   void Empty();
   SourceLoc At(size_t offset) const;
 
+  // A queued step; a node's event in the fields this reader sets (it
+  // never gives a tag or an anchor).
   struct Item {
-    Step step;
-    NodeEvent event;
+    Step step = Step::kNode;
+    NodeEvent::Type type = NodeEvent::Type::kScalar;
+    bool plain = false;
+    bool located = false;
+    SourceLoc loc;
+    std::string_view text;
   };
+  void Push(NodeEvent::Type type, std::optional<SourceLoc> loc, std::string_view text = {},
+            bool plain = false);
 
   const yaml::Locator& at_;
   std::string_view text_;  // in memory

@@ -48,6 +48,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/common/parallel.h"
 #include "engine/facts/node_event.h"
 #include "engine/facts/scalar.h"
 #include "engine/facts/simple_yaml.h"
@@ -255,6 +256,20 @@ class DocumentBuilder {
         max_nodes_(options.max_nodes),
         max_string_length_(options.max_string_length),
         keep_text_(keep_text) {}
+
+  /// Continues a document that another builder began, where the value of
+  /// `key` in its root mapping is a sequence, open, between two items (the
+  /// second half of a text read in halves).
+  void ResumeInSequence(std::string_view key) {
+    Frame& root = stack_.emplace_back();
+    root.is_map = true;
+    root.expect_key = false;
+    root.key = Interned(key);
+    root.keys.Insert(root.key, SourceLoc{});
+    stack_.emplace_back();
+  }
+  /// The values counted so far (against --max-values).
+  size_t nodes() const { return nodes_; }
 
   /// The root; null for an empty document (a stray `---`) or a stopped one.
   const Value& root() const { return root_; }
@@ -917,18 +932,115 @@ void ParseDocuments(EventSource* events, const Locator& at, size_t max_depth,
   }
 }
 
+// The document of a text read in halves: the first half's root mapping,
+// whose last entry is `key`'s sequence, joined to the second half's, whose
+// first entry is the rest of it. Nullopt when they do not join as one
+// reading would have built them (a key in both: read whole, it is a
+// duplicate to report).
+std::optional<Value> JoinHalves(const Value& first, const Value& second, std::string_view key) {
+  MapView a = first.entries(), b = second.entries();
+  if (a.empty() || b.empty()) return std::nullopt;
+  MapView::Entry a_last = a[a.size() - 1], b_first = b[0];
+  if (a_last.first != key || b_first.first != key || !a_last.second.is(ValueKind::kList) ||
+      !b_first.second.is(ValueKind::kList))
+    return std::nullopt;
+  for (size_t j = 1; j < b.size(); ++j) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i].first == b[j].first) return std::nullopt;
+    }
+  }
+  std::vector<Value> items;
+  items.reserve(a_last.second.items().size() + b_first.second.items().size());
+  for (const Value* list : {&a_last.second, &b_first.second}) {
+    for (const Value& item : list->items()) items.push_back(item);
+  }
+  Value joined = Value::List(std::move(items));
+  joined.set_loc(a_last.second.loc());
+  MapEntries entries;
+  entries.reserve(a.size() + b.size() - 1);
+  for (size_t i = 0; i + 1 < a.size(); ++i) entries.emplace_back(a[i].first, a[i].second);
+  entries.emplace_back(a_last.first, std::move(joined));
+  for (size_t j = 1; j < b.size(); ++j) entries.emplace_back(b[j].first, b[j].second);
+  Value root = Value::Map(std::move(entries));
+  root.set_loc(first.loc());
+  return root;
+}
+
+// Where a simple reader reads from: text in memory, or a file descriptor.
+struct ReaderInput {
+  std::string_view text;
+  int fd = -1;
+};
+
+// A text of one document read by the simple reader in two halves at once,
+// split at `split`: each half is built apart and the two roots joined. False
+// when that is not exactly what one reading would give — a half outside
+// the subset, the split not where the first half's reading ends, a
+// diagnostic or a limit, a key in both — and `*result` is untouched: the
+// caller reads the text whole.
+bool ReadInHalves(ReaderInput first, ReaderInput second, const SimpleYamlSplit& split,
+                  const Locator& at, size_t max_depth, const LoadOptions& options,
+                  LoadResult* result) {
+  struct Half {
+    std::optional<DocumentBuilder> builder;
+    bool ok = false;
+  };
+  Half halves[2];
+  ReaderInput inputs[2] = {first, second};
+  ParallelFor(2, 2, [&](size_t h) {
+    Half& half = halves[h];
+    const ReaderInput& in = inputs[h];
+    SimpleYamlReader reader =
+        in.fd >= 0 ? SimpleYamlReader(in.fd, at) : SimpleYamlReader(in.text, at);
+    DocumentBuilder& builder = half.builder.emplace(at, max_depth, options, true);
+    if (h == 0) {
+      reader.StopAt(split);
+    } else {
+      reader.ResumeAt(split);
+      builder.ResumeInSequence(split.key);
+    }
+    NodeEvent event;
+    for (;;) {
+      SimpleYamlReader::Step step = reader.Next(&event);
+      if (step == SimpleYamlReader::Step::kNode) {
+        builder.Take(event);
+      } else if (step == SimpleYamlReader::Step::kEnd) {
+        half.ok = h == 1 || reader.StoppedBetweenItems();
+        break;
+      } else if (step == SimpleYamlReader::Step::kUnsupported ||
+                 (step == SimpleYamlReader::Step::kDocumentStart && h == 1)) {
+        break;
+      }
+    }
+    half.ok = half.ok && !builder.stopped() && builder.diagnostics().empty();
+  });
+  if (!halves[0].ok || !halves[1].ok) return false;
+  if (halves[0].builder->nodes() + halves[1].builder->nodes() > options.max_nodes) return false;
+  std::optional<Value> root =
+      JoinHalves(halves[0].builder->root(), halves[1].builder->root(), split.key);
+  if (!root) return false;
+  AddDocument(*root, at.At(0, 0), result);
+  result->reader = YamlReader::kSimple;
+  result->halves = true;
+  return true;
+}
+
 // The simple reader's documents, fed to the loop as libfyaml's are; false
 // when the text is not in its subset (or has more documents than allowed),
-// and `*result` is then to be dropped: libfyaml reads the text again.
-bool ReadSimply(SimpleYamlReader* reader, const Locator& at, size_t max_depth,
-                const LoadOptions& options, LoadResult* result, std::vector<Value>* raw) {
+// `*result` and `*raw` then emptied again: libfyaml reads the text.
+bool ReadSimply(ReaderInput input, const Locator& at, size_t max_depth, const LoadOptions& options,
+                LoadResult* result, std::vector<Value>* raw) {
+  SimpleYamlReader reader =
+      input.fd >= 0 ? SimpleYamlReader(input.fd, at) : SimpleYamlReader(input.text, at);
   DocumentLoop loop(at, max_depth, options, result, raw);
   NodeEvent event;
   for (;;) {
-    switch (reader->Next(&event)) {
+    switch (reader.Next(&event)) {
       case SimpleYamlReader::Step::kDocumentStart:
-        if (!loop.Start(at.At(0, 0))) return false;
-        break;
+        if (loop.Start(at.At(0, 0))) break;
+        *result = LoadResult();
+        if (raw != nullptr) raw->clear();
+        return false;
       case SimpleYamlReader::Step::kNode:
         loop.Take(event);
         break;
@@ -939,6 +1051,8 @@ bool ReadSimply(SimpleYamlReader* reader, const Locator& at, size_t max_depth,
         result->reader = YamlReader::kSimple;
         return true;
       case SimpleYamlReader::Step::kUnsupported:
+        *result = LoadResult();
+        if (raw != nullptr) raw->clear();
         return false;
     }
   }
@@ -980,17 +1094,20 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
       CheckFlowDepth(source.text(), at, max_depth, &result.diagnostics)) {
     // A file that can be read back is parsed from disk, its text given back
     // first, so the text and the Values made from it are never held together.
+    std::optional<SimpleYamlSplit> split;
+    if (options.simple_reader && raw == nullptr && source.text().size() >= options.halves_from)
+      split = FindSimpleSplit(source.text());
     int fd = release ? source.OpenUnchanged() : -1;
     if (fd >= 0 && releasing->ReleaseText(file)) {
       bool simple = false, rewound = true;
       if (options.simple_reader) {
-        SimpleYamlReader reader(fd, at);
-        simple = ReadSimply(&reader, at, max_depth, options, &result, raw);
-        if (!simple) {
-          result = LoadResult();
-          if (raw != nullptr) raw->clear();
-          rewound = ::lseek(fd, 0, SEEK_SET) == 0;
-        }
+        int second = split ? source.OpenUnchanged() : -1;
+        if (second >= 0 && ::lseek(second, static_cast<off_t>(split->offset), SEEK_SET) >= 0)
+          simple = ReadInHalves({{}, fd}, {{}, second}, *split, at, max_depth, options, &result);
+        if (second >= 0) ::close(second);
+        if (!simple) rewound = ::lseek(fd, 0, SEEK_SET) == 0;
+        if (!simple && rewound) simple = ReadSimply({{}, fd}, at, max_depth, options, &result, raw);
+        if (!simple && rewound) rewound = ::lseek(fd, 0, SEEK_SET) == 0;
       }
       EventSource from_disk(fd);
       if (!rewound) {
@@ -1011,12 +1128,9 @@ LoadResult Load(const SourceManager& sources, FileId file, const LoadOptions& op
       if (fd >= 0) ::close(fd);
       bool simple = false;
       if (options.simple_reader) {
-        SimpleYamlReader reader(source.text(), at);
-        simple = ReadSimply(&reader, at, max_depth, options, &result, raw);
-        if (!simple) {
-          result = LoadResult();
-          if (raw != nullptr) raw->clear();
-        }
+        ReaderInput text{source.text()};
+        if (split) simple = ReadInHalves(text, text, *split, at, max_depth, options, &result);
+        if (!simple) simple = ReadSimply(text, at, max_depth, options, &result, raw);
       }
       if (!simple) {
         EventSource in_memory(source.text());

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct LoadOptions {
   /// libfyaml; both give the same documents, values, places and
   /// diagnostics. False: libfyaml reads everything.
   bool simple_reader = true;
+  /// A fact file of at least this many bytes that the simple reader reads
+  /// is read in two halves at once, on two threads, when one of its
+  /// top-level sequences holds its middle (SIZE_MAX: never). A lint sets it
+  /// when it runs on more than one thread.
+  size_t halves_from = SIZE_MAX;
 };
 
 /// Which reader read a file's text (LoadResult::reader).
@@ -99,6 +105,8 @@ struct LoadResult {
   /// The reader whose documents these are: the simple one when the whole
   /// text is in its subset (LoadOptions::simple_reader), else libfyaml.
   YamlReader reader = YamlReader::kLibfyaml;
+  /// The simple reader read it in two halves at once (halves_from).
+  bool halves = false;
 };
 
 /// Loads every document of a file already held by `sources`.

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -50,7 +51,68 @@ bool HasOddCharacter(std::string_view line) {
   return false;
 }
 
+// The start of the line after the one starting at `at`; npos at the end.
+size_t NextLineStart(std::string_view text, size_t at) {
+  size_t end = text.find('\n', at);
+  return end == kNone || end + 1 >= text.size() ? kNone : end + 1;
+}
+
+// A line's indent, or npos for a blank or comment line.
+size_t ContentIndent(std::string_view text, size_t at) {
+  size_t i = at;
+  while (i < text.size() && text[i] == ' ') ++i;
+  if (i >= text.size() || text[i] == '\n' || text[i] == '#') return kNone;
+  return i - at;
+}
+
+bool IsItemLine(std::string_view text, size_t at, size_t indent) {
+  size_t dash = at + indent;
+  return dash < text.size() && text[dash] == '-' &&
+         (dash + 1 == text.size() || text[dash + 1] == ' ' || text[dash + 1] == '\n');
+}
+
 }  // namespace
+
+std::optional<SimpleYamlSplit> FindSimpleSplit(std::string_view text) {
+  if (text.size() < 2) return std::nullopt;
+  size_t middle = text.rfind('\n', text.size() / 2);
+  middle = middle == kNone ? 0 : middle + 1;
+  // Back to the top-level key whose value holds the middle.
+  size_t key_at = middle;
+  while (ContentIndent(text, key_at) != 0) {
+    if (key_at == 0) return std::nullopt;
+    size_t before = key_at >= 2 ? text.rfind('\n', key_at - 2) : kNone;
+    key_at = before == kNone ? 0 : before + 1;
+  }
+  size_t key_end = key_at;
+  if (!IsKeyStart(text[key_end])) return std::nullopt;
+  while (key_end < text.size() && IsKeyChar(text[key_end])) ++key_end;
+  if (key_end >= text.size() || text[key_end] != ':' || key_end - key_at > kLongestKey)
+    return std::nullopt;
+  size_t after = key_end + 1;
+  while (after < text.size() && text[after] == ' ') ++after;
+  if (after < text.size() && text[after] != '\n' && text[after] != '#') return std::nullopt;
+  // The column of its items: its first content line's.
+  size_t first = NextLineStart(text, key_at);
+  while (first != kNone && ContentIndent(text, first) == kNone) first = NextLineStart(text, first);
+  if (first == kNone) return std::nullopt;
+  size_t indent = ContentIndent(text, first);
+  if (!IsItemLine(text, first, indent)) return std::nullopt;
+  // Forward from the middle to an item of that sequence.
+  for (size_t at = std::max(middle, NextLineStart(text, first)); at != kNone;
+       at = NextLineStart(text, at)) {
+    size_t here = ContentIndent(text, at);
+    if (here == kNone || here > indent) continue;
+    if (here < indent || !IsItemLine(text, at, indent)) return std::nullopt;  // the sequence ended
+    SimpleYamlSplit split;
+    split.offset = at;
+    split.line = static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+    split.item_indent = indent;
+    split.key = std::string(text.substr(key_at, key_end - key_at));
+    return split;
+  }
+  return std::nullopt;
+}
 
 SimpleYamlReader::SimpleYamlReader(std::string_view text, const yaml::Locator& at)
     : at_(at), text_(text) {}
@@ -92,7 +154,49 @@ bool SimpleYamlReader::Fill() {
   return true;
 }
 
+void SimpleYamlReader::StopAt(const SimpleYamlSplit& split) {
+  end_ = split.offset;
+  split_ = &split;
+}
+
+void SimpleYamlReader::ResumeAt(const SimpleYamlSplit& split) {
+  text_at_ = next_offset_ = split.offset;
+  line_number_ = split.line - 1;
+  in_document_ = root_done_ = true;
+  documents_ = 1;
+  stack_ = {Frame{true, 0, false}, Frame{false, split.item_indent, split.item_indent == 0}};
+}
+
 bool SimpleYamlReader::NextLine(std::string_view* line) {
+  if (next_offset_ >= end_) {
+    stopped_between_items_ = SettleBeforeItem(split_->item_indent);
+    return false;
+  }
+  bool read = ReadNextLine(line);
+  if (read) next_offset_ += line->size() + 1;
+  return read;
+}
+
+// Where the first half stops, what the item's line would do before its
+// item: end the empty value pending (a sequence's empty item is not read
+// simply) and close the collections of the item before. True when that
+// leaves one document, its root mapping at column 0 and the key's sequence
+// open at the item's column, and no plain scalar the line would continue.
+bool SimpleYamlReader::SettleBeforeItem(size_t indent) {
+  if (plain_owner_ != kNoOwner && indent > plain_owner_) return false;
+  if (pending_ == Pending::kSequenceItem) return false;
+  if (pending_ == Pending::kMapValue) {
+    if (indent >= stack_.back().indent) return false;
+    Empty();
+    pending_ = Pending::kNone;
+  }
+  while (stack_.size() > 2 && stack_.back().indent > indent) Close();
+  return documents_ == 1 && in_document_ && stack_.size() == 2 && stack_[0].is_map &&
+         stack_[0].indent == 0 && !stack_[1].is_map && stack_[1].indent == indent &&
+         stack_[1].indentless == (indent == 0);
+}
+
+bool SimpleYamlReader::ReadNextLine(std::string_view* line) {
   if (fd_ < 0) {
     if (text_at_ >= text_.size()) return false;
     size_t end = text_.find('\n', text_at_);
@@ -354,6 +458,7 @@ bool SimpleYamlReader::IsSequenceEntry(size_t at) const {
 }
 
 void SimpleYamlReader::OpenDocument() {
+  ++documents_;
   in_document_ = true;
   root_done_ = false;
   stack_.clear();

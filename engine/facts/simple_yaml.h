@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,21 @@
 #include "engine/facts/yaml_events.h"
 
 namespace capops::facts {
+
+/// Where a large text can be read in two halves (FindSimpleSplit): the
+/// start of an item of a block sequence that is the value of a top-level
+/// key, about half way through the text.
+struct SimpleYamlSplit {
+  size_t offset = 0;       // the item's line, in the text
+  int line = 0;            // its 0-based line number
+  size_t item_indent = 0;  // the column of its `-`
+  std::string key;         // the top-level key whose sequence it is in
+};
+
+/// A place to split `text`, guessed from its lines alone: the reader of
+/// each half checks that it holds (StoppedBetweenItems, and the second
+/// half's reading of its own text). Nullopt when none is seen.
+std::optional<SimpleYamlSplit> FindSimpleSplit(std::string_view text);
 
 class SimpleYamlReader {
  public:
@@ -35,6 +51,19 @@ class SimpleYamlReader {
   /// call). After kEnd or kUnsupported, the same again.
   Step Next(NodeEvent* event);
 
+  /// The first half of a split text: reads no line from `split.offset` on,
+  /// and ends its document there.
+  void StopAt(const SimpleYamlSplit& split);
+  /// After kEnd, with StopAt: whether the text read up to the split left
+  /// the reader where the split says, in one document, inside the
+  /// top-level key's sequence and between two of its items.
+  bool StoppedBetweenItems() const { return stopped_between_items_; }
+  /// The second half: the reader starts at `split.offset` (the text's, or
+  /// where the descriptor stands) inside the document the first half
+  /// began, in the top-level key's sequence, before an item; its first
+  /// step is a node, not kDocumentStart.
+  void ResumeAt(const SimpleYamlSplit& split);
+
  private:
   struct Frame {
     bool is_map = false;
@@ -47,6 +76,8 @@ class SimpleYamlReader {
   // Reads lines until steps are queued; false when the text is not simple.
   bool Fill();
   bool NextLine(std::string_view* line);
+  bool ReadNextLine(std::string_view* line);
+  bool SettleBeforeItem(size_t indent);
   bool ReadLine(std::string_view line);
   bool ReadContent(size_t indent);
   bool MapEntry(size_t key_at, size_t key_end);
@@ -98,6 +129,12 @@ class SimpleYamlReader {
   std::vector<Item> items_;
   size_t next_item_ = 0;
   std::deque<std::string> texts_;  // this line's unescaped quoted texts
+
+  size_t next_offset_ = 0;  // where the next line starts
+  size_t end_ = static_cast<size_t>(-1);
+  const SimpleYamlSplit* split_ = nullptr;  // with StopAt
+  bool stopped_between_items_ = false;
+  size_t documents_ = 0;
 
   std::string_view line_;
   bool ascii_ = true;  // line_ has no byte above 0x7F

@@ -47,10 +47,13 @@ std::string Shown(const std::optional<std::string>& difference) {
 // Loads `text` with libfyaml alone and with the simple reader allowed, and
 // checks the two loads are the same: LoadYaml, LoadRawYaml, and
 // LoadYamlReleasing from the file at `path` (which holds `text`; a
-// temporary file when none is given) against LoadYaml from memory. Returns
-// which reader read the text when it was allowed to choose.
+// temporary file when none is given) against LoadYaml from memory; then
+// LoadYaml and LoadYamlReleasing again with the text read in halves
+// wherever a split is found (LoadOptions::halves_from 0). Returns which
+// reader read the text when it was allowed to choose; `*halves`, whether
+// it was read in halves when asked to.
 YamlReader ExpectSameLoad(const std::string& text, LoadOptions options = {},
-                          const std::string& path = "") {
+                          const std::string& path = "", bool* halves = nullptr) {
   SourceManager sources;
   FileId file = sources.Add("simple.yaml", text);
   options.simple_reader = false;
@@ -74,6 +77,18 @@ YamlReader ExpectSameLoad(const std::string& text, LoadOptions options = {},
   LoadResult released = LoadYamlReleasing(&disk_sources, disk_file, options, 0);
   INFO("from disk: read by " << ReaderName(released.reader));
   CHECK(Shown(FirstDifference(by_libfyaml, released)) == "same");
+
+  options.halves_from = 0;
+  LoadResult in_halves = LoadYaml(sources, file, options);
+  INFO("read in halves: " << in_halves.halves);
+  CHECK(Shown(FirstDifference(by_libfyaml, in_halves)) == "same");
+  SourceManager halves_sources;
+  FileId halves_file = halves_sources.Add(on_disk, text, stamp);
+  LoadResult released_halves = LoadYamlReleasing(&halves_sources, halves_file, options, 0);
+  INFO("from disk, read in halves: " << released_halves.halves);
+  CHECK(Shown(FirstDifference(by_libfyaml, released_halves)) == "same");
+  CHECK(released_halves.halves == in_halves.halves);
+  if (halves != nullptr) *halves = in_halves.halves;
   return chosen.reader;
 }
 
@@ -157,7 +172,9 @@ TEST_CASE("a generated corpus loads as libfyaml loads it", "[simple-yaml]") {
 TEST_CASE("COVERAGE: the simple reader reads a generated corpus", "[simple-yaml][coverage]") {
   bench::Corpus corpus = GeneratedCorpus();
   CHECK(ExpectSameLoad(corpus.inventory) == YamlReader::kSimple);  // COVERAGE
-  CHECK(ExpectSameLoad(corpus.plans[0]) == YamlReader::kSimple);   // COVERAGE
+  bool halves = false;
+  CHECK(ExpectSameLoad(corpus.plans[0], {}, "", &halves) == YamlReader::kSimple);  // COVERAGE
+  CHECK(halves);  // COVERAGE: its middle is in a top-level sequence
 }
 
 std::string Plan(const std::string& body) {
@@ -460,6 +477,51 @@ TEST_CASE("FirstDifference finds the first difference of two loads and says wher
     CHECK(FirstDifference(Value::PlainText("x"), Value::String("x")).value_or("") ==
           "plain vs not plain");
     CHECK(FirstDifference(Value::Int(1), Value::Double(1)).value_or("") == "kind int vs double");
+  }
+}
+
+// A plan whose middle is in its `allocations`, with `before` above them
+// and `after` below.
+std::string Halves(const std::string& before, const std::string& item, const std::string& after) {
+  std::string text = "apiVersion: capops.dev/v1\nkind: CapacityPlan\n" + before + "allocations:\n";
+  for (int i = 0; i < 40; ++i) {
+    std::string one = item;
+    for (size_t at = one.find("#N"); at != std::string::npos; at = one.find("#N"))
+      one.replace(at, 2, std::to_string(i));
+    text += one;
+  }
+  return text + after;
+}
+
+TEST_CASE("a text read in halves loads as libfyaml loads it, or is read whole", "[simple-yaml]") {
+  struct HalvesCase {
+    const char* what;
+    std::string text;
+    bool halves;
+  };
+  const std::string item =
+      "  - id: a-#N\n    pool: p\n    window: {start: 2027-01-01, end: 2027-02-01}\n";
+  const HalvesCase cases[] = {
+      {"keys before and after the sequence",
+       Halves("metadata: {name: x}\n", item, "decision: {a: b}\n"), true},
+      {"items of nested block collections",
+       Halves("", "  - id: a-#N\n    evidence:\n      - r-1\n      - r-2\n    m:\n      k: v\n",
+              ""),
+       true},
+      {"items at the key's own column", Halves("", "- id: a-#N\n  gpus: 4\n", "after: 1\n"), false},
+      {"a key in both halves", Halves("after: 0\n", item, "after: 1\n"), false},
+      {"the sequence's key again after it", Halves("", item, "allocations: []\n"), false},
+      {"a second document after the middle",
+       Halves("", item, "---\napiVersion: capops.dev/v1\nkind: Inventory\n"), false},
+      {"a block scalar in the second half", Halves("", item, "notes: |\n  one\n  two\n"), false},
+      {"a comment line at every item", Halves("", "  # item #N\n" + item, ""), true},
+      {"empty values in items", Halves("", "  - id: a-#N\n    note:\n    gpus: 2\n", ""), true},
+  };
+  for (const HalvesCase& c : cases) {
+    INFO(c.what << "\n" << c.text);
+    bool halves = false;
+    ExpectSameLoad(c.text, {}, "", &halves);
+    CHECK(halves == c.halves);
   }
 }
 

@@ -35,7 +35,7 @@ constexpr bool kMeasureResident = false;
 constexpr int kEngines = 20;
 #else
 constexpr bool kMeasureResident = true;
-constexpr int kEngines = 250;
+constexpr int kEngines = 120;
 #endif
 
 std::string Slurp(const std::string& relative) {

@@ -464,7 +464,7 @@ void SimpleYamlReader::OpenDocument() {
   stack_.clear();
   pending_ = Pending::kNone;
   plain_owner_ = kNoOwner;
-  items_.push_back(Item{Step::kDocumentStart});
+  items_.emplace_back().step = Step::kDocumentStart;
 }
 
 bool SimpleYamlReader::CloseDocument() {
@@ -473,7 +473,7 @@ bool SimpleYamlReader::CloseDocument() {
   if (pending_ == Pending::kMapValue) Empty();
   pending_ = Pending::kNone;
   while (!stack_.empty()) Close();
-  items_.push_back(Item{Step::kDocumentEnd});
+  items_.emplace_back().step = Step::kDocumentEnd;
   in_document_ = false;
   return true;
 }

@@ -43,13 +43,23 @@ Value ExprEvaluator::Eval(const Expr& e) {
 
 const Value& ExprEvaluator::Ref(const Expr& e, Value* holder) {
   if (!state_->budget.Step()) return *holder = state_->budget.Error();
-  if (&e == holds_ && trace_ == nullptr) {
+  if (trace_ != nullptr) [[unlikely]]
+    return RefTraced(e, holder);
+  if (&e == holds_) {
     static const Value kTrue = Value::Bool(true);
     return kTrue;
   }
-  plan::MemoKind memo = memo_ != nullptr ? module_plan_->memo[e.id] : plan::MemoKind::kNone;
+  plan::MemoKind memo = memo_kinds_ != nullptr ? memo_kinds_[e.id] : plan::MemoKind::kNone;
+  if (memo != plan::MemoKind::kNone) return Remembered(e, memo, holder);
+  return RefNode(e, holder);
+}
+
+// Ref with a trace: every sub-expression is evaluated (a join's conjunct
+// too, so the trace stays whole) and its value appended.
+const Value& ExprEvaluator::RefTraced(const Expr& e, Value* holder) {
+  plan::MemoKind memo = memo_kinds_ != nullptr ? memo_kinds_[e.id] : plan::MemoKind::kNone;
   const Value& v = memo == plan::MemoKind::kNone ? RefNode(e, holder) : Remembered(e, memo, holder);
-  if (trace_ != nullptr && e.kind != ExprKind::kLiteral) {
+  if (e.kind != ExprKind::kLiteral) {
     std::string shown = ShownValue(e, v, TraceText);
     trace_->push_back(
         TraceValue{Text(e.span), std::move(shown), sources_.Resolve(e.span), v.loc(), Anchor(e)});
@@ -94,11 +104,14 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind, Value
     auto it = memo_->values.find(&e);
     if (it != memo_->values.end()) return it->second;
   } else {
+    std::vector<Value>& probe = memo_->probe.values;
+    probe.clear();
+    auto borrow = [&probe](const Value& v) { probe.emplace_back().Borrow(v); };
     uint64_t by_items = module_plan_->by_items[e.id];
     for (uint64_t bits = module_plan_->free[e.id]; bits != 0; bits &= bits - 1) {
       const Value& v = slots_[static_cast<size_t>(__builtin_ctzll(bits))];
       if ((by_items & bits & -bits) == 0) {
-        key.values.push_back(v);
+        borrow(v);
         continue;
       }
       // A short list by its length and items; anything else, a long list
@@ -106,18 +119,22 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind, Value
       // after a tag that no length is.
       constexpr size_t kShortList = 64;
       if (v.is(ValueKind::kList) && v.items().size() <= kShortList) {
-        key.values.push_back(Value::Int(static_cast<int64_t>(v.items().size())));
-        key.values.insert(key.values.end(), v.items().begin(), v.items().end());
+        probe.push_back(Value::Int(static_cast<int64_t>(v.items().size())));
+        for (const Value& item : v.items()) borrow(item);
       } else {
-        key.values.push_back(Value::Int(-1));
-        key.values.push_back(v);
+        probe.push_back(Value::Int(-1));
+        borrow(v);
       }
     }
     per_vars = &memo_->per_vars[&e];
-    auto it = per_vars->find(key);
+    auto it = per_vars->find(memo_->probe);
     if (it != per_vars->end()) return it->second;
     // Items seen once may never come again: remembered the second time.
-    if (by_items != 0) keep = !memo_->items_seen_once.insert({&e, VarsKeyHash()(key)}).second;
+    if (by_items != 0) {
+      keep = !memo_->items_seen_once.insert({&e, VarsKeyHash()(memo_->probe)}).second;
+    }
+    // The evaluation below may probe again: the key kept holds its own references.
+    if (keep) key.values.assign(probe.begin(), probe.end());
   }
   std::vector<TraceValue>* trace = trace_;
   trace_ = nullptr;

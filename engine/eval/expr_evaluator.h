@@ -66,6 +66,7 @@ class ExprEvaluator {
     plan_ = plan;
     module_plan_ = &plan->modules[module];
     memo_ = memo;
+    memo_kinds_ = memo != nullptr ? module_plan_->memo.data() : nullptr;
   }
   /// The items of `list` that join `join` of the module's plan (of a
   /// comprehension or a scan, binding slot `slot`; -1: none) can select, in
@@ -130,6 +131,7 @@ class ExprEvaluator {
         field_hints_(state->FieldHints(tables)) {}
 
   const Value& RefNode(const syntax::Expr& e, Value* holder);
+  [[gnu::noinline]] const Value& RefTraced(const syntax::Expr& e, Value* holder);
   Value EvalNode(const syntax::Expr& e);
   const Value& Remembered(const syntax::Expr& e, plan::MemoKind kind, Value* holder);
   const Value& RefIdent(const syntax::Expr& e, Value* holder);
@@ -177,6 +179,8 @@ class ExprEvaluator {
   const plan::ProgramPlan* plan_ = nullptr;
   const plan::ModulePlan* module_plan_ = nullptr;
   Memo* memo_ = nullptr;  // null: no plan
+  // module_plan_->memo's kinds by node id while memo_ is set, else null.
+  const plan::MemoKind* memo_kinds_ = nullptr;
   // One frame per user function called from here, reused: without
   // recursion a function is never running twice below one caller.
   std::vector<std::unique_ptr<ExprEvaluator>> frames_;

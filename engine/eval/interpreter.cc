@@ -221,7 +221,7 @@ std::vector<Evidence> RuleRun::Bindings(size_t upto, std::string (*text)(const V
     const syntax::Clause& clause = rule_.rule->clauses[op.index];
     std::string shown =
         v.Id().empty() ? eval_.ShownValue(*clause.expr, v, text) : std::string(v.Id());
-    evidence.push_back(Evidence{clause.var, std::move(shown), v.loc()});
+    evidence.push_back(Evidence{clause.var, std::move(shown), v.loc(), false, ""});
   }
   return evidence;
 }
@@ -439,7 +439,7 @@ bool RuleRun::Emit(const syntax::Emit& emit, const plan::Op& op, Value* why) {
     std::string value =
         at.Id().empty() ? eval_.ShownValue(*emit.at, at, Literal) : std::string(at.Id());
     v.evidence.insert(v.evidence.begin(),
-                      Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true});
+                      Evidence{eval_.Text(emit.at->span), std::move(value), v.loc, true, ""});
   }
   Interval window;
   if (const Op* step = InnermostStep(ops_->emits_at(), &window)) {

@@ -132,6 +132,10 @@ struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;  // by remembered expression
+  /// The key a kPerVars expression is looked up by, built anew for each
+  /// probe in this one buffer of borrowed values (no references taken, no
+  /// allocation once it has grown); a key kept in `per_vars` is a copy.
+  VarsKey probe;
   /// kPerItems: the expressions and hashes of the keys computed once and
   /// not remembered (a collision only remembers a value early).
   struct SeenHash {

@@ -650,7 +650,54 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
 // A `fn` body runs in its own frame, against its own module's tables; the
 // budget is shared. Functions cannot recurse, so frames nest at most as
 // deep as the chain of declarations.
+// A CPL function is pure: a costly one (it runs a comprehension) gives the
+// same value whenever it is called with the same arguments, wherever the
+// call is (`stands_in(types, subs, required, t, p.accelerator, p)` for every
+// allocation on a pool). Its value is remembered for the rest of the rule
+// by the arguments' identities, a short list by its length and items, from
+// the second time the same arguments come.
 Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
+  if (memo_ == nullptr || !plan_->costly_functions[index]) return Call(index, args, count);
+  // A short list (a record's `evidence`, the windows of an allocation) is
+  // compared by its items: another allocation's list, or one built afresh,
+  // may hold the same. A longer one (a collection of the facts, a param) is
+  // compared as itself, which is how it repeats. A list keyed by its items
+  // starts with the marker of its length: an error, which no argument is
+  // (an error argument returns before the call).
+  constexpr size_t kShortList = 4;
+  static const std::array<Value, kShortList + 1> kItemsOf = [] {
+    std::array<Value, kShortList + 1> markers;
+    for (size_t n = 0; n <= kShortList; ++n)
+      markers[n] = Value::Error("list of " + std::to_string(n));
+    return markers;
+  }();
+  std::vector<Value>& probe = memo_->probe.values;
+  probe.clear();
+  for (size_t i = 0; i < count; ++i) {
+    const Value& v = args[i];
+    size_t n = v.is(ValueKind::kList) ? v.items().size() : SIZE_MAX;
+    if (n > kShortList) {
+      probe.emplace_back().Borrow(v);
+      continue;
+    }
+    probe.emplace_back().Borrow(kItemsOf[n]);
+    for (const Value& item : v.items()) probe.emplace_back().Borrow(item);
+  }
+  std::unordered_map<VarsKey, Value, VarsKeyHash>& calls = memo_->calls[index];
+  auto it = calls.find(memo_->probe);
+  if (it != calls.end()) return it->second;
+  const Expr* body = program_.functions[index].decl->body.get();
+  if (memo_->items_seen_once.insert({body, VarsKeyHash()(memo_->probe)}).second)
+    return Call(index, args, count);
+  // The call below may probe again: the key kept holds its own references.
+  VarsKey key{std::vector<Value>(probe.begin(), probe.end())};
+  Value v = Call(index, args, count);
+  // Running out of budget is no property of the call: not remembered.
+  if (!out_of_budget()) calls.emplace(std::move(key), v);
+  return v;
+}
+
+Value ExprEvaluator::Call(uint32_t index, Value* args, size_t count) {
   ExprEvaluator* frame = Frame(index);
   for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);
   return frame->Eval(*program_.functions[index].decl->body);

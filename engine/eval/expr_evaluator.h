@@ -139,7 +139,10 @@ class ExprEvaluator {
   const Value& RefIndex(const syntax::Expr& e, Value* holder);
   Value EvalLogical(const syntax::Expr& e);
   Value EvalCall(const syntax::Expr& e);
+  /// Calls CPL function `index`, remembered when it is costly (memo_).
   Value CallUser(uint32_t index, Value* args, size_t count);
+  /// Calls it in its frame.
+  Value Call(uint32_t index, Value* args, size_t count);
   // The frame function `index` runs in when called from here.
   ExprEvaluator* Frame(uint32_t index);
   ExprEvaluator* CallFrame(const plan::Join& join, uint32_t* slot);

@@ -144,6 +144,10 @@ struct Memo {
     }
   };
   std::unordered_set<std::pair<const syntax::Expr*, size_t>, SeenHash> items_seen_once;
+  /// Calls of costly CPL functions (plan::ProgramPlan::costly_functions) by
+  /// function index, remembered by their arguments (ExprEvaluator::CallUser).
+  /// Their keys seen once are in `items_seen_once`, under the function's body.
+  std::unordered_map<uint32_t, std::unordered_map<VarsKey, Value, VarsKeyHash>> calls;
   /// By join and list: the index is in the call's SharedIndexes when the
   /// key is a field of the item and the call shares them, else in
   /// `own_indexes`.

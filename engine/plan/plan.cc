@@ -596,7 +596,8 @@ RuleProgram AsWritten(const check::RuleInfo& rule, const check::ModuleTables& ta
 ProgramPlan Build(const check::Program& program) {
   ProgramPlan plan;
   plan.modules.resize(program.modules.size());
-  std::vector<bool> costly = CostlyFunctions(program);
+  plan.costly_functions = CostlyFunctions(program);
+  const std::vector<bool>& costly = plan.costly_functions;
   Planners planners;
   for (uint32_t m = 0; m < program.modules.size(); ++m) {
     planners.push_back(
@@ -733,9 +734,11 @@ std::string Dump(const check::Program& program, const ProgramPlan& plan,
     for (const Op& op : plan.rules[r].ops) DumpOp(*info.rule, op, m, plan, sources, &out);
     for (const Expr* e : RuleExprs(*info.rule)) DumpExpr(*e, m, plan, sources, &out);
   }
-  for (const check::UserFunction& f : program.functions) {
+  for (size_t i = 0; i < program.functions.size(); ++i) {
+    const check::UserFunction& f = program.functions[i];
     if (!f.checked) continue;
     std::string body;
+    if (plan.costly_functions[i]) body += "  calls remembered by their arguments\n";
     DumpExpr(*f.decl->body, plan.modules[f.module], plan, sources, &body);
     if (!body.empty()) out += "fn " + f.decl->name + "\n" + body;
   }

@@ -2,7 +2,7 @@
 // The planner: what the evaluator may do instead of running a checked rule
 // exactly as written, decided once per rule set, before any fact is read.
 //
-// Three rewrites, each preserving findings:
+// Four rewrites, each preserving findings:
 //
 //  - Loop-invariant expressions. An expression that reads no loop variable
 //    (only facts, params and constants) has one value per evaluation; the
@@ -17,6 +17,12 @@
 //    Not remembered: what reads a variable whose values never repeat (the
 //    rule's outermost loop), and calls of functions that only read and
 //    compare fields (cheaper than the lookup).
+//  - Calls of costly functions. CPL functions are pure, so a call of one
+//    that runs a comprehension (`costly_functions`) is remembered by its
+//    arguments for the rest of the evaluation, wherever it is made and
+//    however many loop variables it reads: `stands_in(types, subs,
+//    required, t, p.accelerator, p)` runs once per pool and type, not once
+//    per allocation on the pool.
 //  - Hash joins. A comprehension over a loop-invariant list whose condition
 //    is a conjunction holding `key(x) == probe` (or `probe in key(x)`), where
 //    `key` reads only the comprehension's variable and `probe` does not read
@@ -131,6 +137,9 @@ struct ModulePlan {
 struct ProgramPlan {
   std::vector<ModulePlan> modules;  // parallel to Program::tables
   std::vector<RuleProgram> rules;   // parallel to Program::rules: each rule's IR
+  /// By function index: the functions that run a comprehension, or call
+  /// one that does. A call of one is remembered by its arguments.
+  std::vector<bool> costly_functions;
 };
 
 ProgramPlan Build(const check::Program& program);

@@ -348,7 +348,7 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                     {policy, 1, 6},
                     "because",
                     "fix",
-                    {{"a", "a-1", {plan, 1, 1}}, {"n", "3", {}}},
+                    {{"a", "a-1", {plan, 1, 1}, false, ""}, {"n", "3", {}, false, ""}},
                     {{{plan, 1, 2}, "label"}},
                     {{"x > 1",
                       "true",
@@ -363,7 +363,9 @@ TEST_CASE("cache: entries keep every field of a finding", "[cli][cache]") {
                     Value(),  // a baseline is applied after the cache
                     nullptr,  // params are named after the cache (Engine::NameParams)
                     {},       // at_owners are read before it
-                    {plan, 1, 3}};
+                    {plan, 1, 3},
+                    {},  // fixes and an acquisition are computed after it
+                    nullptr};
   Findings f;
   f.violations = {v};
   f.plans = 2;

@@ -658,6 +658,8 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
 // the second time the same arguments come.
 Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   if (memo_ == nullptr || !plan_->costly_functions[index]) return Call(index, args, count);
+  Memo::Calls& calls = memo_->calls[index];
+  if (calls.off) return Call(index, args, count);
   // A short list (a record's `evidence`, the windows of an allocation) is
   // compared by its items: another allocation's list, or one built afresh,
   // may hold the same. A longer one (a collection of the facts, a param) is
@@ -683,9 +685,20 @@ Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
     probe.emplace_back().Borrow(kItemsOf[n]);
     for (const Value& item : v.items()) probe.emplace_back().Borrow(item);
   }
-  std::unordered_map<VarsKey, Value, VarsKeyHash>& calls = memo_->calls[index];
-  auto it = calls.find(memo_->probe);
-  if (it != calls.end()) return it->second;
+  auto it = calls.values.find(memo_->probe);
+  ++calls.probes;
+  if (it != calls.values.end()) {
+    ++calls.hits;
+    return it->second;
+  }
+  // Fewer than one in sixteen of its first calls repeated: remembering the
+  // rest would cost a lookup and a key each, for as little.
+  constexpr uint32_t kTrial = 256;
+  if (calls.probes == kTrial && calls.hits < kTrial / 16) {
+    calls.off = true;
+    calls.values.clear();
+    return Call(index, args, count);
+  }
   const Expr* body = program_.functions[index].decl->body.get();
   if (memo_->items_seen_once.insert({body, VarsKeyHash()(memo_->probe)}).second)
     return Call(index, args, count);
@@ -693,7 +706,7 @@ Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   VarsKey key{std::vector<Value>(probe.begin(), probe.end())};
   Value v = Call(index, args, count);
   // Running out of budget is no property of the call: not remembered.
-  if (!out_of_budget()) calls.emplace(std::move(key), v);
+  if (!out_of_budget()) calls.values.emplace(std::move(key), v);
   return v;
 }
 

@@ -144,10 +144,17 @@ struct Memo {
     }
   };
   std::unordered_set<std::pair<const syntax::Expr*, size_t>, SeenHash> items_seen_once;
-  /// Calls of costly CPL functions (plan::ProgramPlan::costly_functions) by
-  /// function index, remembered by their arguments (ExprEvaluator::CallUser).
-  /// Their keys seen once are in `items_seen_once`, under the function's body.
-  std::unordered_map<uint32_t, std::unordered_map<VarsKey, Value, VarsKeyHash>> calls;
+  /// The calls of a costly CPL function (plan::ProgramPlan::costly_functions)
+  /// remembered by their arguments (ExprEvaluator::CallUser); their keys seen
+  /// once are in `items_seen_once`, under the function's body. A function
+  /// whose first calls seldom repeat their arguments (`is_service(d, …)`
+  /// for each demand once) is called directly from then on.
+  struct Calls {
+    std::unordered_map<VarsKey, Value, VarsKeyHash> values;
+    uint32_t probes = 0, hits = 0;
+    bool off = false;
+  };
+  std::unordered_map<uint32_t, Calls> calls;  // by function index
   /// By join and list: the index is in the call's SharedIndexes when the
   /// key is a field of the item and the call shares them, else in
   /// `own_indexes`.

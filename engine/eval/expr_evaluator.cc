@@ -104,37 +104,27 @@ const Value& ExprEvaluator::Remembered(const Expr& e, plan::MemoKind kind, Value
     auto it = memo_->values.find(&e);
     if (it != memo_->values.end()) return it->second;
   } else {
-    std::vector<Value>& probe = memo_->probe.values;
-    probe.clear();
-    auto borrow = [&probe](const Value& v) { probe.emplace_back().Borrow(v); };
+    VarsKey& probe = memo_->probe;
+    probe.values.clear();
     uint64_t by_items = module_plan_->by_items[e.id];
     for (uint64_t bits = module_plan_->free[e.id]; bits != 0; bits &= bits - 1) {
       const Value& v = slots_[static_cast<size_t>(__builtin_ctzll(bits))];
       if ((by_items & bits & -bits) == 0) {
-        borrow(v);
-        continue;
-      }
-      // A short list by its length and items; anything else, a long list
-      // (which costs more to compare than it may save), by its identity,
-      // after a tag that no length is.
-      constexpr size_t kShortList = 64;
-      if (v.is(ValueKind::kList) && v.items().size() <= kShortList) {
-        probe.push_back(Value::Int(static_cast<int64_t>(v.items().size())));
-        for (const Value& item : v.items()) borrow(item);
+        probe.Add(v);
       } else {
-        probe.push_back(Value::Int(-1));
-        borrow(v);
+        // A long list costs more to compare by its items than it may save.
+        probe.AddItems(v, VarsKey::kMaxItems);
       }
     }
     per_vars = &memo_->per_vars[&e];
-    auto it = per_vars->find(memo_->probe);
+    auto it = per_vars->find(probe);
     if (it != per_vars->end()) return it->second;
     // Items seen once may never come again: remembered the second time.
     if (by_items != 0) {
-      keep = !memo_->items_seen_once.insert({&e, VarsKeyHash()(memo_->probe)}).second;
+      keep = !memo_->items_seen_once.insert({&e, VarsKeyHash()(probe)}).second;
     }
     // The evaluation below may probe again: the key kept holds its own references.
-    if (keep) key.values.assign(probe.begin(), probe.end());
+    if (keep) key = probe;
   }
   std::vector<TraceValue>* trace = trace_;
   trace_ = nullptr;
@@ -647,9 +637,6 @@ Value ExprEvaluator::EvalCall(const Expr& e) {
   return r;
 }
 
-// A `fn` body runs in its own frame, against its own module's tables; the
-// budget is shared. Functions cannot recurse, so frames nest at most as
-// deep as the chain of declarations.
 // A CPL function is pure: a costly one (it runs a comprehension) gives the
 // same value whenever it is called with the same arguments, wherever the
 // call is (`stands_in(types, subs, required, t, p.accelerator, p)` for every
@@ -663,28 +650,10 @@ Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   // A short list (a record's `evidence`, the windows of an allocation) is
   // compared by its items: another allocation's list, or one built afresh,
   // may hold the same. A longer one (a collection of the facts, a param) is
-  // compared as itself, which is how it repeats. A list keyed by its items
-  // starts with the marker of its length: an error, which no argument is
-  // (an error argument returns before the call).
+  // compared as itself, which is how it repeats.
   constexpr size_t kShortList = 4;
-  static const std::array<Value, kShortList + 1> kItemsOf = [] {
-    std::array<Value, kShortList + 1> markers;
-    for (size_t n = 0; n <= kShortList; ++n)
-      markers[n] = Value::Error("list of " + std::to_string(n));
-    return markers;
-  }();
-  std::vector<Value>& probe = memo_->probe.values;
-  probe.clear();
-  for (size_t i = 0; i < count; ++i) {
-    const Value& v = args[i];
-    size_t n = v.is(ValueKind::kList) ? v.items().size() : SIZE_MAX;
-    if (n > kShortList) {
-      probe.emplace_back().Borrow(v);
-      continue;
-    }
-    probe.emplace_back().Borrow(kItemsOf[n]);
-    for (const Value& item : v.items()) probe.emplace_back().Borrow(item);
-  }
+  memo_->probe.values.clear();
+  for (size_t i = 0; i < count; ++i) memo_->probe.AddItems(args[i], kShortList);
   auto it = calls.values.find(memo_->probe);
   ++calls.probes;
   if (it != calls.values.end()) {
@@ -703,13 +672,16 @@ Value ExprEvaluator::CallUser(uint32_t index, Value* args, size_t count) {
   if (memo_->items_seen_once.insert({body, VarsKeyHash()(memo_->probe)}).second)
     return Call(index, args, count);
   // The call below may probe again: the key kept holds its own references.
-  VarsKey key{std::vector<Value>(probe.begin(), probe.end())};
+  VarsKey key = memo_->probe;
   Value v = Call(index, args, count);
   // Running out of budget is no property of the call: not remembered.
   if (!out_of_budget()) calls.values.emplace(std::move(key), v);
   return v;
 }
 
+// A `fn` body runs in its own frame, against its own module's tables; the
+// budget is shared. Functions cannot recurse, so frames nest at most as
+// deep as the chain of declarations.
 Value ExprEvaluator::Call(uint32_t index, Value* args, size_t count) {
   ExprEvaluator* frame = Frame(index);
   for (size_t i = 0; i < count; ++i) frame->slots_[i] = std::move(args[i]);

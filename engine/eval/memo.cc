@@ -3,6 +3,8 @@
 #include "engine/eval/memo.h"
 
 #include <algorithm>
+#include <array>
+#include <string>
 
 namespace capops::eval {
 
@@ -98,6 +100,19 @@ ListView JoinIndex::Candidates(std::string_view probe, std::vector<Value>* scrat
 void JoinIndex::Positions(std::string_view probe, std::vector<uint32_t>* out) const {
   if (const Group* g = Find(probe, std::hash<std::string_view>()(probe)))
     out->insert(out->end(), positions_.begin() + g->begin, positions_.begin() + g->begin + g->size);
+}
+
+void VarsKey::AddItems(const Value& v, size_t short_list) {
+  static const std::array<Value, kMaxItems + 1> kItemsOf = [] {
+    std::array<Value, kMaxItems + 1> markers;
+    for (size_t n = 0; n <= kMaxItems; ++n)
+      markers[n] = Value::Error("list of " + std::to_string(n));
+    return markers;
+  }();
+  size_t n = v.is(ValueKind::kList) ? v.items().size() : SIZE_MAX;
+  if (n > std::min(short_list, kMaxItems)) return Add(v);
+  Add(kItemsOf[n]);
+  for (const Value& item : v.items()) Add(item);
 }
 
 }  // namespace capops::eval

@@ -83,7 +83,16 @@ class JoinIndex {
 /// The values of the loop variables an expression reads, compared by
 /// identity (Value::Identity); holding them keeps the identities unique.
 struct VarsKey {
+  /// The longest list AddItems keys by its items.
+  static constexpr size_t kMaxItems = 64;
   std::vector<Value> values;
+  /// Appends `v` borrowed (a key to probe with; a key kept is a copy).
+  void Add(const Value& v) { values.emplace_back().Borrow(v); }
+  /// Appends a list of at most `short_list` (<= kMaxItems) items by its
+  /// items, after a marker of their count, anything else as itself: a list
+  /// built afresh, or another record's, may hold the same items. The marker
+  /// is an error value of its own, which no value keyed is.
+  void AddItems(const Value& v, size_t short_list);
   friend bool operator==(const VarsKey& a, const VarsKey& b) {
     if (a.values.size() != b.values.size()) return false;
     for (size_t i = 0; i < a.values.size(); ++i) {
@@ -132,9 +141,9 @@ struct Memo {
   /// Per expression remembered per loop values (plan::MemoKind::kPerVars).
   std::unordered_map<const syntax::Expr*, std::unordered_map<VarsKey, Value, VarsKeyHash>> per_vars;
   std::unordered_map<const syntax::Expr*, Value> values;  // by remembered expression
-  /// The key a kPerVars expression is looked up by, built anew for each
-  /// probe in this one buffer of borrowed values (no references taken, no
-  /// allocation once it has grown); a key kept in `per_vars` is a copy.
+  /// The key a kPerVars expression or a costly call is looked up by, built
+  /// anew for each probe in this one buffer of borrowed values (no
+  /// references taken, no allocation once it has grown); a key kept is a copy.
   VarsKey probe;
   /// kPerItems: the expressions and hashes of the keys computed once and
   /// not remembered (a collision only remembers a value early).
